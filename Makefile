@@ -1,0 +1,41 @@
+# clockbot — `make run` and `make test` are the two commands a newcomer needs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+EXTRAS := dev,telegram,slack,email
+
+.PHONY: run test check lint format typecheck bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "clockbot needs Python 3.11 or newer (found $$($(PYTHON) --version))"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
+	touch $(STAMP)
+
+run: $(STAMP)  ## start clockbot on the embedded defaults (console channel)
+	$(BIN)/clockbot run
+
+test: $(STAMP)  ## the whole suite, as CI runs it
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+check: lint typecheck test  ## lint, format check, mypy strict, tests
+
+bench: $(STAMP)  ## print the benchmark figures
+	$(BIN)/python bench/time_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,3 @@
+"""bot: composition — configuration, the agent, the scheduler and the CLI."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""channels: one adapter per chat surface; adapters only translate."""
+
+__all__: list[str] = []

@@ -1,0 +1,79 @@
+"""Structure, not behaviour: the import directions of DESIGN.md, and public surfaces."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "channels", "clockcore", "wrapper")
+ALLOWED = {
+    "clockcore": set(),
+    "wrapper": {"clockcore"},
+    "channels": {"clockcore"},
+    "bot": {"clockcore", "wrapper", "channels"},
+}
+# clockcore is pure: no I/O, no network, no databases, no SDKs.
+CLOCKCORE_FORBIDDEN = {
+    "aiohttp", "aioimaplib", "aiosmtplib", "anthropic", "asyncio", "asyncpg", "httpx",
+    "openai", "requests", "slack_bolt", "slack_sdk", "socket", "sqlalchemy", "sqlite3",
+    "sqlmodel", "subprocess", "telegram", "urllib",
+}  # fmt: skip
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name.split(".")[0]) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module.split(".")[0]))
+    return found
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    group = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return group, name
+
+
+def _sources(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_imports_follow_the_design_directions(package: str) -> None:
+    forbidden = set(PACKAGES) - ALLOWED[package] - {package}
+    if package == "clockcore":
+        forbidden |= CLOCKCORE_FORBIDDEN
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in _sources(package)
+        for line, name in _imports(path)
+        if name in forbidden
+    ]
+    assert not wrong, "imports against DESIGN.md's directions:\n" + "\n".join(wrong)
+
+
+def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import bot.cli\nfrom wrapper import x\nfrom . import y\n")
+    assert [name for _, name in _imports(bad)] == ["bot", "wrapper"]
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_public_surface_is_a_sorted_all(package: str) -> None:
+    module = importlib.import_module(package)
+    exported = list(getattr(module, "__all__", []))
+    # isort-style, as ruff's RUF022 keeps it: CONSTANTS, then Classes, then functions.
+    assert exported == sorted(exported, key=_isort_key)
+    missing = [name for name in exported if not hasattr(module, name)]
+    assert not missing
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_package_is_typed(package: str) -> None:
+    assert (ROOT / package / "py.typed").exists()
