@@ -1,0 +1,73 @@
+"""Written dates outside the grammar ("8. März 2026"), read by dateparser.
+
+dateparser gives a wall-clock date and which parts the text named; the
+anchoring (zone, whole day, DST gaps, no abbreviations) stays clockcore's.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+from clockcore.anchoring import FLOATING_QUESTION, NotATime, day_start, point, result
+from clockcore.parse_result import ParseResult
+from clockcore.zonetext import Anchor
+
+__all__ = ["library_fallback"]
+
+
+_FALLBACK_MAX = 200
+
+
+@lru_cache(maxsize=1)
+def _fallback_parser():  # type: ignore[no-untyped-def]  # dateparser's types are partial
+    from dateparser.date import DateDataParser
+
+    return DateDataParser(
+        settings={"PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False}
+    )
+
+
+def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> ParseResult | None:
+    """Written dates outside the grammar ("8. März 2026"), read by dateparser, anchored here."""
+    from dateparser.timezone_parser import pop_tz_offset_from_string
+
+    if len(text) > _FALLBACK_MAX or not re.search(r"\d|[^\x00-\x7f]", text):
+        return None
+    stripped, named_zone = pop_tz_offset_from_string(text)
+    if named_zone is not None:
+        named = named_zone if isinstance(named_zone, str) else named_zone.tzname(None)
+        return result(
+            "floating",
+            needs_clarification=True,
+            matched_text=text.strip(),
+            clarification_question=f"Which timezone do you mean by {named}? "
+            "Name a city or an IANA zone such as Europe/Berlin.",
+        )
+    tz = anchor.tz if anchor is not None else UTC
+    local_reference = reference.astimezone(tz).replace(tzinfo=None)
+    parser = _fallback_parser()
+    parser._settings.RELATIVE_BASE = local_reference
+    try:
+        data = parser.get_date_data(stripped)
+    except (ValueError, OverflowError, LookupError, TypeError) as exc:
+        raise NotATime("unreadable date") from exc
+    found = data["date_obj"]
+    parts = data["parts"] or ()
+    if found is None or "day" not in parts or "month" not in parts:
+        return None
+    base: dict[str, object] = {"matched_text": text.strip()}
+    if anchor is None:
+        return result(
+            "floating",
+            needs_clarification=True,
+            **base,
+            clarification_question=FLOATING_QUESTION.format(what=text.strip()),
+        )
+    base |= {"zone": anchor.label, "zone_source": anchor.source}
+    if "time" in parts:
+        return point(found.replace(tzinfo=None, microsecond=0), tz, anchor, base, "absolute")
+    day = found.date()
+    start, end = day_start(day, tz), day_start(day + timedelta(days=1), tz)
+    return result("absolute", start_instant=start, end_instant=end, **base)

@@ -1,0 +1,340 @@
+"""The English time grammar: one compiled scanner and how its pieces group.
+
+The scanner finds the pieces of time expressions (dates, day words, weekdays,
+clock times, durations, zone names); `groups` joins neighbouring pieces into
+expressions ("tomorrow" + "at 9" + "Tokyo time"). What the pieces mean is
+decided in `clockcore.timeparse`; this module only finds them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from clockcore import places
+from clockcore.zones import ABBREVIATIONS, canonical_zone
+
+__all__ = [
+    "AMOUNT_PARTS",
+    "CLOCK_KINDS",
+    "DATE_KINDS",
+    "DAY_WORDS",
+    "MAX_TEXT",
+    "MONTHS",
+    "NUMBER_RE",
+    "NUMBER_WORDS",
+    "PERIODS",
+    "TIME_KINDS",
+    "UNITS",
+    "UNIT_RE",
+    "WEEKDAYS",
+    "ZONE_KINDS",
+    "Token",
+    "category",
+    "group_tokens",
+    "has_time_words",
+    "scan_text",
+]
+
+
+MONTHS = {
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sept": 9,
+    "sep": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
+}
+
+
+WEEKDAYS = {
+    "monday": 0,
+    "tuesday": 1,
+    "wednesday": 2,
+    "thursday": 3,
+    "friday": 4,
+    "saturday": 5,
+    "sunday": 6,
+}
+
+
+DAY_WORDS = {
+    "the day after tomorrow": 2,
+    "day after tomorrow": 2,
+    "the day before yesterday": -2,
+    "today": 0,
+    "tonight": 0,
+    "tomorrow": 1,
+    "tmrw": 1,
+    "yesterday": -1,
+}
+
+
+NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty-five": 45,
+    "ninety": 90,
+}
+
+
+UNITS = {
+    "s": "seconds",
+    "sec": "seconds",
+    "secs": "seconds",
+    "second": "seconds",
+    "seconds": "seconds",
+    "m": "minutes",
+    "min": "minutes",
+    "mins": "minutes",
+    "minute": "minutes",
+    "minutes": "minutes",
+    "h": "hours",
+    "hr": "hours",
+    "hrs": "hours",
+    "hour": "hours",
+    "hours": "hours",
+    "d": "days",
+    "day": "days",
+    "days": "days",
+    "w": "weeks",
+    "wk": "weeks",
+    "wks": "weeks",
+    "week": "weeks",
+    "weeks": "weeks",
+    "month": "months",
+    "months": "months",
+    "mo": "months",
+    "year": "years",
+    "years": "years",
+    "yr": "years",
+    "yrs": "years",
+}
+
+
+# Periods of the day for "tomorrow morning", "friday evening", "tonight".
+PERIODS = {"morning": (6, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
+
+
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+
+
+_WEEKDAY_RE = "|".join(WEEKDAYS)
+
+
+_DAYWORD_RE = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in DAY_WORDS)
+
+
+NUMBER_RE = r"\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+
+
+UNIT_RE = "|".join(sorted(UNITS, key=len, reverse=True))
+
+
+_AMOUNT = rf"(?:half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half|(?:{NUMBER_RE})\s*(?:{UNIT_RE})\b)"
+
+
+_DURATION = rf"{_AMOUNT}(?:\s*(?:,|and)?\s*{_AMOUNT})*"
+
+
+_ABBREVIATION_RE = "|".join(sorted(ABBREVIATIONS, key=len, reverse=True))
+
+
+_AMPM = r"(?P<ampm>a\.?m\.?|p\.?m\.?)(?![a-z])"
+
+
+_SCANNER = re.compile(
+    rf"""
+    (?P<stamp>\b\d{{4}}-\d{{2}}-\d{{2}}[T\ ]\d{{1,2}}:\d{{2}}(?::\d{{2}}(?:\.\d{{1,6}})?)?
+        \s?(?P<stamp_off>Z|[+-]\d{{2}}:?\d{{2}})(?![\w:]))
+    | (?P<isodate>\b(?P<iso_y>\d{{4}})-(?P<iso_m>\d{{1,2}})-(?P<iso_d>\d{{1,2}})
+        (?:[T\ ](?P<iso_h>\d{{1,2}}):(?P<iso_min>\d{{2}})(?::(?P<iso_s>\d{{2}}))?)?\b)
+    | (?P<offset>\b(?:UTC|GMT)\s?[+\-−]\s?\d{{1,2}}(?::?\d{{2}})?\b)
+    | (?P<relative>\bin\s+(?P<rel_in>{_DURATION})\b
+        | \b(?P<rel_post>{_DURATION})\s+(?P<rel_dir>from\s+now|later|ago)\b)
+    | (?P<numdate>(?:\b(?P<nd_lead>on|by|until|till|before|after|from|due)\s+)?
+        \b(?P<nd_a>\d{{1,2}})/(?P<nd_b>\d{{1,2}})(?:/(?P<nd_y>\d{{4}}|\d{{2}}))?(?![\d/]))
+    | (?P<monthday>\b(?P<md_month>{_MONTH_RE})\.?\s+(?P<md_day>\d{{1,2}})(?:st|nd|rd|th)?
+        (?:,?\s+(?P<md_year>\d{{4}}))?\b)
+    | (?P<daymonth>\b(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?
+        (?P<dm_month>{_MONTH_RE})\b\.?(?:,?\s+(?P<dm_year>\d{{4}})\b)?)
+    | (?P<ordinal>\bthe\s+(?P<ord>\d{{1,2}})(?:st|nd|rd|th)\b)
+    | (?P<dayword>\b(?:{_DAYWORD_RE})\b)
+    | (?P<weekday>\b(?:(?P<wd_mod>next|this|last|on)\s+)?(?P<wd>{_WEEKDAY_RE})\b)
+    | (?P<clock12>\b(?P<h12>\d{{1,2}})(?:[:.](?P<m12>\d{{2}}))?(?::(?P<s12>\d{{2}}))?\s?{_AMPM})
+    | (?P<clock24>\b(?P<h24>\d{{1,2}}):(?P<m24>\d{{2}})(?::(?P<s24>\d{{2}}))?(?![\d:]))
+    | (?P<named>\b(?:noon|midday|midnight)\b)
+    | (?P<oclock>\b(?:at\s+)?(?P<hoc>\d{{1,2}})\s?o'?clock\b)
+    | (?P<atclock>\bat\s+(?P<hat>\d{{1,2}})\b(?![.,:/%]\d|\s*[%$€£]|\s+[a-z]{{2,}}s\b))
+    | (?P<period>\b(?:this\s+|in\s+the\s+)?(?P<per>morning|afternoon|evening|night)\b)
+    | (?P<utc>\b(?:UTC|GMT)\b)
+    | (?P<iana>\b[A-Za-z][A-Za-z_\-]+(?:/[A-Za-z0-9_+\-]+)+\b)
+    | (?P<abbr>(?-i:\b(?:{_ABBREVIATION_RE})\b))
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+# Cheap first look: a message without any of these has no time expression.
+# Cheap first look: a message with no digit and none of these words has no time
+# expression. A word-set test costs a few microseconds; the scanner, far more.
+_TRIGGER_WORDS = frozenset(
+    {*MONTHS, *WEEKDAYS, *PERIODS, "noon", "midday", "midnight", "half"}
+    | {word for phrase in DAY_WORDS for word in phrase.split()} - {"the", "after", "before"}
+    | {unit for unit in UNITS if len(unit) > 2}  # not "m", "s", "h": "I'm", "it's"
+)
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[a-z]+")
+
+
+def has_time_words(text: str) -> bool:
+    """False only when `text` cannot hold a time expression: no digit, no time word."""
+    if _DIGIT.search(text):
+        return True
+    return not _TRIGGER_WORDS.isdisjoint(_WORD.findall(text.lower()))
+
+
+_PLACE_IN = re.compile(r"\bin\s+((?:[^\W\d_][\w.'’-]*)(?:,?\s+[^\W\d_][\w.'’-]*){0,4})")
+
+
+_PLACE_TIME = re.compile(r"((?:[^\W\d_][\w.'’-]*,?\s+){0,4}[^\W\d_][\w.'’-]*)\s+time\b", re.I)
+
+
+# What may stand between two pieces of one expression: "tomorrow at 9", "Dec 31, 2026".
+_JOINER = re.compile(r"[\s,]*(?:(?:at|on|by|around|about|@|-|in|of|the)[\s,]+)*[\s,]*", re.I)
+
+
+MAX_TEXT = 4_000
+
+
+DATE_KINDS = frozenset(
+    {"isodate", "numdate", "monthday", "daymonth", "ordinal", "dayword", "weekday"}
+)
+
+
+CLOCK_KINDS = frozenset({"clock12", "clock24", "named", "oclock", "atclock"})
+
+
+ZONE_KINDS = frozenset({"offset", "utc", "iana", "place", "abbr"})
+
+
+TIME_KINDS = DATE_KINDS | CLOCK_KINDS | {"stamp", "relative", "period"}
+
+
+AMOUNT_PARTS = re.compile(
+    rf"(?P<half>half\s+an?\s+hour)|(?P<andhalf>an?\s+hour\s+and\s+a\s+half)"
+    rf"|(?P<n>{NUMBER_RE})\s*(?P<unit>{UNIT_RE})\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str
+    start: int
+    end: int
+    groups: dict[str, str | None] = field(hash=False, compare=False)
+    place: places.PlaceMatch | None = None
+
+    def text(self, source: str) -> str:
+        return source[self.start : self.end]
+
+
+def _scan(text: str) -> list[Token]:
+    tokens: list[Token] = []
+    for match in _SCANNER.finditer(text):
+        kind = match.lastgroup
+        assert kind is not None
+        if kind == "iana" and canonical_zone(match.group()) is None:
+            continue
+        tokens.append(Token(kind, match.start(), match.end(), match.groupdict()))
+    return tokens
+
+
+def _scan_places(text: str, taken: list[Token]) -> list[Token]:
+    """Zones named as places: "in Sao Paulo", "Tokyo time"."""
+    found: list[Token] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= t.start or start >= t.end for t in taken + found)
+
+    for match in _PLACE_IN.finditer(text):
+        words = match.group(1).split()
+        for n in range(min(len(words), places.MAX_PLACE_WORDS), 0, -1):
+            name = " ".join(words[:n]).rstrip(".,'’")
+            hit = places.lookup_place(name)
+            if hit is not None:
+                end = match.start(1) + match.group(1).index(words[n - 1]) + len(words[n - 1])
+                if free(match.start(), end):
+                    found.append(Token("place", match.start(), end, {}, hit))
+                break
+    for match in _PLACE_TIME.finditer(text):
+        words = match.group(1).split()
+        for n in range(min(len(words), places.MAX_PLACE_WORDS), 0, -1):
+            hit = places.lookup_place(" ".join(words[-n:]))
+            if hit is not None:
+                start = match.end(1) - len(" ".join(words[-n:]))
+                if free(start, match.end()):
+                    found.append(Token("place", start, match.end(), {}, hit))
+                break
+    return found
+
+
+def scan_text(text: str) -> list[Token]:
+    tokens = _scan(text)
+    if "in " in text.lower() or " time" in text.lower():
+        tokens += _scan_places(text, tokens)
+    return sorted(tokens, key=lambda t: t.start)
+
+
+def group_tokens(text: str, tokens: list[Token]) -> list[list[Token]]:
+    """Split tokens into expressions: neighbours joined only by "at", "on", commas..."""
+    groups: list[list[Token]] = []
+    for token in tokens:
+        if groups:
+            gap = text[groups[-1][-1].end : token.start]
+            if _JOINER.fullmatch(gap):
+                groups[-1].append(token)
+                continue
+        groups.append([token])
+    return groups
+
+
+def category(token: Token) -> str:
+    """ "date", "clock", or the token's own kind: what a piece contributes to an expression."""
+    if token.kind in DATE_KINDS:
+        return "date"
+    return "clock" if token.kind in CLOCK_KINDS else token.kind

@@ -1,0 +1,123 @@
+"""Zones named in text: what a zone token anchors to, and every zone a message names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, timedelta, tzinfo
+from typing import Literal
+
+from clockcore.grammar import MAX_TEXT, TIME_KINDS, Token, group_tokens, scan_text
+from clockcore.zones import (
+    ABBREVIATIONS,
+    canonical_zone,
+    fixed_offset_label,
+    fixed_offset_zone,
+    get_zone,
+    parse_utc_offset,
+    zone_for_offset,
+)
+
+__all__ = ["Anchor", "ZoneMention", "zone_mentions", "zone_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    tz: tzinfo
+    label: str
+    source: Literal["text", "caller"]
+
+
+def zone_of(token: Token, text: str) -> Anchor | str:
+    """The anchor a zone token names, or a clarification question."""
+    shown = token.text(text).strip()
+    if token.kind == "abbr":
+        options = ", ".join(ABBREVIATIONS[shown])
+        return f"Which timezone do you mean by {shown}? For example: {options}."
+    if token.kind == "utc":
+        return Anchor(UTC, "UTC", "text")
+    if token.kind == "offset":
+        offset = parse_utc_offset(shown)
+        if offset is None:
+            return f"{shown} is not a UTC offset I can use (they run from UTC-12 to UTC+14)."
+        return Anchor(fixed_offset_zone(offset), fixed_offset_label(offset), "text")
+    if token.kind == "iana":
+        name = canonical_zone(shown)
+        assert name is not None  # the scanner keeps only valid ids
+        return Anchor(get_zone(name), name, "text")
+    assert token.place is not None
+    if token.place.zone is None:
+        return token.place.question()
+    return Anchor(get_zone(token.place.zone), token.place.zone, "text")
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneMention:
+    """A zone the text names, for session-zone resolution (CLOCK §4.2).
+
+    Attributes:
+        strength: ``explicit`` (an IANA id, "Tokyo time", "UTC+9", a timestamp
+            with an offset, or "in Tokyo" attached to a time), ``location``
+            ("I'm in Lisbon this week") or ``abbreviation`` (never mapped).
+        zone: the IANA id, None when ambiguous, fractional-offset or an abbreviation.
+        text: the words that named it.
+        question: what to ask when `zone` is None.
+        candidates: for abbreviations and ambiguous places, the zones it may mean.
+    """
+
+    strength: Literal["explicit", "location", "abbreviation"]
+    zone: str | None
+    text: str
+    question: str | None = None
+    candidates: tuple[str, ...] = ()
+
+
+def zone_mentions(text: str) -> list[ZoneMention]:
+    """Every zone `text` names, in order."""
+
+    text = text[:MAX_TEXT]
+    tokens = scan_text(text)
+    attached = {
+        id(t)
+        for group in group_tokens(text, tokens)
+        if any(k.kind in TIME_KINDS for k in group)
+        for t in group
+    }
+    mentions: list[ZoneMention] = []
+    for token in tokens:
+        shown = token.text(text).strip()
+        if token.kind == "abbr":
+            candidates = ABBREVIATIONS[shown]
+            question = zone_of(token, text)
+            assert isinstance(question, str)
+            mentions.append(ZoneMention("abbreviation", None, shown, question, candidates))
+        elif token.kind in ("offset", "stamp"):
+            raw = token.groups["stamp_off"] if token.kind == "stamp" else shown
+            offset = _offset_of(raw or "")
+            zone = zone_for_offset(offset) if offset is not None else None
+            ask = None if zone else f"{shown} is not a whole-hour offset; which city is it?"
+            mentions.append(ZoneMention("explicit", zone, shown, ask))
+        elif token.kind in ("utc", "iana"):
+            anchor = zone_of(token, text)
+            assert isinstance(anchor, Anchor)
+            mentions.append(ZoneMention("explicit", anchor.label, shown))
+        elif token.kind == "place" and token.place is not None:
+            explicit = id(token) in attached or shown.lower().endswith("time")
+            place = token.place
+            mentions.append(
+                ZoneMention(
+                    "explicit" if explicit else "location",
+                    place.zone,
+                    shown,
+                    None if place.zone else place.question(),
+                    tuple(c.zone for c in place.candidates),
+                )
+            )
+    return mentions
+
+
+def _offset_of(raw: str) -> timedelta | None:
+    if raw.upper() == "Z":
+        return timedelta()
+    if raw[:1] in "+-":
+        raw = "UTC" + raw
+    return parse_utc_offset(raw)
