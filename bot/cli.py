@@ -1,0 +1,150 @@
+"""The `clockbot` command line."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, NoReturn
+
+import typer
+
+from bot import console, messages
+from clockcore import (
+    ParseResult,
+    SystemClock,
+    UnknownTimezoneError,
+    agent_timezone,
+    as_utc,
+    parse_anchored_time,
+    require_zone,
+    to_iso,
+)
+from clockcore.zones import zone_from_label
+
+app = typer.Typer(
+    name="clockbot",
+    help="A chat-bot gateway that is never blind to time.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+time_app = typer.Typer(help="Read, show and convert times the way the agent does.")
+app.add_typer(time_app, name="time")
+
+TzOption = Annotated[
+    str | None, typer.Option("--tz", help="IANA zone to anchor in, e.g. Europe/Berlin.")
+]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _zone(name: str | None) -> str | None:
+    try:
+        return require_zone(name) if name is not None else None
+    except UnknownTimezoneError as exc:
+        _fail(str(exc))
+
+
+def _now(value: str | None) -> datetime:
+    if value is None:
+        return SystemClock().now()
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        _fail(messages.NOW_NEEDS_OFFSET)
+    if parsed.tzinfo is None:
+        _fail(messages.NOW_NEEDS_OFFSET)
+    return as_utc(parsed)
+
+
+@app.command()
+def run() -> None:
+    """Start clockbot: today, the local console."""
+    console.run(zone=agent_timezone(), clock=SystemClock())
+
+
+@time_app.command("now")
+def time_now(tz: TzOption = None) -> None:
+    """Print the current time in a zone (default: this host's)."""
+    zone = _zone(tz) or agent_timezone()
+    typer.echo(f"{to_iso(SystemClock().now(), zone)} {zone}")
+
+
+@time_app.command("parse")
+def time_parse(
+    text: str,
+    tz: TzOption = None,
+    now: Annotated[
+        str | None, typer.Option("--now", help="Reference instant, ISO-8601 with offset.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ParseResult as JSON.")] = False,
+) -> None:
+    """Parse TEXT the way the agent does.
+
+    Exit codes: 0 read, 1 needs clarification, 2 invalid or a usage error.
+    """
+    result = parse_anchored_time(text, _zone(tz), _now(now))
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(_describe(result))
+    _exit_for(result, text)
+
+
+def _describe(result: ParseResult) -> str:
+    fields = result.to_dict()
+    if result.kind == "invalid":
+        return f"invalid: {result.reason}"
+    if result.needs_clarification:
+        return f"{result.kind}, needs clarification: {result.clarification_question}"
+    span = fields["start_instant"]
+    if result.end_instant != result.start_instant:
+        span = f"{span} .. {fields['end_instant']}"
+    zone = f" ({result.zone}, from {result.zone_source})" if result.zone else ""
+    return f"{result.kind}: {span}{zone}"
+
+
+def _exit_for(result: ParseResult, text: str) -> None:
+    if result.kind == "invalid":
+        typer.echo(messages.UNREADABLE_TIME.format(text=text, reason=result.reason), err=True)
+        raise typer.Exit(2)
+    if result.needs_clarification:
+        raise typer.Exit(1)
+
+
+@time_app.command("convert")
+def time_convert(
+    text: str,
+    to: Annotated[str, typer.Option("--to", help="IANA zone to show the time in.")],
+    tz: TzOption = None,
+    now: Annotated[
+        str | None, typer.Option("--now", help="Reference instant, ISO-8601 with offset.")
+    ] = None,
+) -> None:
+    """Show the time TEXT names in another zone."""
+    target = _zone(to)
+    assert target is not None
+    result = parse_anchored_time(text, _zone(tz), _now(now))
+    if result.start_instant is None or result.end_instant is None:
+        if result.kind == "invalid":
+            _fail(messages.UNREADABLE_TIME.format(text=text, reason=result.reason))
+        _fail(messages.NO_INSTANT.format(text=text, question=result.clarification_question))
+    label = result.zone or "UTC"
+    instants = [result.start_instant]
+    if result.end_instant != result.start_instant:
+        instants.append(result.end_instant)
+    here = " .. ".join(to_iso(i, zone_from_label(label)) for i in instants)
+    there = " .. ".join(to_iso(i, target) for i in instants)
+    typer.echo(f"{here} ({label}) = {there} ({target})")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="clockbot")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

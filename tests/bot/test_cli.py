@@ -1,0 +1,108 @@
+"""The `clockbot` command line, run in-process through typer's runner."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import UTC, datetime
+
+import pytest
+from typer.testing import CliRunner
+
+from bot import console
+from bot.cli import app
+from clockcore import SettableClock
+
+runner = CliRunner()
+NOW = "2026-03-07T10:00:00-05:00"
+
+
+def test_parse_json_across_the_dst_change() -> None:
+    result = runner.invoke(
+        app, ["time", "parse", "tomorrow 9am", "--tz", "America/New_York", "--now", NOW, "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    parsed = json.loads(result.stdout)
+    assert parsed["kind"] == "absolute"
+    assert parsed["start_instant"] == "2026-03-08T09:00:00-04:00"
+    assert parsed["zone"] == "America/New_York"
+
+
+def test_parse_without_a_zone_is_floating_and_asks() -> None:
+    result = runner.invoke(app, ["time", "parse", "tomorrow 9am", "--now", NOW, "--json"])
+    assert result.exit_code == 1
+    parsed = json.loads(result.stdout)
+    assert parsed["kind"] == "floating"
+    assert parsed["needs_clarification"] is True
+    assert parsed["start_instant"] is None
+    assert "timezone" in parsed["clarification_question"]
+
+
+def test_parse_plain_output() -> None:
+    result = runner.invoke(app, ["time", "parse", "in 90 minutes", "--now", NOW])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("relative: 2026-03-07T16:30:00+00:00")
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["time", "parse", "9am", "--tz", "Mars/Base"], "unknown timezone 'Mars/Base'"),
+        (["time", "parse", "9am", "--tz", "EST"], "America/New_York"),
+        (["time", "parse", "9am", "--tz", "UTC", "--now", "2026-03-07T10:00"], "offset"),
+        (["time", "parse", "9am", "--tz", "UTC", "--now", "yesterday"], "offset"),
+        (["time", "parse", "at 25:00", "--tz", "UTC", "--now", NOW], "not a time"),
+        (["time", "convert", "9am", "--to", "Nowhere/Land", "--tz", "UTC"], "Nowhere/Land"),
+        (["time", "convert", "9am EST", "--to", "UTC"], "EST"),
+    ],
+)
+def test_errors_go_to_stderr_with_exit_2(args: list[str], needle: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert needle in result.stderr
+
+
+def test_convert() -> None:
+    result = runner.invoke(
+        app,
+        ["time", "convert", "tomorrow 9am", "--tz", "America/New_York", "--to", "Asia/Kathmandu",
+         "--now", NOW],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == (
+        "2026-03-08T09:00:00-04:00 (America/New_York) = 2026-03-08T18:45:00+05:45 (Asia/Kathmandu)"
+    )
+
+
+def test_convert_a_whole_day_shows_both_ends() -> None:
+    result = runner.invoke(
+        app, ["time", "convert", "2026-03-29", "--tz", "Europe/London", "--to", "UTC"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "2026-03-29T00:00:00+00:00 .. 2026-03-29T23:00:00+00:00 (UTC)" in result.stdout
+
+
+def test_now_prints_an_aware_instant_in_the_zone() -> None:
+    result = runner.invoke(app, ["time", "now", "--tz", "Asia/Kathmandu"])
+    assert result.exit_code == 0
+    stamp, zone = result.stdout.split()
+    assert zone == "Asia/Kathmandu"
+    assert datetime.fromisoformat(stamp).utcoffset() is not None
+    assert stamp.endswith("+05:45")
+
+
+def test_console_answers_lines_until_end_of_input() -> None:
+    clock = SettableClock(datetime(2026, 3, 7, 15, tzinfo=UTC))
+    out = io.StringIO()
+    console.run(
+        zone="America/New_York",
+        clock=clock,
+        stdin=io.StringIO("remind me tomorrow at 9 to call the bank\nhello\n9am PST\n"),
+        stdout=out,
+    )
+    lines = out.getvalue().splitlines()
+    assert "Your zone here is America/New_York." in out.getvalue()
+    answers = [line for line in lines if line.startswith(("'", "?", "I see"))]
+    assert answers[0] == "'tomorrow at 9' → 2026-03-08T09:00:00-04:00 America/New_York (absolute)"
+    assert answers[1] == "I see no date or time in that."
+    assert answers[2].startswith("? Which timezone do you mean by PST?")
