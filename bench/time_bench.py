@@ -1,0 +1,201 @@
+"""Time-parsing throughput, clockcore beside the raw library it falls back to.
+
+Prints, for one core (CPython runs this single-threaded):
+- parse_anchored_time over 50 mixed phrasings: parses/s, p50 and p99 latency,
+  and the same figures for dateparser.parse on the same phrasings;
+- find_time_expressions over realistic ~20-word chat messages, most with no
+  time in them: messages/s, beside dateparser's search_dates on a sample.
+Targets (issue 2): >= 2,000 parses/s and >= 5,000 messages/s.
+
+Run: `make bench` (or `.venv/bin/python bench/time_bench.py [--quick]`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from clockcore import find_time_expressions, parse_anchored_time
+
+REFERENCE = datetime.fromisoformat("2026-03-07T10:00:00-05:00")
+ZONES = ("America/New_York", "Europe/Berlin", "Asia/Kathmandu", None)
+
+PHRASINGS = [
+    "tomorrow 9am", "tomorrow at 9", "in 90 minutes", "in 2 hours", "in half an hour",
+    "in 3 days", "in 2 weeks", "in 1 month", "Dec 31", "December 31st 2026", "31 December",
+    "2026-12-31", "2026-03-08 14:30", "2026-03-08T09:00:00+09:00", "2026-03-08T09:00:00Z",
+    "friday", "next friday 5pm", "on Monday at 10:30", "the 15th", "the day after tomorrow",
+    "today at noon", "tonight at 9", "tomorrow morning", "midnight", "9am", "9:30pm",
+    "21:00", "at 7", "9 o'clock", "2 hours ago", "3 days ago", "yesterday", "9am Tokyo time",
+    "at 9 in Sao Paulo", "10am Europe/London", "9am UTC+9", "3pm UTC+5:30", "noon UTC",
+    "9am EST", "5pm PST tomorrow", "31/12", "on 12/31", "3/4", "at 25:00", "February 30",
+    "remind me tomorrow at 9am to call the bank", "can we meet on Friday at 3pm?",
+    "let's talk in 20 minutes", "hello there", "sounds good",
+]  # fmt: skip
+assert len(PHRASINGS) == 50
+
+_FILLER = [
+    "sounds",
+    "good",
+    "I",
+    "will",
+    "check",
+    "with",
+    "the",
+    "team",
+    "and",
+    "get",
+    "back",
+    "to",
+    "you",
+    "about",
+    "the",
+    "design",
+    "doc",
+    "thanks",
+    "for",
+    "the",
+    "quick",
+    "review",
+    "the",
+    "tests",
+    "look",
+    "fine",
+    "to",
+    "me",
+    "now",
+    "can",
+    "you",
+    "merge",
+    "it",
+    "please",
+    "I",
+    "think",
+    "we",
+    "should",
+    "also",
+    "update",
+    "the",
+    "readme",
+    "before",
+    "the",
+    "release",
+    "and",
+    "ping",
+    "everyone",
+    "on",
+    "the",
+    "channel",
+    "so",
+    "they",
+    "know",
+    "what",
+    "changed",
+    "lol",
+    "that",
+    "bug",
+    "was",
+    "weird",
+    "but",
+    "it",
+    "works",
+    "now",
+]
+_TIMED = [
+    "tomorrow at 9", "on friday", "in 20 minutes", "at 3pm", "next monday", "Dec 31",
+    "tonight", "in 2 hours", "at 10:30", "the 15th",
+]  # fmt: skip
+
+
+def chat_messages(count: int, *, timed_share: float, seed: int = 7) -> list[str]:
+    """~20-word messages; `timed_share` of them carry a time expression."""
+    rng = random.Random(seed)
+    messages = []
+    for _ in range(count):
+        words = rng.sample(_FILLER, 20)
+        if rng.random() < timed_share:
+            words.insert(rng.randrange(len(words)), rng.choice(_TIMED))
+        messages.append(" ".join(words))
+    return messages
+
+
+def measure(fn: Callable[[str], object], inputs: Sequence[str], rounds: int) -> dict[str, float]:
+    """Per-call latencies over `rounds` passes; returns rate and percentiles."""
+    latencies: list[int] = []
+    for _ in range(rounds):
+        for text in inputs:
+            start = time.perf_counter_ns()
+            fn(text)
+            latencies.append(time.perf_counter_ns() - start)
+    latencies.sort()
+    total_s = sum(latencies) / 1e9
+    return {
+        "rate": len(latencies) / total_s,
+        "p50_us": statistics.median(latencies) / 1e3,
+        "p99_us": latencies[int(len(latencies) * 0.99) - 1] / 1e3,
+        "calls": len(latencies),
+    }
+
+
+def _row(name: str, figures: dict[str, float], unit: str) -> str:
+    return (
+        f"  {name:<34} {figures['rate']:>10,.0f} {unit}/s   p50 {figures['p50_us']:>8.1f} µs"
+        f"   p99 {figures['p99_us']:>9.1f} µs   ({int(figures['calls'])} calls)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer rounds, for a smoke run")
+    args = parser.parse_args()
+    rounds = 3 if args.quick else 20
+
+    import dateparser
+    from dateparser.search import search_dates
+
+    settings = {"RELATIVE_BASE": REFERENCE.replace(tzinfo=None), "PREFER_DATES_FROM": "future"}
+
+    def ours(text: str) -> object:
+        return parse_anchored_time(text, "America/New_York", REFERENCE)
+
+    def library(text: str) -> object:
+        return dateparser.parse(text, settings=settings)  # type: ignore[arg-type]
+
+    def library_en(text: str) -> object:
+        return dateparser.parse(text, languages=["en"], settings=settings)  # type: ignore[arg-type]
+
+    for warm in PHRASINGS:  # first calls load data (places, dateparser's languages)
+        ours(warm)
+        library(warm)
+        library_en(warm)
+
+    print("parse: 50 mixed phrasings, anchored in America/New_York")
+    mine = measure(ours, PHRASINGS, rounds)
+    raw = measure(library, PHRASINGS, max(1, rounds // 4))
+    raw_en = measure(library_en, PHRASINGS, max(1, rounds // 2))
+    print(_row("clockcore parse_anchored_time", mine, "parses"))
+    print(_row("dateparser.parse (auto language)", raw, "parses"))
+    print(_row("dateparser.parse (languages=en)", raw_en, "parses"))
+    print(f"  ratio clockcore / dateparser(en): {mine['rate'] / raw_en['rate']:.1f}x"
+          f"   target >= 2,000/s: {'met' if mine['rate'] >= 2000 else 'MISSED'}")  # fmt: skip
+
+    quiet = chat_messages(2000, timed_share=0.0)
+    mixed = chat_messages(2000, timed_share=0.2)
+    print("\nfind_time_expressions: ~20-word chat messages")
+    no_time = measure(find_time_expressions, quiet, max(1, rounds // 2))
+    some_time = measure(find_time_expressions, mixed, max(1, rounds // 2))
+    sample = mixed[:20] if args.quick else mixed[:60]
+    raw_search = measure(lambda t: search_dates(t, languages=["en"]), sample, 1)
+    print(_row("clockcore, no time in any", no_time, "msgs"))
+    print(_row("clockcore, 20% with a time", some_time, "msgs"))
+    print(_row("dateparser search_dates (en), 20%", raw_search, "msgs"))
+    print(f"  ratio clockcore / search_dates: {some_time['rate'] / raw_search['rate']:.0f}x"
+          f"   target >= 5,000/s: {'met' if some_time['rate'] >= 5000 else 'MISSED'}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
