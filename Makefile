@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-EXTRAS := dev,telegram,slack,email
+EXTRAS := dev,postgres,telegram,slack,email
 
 .PHONY: run test check lint format typecheck bench clean
 
