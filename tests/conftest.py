@@ -1,0 +1,60 @@
+"""Suite-wide fixtures for real peers, and the peer hook. The logic lives in tests/support/."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+import pytest
+
+from tests.support.peers import REQUIRE_PEERS_ENV, peers_required, peers_used_by
+from tests.support.postgres import PostgresServer, run_postgres
+
+# --- the peer hook ------------------------------------------------------------------------------
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that uses a peer fixture (directly or through another fixture) `peer`."""
+    for item in items:
+        for peer in peers_used_by(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.peer(peer))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Under CLOCKBOT_REQUIRE_PEERS=1 a `peer` test may not skip, whatever skipped it."""
+    report = yield
+    marker = item.get_closest_marker("peer")
+    if (
+        marker is not None
+        and report.skipped
+        and not hasattr(report, "wasxfail")
+        and peers_required()
+    ):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        peer = marker.args[0] if marker.args else "?"
+        report.outcome = "failed"
+        report.longrepr = f"peer test ({peer}) skipped under {REQUIRE_PEERS_ENV}=1: {reason}"
+    return report
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+    """One throwaway cluster for the whole session (see tests/support/postgres.py)."""
+    with run_postgres(tmp_path_factory) as server:
+        yield server
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """A fresh, empty database for this test, as a `postgresql+asyncpg://` URL; dropped after."""
+    name = postgres_server.create_database()
+    try:
+        yield postgres_server.url(name)
+    finally:
+        postgres_server.drop_database(name)
