@@ -7,8 +7,9 @@ that explains it::
     ├── UnknownTimezoneError(ClockError, ValueError)   .zone, .suggestions
     ├── NaiveDatetimeError(ClockError, ValueError)     .value
     ├── InvalidContactWindowError(ClockError, ValueError)  .value
-    └── PolicyError(ClockError, ValueError)            .path, .field, .source
-        └── InvalidDurationError(PolicyError)          .value
+    ├── PolicyError(ClockError, ValueError)            .path, .field, .source
+    │   └── InvalidDurationError(PolicyError)          .value
+    └── StateError(ClockError, ValueError)             .problems
 
 Parsing never raises for bad text: `parse_anchored_time` answers
 ``kind="invalid"`` instead, because users type anything.
@@ -24,6 +25,7 @@ __all__ = [
     "InvalidDurationError",
     "NaiveDatetimeError",
     "PolicyError",
+    "StateError",
     "UnknownTimezoneError",
 ]
 
@@ -95,3 +97,30 @@ class InvalidDurationError(PolicyError):
     ) -> None:
         self.value = value
         super().__init__(path, f"{value!r} {reason}", source=source)
+
+
+class StateError(ClockError, ValueError):
+    """A CLOCK-STATE document (CLOCK.md §10.2) that does not validate.
+
+    The message lists the first problems, each as ``<JSON path>: <reason>``.
+    Reasons quote at most a short scalar, never a whole object.
+
+    Attributes:
+        problems: every problem found, as ``(json_path, message)`` pairs in
+            document order, e.g. ``("$.users.u1.latest_actions[0].status", "...")``.
+    """
+
+    SHOWN = 10
+
+    def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
+        self.problems = tuple((str(path), str(message)) for path, message in problems)
+        count = len(self.problems)
+        head = f"invalid CLOCK state: {count} problem{'' if count == 1 else 's'}"
+        lines = [f"{path}: {message}" for path, message in self.problems[: self.SHOWN]]
+        if count > self.SHOWN:
+            lines.append(f"and {count - self.SHOWN} more")
+        super().__init__("\n  ".join([head, *lines]))
+
+    def __reduce__(self) -> tuple[type[StateError], tuple[tuple[tuple[str, str], ...]]]:
+        """Pickle by problems, so the error survives a trip between processes."""
+        return type(self), (self.problems,)
