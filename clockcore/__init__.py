@@ -1,16 +1,38 @@
 """clockcore: pure time logic for clockbot. No I/O; "now" is always injected.
 
 The clock, the timezone provider (CLOCK §4.4), session-zone resolution (§4.2),
-anchored time parsing (§4.3), contact windows and the CLOCK policy (§0, §5.1).
+anchored time parsing (§4.3), contact windows, the CLOCK policy (§0, §5.1),
+directives and latest actions (§6), the context envelope, and the
+CLOCK-STATE v3 document (§10).
 """
 
+from clockcore.actions import (
+    ACTIVITIES,
+    OPEN_STATUSES,
+    ActionDraft,
+    ActionSource,
+    ActionStatus,
+    detect_temporal_action,
+    draft_action,
+)
 from clockcore.clock import Clock, SettableClock, SystemClock, as_utc
+from clockcore.directives import Directives, parse_directives
+from clockcore.envelope import (
+    RUNTIME_BLOCK_END,
+    RUNTIME_BLOCK_START,
+    ContextEnvelope,
+    OpenAction,
+    UpcomingItem,
+    due_label,
+    format_elapsed,
+)
 from clockcore.errors import (
     ClockError,
     InvalidContactWindowError,
     InvalidDurationError,
     NaiveDatetimeError,
     PolicyError,
+    StateError,
     UnknownTimezoneError,
 )
 from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
@@ -25,6 +47,7 @@ from clockcore.policy import (
 )
 from clockcore.provider import TimezoneProvider
 from clockcore.session import SessionZone, ZoneSource, resolve_session_zone
+from clockcore.state import ClockState, dump_state, load_state, state_schema
 from clockcore.timeparse import find_time_expressions, mentions_time, parse_anchored_time
 from clockcore.window import (
     DEFAULT_CONTACT_WINDOW,
@@ -46,15 +69,26 @@ from clockcore.zones import (
 from clockcore.zonetext import ZoneMention, zone_mentions
 
 __all__ = [
+    "ACTIVITIES",
     "DEFAULT_CONTACT_WINDOW",
     "DEFAULT_POLICY",
+    "OPEN_STATUSES",
+    "RUNTIME_BLOCK_END",
+    "RUNTIME_BLOCK_START",
+    "ActionDraft",
+    "ActionSource",
+    "ActionStatus",
     "Clock",
     "ClockError",
+    "ClockState",
     "ContactWindow",
+    "ContextEnvelope",
     "Decision",
+    "Directives",
     "InvalidContactWindowError",
     "InvalidDurationError",
     "NaiveDatetimeError",
+    "OpenAction",
     "ParseKind",
     "ParseResult",
     "Policy",
@@ -62,12 +96,14 @@ __all__ = [
     "PolicyFacts",
     "SessionZone",
     "SettableClock",
+    "StateError",
     "SystemClock",
     "ThreadKind",
     "TimeExpression",
     "TimezoneProvider",
     "ToolRuntimeTimeContext",
     "UnknownTimezoneError",
+    "UpcomingItem",
     "ZoneMention",
     "ZoneSource",
     "agent_timezone",
@@ -75,17 +111,25 @@ __all__ = [
     "available_zones",
     "canonical_zone",
     "delta_hours",
+    "detect_temporal_action",
+    "draft_action",
+    "due_label",
+    "dump_state",
     "evaluate",
     "find_time_expressions",
+    "format_elapsed",
     "get_zone",
     "is_valid_zone",
     "load_policy",
+    "load_state",
     "mentions_time",
     "offset_minutes",
     "parse_anchored_time",
+    "parse_directives",
     "require_zone",
     "resolve_session_zone",
     "runtime_time_context",
+    "state_schema",
     "to_iso",
     "zone_mentions",
 ]
