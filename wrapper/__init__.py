@@ -1,3 +1,21 @@
-"""wrapper: the CLOCK interaction wrapper and its store."""
+"""wrapper: the CLOCK interaction wrapper and its store (SQLite; PostgreSQL for many workers)."""
 
-__all__: list[str] = []
+from wrapper.core import SESSION_IDLE, InteractionWrapper, is_private_thread
+from wrapper.errors import (
+    DatabaseURLError,
+    MessageTooLargeError,
+    StateImportError,
+    UnknownItemError,
+    WrapperError,
+)
+
+__all__ = [
+    "SESSION_IDLE",
+    "DatabaseURLError",
+    "InteractionWrapper",
+    "MessageTooLargeError",
+    "StateImportError",
+    "UnknownItemError",
+    "WrapperError",
+    "is_private_thread",
+]

@@ -1,0 +1,76 @@
+"""Eight OS processes hammer one user and one thread; nothing is lost or doubled."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import func, select
+
+from clockcore.state import load_state
+from wrapper import InteractionWrapper
+from wrapper import queries as q
+
+WORKERS = 8
+PER_WORKER = 500
+BASE = datetime(2026, 5, 1, 12, tzinfo=UTC)
+THREAD = {"channel": "telegram", "thread_id": "dm:7", "user_id": "7"}
+
+
+def _instant(worker: int, index: int) -> datetime:
+    # Interleaved: each worker's messages are spread over the whole run, so the
+    # latest instant arrives while the others are still writing.
+    return BASE + timedelta(seconds=index * WORKERS + worker)
+
+
+async def _send(url: str, worker: int) -> None:
+    wrapper = await InteractionWrapper.open(url, agent_tz="UTC")
+    try:
+        for index in range(PER_WORKER):
+            await wrapper.on_user_message(
+                text=f"message {index} from worker {worker}",
+                received_at=_instant(worker, index),
+                message_id=f"{worker}-{index}",
+                **THREAD,
+            )
+    finally:
+        await wrapper.close()
+
+
+def _worker(url: str, worker: int) -> None:
+    asyncio.run(_send(url, worker))
+
+
+async def test_many_processes_lose_nothing(database_url: str) -> None:
+    setup = await InteractionWrapper.open(database_url, agent_tz="UTC")  # migrate once
+    await setup.close()
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=_worker, args=(database_url, w)) for w in range(WORKERS)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout=600)
+    assert [p.exitcode for p in processes] == [0] * WORKERS
+
+    latest = max(_instant(w, i) for w in range(WORKERS) for i in range(PER_WORKER))
+    wrapper = await InteractionWrapper.open(database_url, agent_tz="UTC")
+    try:
+        async with wrapper.engine.connect() as conn:
+            journaled = await conn.execute(
+                select(func.count(), func.count(func.distinct(q.journal.c.message_id)))
+            )
+            assert tuple(journaled.one()) == (WORKERS * PER_WORKER, WORKERS * PER_WORKER)
+            thread = (await conn.execute(select(q.threads))).mappings().one()
+            assert thread["last_user_message_at"] == latest
+            assert thread["last_interaction_at"] == latest
+            participant = (await conn.execute(select(q.participants))).mappings().one()
+            assert participant["last_user_message_at"] == latest
+            identity = (await conn.execute(select(q.identities))).mappings().one()
+            assert identity["last_user_message_at"] == latest
+            person = (await conn.execute(select(q.users))).mappings().one()
+            assert person["last_interaction_any_channel_at"] == latest
+        document = await wrapper.export_state()
+        load_state(document)  # validates against the schema
+    finally:
+        await wrapper.close()

@@ -1,0 +1,659 @@
+"""The CLOCK interaction wrapper (CLOCK §4.1, §4.5, §5–§7): the one path every message takes.
+
+`InteractionWrapper.on_user_message` runs an ordered chain of steps, built in
+`_chain`; reading that function gives the order. Every write of one message
+happens in one transaction, so a message is either fully recorded or not at
+all, and a redelivered message changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from clockcore import (
+    DEFAULT_CONTACT_WINDOW,
+    DEFAULT_POLICY,
+    Clock,
+    ContactWindow,
+    Decision,
+    Policy,
+    PolicyFacts,
+    SessionZone,
+    SystemClock,
+    agent_timezone,
+    as_utc,
+    delta_hours,
+    evaluate,
+    mentions_time,
+    require_zone,
+    resolve_session_zone,
+    runtime_time_context,
+    zone_mentions,
+)
+from clockcore.actions import OPEN_STATUSES, detect_temporal_action, draft_action
+from clockcore.directives import Directives, parse_directives
+from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
+from wrapper import messages, queries
+from wrapper.db import create_engine, migrate, resolve_url
+from wrapper.errors import MessageTooLargeError, UnknownItemError
+
+__all__ = ["SESSION_IDLE", "InteractionWrapper"]
+
+SESSION_IDLE = timedelta(hours=1)
+"""A thread quiet this long starts a new session on its next message."""
+LINK_CODE_TTL = timedelta(minutes=10)
+MAX_TEXT = 100_000
+_LINK_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+_PRIVATE_CHANNELS = frozenset({"email", "console"})
+
+
+def is_private_thread(channel: str, thread_id: str) -> bool:
+    """A direct conversation with one person (a DM, an email thread, the console).
+
+    Actions and reminders clocked in private threads are shown only in private
+    threads; a group thread sees only what was clocked in it (CLOCK §7.3).
+    """
+    return channel in _PRIVATE_CHANNELS or thread_id.startswith("dm:")
+
+
+def _thread_of(thread_key: str) -> tuple[str, str]:
+    """(channel, thread_id) of ``agent:<id>:<channel>:<thread_id>``."""
+    parts = thread_key.split(":", 3)
+    return (parts[2], parts[3]) if len(parts) == 4 else ("", thread_key)
+
+
+@dataclass(slots=True)
+class Turn:
+    """The working state of one message as it moves through the chain."""
+
+    channel: str
+    thread_id: str
+    user_id: str
+    text: str
+    received_at: datetime
+    message_id: str | None
+    thread_key: str
+    user_key: str
+    duplicate: bool = False
+    person: Mapping[str, Any] = field(default_factory=dict)
+    thread: Mapping[str, Any] | None = None
+    spoke_before: datetime | None = None
+    session_started_at: datetime | None = None
+    directives: Directives = field(default_factory=Directives)
+    zone: SessionZone | None = None
+    policy: Policy = DEFAULT_POLICY
+    notices: list[str] = field(default_factory=list)
+    open_actions: list[OpenAction] = field(default_factory=list)
+    upcoming: list[UpcomingItem] = field(default_factory=list)
+    decision: Decision | None = None
+
+    @property
+    def user_tz(self) -> str | None:
+        tz = self.person.get("default_tz")
+        return str(tz) if tz else None
+
+    @property
+    def thread_kind(self) -> str:
+        return str((self.thread or {}).get("thread_kind") or "conversation")
+
+    @property
+    def private(self) -> bool:
+        return is_private_thread(self.channel, self.thread_id)
+
+
+Step = Callable[[Turn, AsyncConnection], Awaitable[None]]
+
+
+class InteractionWrapper:
+    """Keys, stamps, zones, directives, actions, policy and the envelope, for every message."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        agent_id: str,
+        policy: Policy,
+        agent_tz: str,
+        clock: Clock,
+        contact_window: ContactWindow,
+    ) -> None:
+        self._engine = engine
+        self._agent_id = agent_id
+        self._policy = policy
+        self._agent_tz = agent_tz
+        self._clock = clock
+        self._window = contact_window
+        self._steps = self._chain()
+
+    @classmethod
+    async def open(
+        cls,
+        database_url: str | None = None,
+        *,
+        agent_id: str = "main",
+        policy: Policy | None = None,
+        agent_tz: str | None = None,
+        clock: Clock | None = None,
+        contact_window: ContactWindow | None = None,
+    ) -> InteractionWrapper:
+        """Open the store (migrating it to the newest schema) and return a wrapper.
+
+        Args:
+            database_url: a SQLAlchemy URL; None is SQLite under ``$CLOCKBOT_HOME``.
+            agent_id: the agent's name in thread keys.
+            policy: the CLOCK policy for everyone (per-user overrides apply on top).
+            agent_tz: the host's IANA zone; None asks the OS (else UTC).
+            clock: where "now" comes from; the system clock by default.
+            contact_window: the default contact window.
+
+        Raises:
+            DatabaseURLError: the URL is unusable.
+            UnknownTimezoneError: `agent_tz` is not an IANA id.
+        """
+        engine = create_engine(resolve_url(database_url))
+        try:
+            await migrate(engine)
+        except BaseException:
+            await engine.dispose()
+            raise
+        return cls(
+            engine,
+            agent_id=agent_id,
+            policy=policy or DEFAULT_POLICY,
+            agent_tz=require_zone(agent_tz) if agent_tz else agent_timezone(),
+            clock=clock or SystemClock(),
+            contact_window=contact_window or DEFAULT_CONTACT_WINDOW,
+        )
+
+    async def close(self) -> None:
+        """Release the database connections."""
+        await self._engine.dispose()
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
+    # ------------------------------------------------------------- the chain
+
+    def _chain(self) -> list[Step]:
+        """The steps of `on_user_message`, in order.
+
+        dedupe → identity → stamp → directives → zone → actions → policy.
+        Directives come before the zone because ``clock: tz …`` changes it.
+        """
+        return [
+            self._dedupe,
+            self._identify,
+            self._stamp,
+            self._apply_directives,
+            self._resolve_zone,
+            self._track_actions,
+            self._evaluate_policy,
+        ]
+
+    async def on_user_message(
+        self,
+        *,
+        channel: str,
+        thread_id: str,
+        user_id: str,
+        text: str,
+        received_at: datetime | None = None,
+        message_id: str | None = None,
+    ) -> ContextEnvelope:
+        """Record an inbound message and return its context envelope.
+
+        Raises:
+            ValueError: an empty channel, thread or user id.
+            MessageTooLargeError: `text` is over 100,000 characters (nothing is stored).
+            NaiveDatetimeError: `received_at` is naive.
+        """
+        for name, value in (("channel", channel), ("thread_id", thread_id), ("user_id", user_id)):
+            if not value or not value.strip():
+                raise ValueError(f"{name} must not be empty")
+        if len(text) > MAX_TEXT:
+            raise MessageTooLargeError(len(text), MAX_TEXT)
+        turn = Turn(
+            channel=channel,
+            thread_id=thread_id,
+            user_id=user_id,
+            text=text,
+            received_at=as_utc(received_at) if received_at else self._clock.now(),
+            message_id=message_id,
+            thread_key=f"agent:{self._agent_id}:{channel}:{thread_id}",
+            user_key=f"{channel}:{user_id}",
+        )
+        async with self._engine.begin() as conn:
+            for step in self._steps:
+                await step(turn, conn)
+            await self._gather(turn, conn)
+            if turn.duplicate:
+                await conn.rollback()
+        return self._envelope(turn)
+
+    async def _dedupe(self, turn: Turn, conn: AsyncConnection) -> None:
+        fresh = await queries.journal_message(
+            conn,
+            channel=turn.channel,
+            message_id=turn.message_id,
+            thread_key=turn.thread_key,
+            user_key=turn.user_key,
+            received_at=turn.received_at,
+            text=turn.text,
+        )
+        turn.duplicate = not fresh
+
+    async def _identify(self, turn: Turn, conn: AsyncConnection) -> None:
+        if not turn.duplicate:
+            await queries.ensure_identity(
+                conn,
+                user_key=turn.user_key,
+                channel=turn.channel,
+                channel_user_id=turn.user_id,
+                now=turn.received_at,
+            )
+        turn.person = await queries.load_person(conn, turn.user_key) or {
+            "user_id": queries.own_user_id(turn.user_key),
+            "policy_overrides": {},
+            "known_locations": [],
+        }
+        turn.thread, turn.spoke_before = await queries.load_thread(
+            conn, turn.thread_key, turn.user_key
+        )
+        turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
+
+    async def _stamp(self, turn: Turn, conn: AsyncConnection) -> None:
+        """CLOCK §4.1: recorded for every message, whatever the policy says about relevance."""
+        previous = (turn.thread or {}).get("last_interaction_at")
+        started = (turn.thread or {}).get("session_started_at")
+        if previous is None or turn.received_at - previous >= SESSION_IDLE:
+            started = turn.received_at
+        turn.session_started_at = started
+        if turn.duplicate or not turn.policy.store.last_message_timestamps:
+            return
+        await queries.stamp_thread(
+            conn,
+            thread_key=turn.thread_key,
+            agent_id=self._agent_id,
+            channel=turn.channel,
+            thread_id=turn.thread_id,
+            at=turn.received_at,
+            from_user=True,
+            session_started_at=started or turn.received_at,
+            agent_tz=self._agent_tz,
+            delta_hours=delta_hours(
+                (turn.thread or {}).get("session_tz") or turn.user_tz or "UTC",
+                self._agent_tz,
+                turn.received_at,
+            ),
+        )
+        await queries.stamp_participant(
+            conn, thread_key=turn.thread_key, user_key=turn.user_key, at=turn.received_at
+        )
+        await queries.stamp_identity(conn, turn.user_key, user_at=turn.received_at, agent_at=None)
+        if turn.policy.cross_channel_tracking:
+            await queries.stamp_person(
+                conn, turn.person["user_id"], at=turn.received_at, channel=turn.channel
+            )
+
+    async def _apply_directives(self, turn: Turn, conn: AsyncConnection) -> None:
+        directives = parse_directives(turn.text)
+        turn.directives = directives
+        if turn.duplicate or not directives.any:
+            return
+        turn.notices.extend(directives.errors)
+        person_id = str(turn.person["user_id"])
+        thread_changes: dict[str, Any] = {}
+        if directives.kind is not None:
+            thread_changes["thread_kind"] = directives.kind
+        if directives.thread_tz is not None:
+            thread_changes["session_tz"] = directives.thread_tz
+        if thread_changes:
+            await queries.update_thread(conn, turn.thread_key, **thread_changes)
+            turn.thread = {**(turn.thread or {}), **thread_changes}
+        if directives.home_tz is not None:
+            await queries.update_person(conn, person_id, default_tz=directives.home_tz)
+            turn.person = {**turn.person, "default_tz": directives.home_tz}
+        if directives.mode is not None:
+            overrides = {**(turn.person.get("policy_overrides") or {}), "mode": directives.mode}
+            await queries.update_person(conn, person_id, policy_overrides=overrides)
+            turn.person = {**turn.person, "policy_overrides": overrides}
+            turn.policy = _effective_policy(self._policy, overrides)
+        if directives.link and directives.link_code is None:
+            code = "".join(secrets.choice(_LINK_ALPHABET) for _ in range(6))
+            await queries.save_link_code(
+                conn,
+                code=code,
+                user_key=turn.user_key,
+                expires_at=turn.received_at + LINK_CODE_TTL,
+            )
+            turn.notices.append(messages.LINK_CODE_ISSUED.format(code=code))
+        if directives.link_code is not None:
+            await self._link(turn, conn, directives.link_code)
+        if directives.unlink:
+            alone = not await queries.split_identity(
+                conn,
+                user_key=turn.user_key,
+                new_user_id="u_" + secrets.token_hex(12),
+                now=turn.received_at,
+            )
+            turn.notices.append(messages.NOT_LINKED if alone else messages.UNLINKED)
+            turn.person = await queries.load_person(conn, turn.user_key) or turn.person
+
+    async def _link(self, turn: Turn, conn: AsyncConnection, code: str) -> None:
+        issuer = await queries.take_link_code(conn, code, now=turn.received_at)
+        if issuer is None:
+            turn.notices.append(messages.LINK_CODE_UNKNOWN)
+            return
+        if issuer == turn.user_key:
+            turn.notices.append(messages.LINK_CODE_SAME_IDENTITY)
+            return
+        theirs = await queries.load_person(conn, issuer)
+        if theirs is None or theirs["user_id"] == turn.person["user_id"]:
+            turn.notices.append(messages.ALREADY_LINKED)
+            return
+        await queries.merge_people(
+            conn, keep=str(theirs["user_id"]), absorb=str(turn.person["user_id"])
+        )
+        turn.person = await queries.load_person(conn, turn.user_key) or turn.person
+        turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
+        turn.notices.append(messages.LINKED.format(other=issuer))
+
+    async def _resolve_zone(self, turn: Turn, conn: AsyncConnection) -> None:
+        known = list(turn.person.get("known_locations") or [])
+        text = turn.directives.rest if turn.directives.any else turn.text
+        turn.zone = resolve_session_zone(
+            text,
+            thread_override=(turn.thread or {}).get("session_tz"),
+            user_default=turn.user_tz,
+            known_locations=known,
+        )
+        turn.notices.extend(turn.zone.notices)
+        places = [m.text for m in zone_mentions(text) if m.strength == "location" and m.zone]
+        if places and not turn.duplicate:
+            remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:3]
+            if remembered != known:
+                await queries.update_person(
+                    conn, str(turn.person["user_id"]), known_locations=remembered
+                )
+
+    async def _track_actions(self, turn: Turn, conn: AsyncConnection) -> None:
+        settings = turn.policy.store.latest_actions
+        if turn.duplicate or not settings.enabled:
+            return
+        phrase, source = turn.directives.clock_it, "clock_it"
+        if phrase is None and settings.auto_clock_temporal_actions:
+            phrase, source = detect_temporal_action(turn.text), "auto"
+        if phrase is None:
+            return
+        person_id = str(turn.person["user_id"])
+        draft = draft_action(
+            phrase,
+            source=source,  # type: ignore[arg-type]
+            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
+            store_quotes=settings.store_quotes,
+            calibration=await queries.calibration_for(conn, person_id),
+        )
+        await queries.insert_action(
+            conn,
+            {
+                "id": "act_" + secrets.token_hex(6),
+                "user_id": person_id,
+                "thread_key": turn.thread_key,
+                "label": draft.label,
+                "type": "temporal_action",
+                "status": draft.status,
+                "activity": draft.activity,
+                "source": draft.source,
+                "quote": draft.quote,
+                "recorded_at": turn.received_at,
+                "expires_at": turn.received_at + draft.ttl,
+                "expected_typical_minutes": draft.expected_typical_minutes,
+                "expected_max_minutes": draft.expected_max_minutes,
+            },
+        )
+        await queries.compact_actions(
+            conn, person_id, now=turn.received_at, max_items=settings.max_items
+        )
+
+    async def _evaluate_policy(self, turn: Turn, conn: AsyncConnection) -> None:
+        person_id = str(turn.person["user_id"])
+        rows = await queries.open_actions(
+            conn, person_id, now=turn.received_at, open_statuses=sorted(OPEN_STATUSES)
+        )
+        turn.open_actions = [
+            _open_action(row)
+            for row in rows
+            if row["thread_key"] == turn.thread_key
+            or (turn.private and is_private_thread(*_thread_of(row["thread_key"])))
+        ]
+        # The message that clocked an action does not count as returning to it.
+        prior = [a for a in turn.open_actions if a.recorded_at < turn.received_at]
+        thread_last = (turn.thread or {}).get("last_interaction_at")
+        any_last = turn.person.get("last_interaction_any_channel_at")
+        facts = PolicyFacts(
+            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
+            elapsed_since_last_interaction=_elapsed(turn.received_at, thread_last),
+            elapsed_since_last_interaction_any_channel=(
+                _elapsed(turn.received_at, any_last) if turn.policy.cross_channel_tracking else None
+            ),
+            has_open_action=bool(prior),
+            mentions_time=mentions_time(turn.text),
+            has_clock_directive=turn.directives.any,
+        )
+        turn.decision = evaluate(turn.policy, facts)
+
+    async def _gather(self, turn: Turn, conn: AsyncConnection) -> None:
+        if turn.private:
+            horizon = turn.received_at + timedelta(days=7)
+            rows = await queries.upcoming(
+                conn, str(turn.person["user_id"]), now=turn.received_at, horizon=horizon
+            )
+            turn.upcoming = [_upcoming(row, turn.received_at) for row in rows]
+
+    def _envelope(self, turn: Turn) -> ContextEnvelope:
+        assert turn.zone is not None
+        assert turn.decision is not None
+        zone = turn.zone.zone
+        thread_last = (turn.thread or {}).get("last_interaction_at")
+        any_last = turn.person.get("last_interaction_any_channel_at")
+        decision = turn.decision
+        return ContextEnvelope(
+            thread_key=turn.thread_key,
+            user_key=turn.user_key,
+            channel=turn.channel,
+            now=turn.received_at,
+            session_tz=zone,
+            session_tz_source=turn.zone.source,
+            user_tz=turn.user_tz,
+            agent_tz=self._agent_tz,
+            delta_hours=delta_hours(zone, self._agent_tz, turn.received_at),
+            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
+            elapsed_since_last_interaction=_elapsed(turn.received_at, thread_last),
+            elapsed_since_last_interaction_any_channel=(
+                _elapsed(turn.received_at, any_last) if turn.policy.cross_channel_tracking else None
+            ),
+            temporal_awareness=decision.temporal_awareness,
+            triggered_rules=decision.triggered_rules,
+            ask_for_updates=decision.ask_for_updates,
+            offer_recap=decision.offer_recap,
+            allow_hedged_reference=decision.allow_hedged_reference,
+            open_actions=tuple(turn.open_actions),
+            upcoming=tuple(turn.upcoming),
+            contact=runtime_time_context(turn.received_at, turn.user_tz, self._window),
+            notices=tuple(dict.fromkeys(turn.notices)),
+            duplicate=turn.duplicate,
+            session_started_at=turn.session_started_at,
+            elapsed_since_last_user_message=_elapsed(turn.received_at, turn.spoke_before),
+            any_channel_last_channel=turn.person.get("last_interaction_any_channel"),
+        )
+
+    # ------------------------------------------------------------- outbound
+
+    async def on_agent_message(
+        self,
+        *,
+        channel: str,
+        thread_id: str,
+        text: str,
+        sent_at: datetime | None = None,
+        relates_to_user_id: str | None = None,
+    ) -> None:
+        """Record an outbound message: last agent message and last interaction (CLOCK §4.5).
+
+        Raises:
+            NaiveDatetimeError: `sent_at` is naive.
+        """
+        at = as_utc(sent_at) if sent_at else self._clock.now()
+        thread_key = f"agent:{self._agent_id}:{channel}:{thread_id}"
+        async with self._engine.begin() as conn:
+            thread, _ = await queries.load_thread(conn, thread_key, "")
+            previous = (thread or {}).get("last_interaction_at")
+            started = (thread or {}).get("session_started_at")
+            if previous is None or at - previous >= SESSION_IDLE:
+                started = at
+            await queries.stamp_thread(
+                conn,
+                thread_key=thread_key,
+                agent_id=self._agent_id,
+                channel=channel,
+                thread_id=thread_id,
+                at=at,
+                from_user=False,
+                session_started_at=started or at,
+                agent_tz=self._agent_tz,
+                delta_hours=(thread or {}).get("delta_hours") or 0.0,
+            )
+            if relates_to_user_id is not None:
+                await queries.stamp_identity(
+                    conn, f"{channel}:{relates_to_user_id}", user_at=None, agent_at=at
+                )
+
+    # ------------------------------------------------------------- memory
+
+    async def remember(self, *, user_key: str, content: str, due_at: datetime | None = None) -> int:
+        """Store a memory item for the person behind `user_key`; returns its id.
+
+        Raises:
+            ValueError: empty content, or over 10,000 characters.
+            NaiveDatetimeError: `due_at` is naive.
+        """
+        content = content.strip()
+        if not content:
+            raise ValueError("content must not be empty")
+        if len(content) > 10_000:
+            raise ValueError("content is over 10,000 characters")
+        due = as_utc(due_at) if due_at is not None else None
+        channel, _, channel_user_id = user_key.partition(":")
+        now = self._clock.now()
+        async with self._engine.begin() as conn:
+            await queries.ensure_identity(
+                conn, user_key=user_key, channel=channel, channel_user_id=channel_user_id, now=now
+            )
+            person = await queries.load_person(conn, user_key)
+            assert person is not None
+            return await queries.insert_memory(
+                conn, user_id=str(person["user_id"]), content=content, now=now, due_at=due
+            )
+
+    async def mark_reminded(self, item_id: int, at: datetime | None = None) -> None:
+        """Record that the agent mentioned item `item_id` (``update_memory(reminded_at="now")``).
+
+        Raises:
+            UnknownItemError: no such item.
+        """
+        when = as_utc(at) if at is not None else self._clock.now()
+        async with self._engine.begin() as conn:
+            if not await queries.mark_reminded(conn, item_id, when):
+                raise UnknownItemError(item_id)
+
+    async def get_upcoming(
+        self, *, user_key: str, within_days: float = 7, now: datetime | None = None
+    ) -> list[UpcomingItem]:
+        """Items due within `within_days` or overdue, not reminded since they fell due."""
+        instant = as_utc(now) if now is not None else self._clock.now()
+        async with self._engine.connect() as conn:
+            person = await queries.load_person(conn, user_key)
+            if person is None:
+                return []
+            rows = await queries.upcoming(
+                conn,
+                str(person["user_id"]),
+                now=instant,
+                horizon=instant + timedelta(days=within_days),
+            )
+        return [_upcoming(row, instant) for row in rows]
+
+    # ------------------------------------------------------------- state
+
+    async def export_state(self) -> dict[str, object]:
+        """The whole store as a CLOCK-STATE.json v3 document."""
+        from wrapper.state_io import export_state
+
+        async with self._engine.connect() as conn:
+            return await export_state(conn)
+
+    async def import_state(self, state: Mapping[str, object]) -> None:
+        """Load a CLOCK-STATE.json v3 document; all or nothing.
+
+        Raises:
+            StateImportError: the document is refused; the store is unchanged.
+        """
+        from wrapper.state_io import import_state
+
+        async with self._engine.begin() as conn:
+            await import_state(conn, state, now=self._clock.now())
+
+
+@lru_cache(maxsize=256)
+def _cached_policy(base: Policy, overrides_key: str) -> Policy:
+    import json
+
+    return base.with_overrides(json.loads(overrides_key)) if overrides_key != "{}" else base
+
+
+def _effective_policy(base: Policy, overrides: Mapping[str, Any]) -> Policy:
+    import json
+
+    return _cached_policy(base, json.dumps(overrides, sort_keys=True))
+
+
+def _elapsed(now: datetime, then: datetime | None) -> timedelta | None:
+    if then is None:
+        return None
+    return max(now - then, timedelta(0))
+
+
+def _place_name(text: str) -> str:
+    return text[3:] if text.lower().startswith("in ") else text
+
+
+def _open_action(row: Mapping[str, Any]) -> OpenAction:
+    return OpenAction(
+        id=row["id"],
+        label=row["label"],
+        status=row["status"],
+        recorded_at=row["recorded_at"],
+        expires_at=row["expires_at"],
+        thread_key=row["thread_key"],
+        source=row["source"],
+        expected_typical_minutes=row["expected_typical_minutes"],
+        expected_max_minutes=row["expected_max_minutes"],
+    )
+
+
+def _upcoming(row: Mapping[str, Any], now: datetime) -> UpcomingItem:
+    return UpcomingItem(
+        id=int(row["id"]),
+        content=str(row["content"]),
+        due_at=row["due_at"],
+        overdue=row["due_at"] <= now,
+        reminded_at=row["reminded_at"],
+    )

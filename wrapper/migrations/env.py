@@ -1,0 +1,21 @@
+"""Alembic environment: runs on the connection `wrapper.db.migrate` hands it."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import wrapper.tables  # noqa: F401  - registers the tables on SQLModel.metadata
+
+connection = context.config.attributes.get("connection")
+if connection is None:  # pragma: no cover - only `wrapper.db.migrate` runs migrations
+    raise RuntimeError("run migrations through wrapper.db.migrate")
+
+context.configure(
+    connection=connection,
+    target_metadata=SQLModel.metadata,
+    render_as_batch=connection.dialect.name == "sqlite",
+    compare_type=True,
+)
+with context.begin_transaction():
+    context.run_migrations()

@@ -1,0 +1,311 @@
+"""CLOCK-STATE.json v3 out of and into the store (CLOCK §10).
+
+The document's users are people (linked identities are one user); each
+user's ``channels`` are their identities, keyed by ``user_key``
+(``telegram:42``). A key without a colon, as a CLOCK.md skill writes it
+(``"telegram"``), is read as that channel with the user's id. Memory items
+travel in ``x_clockbot.memory``. An import is validated whole before anything
+is written and then written in one transaction: a bad file changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from clockcore.errors import StateError
+from clockcore.state import (
+    ActionState,
+    CalibrationState,
+    ChannelStamps,
+    ClockState,
+    MemoryState,
+    ThreadState,
+    UserState,
+    dump_state,
+    load_state,
+)
+from wrapper import queries as q
+from wrapper.errors import StateImportError
+
+__all__ = ["export_state", "import_state", "split_thread_key", "user_key_for"]
+
+
+def split_thread_key(thread_key: str) -> tuple[str, str, str]:
+    """(agent_id, channel, thread_id) of ``agent:<id>:<channel>:<thread_id>``.
+
+    A key in another shape (from a foreign CLOCK-STATE file) becomes the thread id.
+    """
+    parts = thread_key.split(":", 3)
+    if len(parts) == 4 and parts[0] == "agent":
+        return parts[1], parts[2], parts[3]
+    return "main", "", thread_key
+
+
+def user_key_for(channel_key: str, user_id: str) -> str:
+    """The identity a CLOCK-STATE channel key names."""
+    return channel_key if ":" in channel_key else f"{channel_key}:{user_id}"
+
+
+async def export_state(conn: AsyncConnection) -> dict[str, object]:
+    """Read the whole store as a v3 document."""
+    people = (await conn.execute(select(q.users).order_by(q.users.c.id))).mappings().all()
+    identity_rows = (await conn.execute(select(q.identities))).mappings().all()
+    action_rows = (
+        (await conn.execute(select(q.actions).order_by(q.actions.c.recorded_at, q.actions.c.id)))
+        .mappings()
+        .all()
+    )
+    calibration_rows = (await conn.execute(select(q.calibration))).mappings().all()
+    thread_rows = (await conn.execute(select(q.threads))).mappings().all()
+    participant_rows = (await conn.execute(select(q.participants))).mappings().all()
+    memory_rows = (await conn.execute(select(q.memory).order_by(q.memory.c.id))).mappings().all()
+
+    person_of = {row["user_key"]: row["user_id"] for row in identity_rows}
+    channels: dict[str, dict[str, ChannelStamps]] = defaultdict(dict)
+    for row in identity_rows:
+        channels[row["user_id"]][row["user_key"]] = ChannelStamps(
+            row["last_user_message_at"], row["last_agent_message_at"]
+        )
+    actions: dict[str, list[ActionState]] = defaultdict(list)
+    for row in action_rows:
+        actions[row["user_id"]].append(
+            ActionState(
+                id=row["id"],
+                label=row["label"],
+                type=row["type"],
+                status=row["status"],
+                recorded_at=row["recorded_at"],
+                expires_at=row["expires_at"],
+                thread_key=row["thread_key"],
+                source=row["source"],
+                expected_typical_minutes=row["expected_typical_minutes"],
+                expected_max_minutes=row["expected_max_minutes"],
+            )
+        )
+    calibration: dict[str, dict[str, CalibrationState]] = defaultdict(dict)
+    for row in calibration_rows:
+        calibration[row["user_id"]][row["activity"]] = CalibrationState(
+            row["typical_minutes"], row["max_minutes"], row["updated_at"]
+        )
+    users = {
+        person["id"]: UserState(
+            default_tz=person["default_tz"],
+            policy_overrides=dict(person["policy_overrides"] or {}),
+            last_interaction_any_channel_at=person["last_interaction_any_channel_at"],
+            channels=dict(channels[person["id"]]),
+            latest_actions=tuple(actions[person["id"]]),
+            calibration=dict(calibration[person["id"]]),
+        )
+        for person in people
+    }
+    spoken: dict[str, dict[str, datetime]] = defaultdict(dict)
+    for row in participant_rows:
+        person = person_of.get(row["user_key"], row["user_key"])
+        stamp = row["last_user_message_at"]
+        previous = spoken[row["thread_key"]].get(person)
+        if stamp is not None and (previous is None or stamp > previous):
+            spoken[row["thread_key"]][person] = stamp
+    members: dict[str, list[str]] = defaultdict(list)
+    for row in sorted(participant_rows, key=lambda r: r["user_key"]):
+        person = person_of.get(row["user_key"], row["user_key"])
+        if person not in members[row["thread_key"]]:
+            members[row["thread_key"]].append(person)
+    threads = {
+        row["thread_key"]: ThreadState(
+            thread_kind=row["thread_kind"],
+            session_tz=row["session_tz"],
+            agent_tz=row["agent_tz"],
+            delta_hours=row["delta_hours"],
+            participants=tuple(members[row["thread_key"]]),
+            last_interaction_at=row["last_interaction_at"],
+            last_user_message_at_by_user=dict(spoken[row["thread_key"]]),
+        )
+        for row in thread_rows
+    }
+    memory = tuple(
+        MemoryState(
+            id=row["id"],
+            user_id=row["user_id"],
+            content=row["content"],
+            created_at=row["created_at"],
+            due_at=row["due_at"],
+            reminded_at=row["reminded_at"],
+        )
+        for row in memory_rows
+    )
+    return dump_state(ClockState(users=users, threads=threads, memory=memory))
+
+
+async def import_state(
+    conn: AsyncConnection, document: Mapping[str, object], *, now: datetime
+) -> None:
+    """Validate `document` whole, then write it; the caller's transaction makes it all or nothing.
+
+    Rows with the same keys are replaced; nothing else in the store is removed.
+
+    Raises:
+        StateImportError: the document does not validate (nothing was written).
+    """
+    try:
+        state = load_state(document)
+    except StateError as exc:
+        raise StateImportError(exc.problems) from exc
+    for user_id, user in state.users.items():
+        await _upsert(
+            conn,
+            q.users,
+            ["id"],
+            id=user_id,
+            default_tz=user.default_tz,
+            policy_overrides=dict(user.policy_overrides),
+            known_locations=[],
+            last_interaction_any_channel_at=user.last_interaction_any_channel_at,
+            created_at=now,
+        )
+        for channel_key, stamps in user.channels.items():
+            user_key = user_key_for(channel_key, user_id)
+            channel, _, channel_user_id = user_key.partition(":")
+            await _upsert(
+                conn,
+                q.identities,
+                ["user_key"],
+                user_key=user_key,
+                channel=channel,
+                channel_user_id=channel_user_id,
+                user_id=user_id,
+                last_user_message_at=stamps.last_user_message_at,
+                last_agent_message_at=stamps.last_agent_message_at,
+                created_at=now,
+            )
+        for action in user.latest_actions:
+            await _upsert(
+                conn,
+                q.actions,
+                ["id"],
+                id=action.id,
+                user_id=user_id,
+                thread_key=action.thread_key,
+                label=action.label,
+                type=action.type,
+                status=action.status,
+                source=action.source,
+                recorded_at=action.recorded_at,
+                expires_at=action.expires_at,
+                expected_typical_minutes=action.expected_typical_minutes,
+                expected_max_minutes=action.expected_max_minutes,
+            )
+        for activity, calibration in user.calibration.items():
+            await _upsert(
+                conn,
+                q.calibration,
+                ["user_id", "activity"],
+                user_id=user_id,
+                activity=activity,
+                typical_minutes=calibration.typical_minutes,
+                max_minutes=calibration.max_minutes,
+                updated_at=calibration.updated_at,
+            )
+    for thread_key, thread in state.threads.items():
+        agent_id, channel, thread_id = split_thread_key(thread_key)
+        await _upsert(
+            conn,
+            q.threads,
+            ["thread_key"],
+            thread_key=thread_key,
+            agent_id=agent_id,
+            channel=channel,
+            thread_id=thread_id,
+            thread_kind=thread.thread_kind,
+            session_tz=thread.session_tz,
+            agent_tz=thread.agent_tz,
+            delta_hours=thread.delta_hours,
+            last_interaction_at=thread.last_interaction_at,
+            created_at=now,
+        )
+        people = dict.fromkeys([*thread.participants, *thread.last_user_message_at_by_user])
+        for person in people:
+            user_key = await _identity_on(conn, person, channel, now=now)
+            await _upsert(
+                conn,
+                q.participants,
+                ["thread_key", "user_key"],
+                thread_key=thread_key,
+                user_key=user_key,
+                last_user_message_at=thread.last_user_message_at_by_user.get(person),
+            )
+    for item in state.memory:
+        await _ensure_person(conn, item.user_id, now=now)
+        await _upsert(
+            conn,
+            q.memory,
+            ["id"],
+            id=item.id,
+            user_id=item.user_id,
+            content=item.content,
+            created_at=item.created_at,
+            due_at=item.due_at,
+            reminded_at=item.reminded_at,
+        )
+    if state.memory and conn.dialect.name == "postgresql":
+        # Explicit ids do not move the serial sequence; the next remember() must not collide.
+        await conn.execute(
+            text(
+                "SELECT setval(pg_get_serial_sequence('memory_items', 'id'), "
+                "(SELECT max(id) FROM memory_items))"
+            )
+        )
+
+
+async def _upsert(conn: AsyncConnection, table: Any, keys: list[str], **values: Any) -> None:
+    stmt = q.insert_for(conn, table).values(**values)
+    update = {k: v for k, v in values.items() if k not in keys and k != "created_at"}
+    await conn.execute(stmt.on_conflict_do_update(index_elements=keys, set_=update))
+
+
+async def _ensure_person(conn: AsyncConnection, user_id: str, *, now: datetime) -> None:
+    await conn.execute(
+        q.insert_for(conn, q.users)
+        .values(id=user_id, policy_overrides={}, known_locations=[], created_at=now)
+        .on_conflict_do_nothing(index_elements=["id"])
+    )
+
+
+async def _identity_on(conn: AsyncConnection, person: str, channel: str, *, now: datetime) -> str:
+    """The person's identity on `channel`, created from the ids when the document has none."""
+    found = (
+        await conn.execute(
+            select(q.identities.c.user_key)
+            .where(q.identities.c.user_id == person, q.identities.c.channel == channel)
+            .order_by(q.identities.c.user_key)
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    if found is not None:
+        return str(found)
+    if (
+        await conn.execute(
+            select(func.count()).select_from(q.identities).where(q.identities.c.user_key == person)
+        )
+    ).scalar_one():
+        return person
+    await _ensure_person(conn, person, now=now)
+    user_key = f"{channel}:{person}" if channel else person
+    _, _, channel_user_id = user_key.partition(":")
+    await conn.execute(
+        q.insert_for(conn, q.identities)
+        .values(
+            user_key=user_key,
+            channel=channel,
+            channel_user_id=channel_user_id or person,
+            user_id=person,
+            created_at=now,
+        )
+        .on_conflict_do_nothing(index_elements=["user_key"])
+    )
+    return user_key

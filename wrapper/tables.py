@@ -1,0 +1,170 @@
+"""The store's tables (SQLModel). One schema for SQLite and PostgreSQL.
+
+A *user* is a person; an *identity* is that person on one channel
+(``user_key = "<channel>:<id>"``). Identities start with a user of their own
+and share one only when the person links them (CLOCK §7.0).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, Integer, UniqueConstraint, text
+from sqlmodel import Field, SQLModel
+
+from wrapper.types import UTCDateTime
+
+__all__ = [
+    "ActionRow",
+    "CalibrationRow",
+    "IdentityRow",
+    "JournalRow",
+    "LinkCodeRow",
+    "MemoryRow",
+    "ParticipantRow",
+    "ThreadRow",
+    "UserRow",
+]
+
+
+def _instant(*, nullable: bool = True, index: bool = False) -> Any:
+    return Field(default=None, sa_type=UTCDateTime, nullable=nullable, index=index)
+
+
+class UserRow(SQLModel, table=True):
+    """A person: default zone, policy overrides, the cross-channel stamp."""
+
+    __tablename__ = "users"
+
+    id: str = Field(primary_key=True, max_length=40)
+    default_tz: str | None = Field(default=None, max_length=64)
+    policy_overrides: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+    known_locations: list[str] = Field(default_factory=list, sa_column=Column(JSON))
+    last_interaction_any_channel_at: datetime | None = _instant()
+    last_interaction_any_channel: str | None = Field(default=None, max_length=32)
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class IdentityRow(SQLModel, table=True):
+    """A person on one channel, and that channel's stamps (CLOCK-STATE ``channels``)."""
+
+    __tablename__ = "identities"
+
+    user_key: str = Field(primary_key=True)
+    channel: str = Field(max_length=32)
+    channel_user_id: str
+    user_id: str = Field(foreign_key="users.id", index=True, max_length=40)
+    last_user_message_at: datetime | None = _instant()
+    last_agent_message_at: datetime | None = _instant()
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class LinkCodeRow(SQLModel, table=True):
+    """A short-lived code one identity issued to be linked from another channel."""
+
+    __tablename__ = "link_codes"
+
+    code: str = Field(primary_key=True, max_length=16)
+    user_key: str = Field(index=True)
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class ThreadRow(SQLModel, table=True):
+    """A conversation: its kind, zone override and stamps."""
+
+    __tablename__ = "threads"
+
+    thread_key: str = Field(primary_key=True)
+    agent_id: str = Field(max_length=64)
+    channel: str = Field(max_length=32)
+    thread_id: str
+    thread_kind: str = Field(default="conversation", max_length=16)
+    session_tz: str | None = Field(default=None, max_length=64)
+    agent_tz: str | None = Field(default=None, max_length=64)
+    delta_hours: float | None = None
+    session_started_at: datetime | None = _instant()
+    last_interaction_at: datetime | None = _instant()
+    last_user_message_at: datetime | None = _instant()
+    last_agent_message_at: datetime | None = _instant()
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class ParticipantRow(SQLModel, table=True):
+    """Who spoke in a thread, and when each last did."""
+
+    __tablename__ = "thread_participants"
+
+    thread_key: str = Field(primary_key=True)
+    user_key: str = Field(primary_key=True)
+    last_user_message_at: datetime | None = _instant()
+
+
+class ActionRow(SQLModel, table=True):
+    """A latest action (CLOCK §6.3): a short label, its status and its expiry."""
+
+    __tablename__ = "actions"
+    __table_args__ = (Index("ix_actions_user_recorded", "user_id", "recorded_at"),)
+
+    id: str = Field(primary_key=True, max_length=40)
+    user_id: str = Field(foreign_key="users.id", max_length=40)
+    thread_key: str
+    label: str = Field(max_length=200)
+    type: str = Field(default="temporal_action", max_length=32)
+    status: str = Field(max_length=16)
+    activity: str | None = Field(default=None, max_length=64)
+    source: str = Field(max_length=16)
+    quote: str | None = Field(default=None, max_length=200)
+    recorded_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    expected_typical_minutes: int | None = None
+    expected_max_minutes: int | None = None
+
+
+class CalibrationRow(SQLModel, table=True):
+    """A person's own duration for an activity ("meal:dinner" takes them 90 min)."""
+
+    __tablename__ = "calibration"
+
+    user_id: str = Field(primary_key=True, foreign_key="users.id", max_length=40)
+    activity: str = Field(primary_key=True, max_length=64)
+    typical_minutes: int
+    max_minutes: int
+    updated_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class MemoryRow(SQLModel, table=True):
+    """Something the agent remembers for a person, optionally due at an instant (seed 001)."""
+
+    __tablename__ = "memory_items"
+    __table_args__ = (
+        Index(
+            "ix_memory_items_due",
+            "user_id",
+            "due_at",
+            sqlite_where=text("due_at IS NOT NULL"),
+            postgresql_where=text("due_at IS NOT NULL"),
+        ),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    user_id: str = Field(foreign_key="users.id", max_length=40)
+    content: str
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    due_at: datetime | None = _instant()
+    reminded_at: datetime | None = _instant()
+
+
+class JournalRow(SQLModel, table=True):
+    """Every inbound message, once: the unique key is how a redelivery is recognised."""
+
+    __tablename__ = "inbound_journal"
+    __table_args__ = (UniqueConstraint("channel", "message_id", name="uq_journal_message"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    channel: str = Field(max_length=32)
+    message_id: str | None = Field(default=None)
+    thread_key: str
+    user_key: str
+    received_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    text: str
