@@ -15,3 +15,7 @@ NOW_NEEDS_OFFSET = (
 )
 UNREADABLE_TIME = "cannot read a time in {text!r}: {reason}"
 NO_INSTANT = "{text!r} needs clarification first: {question}"
+
+STATE_EXPORTED = "clock state written to {path}"
+STATE_IMPORTED = "imported {users} users and {threads} threads from {path}"
+STATE_FIELD_IGNORED = "note: {path} is not a CLOCK-STATE field clockbot keeps; it was ignored"

@@ -5,6 +5,7 @@ from wrapper.errors import (
     DatabaseURLError,
     MessageTooLargeError,
     StateImportError,
+    StoreUnavailableError,
     UnknownItemError,
     WrapperError,
 )
@@ -15,6 +16,7 @@ __all__ = [
     "InteractionWrapper",
     "MessageTooLargeError",
     "StateImportError",
+    "StoreUnavailableError",
     "UnknownItemError",
     "WrapperError",
     "is_private_thread",

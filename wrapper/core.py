@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from clockcore import (
@@ -42,7 +44,7 @@ from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
 from wrapper import messages, queries
 from wrapper.db import create_engine, migrate, resolve_url
-from wrapper.errors import MessageTooLargeError, UnknownItemError
+from wrapper.errors import MessageTooLargeError, StoreUnavailableError, UnknownItemError
 
 __all__ = ["SESSION_IDLE", "InteractionWrapper"]
 
@@ -155,11 +157,18 @@ class InteractionWrapper:
 
         Raises:
             DatabaseURLError: the URL is unusable.
+            StoreUnavailableError: the database cannot be opened or migrated.
             UnknownTimezoneError: `agent_tz` is not an IANA id.
         """
-        engine = create_engine(resolve_url(database_url))
+        url = resolve_url(database_url)
+        engine = create_engine(url)
         try:
             await migrate(engine)
+        except (DBAPIError, OSError) as exc:
+            await engine.dispose()
+            shown = make_url(url).render_as_string(hide_password=True)
+            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+            raise StoreUnavailableError(shown, reason) from exc
         except BaseException:
             await engine.dispose()
             raise

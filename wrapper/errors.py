@@ -5,6 +5,7 @@
     WrapperError(Exception)
     ├── DatabaseURLError(WrapperError, ValueError)      .url (password masked)
     ├── MessageTooLargeError(WrapperError, ValueError)  .size, .limit
+    ├── StoreUnavailableError(WrapperError, RuntimeError) .url (password masked)
     ├── UnknownItemError(WrapperError, LookupError)     .item_id
     └── StateImportError(WrapperError, ValueError)      .problems   (a CLOCK-STATE file refused)
 
@@ -20,6 +21,7 @@ __all__ = [
     "DatabaseURLError",
     "MessageTooLargeError",
     "StateImportError",
+    "StoreUnavailableError",
     "UnknownItemError",
     "WrapperError",
 ]
@@ -44,6 +46,14 @@ class MessageTooLargeError(WrapperError, ValueError):
         self.size = size
         self.limit = limit
         super().__init__(f"message of {size:,} characters is over the {limit:,} limit")
+
+
+class StoreUnavailableError(WrapperError, RuntimeError):
+    """The store cannot be opened: a corrupt file, a refused connection, no permission."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        self.url = url
+        super().__init__(f"cannot open the clock store at {url}: {reason}")
 
 
 class UnknownItemError(WrapperError, LookupError):

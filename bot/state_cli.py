@@ -1,0 +1,120 @@
+"""`clockbot state export|import`: CLOCK-STATE.json v3 in and out of the store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from bot import messages
+from clockcore.state import ignored_fields
+from wrapper import InteractionWrapper, StateImportError, WrapperError
+
+state_app = typer.Typer(help="Export or import the clock state (CLOCK-STATE.json v3).")
+
+DatabaseOption = Annotated[
+    str | None,
+    typer.Option(
+        "--database-url",
+        envvar="CLOCKBOT_DATABASE_URL",
+        help="SQLAlchemy URL; default: SQLite under $CLOCKBOT_HOME.",
+        show_envvar=True,
+    ),
+]
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+async def _export(database_url: str | None) -> dict[str, object]:
+    wrapper = await InteractionWrapper.open(database_url)
+    try:
+        return await wrapper.export_state()
+    finally:
+        await wrapper.close()
+
+
+async def _import(database_url: str | None, document: dict[str, object]) -> None:
+    wrapper = await InteractionWrapper.open(database_url)
+    try:
+        await wrapper.import_state(document)
+    finally:
+        await wrapper.close()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write next to `path` and rename over it: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@state_app.command("export")
+def export_command(
+    path: Annotated[
+        Path | None, typer.Argument(help="File to write; stdout when left out.")
+    ] = None,
+    database_url: DatabaseOption = None,
+) -> None:
+    """Write the whole clock state as CLOCK-STATE.json v3."""
+    try:
+        document = asyncio.run(_export(database_url))
+    except WrapperError as exc:
+        _fail(str(exc))
+    text = json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    if path is None:
+        typer.echo(text, nl=False)
+    else:
+        _write_atomically(path, text)
+        typer.echo(messages.STATE_EXPORTED.format(path=path), err=True)
+
+
+@state_app.command("import")
+def import_command(
+    path: Annotated[Path, typer.Argument(help="A CLOCK-STATE.json v3 file.")],
+    database_url: DatabaseOption = None,
+) -> None:
+    """Load a CLOCK-STATE.json v3 file; a bad file changes nothing."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        _fail(f"{path} is not JSON: {exc}")
+    if not isinstance(document, dict):
+        _fail(f"{path} is not a CLOCK-STATE document (expected a JSON object)")
+    try:
+        asyncio.run(_import(database_url, document))
+    except StateImportError as exc:
+        typer.echo(f"error: {path}: the state was not imported; nothing changed.", err=True)
+        for where, problem in exc.problems:
+            typer.echo(f"  {where}: {problem}", err=True)
+        raise typer.Exit(2) from exc
+    except WrapperError as exc:
+        _fail(str(exc))
+    for dropped in ignored_fields(document):
+        typer.echo(messages.STATE_FIELD_IGNORED.format(path=dropped), err=True)
+    users = document.get("users")
+    threads = document.get("threads")
+    typer.echo(
+        messages.STATE_IMPORTED.format(
+            users=len(users) if isinstance(users, dict) else 0,
+            threads=len(threads) if isinstance(threads, dict) else 0,
+            path=path,
+        )
+    )

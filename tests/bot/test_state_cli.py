@@ -1,0 +1,94 @@
+"""`clockbot state export|import` against a real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bot.cli import app
+from clockcore import SettableClock
+from wrapper import InteractionWrapper
+
+runner = CliRunner()
+
+
+async def _seed(url: str) -> None:
+    clock = SettableClock(datetime(2026, 4, 29, 15, tzinfo=UTC))
+    wrapper = await InteractionWrapper.open(url, agent_tz="UTC", clock=clock)
+    try:
+        await wrapper.on_user_message(
+            channel="console", thread_id="dm:me", user_id="me", text="clock it: gym", message_id="1"
+        )
+    finally:
+        await wrapper.close()
+
+
+def test_export_to_a_file_then_import_elsewhere(tmp_path: Path) -> None:
+    source = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    target = f"sqlite:///{tmp_path / 'b.sqlite3'}"
+    asyncio.run(_seed(source))
+    out = tmp_path / "state" / "clock-state.json"
+    exported = runner.invoke(app, ["state", "export", str(out), "--database-url", source])
+    assert exported.exit_code == 0, exported.output
+    document = json.loads(out.read_text())
+    assert document["version"] == 3
+    assert [p.name for p in out.parent.iterdir()] == ["clock-state.json"]  # no temp files left
+
+    imported = runner.invoke(app, ["state", "import", str(out), "--database-url", target])
+    assert imported.exit_code == 0, imported.output
+    assert "imported 1 users and 1 threads" in imported.stdout
+    again = runner.invoke(app, ["state", "export", "--database-url", target])
+    assert json.loads(again.stdout) == document
+
+
+def test_export_reads_the_database_url_from_the_environment(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'env.sqlite3'}"
+    asyncio.run(_seed(url))
+    result = runner.invoke(app, ["state", "export"], env={"CLOCKBOT_DATABASE_URL": url})
+    assert result.exit_code == 0
+    assert "console:me" in result.stdout
+
+
+def test_a_bad_file_lists_its_problems_and_changes_nothing(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    asyncio.run(_seed(url))
+    before = runner.invoke(app, ["state", "export", "--database-url", url]).stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"version": 3, "users": {"x": {"default_tz": "Mars/Base"}}}))
+    result = runner.invoke(app, ["state", "import", str(bad), "--database-url", url])
+    assert result.exit_code == 2
+    assert "nothing changed" in result.stderr
+    assert "default_tz" in result.stderr
+    assert runner.invoke(app, ["state", "export", "--database-url", url]).stdout == before
+
+
+def test_unreadable_files_are_clear_errors(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    result = runner.invoke(app, ["state", "import", str(garbage), "--database-url", url])
+    assert result.exit_code == 2
+    assert "is not JSON" in result.stderr
+    missing = runner.invoke(
+        app, ["state", "import", str(tmp_path / "nope.json"), "--database-url", url]
+    )
+    assert missing.exit_code == 2
+    assert "cannot read" in missing.stderr
+    listed = tmp_path / "list.json"
+    listed.write_text("[]")
+    assert (
+        runner.invoke(app, ["state", "import", str(listed), "--database-url", url]).exit_code == 2
+    )
+
+
+def test_a_bad_database_url_is_a_clear_error_without_the_password(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["state", "export", "--database-url", "mysql://bob:hunter2@db/clock"]
+    )
+    assert result.exit_code == 2
+    assert "hunter2" not in result.output
+    assert "postgresql://" in result.stderr

@@ -1,0 +1,91 @@
+"""Opening the store: URLs, the default home, corrupt files, bad input at the door."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from clockcore import NaiveDatetimeError
+from wrapper import (
+    DatabaseURLError,
+    InteractionWrapper,
+    MessageTooLargeError,
+    StoreUnavailableError,
+)
+from wrapper.db import resolve_url
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("sqlite:///x/clock.db", "sqlite+aiosqlite:///x/clock.db"),
+        ("sqlite+aiosqlite:///x/clock.db", "sqlite+aiosqlite:///x/clock.db"),
+        ("postgresql://u:p@h:5/db", "postgresql+asyncpg://u:p@h:5/db"),
+        ("postgres://u@h/db", "postgresql+asyncpg://u@h/db"),
+        ("postgresql+asyncpg://u@h/db", "postgresql+asyncpg://u@h/db"),
+    ],
+)
+def test_urls_are_upgraded_to_async_drivers(
+    given: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert resolve_url(given) == expected
+
+
+def test_default_is_sqlite_under_clockbot_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLOCKBOT_HOME", str(tmp_path / "home"))
+    assert resolve_url(None) == f"sqlite+aiosqlite:///{tmp_path / 'home' / 'clockbot.sqlite3'}"
+    assert (tmp_path / "home").is_dir()
+
+
+@pytest.mark.parametrize("url", ["mysql://bob:hunter2@db/x", "not a url at all", "://"])
+def test_unsupported_urls_are_refused_without_the_password(url: str) -> None:
+    with pytest.raises(DatabaseURLError) as refused:
+        resolve_url(url)
+    assert "hunter2" not in str(refused.value)
+
+
+async def test_a_corrupt_sqlite_file_is_a_clear_error(tmp_path: Path) -> None:
+    broken = tmp_path / "clockbot.sqlite3"
+    broken.write_bytes(b"this is not a database, it is a shopping list\n" * 100)
+    with pytest.raises(StoreUnavailableError, match="not a database"):
+        await InteractionWrapper.open(f"sqlite:///{broken}")
+    assert broken.read_bytes().startswith(b"this is not a database")  # left as it was
+
+
+async def test_an_unreachable_postgres_is_a_clear_error() -> None:
+    with pytest.raises(StoreUnavailableError) as refused:
+        await InteractionWrapper.open("postgresql://clockbot:secret@127.0.0.1:1/none")
+    assert "secret" not in str(refused.value)
+
+
+async def test_opening_twice_migrates_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'c.sqlite3'}"
+    for _ in range(2):
+        wrapper = await InteractionWrapper.open(url, agent_tz="UTC")
+        await wrapper.close()
+
+
+async def test_bad_messages_are_refused_before_anything_is_written(
+    wrapper: InteractionWrapper,
+) -> None:
+    before = await wrapper.export_state()
+    base = {"channel": "telegram", "thread_id": "dm:1", "user_id": "1"}
+    with pytest.raises(MessageTooLargeError):
+        await wrapper.on_user_message(text="x" * 100_001, **base)
+    with pytest.raises(ValueError, match="user_id"):
+        await wrapper.on_user_message(channel="telegram", thread_id="dm:1", user_id=" ", text="hi")
+    with pytest.raises(NaiveDatetimeError):
+        await wrapper.on_user_message(text="hi", received_at=datetime(2026, 1, 1), **base)  # noqa: DTZ001
+    assert await wrapper.export_state() == before
+
+
+async def test_messages_without_an_id_are_each_recorded(wrapper: InteractionWrapper) -> None:
+    base = {"channel": "console", "thread_id": "dm:me", "user_id": "me"}
+    first = await wrapper.on_user_message(text="one", **base)
+    second = await wrapper.on_user_message(text="two", **base)
+    assert (first.duplicate, second.duplicate) == (False, False)
