@@ -260,19 +260,18 @@ class InteractionWrapper:
         turn.duplicate = not fresh
 
     async def _identify(self, turn: Turn, conn: AsyncConnection) -> None:
-        if not turn.duplicate:
-            await queries.ensure_identity(
+        if turn.duplicate:
+            turn.person = await queries.load_person(conn, turn.user_key) or {
+                "user_id": queries.own_user_id(turn.user_key)
+            }
+        else:
+            turn.person = await queries.person_for(
                 conn,
                 user_key=turn.user_key,
                 channel=turn.channel,
                 channel_user_id=turn.user_id,
                 now=turn.received_at,
             )
-        turn.person = await queries.load_person(conn, turn.user_key) or {
-            "user_id": queries.own_user_id(turn.user_key),
-            "policy_overrides": {},
-            "known_locations": [],
-        }
         turn.thread, turn.spoke_before = await queries.load_thread(
             conn, turn.thread_key, turn.user_key
         )
@@ -551,7 +550,7 @@ class InteractionWrapper:
         """Store a memory item for the person behind `user_key`; returns its id.
 
         Raises:
-            ValueError: empty content, or over 10,000 characters.
+            ValueError: empty content, over 10,000 characters, or a malformed `user_key`.
             NaiveDatetimeError: `due_at` is naive.
         """
         content = content.strip()
@@ -561,13 +560,13 @@ class InteractionWrapper:
             raise ValueError("content is over 10,000 characters")
         due = as_utc(due_at) if due_at is not None else None
         channel, _, channel_user_id = user_key.partition(":")
+        if not channel or not channel_user_id:
+            raise ValueError(f"user_key must be '<channel>:<user id>', got {user_key!r}")
         now = self._clock.now()
         async with self._engine.begin() as conn:
-            await queries.ensure_identity(
+            person = await queries.person_for(
                 conn, user_key=user_key, channel=channel, channel_user_id=channel_user_id, now=now
             )
-            person = await queries.load_person(conn, user_key)
-            assert person is not None
             return await queries.insert_memory(
                 conn, user_id=str(person["user_id"]), content=content, now=now, due_at=due
             )

@@ -99,10 +99,17 @@ async def journal_message(
 # ---------------------------------------------------------------- people
 
 
-async def ensure_identity(
+async def person_for(
     conn: AsyncConnection, *, user_key: str, channel: str, channel_user_id: str, now: datetime
-) -> None:
-    """Create the identity (and its own person) unless it exists; safe under races."""
+) -> Mapping[str, Any]:
+    """The identity joined with its person, created (with a person of its own) when new.
+
+    Creation is safe under races: the person id is derived from the key and both
+    inserts skip on conflict, so two workers meeting a new identity agree.
+    """
+    found = await load_person(conn, user_key)
+    if found is not None:
+        return found
     person = own_user_id(user_key)
     await conn.execute(
         insert_for(conn, users)
@@ -120,6 +127,9 @@ async def ensure_identity(
         )
         .on_conflict_do_nothing(index_elements=["user_key"])
     )
+    created = await load_person(conn, user_key)
+    assert created is not None
+    return created
 
 
 async def load_person(conn: AsyncConnection, user_key: str) -> Mapping[str, Any] | None:

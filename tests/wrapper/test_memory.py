@@ -68,5 +68,7 @@ async def test_memory_errors(wrapper: InteractionWrapper) -> None:
         await wrapper.mark_reminded(999_999)
     with pytest.raises(ValueError, match="empty"):
         await wrapper.remember(user_key=USER, content="   ")
+    with pytest.raises(ValueError, match="user_key"):
+        await wrapper.remember(user_key="no-channel", content="x")
     with pytest.raises(NaiveDatetimeError):
         await wrapper.remember(user_key=USER, content="x", due_at=datetime(2026, 1, 1))  # noqa: DTZ001

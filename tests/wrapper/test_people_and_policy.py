@@ -1,0 +1,117 @@
+"""Linked people share their state; groups keep zones per person; policy gates context, not records."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from clockcore import DEFAULT_POLICY, SettableClock
+from wrapper import InteractionWrapper
+
+TG = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
+SLACK = {"channel": "slack", "thread_id": "dm:T1:D1", "user_id": "U1"}
+
+
+async def _link(wrapper: InteractionWrapper) -> None:
+    issued = await wrapper.on_user_message(text="clock: link", message_id="t-link", **TG)
+    code = next(n for n in issued.notices if "Link code" in n).split()[2]
+    await wrapper.on_user_message(text=f"clock: link {code}", message_id="s-link", **SLACK)
+
+
+async def test_linked_identities_share_memory_actions_zone_and_policy(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    await wrapper.on_user_message(text="clock: home tz Asia/Tokyo", message_id="t1", **TG)
+    await wrapper.on_user_message(text="clock: mode normal", message_id="t2", **TG)
+    await wrapper.on_user_message(text="clock it: call the bank", message_id="t3", **TG)
+    due = clock.now() + timedelta(days=1)
+    await wrapper.remember(user_key="telegram:42", content="dentist", due_at=due)
+    assert await wrapper.get_upcoming(user_key="slack:U1") == []  # strangers so far
+
+    await _link(wrapper)
+    clock.advance(minutes=5)
+    env = await wrapper.on_user_message(text="hi from slack", message_id="s1", **SLACK)
+    assert env.user_tz == "Asia/Tokyo"
+    assert env.session_tz == "Asia/Tokyo"
+    assert [a.label for a in env.open_actions] == ["call the bank"]
+    assert [i.content for i in await wrapper.get_upcoming(user_key="slack:U1")] == ["dentist"]
+    document = await wrapper.export_state()
+    people = document["users"]
+    assert isinstance(people, dict)
+    assert len(people) == 1
+    (person,) = people.values()
+    assert sorted(person["channels"]) == ["slack:U1", "telegram:42"]
+    assert person["policy_overrides"] == {"mode": "normal"}
+
+
+async def test_group_zones_are_per_person(wrapper: InteractionWrapper) -> None:
+    group = {"channel": "telegram", "thread_id": "group:-9"}
+    await wrapper.on_user_message(
+        text="clock: home tz Asia/Kolkata", user_id="a", message_id="1", **group
+    )
+    await wrapper.on_user_message(
+        text="clock: home tz America/Chicago", user_id="b", message_id="2", **group
+    )
+    a = await wrapper.on_user_message(text="when?", user_id="a", message_id="3", **group)
+    b = await wrapper.on_user_message(text="when?", user_id="b", message_id="4", **group)
+    assert (a.session_tz, b.session_tz) == ("Asia/Kolkata", "America/Chicago")
+    document = await wrapper.export_state()
+    thread = document["threads"]["agent:main:telegram:group:-9"]  # type: ignore[index]
+    assert len(thread["participants"]) == 2
+
+
+async def test_mode_off_hides_context_but_still_records(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    await wrapper.on_user_message(text="clock: mode off", message_id="1", **TG)
+    clock.advance(days=45)
+    env = await wrapper.on_user_message(text="hello after ages", message_id="2", **TG)
+    assert env.temporal_awareness is False
+    assert env.triggered_rules == ()
+    assert "Last message" not in env.render()
+    assert env.elapsed_since_last_interaction == timedelta(days=45)  # the record is still kept
+    clock.advance(minutes=1)
+    after = await wrapper.on_user_message(text="and again", message_id="3", **TG)
+    assert after.elapsed_since_last_interaction == timedelta(minutes=1)
+
+
+async def test_auto_detected_actions_and_the_cap(database_url: str, clock: SettableClock) -> None:
+    policy = DEFAULT_POLICY.with_overrides({"store": {"latest_actions": {"max_items": 3}}})
+    wrapper = await InteractionWrapper.open(
+        database_url, policy=policy, agent_tz="UTC", clock=clock
+    )
+    try:
+        auto = await wrapper.on_user_message(text="heading to the gym now", message_id="a", **TG)
+        assert [(a.label, a.source) for a in auto.open_actions] == [("gym", "auto")]
+        plain = await wrapper.on_user_message(
+            text="I went to the gym yesterday", message_id="b", **TG
+        )
+        assert len(plain.open_actions) == 1
+        for n in range(5):
+            clock.advance(minutes=1)
+            await wrapper.on_user_message(text=f"clock it: task {n}", message_id=f"c{n}", **TG)
+        document = await wrapper.export_state()
+        (person,) = document["users"].values()  # type: ignore[union-attr]
+        assert [a["label"] for a in person["latest_actions"]] == ["task 2", "task 3", "task 4"]
+    finally:
+        await wrapper.close()
+
+
+async def test_quotes_are_kept_only_when_the_policy_says_so(
+    database_url: str, clock: SettableClock
+) -> None:
+    policy = DEFAULT_POLICY.with_overrides({"store": {"latest_actions": {"store_quotes": True}}})
+    wrapper = await InteractionWrapper.open(
+        database_url, policy=policy, agent_tz="UTC", clock=clock
+    )
+    try:
+        await wrapper.on_user_message(text="clock it: going to the gym", message_id="q", **TG)
+        from sqlalchemy import select
+
+        from wrapper import queries as q
+
+        async with wrapper.engine.connect() as conn:
+            quote = (await conn.execute(select(q.actions.c.quote))).scalar_one()
+        assert quote is not None
+        assert "gym" in quote
+    finally:
+        await wrapper.close()
