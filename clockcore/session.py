@@ -21,7 +21,7 @@ from typing import Literal
 
 from clockcore import places
 from clockcore.zones import require_zone
-from clockcore.zonetext import zone_mentions
+from clockcore.zonetext import ZoneMention, zone_mentions
 
 __all__ = ["SessionZone", "ZoneSource", "resolve_session_zone"]
 
@@ -48,6 +48,7 @@ def resolve_session_zone(
     thread_override: str | None = None,
     user_default: str | None = None,
     known_locations: Sequence[str] = (),
+    mentions: Sequence[ZoneMention] | None = None,
 ) -> SessionZone:
     """Resolve the session zone for one message.
 
@@ -56,12 +57,14 @@ def resolve_session_zone(
         thread_override: the thread's stored zone, an IANA id.
         user_default: the user's default zone, an IANA id.
         known_locations: places the user has mentioned before, most recent first.
+        mentions: `zone_mentions(text)`, when the caller has it already.
 
     Raises:
         UnknownTimezoneError: a stored zone is not an IANA id (state is corrupt).
     """
     notices: list[str] = []
-    mentions = zone_mentions(text)
+    if mentions is None:
+        mentions = zone_mentions(text)
     abbreviations = [m for m in mentions if m.strength == "abbreviation"]
 
     def done(zone: str, source: ZoneSource) -> SessionZone:

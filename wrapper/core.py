@@ -9,15 +9,14 @@ all, and a redelivered message changes nothing.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from clockcore import (
     DEFAULT_CONTACT_WINDOW,
@@ -39,11 +38,11 @@ from clockcore import (
     runtime_time_context,
     zone_mentions,
 )
-from clockcore.actions import OPEN_STATUSES, detect_temporal_action, draft_action
+from clockcore.actions import classify_activity, detect_temporal_action, draft_action
 from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
 from wrapper import messages, queries
-from wrapper.db import create_engine, migrate, resolve_url
+from wrapper.db import Database, resolve_url
 from wrapper.errors import MessageTooLargeError, StoreUnavailableError, UnknownItemError
 
 __all__ = ["SESSION_IDLE", "InteractionWrapper"]
@@ -110,7 +109,7 @@ class Turn:
         return is_private_thread(self.channel, self.thread_id)
 
 
-Step = Callable[[Turn, AsyncConnection], Awaitable[None]]
+Step = Callable[[Turn, Connection], None]
 
 
 class InteractionWrapper:
@@ -118,7 +117,7 @@ class InteractionWrapper:
 
     def __init__(
         self,
-        engine: AsyncEngine,
+        database: Database,
         *,
         agent_id: str,
         policy: Policy,
@@ -126,7 +125,7 @@ class InteractionWrapper:
         clock: Clock,
         contact_window: ContactWindow,
     ) -> None:
-        self._engine = engine
+        self._db = database
         self._agent_id = agent_id
         self._policy = policy
         self._agent_tz = agent_tz
@@ -161,19 +160,19 @@ class InteractionWrapper:
             UnknownTimezoneError: `agent_tz` is not an IANA id.
         """
         url = resolve_url(database_url)
-        engine = create_engine(url)
+        database = Database(url)
         try:
-            await migrate(engine)
+            await database.migrate()
         except (DBAPIError, OSError) as exc:
-            await engine.dispose()
+            await database.dispose()
             shown = make_url(url).render_as_string(hide_password=True)
             reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
             raise StoreUnavailableError(shown, reason) from exc
         except BaseException:
-            await engine.dispose()
+            await database.dispose()
             raise
         return cls(
-            engine,
+            database,
             agent_id=agent_id,
             policy=policy or DEFAULT_POLICY,
             agent_tz=require_zone(agent_tz) if agent_tz else agent_timezone(),
@@ -183,11 +182,12 @@ class InteractionWrapper:
 
     async def close(self) -> None:
         """Release the database connections."""
-        await self._engine.dispose()
+        await self._db.dispose()
 
     @property
-    def engine(self) -> AsyncEngine:
-        return self._engine
+    def database(self) -> Database:
+        """The store, for tools that read it directly (benchmarks, tests)."""
+        return self._db
 
     # ------------------------------------------------------------- the chain
 
@@ -239,16 +239,18 @@ class InteractionWrapper:
             thread_key=f"agent:{self._agent_id}:{channel}:{thread_id}",
             user_key=f"{channel}:{user_id}",
         )
-        async with self._engine.begin() as conn:
-            for step in self._steps:
-                await step(turn, conn)
-            await self._gather(turn, conn)
-            if turn.duplicate:
-                await conn.rollback()
+        await self._db.run(lambda conn: self._handle(turn, conn))
         return self._envelope(turn)
 
-    async def _dedupe(self, turn: Turn, conn: AsyncConnection) -> None:
-        fresh = await queries.journal_message(
+    def _handle(self, turn: Turn, conn: Connection) -> None:
+        for step in self._steps:
+            step(turn, conn)
+        self._gather(turn, conn)
+        if turn.duplicate:
+            conn.rollback()
+
+    def _dedupe(self, turn: Turn, conn: Connection) -> None:
+        fresh = queries.journal_message(
             conn,
             channel=turn.channel,
             message_id=turn.message_id,
@@ -259,25 +261,23 @@ class InteractionWrapper:
         )
         turn.duplicate = not fresh
 
-    async def _identify(self, turn: Turn, conn: AsyncConnection) -> None:
+    def _identify(self, turn: Turn, conn: Connection) -> None:
         if turn.duplicate:
-            turn.person = await queries.load_person(conn, turn.user_key) or {
+            turn.person = queries.load_person(conn, turn.user_key) or {
                 "user_id": queries.own_user_id(turn.user_key)
             }
         else:
-            turn.person = await queries.person_for(
+            turn.person = queries.person_for(
                 conn,
                 user_key=turn.user_key,
                 channel=turn.channel,
                 channel_user_id=turn.user_id,
                 now=turn.received_at,
             )
-        turn.thread, turn.spoke_before = await queries.load_thread(
-            conn, turn.thread_key, turn.user_key
-        )
+        turn.thread, turn.spoke_before = queries.load_thread(conn, turn.thread_key, turn.user_key)
         turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
 
-    async def _stamp(self, turn: Turn, conn: AsyncConnection) -> None:
+    def _stamp(self, turn: Turn, conn: Connection) -> None:
         """CLOCK §4.1: recorded for every message, whatever the policy says about relevance."""
         previous = (turn.thread or {}).get("last_interaction_at")
         started = (turn.thread or {}).get("session_started_at")
@@ -286,7 +286,7 @@ class InteractionWrapper:
         turn.session_started_at = started
         if turn.duplicate or not turn.policy.store.last_message_timestamps:
             return
-        await queries.stamp_thread(
+        queries.stamp_thread(
             conn,
             thread_key=turn.thread_key,
             agent_id=self._agent_id,
@@ -302,16 +302,16 @@ class InteractionWrapper:
                 turn.received_at,
             ),
         )
-        await queries.stamp_participant(
+        queries.stamp_participant(
             conn, thread_key=turn.thread_key, user_key=turn.user_key, at=turn.received_at
         )
-        await queries.stamp_identity(conn, turn.user_key, user_at=turn.received_at, agent_at=None)
+        queries.stamp_identity(conn, turn.user_key, user_at=turn.received_at, agent_at=None)
         if turn.policy.cross_channel_tracking:
-            await queries.stamp_person(
+            queries.stamp_person(
                 conn, turn.person["user_id"], at=turn.received_at, channel=turn.channel
             )
 
-    async def _apply_directives(self, turn: Turn, conn: AsyncConnection) -> None:
+    def _apply_directives(self, turn: Turn, conn: Connection) -> None:
         directives = parse_directives(turn.text)
         turn.directives = directives
         if turn.duplicate or not directives.any:
@@ -324,19 +324,19 @@ class InteractionWrapper:
         if directives.thread_tz is not None:
             thread_changes["session_tz"] = directives.thread_tz
         if thread_changes:
-            await queries.update_thread(conn, turn.thread_key, **thread_changes)
+            queries.update_thread(conn, turn.thread_key, **thread_changes)
             turn.thread = {**(turn.thread or {}), **thread_changes}
         if directives.home_tz is not None:
-            await queries.update_person(conn, person_id, default_tz=directives.home_tz)
+            queries.update_person(conn, person_id, default_tz=directives.home_tz)
             turn.person = {**turn.person, "default_tz": directives.home_tz}
         if directives.mode is not None:
             overrides = {**(turn.person.get("policy_overrides") or {}), "mode": directives.mode}
-            await queries.update_person(conn, person_id, policy_overrides=overrides)
+            queries.update_person(conn, person_id, policy_overrides=overrides)
             turn.person = {**turn.person, "policy_overrides": overrides}
             turn.policy = _effective_policy(self._policy, overrides)
         if directives.link and directives.link_code is None:
             code = "".join(secrets.choice(_LINK_ALPHABET) for _ in range(6))
-            await queries.save_link_code(
+            queries.save_link_code(
                 conn,
                 code=code,
                 user_key=turn.user_key,
@@ -344,55 +344,53 @@ class InteractionWrapper:
             )
             turn.notices.append(messages.LINK_CODE_ISSUED.format(code=code))
         if directives.link_code is not None:
-            await self._link(turn, conn, directives.link_code)
+            self._link(turn, conn, directives.link_code)
         if directives.unlink:
-            alone = not await queries.split_identity(
+            alone = not queries.split_identity(
                 conn,
                 user_key=turn.user_key,
                 new_user_id="u_" + secrets.token_hex(12),
                 now=turn.received_at,
             )
             turn.notices.append(messages.NOT_LINKED if alone else messages.UNLINKED)
-            turn.person = await queries.load_person(conn, turn.user_key) or turn.person
+            turn.person = queries.load_person(conn, turn.user_key) or turn.person
 
-    async def _link(self, turn: Turn, conn: AsyncConnection, code: str) -> None:
-        issuer = await queries.take_link_code(conn, code, now=turn.received_at)
+    def _link(self, turn: Turn, conn: Connection, code: str) -> None:
+        issuer = queries.take_link_code(conn, code, now=turn.received_at)
         if issuer is None:
             turn.notices.append(messages.LINK_CODE_UNKNOWN)
             return
         if issuer == turn.user_key:
             turn.notices.append(messages.LINK_CODE_SAME_IDENTITY)
             return
-        theirs = await queries.load_person(conn, issuer)
+        theirs = queries.load_person(conn, issuer)
         if theirs is None or theirs["user_id"] == turn.person["user_id"]:
             turn.notices.append(messages.ALREADY_LINKED)
             return
-        await queries.merge_people(
-            conn, keep=str(theirs["user_id"]), absorb=str(turn.person["user_id"])
-        )
-        turn.person = await queries.load_person(conn, turn.user_key) or turn.person
+        queries.merge_people(conn, keep=str(theirs["user_id"]), absorb=str(turn.person["user_id"]))
+        turn.person = queries.load_person(conn, turn.user_key) or turn.person
         turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
         turn.notices.append(messages.LINKED.format(other=issuer))
 
-    async def _resolve_zone(self, turn: Turn, conn: AsyncConnection) -> None:
+    def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
         known = list(turn.person.get("known_locations") or [])
         text = turn.directives.rest if turn.directives.any else turn.text
+        mentions = zone_mentions(text)
         turn.zone = resolve_session_zone(
             text,
             thread_override=(turn.thread or {}).get("session_tz"),
             user_default=turn.user_tz,
             known_locations=known,
+            mentions=mentions,
         )
         turn.notices.extend(turn.zone.notices)
-        places = [m.text for m in zone_mentions(text) if m.strength == "location" and m.zone]
+        places = [m.text for m in mentions if m.strength == "location" and m.zone]
         if places and not turn.duplicate:
             remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:3]
             if remembered != known:
-                await queries.update_person(
-                    conn, str(turn.person["user_id"]), known_locations=remembered
-                )
+                queries.update_person(conn, str(turn.person["user_id"]), known_locations=remembered)
 
-    async def _track_actions(self, turn: Turn, conn: AsyncConnection) -> None:
+    def _track_actions(self, turn: Turn, conn: Connection) -> None:
         settings = turn.policy.store.latest_actions
         if turn.duplicate or not settings.enabled:
             return
@@ -402,14 +400,15 @@ class InteractionWrapper:
         if phrase is None:
             return
         person_id = str(turn.person["user_id"])
+        known = classify_activity(phrase) is not None
         draft = draft_action(
             phrase,
             source=source,  # type: ignore[arg-type]
             thread_kind=turn.thread_kind,  # type: ignore[arg-type]
             store_quotes=settings.store_quotes,
-            calibration=await queries.calibration_for(conn, person_id),
+            calibration=queries.calibration_for(conn, person_id) if known else {},
         )
-        await queries.insert_action(
+        queries.insert_action(
             conn,
             {
                 "id": "act_" + secrets.token_hex(6),
@@ -427,14 +426,18 @@ class InteractionWrapper:
                 "expected_max_minutes": draft.expected_max_minutes,
             },
         )
-        await queries.compact_actions(
-            conn, person_id, now=turn.received_at, max_items=settings.max_items
-        )
+        queries.compact_actions(conn, person_id, now=turn.received_at, max_items=settings.max_items)
+        until = turn.person.get("actions_until")
+        expires = turn.received_at + draft.ttl
+        turn.person = {**turn.person, "actions_until": max(until, expires) if until else expires}
 
-    async def _evaluate_policy(self, turn: Turn, conn: AsyncConnection) -> None:
+    def _evaluate_policy(self, turn: Turn, conn: Connection) -> None:
         person_id = str(turn.person["user_id"])
-        rows = await queries.open_actions(
-            conn, person_id, now=turn.received_at, open_statuses=sorted(OPEN_STATUSES)
+        until = turn.person.get("actions_until")
+        rows = (
+            queries.open_actions(conn, person_id, now=turn.received_at)
+            if until is not None and until > turn.received_at
+            else []
         )
         turn.open_actions = [
             _open_action(row)
@@ -458,10 +461,10 @@ class InteractionWrapper:
         )
         turn.decision = evaluate(turn.policy, facts)
 
-    async def _gather(self, turn: Turn, conn: AsyncConnection) -> None:
-        if turn.private:
+    def _gather(self, turn: Turn, conn: Connection) -> None:
+        if turn.private and turn.person.get("has_due_items"):
             horizon = turn.received_at + timedelta(days=7)
-            rows = await queries.upcoming(
+            rows = queries.upcoming(
                 conn, str(turn.person["user_id"]), now=turn.received_at, horizon=horizon
             )
             turn.upcoming = [_upcoming(row, turn.received_at) for row in rows]
@@ -521,13 +524,14 @@ class InteractionWrapper:
         """
         at = as_utc(sent_at) if sent_at else self._clock.now()
         thread_key = f"agent:{self._agent_id}:{channel}:{thread_id}"
-        async with self._engine.begin() as conn:
-            thread, _ = await queries.load_thread(conn, thread_key, "")
+
+        def record(conn: Connection) -> None:
+            thread, _ = queries.load_thread(conn, thread_key, "")
             previous = (thread or {}).get("last_interaction_at")
             started = (thread or {}).get("session_started_at")
             if previous is None or at - previous >= SESSION_IDLE:
                 started = at
-            await queries.stamp_thread(
+            queries.stamp_thread(
                 conn,
                 thread_key=thread_key,
                 agent_id=self._agent_id,
@@ -540,9 +544,11 @@ class InteractionWrapper:
                 delta_hours=(thread or {}).get("delta_hours") or 0.0,
             )
             if relates_to_user_id is not None:
-                await queries.stamp_identity(
+                queries.stamp_identity(
                     conn, f"{channel}:{relates_to_user_id}", user_at=None, agent_at=at
                 )
+
+        await self._db.run(record)
 
     # ------------------------------------------------------------- memory
 
@@ -563,13 +569,16 @@ class InteractionWrapper:
         if not channel or not channel_user_id:
             raise ValueError(f"user_key must be '<channel>:<user id>', got {user_key!r}")
         now = self._clock.now()
-        async with self._engine.begin() as conn:
-            person = await queries.person_for(
+
+        def store(conn: Connection) -> int:
+            person = queries.person_for(
                 conn, user_key=user_key, channel=channel, channel_user_id=channel_user_id, now=now
             )
-            return await queries.insert_memory(
+            return queries.insert_memory(
                 conn, user_id=str(person["user_id"]), content=content, now=now, due_at=due
             )
+
+        return await self._db.run(store)
 
     async def mark_reminded(self, item_id: int, at: datetime | None = None) -> None:
         """Record that the agent mentioned item `item_id` (``update_memory(reminded_at="now")``).
@@ -578,26 +587,23 @@ class InteractionWrapper:
             UnknownItemError: no such item.
         """
         when = as_utc(at) if at is not None else self._clock.now()
-        async with self._engine.begin() as conn:
-            if not await queries.mark_reminded(conn, item_id, when):
-                raise UnknownItemError(item_id)
+        if not await self._db.run(lambda conn: queries.mark_reminded(conn, item_id, when)):
+            raise UnknownItemError(item_id)
 
     async def get_upcoming(
         self, *, user_key: str, within_days: float = 7, now: datetime | None = None
     ) -> list[UpcomingItem]:
         """Items due within `within_days` or overdue, not reminded since they fell due."""
         instant = as_utc(now) if now is not None else self._clock.now()
-        async with self._engine.connect() as conn:
-            person = await queries.load_person(conn, user_key)
+
+        def read(conn: Connection) -> list[Mapping[str, Any]]:
+            person = queries.load_person(conn, user_key)
             if person is None:
                 return []
-            rows = await queries.upcoming(
-                conn,
-                str(person["user_id"]),
-                now=instant,
-                horizon=instant + timedelta(days=within_days),
-            )
-        return [_upcoming(row, instant) for row in rows]
+            horizon = instant + timedelta(days=within_days)
+            return queries.upcoming(conn, str(person["user_id"]), now=instant, horizon=horizon)
+
+        return [_upcoming(row, instant) for row in await self._db.run(read)]
 
     # ------------------------------------------------------------- state
 
@@ -605,8 +611,7 @@ class InteractionWrapper:
         """The whole store as a CLOCK-STATE.json v3 document."""
         from wrapper.state_io import export_state
 
-        async with self._engine.connect() as conn:
-            return await export_state(conn)
+        return await self._db.run(export_state)
 
     async def import_state(self, state: Mapping[str, object]) -> None:
         """Load a CLOCK-STATE.json v3 document; all or nothing.
@@ -616,8 +621,8 @@ class InteractionWrapper:
         """
         from wrapper.state_io import import_state
 
-        async with self._engine.begin() as conn:
-            await import_state(conn, state, now=self._clock.now())
+        now = self._clock.now()
+        await self._db.run(lambda conn: import_state(conn, state, now=now))
 
 
 @lru_cache(maxsize=256)

@@ -9,14 +9,15 @@ latest instant that should set it. Nothing reads a row to decide a stamp.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection
 
+from clockcore.actions import OPEN_STATUSES
 from wrapper.tables import (
     ActionRow,
     CalibrationRow,
@@ -28,6 +29,7 @@ from wrapper.tables import (
     ThreadRow,
     UserRow,
 )
+from wrapper.types import UTCDateTime
 
 users = UserRow.__table__  # type: ignore[attr-defined]
 identities = IdentityRow.__table__  # type: ignore[attr-defined]
@@ -47,7 +49,7 @@ def own_user_id(user_key: str) -> str:
     return "u_" + hashlib.sha256(user_key.encode()).hexdigest()[:24]
 
 
-def insert_for(conn: AsyncConnection, table: Any) -> sqlite.Insert | postgresql.Insert:
+def insert_for(conn: Connection, table: Any) -> sqlite.Insert | postgresql.Insert:
     """An INSERT with the dialect's ON CONFLICT clauses (SQLite and PostgreSQL share them)."""
     if conn.dialect.name == "postgresql":
         return postgresql.insert(table)
@@ -62,11 +64,192 @@ def _later(column: Any, value: Any) -> ColumnElement[Any]:
     )
 
 
-# ---------------------------------------------------------------- journal
+def _at(name: str) -> Any:
+    return bindparam(name, type_=UTCDateTime())
 
 
-async def journal_message(
-    conn: AsyncConnection,
+class _Statements:
+    """The hot path's statements, built once per dialect.
+
+    Building a Core statement and computing its cache key costs more than
+    SQLite takes to run it, so each message reuses these with new parameters.
+    """
+
+    def __init__(self, dialect: Any) -> None:
+        insert = dialect.insert
+        self.journal = (
+            insert(journal)
+            .values(
+                channel=bindparam("channel"),
+                message_id=bindparam("message_id"),
+                thread_key=bindparam("thread_key"),
+                user_key=bindparam("user_key"),
+                received_at=_at("received_at"),
+                text=bindparam("text"),
+            )
+            .on_conflict_do_nothing(index_elements=["channel", "message_id"])
+            .returning(journal.c.id)
+        )
+        self.person = (
+            select(
+                identities.c.user_id,
+                users.c.default_tz,
+                users.c.policy_overrides,
+                users.c.known_locations,
+                users.c.last_interaction_any_channel_at,
+                users.c.last_interaction_any_channel,
+                users.c.actions_until,
+                users.c.has_due_items,
+            )
+            .join(users, users.c.id == identities.c.user_id)
+            .where(identities.c.user_key == bindparam("user_key"))
+        )
+        self.thread = (
+            select(threads, participants.c.last_user_message_at.label("spoke_before"))
+            .outerjoin(
+                participants,
+                and_(
+                    participants.c.thread_key == threads.c.thread_key,
+                    participants.c.user_key == bindparam("user_key"),
+                ),
+            )
+            .where(threads.c.thread_key == bindparam("thread_key"))
+        )
+        at = _at("at")
+        self.identity_user = (
+            update(identities)
+            .where(identities.c.user_key == bindparam("key"))
+            .values(last_user_message_at=_later(identities.c.last_user_message_at, at))
+        )
+        self.identity_agent = (
+            update(identities)
+            .where(identities.c.user_key == bindparam("key"))
+            .values(last_agent_message_at=_later(identities.c.last_agent_message_at, at))
+        )
+        stored = users.c.last_interaction_any_channel_at
+        self.person_stamp = (
+            update(users)
+            .where(users.c.id == bindparam("person"))
+            .values(
+                last_interaction_any_channel_at=_later(stored, at),
+                last_interaction_any_channel=case(
+                    (or_(stored.is_(None), stored < at), bindparam("channel")),
+                    else_=users.c.last_interaction_any_channel,
+                ),
+            )
+        )
+        self.thread_stamp = {
+            stamp: self._thread_stamp(insert, stamp)
+            for stamp in ("last_user_message_at", "last_agent_message_at")
+        }
+        row = insert(participants).values(
+            thread_key=bindparam("thread_key"),
+            user_key=bindparam("user_key"),
+            last_user_message_at=_at("at"),
+        )
+        self.participant = row.on_conflict_do_update(
+            index_elements=["thread_key", "user_key"],
+            set_={
+                "last_user_message_at": _later(
+                    participants.c.last_user_message_at, row.excluded.last_user_message_at
+                )
+            },
+        )
+        self.open_actions = (
+            select(actions)
+            .where(
+                actions.c.user_id == bindparam("person"),
+                actions.c.status.in_(sorted(OPEN_STATUSES)),
+                actions.c.expires_at > _at("now"),
+            )
+            .order_by(actions.c.recorded_at.desc())
+        )
+        self.insert_action = actions.insert()
+        self.actions_until = (
+            update(users)
+            .where(users.c.id == bindparam("person"))
+            .values(actions_until=_later(users.c.actions_until, _at("until")))
+        )
+        newest = (
+            select(actions.c.id)
+            .where(actions.c.user_id == bindparam("person"))
+            .order_by(actions.c.recorded_at.desc(), actions.c.id.desc())
+            .limit(bindparam("max_items"))
+        )
+        self.compact_actions = delete(actions).where(
+            actions.c.user_id == bindparam("person"),
+            or_(actions.c.expires_at <= _at("now"), actions.c.id.not_in(newest.scalar_subquery())),
+        )
+        self.calibration = select(
+            calibration.c.activity, calibration.c.typical_minutes, calibration.c.max_minutes
+        ).where(calibration.c.user_id == bindparam("person"))
+        now, horizon = _at("now"), _at("horizon")
+        self.upcoming = (
+            select(memory.c.id, memory.c.content, memory.c.due_at, memory.c.reminded_at)
+            .where(
+                memory.c.user_id == bindparam("person"),
+                memory.c.due_at.is_not(None),
+                memory.c.due_at <= horizon,
+                or_(
+                    memory.c.reminded_at.is_(None),
+                    and_(memory.c.reminded_at < memory.c.due_at, memory.c.due_at <= now),
+                ),
+            )
+            .order_by(memory.c.due_at, memory.c.id)
+            .limit(UPCOMING_LIMIT)
+        )
+
+    @staticmethod
+    def _thread_stamp(insert: Any, stamp: str) -> Any:
+        at = _at("at")
+        row = insert(threads).values(
+            thread_key=bindparam("thread_key"),
+            agent_id=bindparam("agent_id"),
+            channel=bindparam("channel"),
+            thread_id=bindparam("thread_id"),
+            thread_kind="conversation",
+            session_started_at=_at("session_started_at"),
+            last_interaction_at=at,
+            agent_tz=bindparam("agent_tz"),
+            delta_hours=bindparam("delta_hours"),
+            created_at=at,
+            **{stamp: at},
+        )
+        excluded = row.excluded
+        stored = threads.c.last_interaction_at
+        return row.on_conflict_do_update(
+            index_elements=["thread_key"],
+            set_={
+                "last_interaction_at": _later(stored, excluded.last_interaction_at),
+                stamp: _later(threads.c[stamp], excluded[stamp]),
+                "session_started_at": case(
+                    (
+                        or_(stored.is_(None), stored < excluded.last_interaction_at),
+                        excluded.session_started_at,
+                    ),
+                    else_=threads.c.session_started_at,
+                ),
+                "agent_tz": excluded.agent_tz,
+                "delta_hours": excluded.delta_hours,
+            },
+        )
+
+
+_BUILT: dict[str, _Statements] = {}
+
+
+def _sql(conn: Connection) -> _Statements:
+    name = conn.dialect.name
+    if name not in _BUILT:
+        _BUILT[name] = _Statements(postgresql if name == "postgresql" else sqlite)
+    return _BUILT[name]
+
+
+# ---------------------------------------------------------------- the hot path
+
+
+def journal_message(
+    conn: Connection,
     *,
     channel: str,
     message_id: str | None,
@@ -75,8 +258,11 @@ async def journal_message(
     received_at: datetime,
     text: str,
 ) -> bool:
-    """Write the message to the journal; False when `(channel, message_id)` is already there."""
-    row = {
+    """Write the message to the journal; False when `(channel, message_id)` is already there.
+
+    A message without an id cannot be recognised again, so it is always written.
+    """
+    params = {
         "channel": channel,
         "message_id": message_id,
         "thread_key": thread_key,
@@ -84,142 +270,44 @@ async def journal_message(
         "received_at": received_at,
         "text": text,
     }
-    if message_id is None:
-        await conn.execute(journal.insert().values(row))
-        return True
-    stmt = (
-        insert_for(conn, journal)
-        .values(row)
-        .on_conflict_do_nothing(index_elements=["channel", "message_id"])
-        .returning(journal.c.id)
-    )
-    return (await conn.execute(stmt)).first() is not None
+    return conn.execute(_sql(conn).journal, params).first() is not None
 
 
-# ---------------------------------------------------------------- people
-
-
-async def person_for(
-    conn: AsyncConnection, *, user_key: str, channel: str, channel_user_id: str, now: datetime
-) -> Mapping[str, Any]:
-    """The identity joined with its person, created (with a person of its own) when new.
-
-    Creation is safe under races: the person id is derived from the key and both
-    inserts skip on conflict, so two workers meeting a new identity agree.
-    """
-    found = await load_person(conn, user_key)
-    if found is not None:
-        return found
-    person = own_user_id(user_key)
-    await conn.execute(
-        insert_for(conn, users)
-        .values(id=person, policy_overrides={}, known_locations=[], created_at=now)
-        .on_conflict_do_nothing(index_elements=["id"])
-    )
-    await conn.execute(
-        insert_for(conn, identities)
-        .values(
-            user_key=user_key,
-            channel=channel,
-            channel_user_id=channel_user_id,
-            user_id=person,
-            created_at=now,
-        )
-        .on_conflict_do_nothing(index_elements=["user_key"])
-    )
-    created = await load_person(conn, user_key)
-    assert created is not None
-    return created
-
-
-async def load_person(conn: AsyncConnection, user_key: str) -> Mapping[str, Any] | None:
+def load_person(conn: Connection, user_key: str) -> Mapping[str, Any] | None:
     """The identity joined with its person, or None."""
-    stmt = (
-        select(
-            identities.c.user_id,
-            identities.c.last_user_message_at.label("identity_last_user_message_at"),
-            users.c.default_tz,
-            users.c.policy_overrides,
-            users.c.known_locations,
-            users.c.last_interaction_any_channel_at,
-            users.c.last_interaction_any_channel,
-        )
-        .join(users, users.c.id == identities.c.user_id)
-        .where(identities.c.user_key == user_key)
-    )
-    row = (await conn.execute(stmt)).mappings().first()
+    row = conn.execute(_sql(conn).person, {"user_key": user_key}).mappings().first()
     return dict(row) if row is not None else None
 
 
-async def stamp_identity(
-    conn: AsyncConnection, user_key: str, *, user_at: datetime | None, agent_at: datetime | None
-) -> None:
-    values: dict[str, Any] = {}
-    if user_at is not None:
-        values["last_user_message_at"] = _later(identities.c.last_user_message_at, _bind(user_at))
-    if agent_at is not None:
-        values["last_agent_message_at"] = _later(
-            identities.c.last_agent_message_at, _bind(agent_at)
-        )
-    await conn.execute(update(identities).where(identities.c.user_key == user_key).values(values))
-
-
-async def stamp_person(conn: AsyncConnection, user_id: str, *, at: datetime, channel: str) -> None:
-    """The cross-channel stamp (CLOCK §4.1), with the channel it came from."""
-    newer = or_(
-        users.c.last_interaction_any_channel_at.is_(None),
-        users.c.last_interaction_any_channel_at < _bind(at),
-    )
-    await conn.execute(
-        update(users)
-        .where(users.c.id == user_id)
-        .values(
-            last_interaction_any_channel_at=_later(
-                users.c.last_interaction_any_channel_at, _bind(at)
-            ),
-            last_interaction_any_channel=case(
-                (newer, channel), else_=users.c.last_interaction_any_channel
-            ),
-        )
-    )
-
-
-async def update_person(conn: AsyncConnection, user_id: str, **values: Any) -> None:
-    await conn.execute(update(users).where(users.c.id == user_id).values(**values))
-
-
-def _bind(value: datetime) -> Any:
-    from sqlalchemy import literal
-
-    from wrapper.types import UTCDateTime
-
-    return literal(value, UTCDateTime())
-
-
-# ---------------------------------------------------------------- threads
-
-
-async def load_thread(
-    conn: AsyncConnection, thread_key: str, user_key: str
+def load_thread(
+    conn: Connection, thread_key: str, user_key: str
 ) -> tuple[Mapping[str, Any] | None, datetime | None]:
     """The thread row (or None) and this user's previous message instant in it."""
-    thread = (
-        (await conn.execute(select(threads).where(threads.c.thread_key == thread_key)))
-        .mappings()
-        .first()
-    )
-    spoke = (
-        await conn.execute(
-            select(participants.c.last_user_message_at).where(
-                participants.c.thread_key == thread_key, participants.c.user_key == user_key
-            )
-        )
-    ).scalar_one_or_none()
-    return (dict(thread) if thread is not None else None), spoke
+    params = {"thread_key": thread_key, "user_key": user_key}
+    row = conn.execute(_sql(conn).thread, params).mappings().first()
+    if row is None:
+        return None, None
+    found = dict(row)
+    return found, found.pop("spoke_before")
 
 
-async def stamp_thread(
-    conn: AsyncConnection,
+def stamp_identity(
+    conn: Connection, user_key: str, *, user_at: datetime | None, agent_at: datetime | None
+) -> None:
+    sql = _sql(conn)
+    if user_at is not None:
+        conn.execute(sql.identity_user, {"key": user_key, "at": user_at})
+    if agent_at is not None:
+        conn.execute(sql.identity_agent, {"key": user_key, "at": agent_at})
+
+
+def stamp_person(conn: Connection, user_id: str, *, at: datetime, channel: str) -> None:
+    """The cross-channel stamp (CLOCK §4.1), with the channel it came from."""
+    conn.execute(_sql(conn).person_stamp, {"person": user_id, "at": at, "channel": channel})
+
+
+def stamp_thread(
+    conn: Connection,
     *,
     thread_key: str,
     agent_id: str,
@@ -233,187 +321,160 @@ async def stamp_thread(
 ) -> None:
     """Create or stamp the thread: last interaction, and last user or agent message."""
     stamp = "last_user_message_at" if from_user else "last_agent_message_at"
-    stmt = insert_for(conn, threads).values(
-        thread_key=thread_key,
-        agent_id=agent_id,
-        channel=channel,
-        thread_id=thread_id,
-        thread_kind="conversation",
-        session_started_at=session_started_at,
-        last_interaction_at=at,
-        agent_tz=agent_tz,
-        delta_hours=delta_hours,
-        created_at=at,
-        **{stamp: at},
-    )
-    excluded = stmt.excluded
-    newer = or_(threads.c.last_interaction_at.is_(None), threads.c.last_interaction_at < _bind(at))
-    await conn.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["thread_key"],
-            set_={
-                "last_interaction_at": _later(
-                    threads.c.last_interaction_at, excluded.last_interaction_at
-                ),
-                stamp: _later(threads.c[stamp], excluded[stamp]),
-                "session_started_at": case(
-                    (newer, excluded.session_started_at), else_=threads.c.session_started_at
-                ),
-                "agent_tz": excluded.agent_tz,
-                "delta_hours": excluded.delta_hours,
-            },
-        )
-    )
+    params = {
+        "thread_key": thread_key,
+        "agent_id": agent_id,
+        "channel": channel,
+        "thread_id": thread_id,
+        "at": at,
+        "session_started_at": session_started_at,
+        "agent_tz": agent_tz,
+        "delta_hours": delta_hours,
+    }
+    conn.execute(_sql(conn).thread_stamp[stamp], params)
 
 
-async def stamp_participant(
-    conn: AsyncConnection, *, thread_key: str, user_key: str, at: datetime
-) -> None:
-    stmt = insert_for(conn, participants).values(
-        thread_key=thread_key, user_key=user_key, last_user_message_at=at
-    )
-    await conn.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["thread_key", "user_key"],
-            set_={
-                "last_user_message_at": _later(
-                    participants.c.last_user_message_at, stmt.excluded.last_user_message_at
-                )
-            },
-        )
-    )
+def stamp_participant(conn: Connection, *, thread_key: str, user_key: str, at: datetime) -> None:
+    params = {"thread_key": thread_key, "user_key": user_key, "at": at}
+    conn.execute(_sql(conn).participant, params)
 
 
-async def update_thread(conn: AsyncConnection, thread_key: str, **values: Any) -> None:
-    await conn.execute(update(threads).where(threads.c.thread_key == thread_key).values(**values))
-
-
-# ---------------------------------------------------------------- actions
-
-
-async def open_actions(
-    conn: AsyncConnection, user_id: str, *, now: datetime, open_statuses: Sequence[str]
-) -> list[Mapping[str, Any]]:
+def open_actions(conn: Connection, user_id: str, *, now: datetime) -> list[Mapping[str, Any]]:
     """The person's unexpired open actions, newest first."""
-    stmt = (
-        select(actions)
-        .where(
-            actions.c.user_id == user_id,
-            actions.c.status.in_(list(open_statuses)),
-            actions.c.expires_at > _bind(now),
-        )
-        .order_by(actions.c.recorded_at.desc())
-    )
-    return [dict(r) for r in (await conn.execute(stmt)).mappings()]
+    params = {"person": user_id, "now": now}
+    return [dict(r) for r in conn.execute(_sql(conn).open_actions, params).mappings()]
 
 
-async def insert_action(conn: AsyncConnection, row: Mapping[str, Any]) -> None:
-    await conn.execute(actions.insert().values(dict(row)))
-
-
-async def compact_actions(
-    conn: AsyncConnection, user_id: str, *, now: datetime, max_items: int
-) -> None:
-    """CLOCK §10.3: drop expired actions, then the oldest beyond `max_items`."""
-    await conn.execute(
-        delete(actions).where(actions.c.user_id == user_id, actions.c.expires_at <= _bind(now))
-    )
-    keep = (
-        select(actions.c.id)
-        .where(actions.c.user_id == user_id)
-        .order_by(actions.c.recorded_at.desc(), actions.c.id.desc())
-        .limit(max_items)
-        .scalar_subquery()
-    )
-    await conn.execute(
-        delete(actions).where(actions.c.user_id == user_id, actions.c.id.not_in(keep))
-    )
-
-
-async def calibration_for(conn: AsyncConnection, user_id: str) -> dict[str, tuple[int, int]]:
-    rows = await conn.execute(
-        select(calibration.c.activity, calibration.c.typical_minutes, calibration.c.max_minutes)
-        .where(calibration.c.user_id == user_id)
-    )  # fmt: skip
-    return {activity: (typical, most) for activity, typical, most in rows}
-
-
-# ---------------------------------------------------------------- memory
-
-
-async def insert_memory(
-    conn: AsyncConnection, *, user_id: str, content: str, now: datetime, due_at: datetime | None
-) -> int:
-    stmt = (
-        memory.insert()
-        .values(user_id=user_id, content=content, created_at=now, due_at=due_at)
-        .returning(memory.c.id)
-    )
-    return int((await conn.execute(stmt)).scalar_one())
-
-
-async def mark_reminded(conn: AsyncConnection, item_id: int, at: datetime) -> bool:
-    result = await conn.execute(update(memory).where(memory.c.id == item_id).values(reminded_at=at))
-    return bool(result.rowcount)
-
-
-async def upcoming(
-    conn: AsyncConnection, user_id: str, *, now: datetime, horizon: datetime
+def upcoming(
+    conn: Connection, user_id: str, *, now: datetime, horizon: datetime
 ) -> list[Mapping[str, Any]]:
     """Due by `horizon` or overdue, and not reminded since it fell due (seed 001).
 
     An item reminded before its due time stays quiet until it is overdue, then
     comes back once. Boundaries are bound as instants, never compared as text.
     """
-    now_, horizon_ = _bind(now), _bind(horizon)
-    stmt = (
-        select(memory.c.id, memory.c.content, memory.c.due_at, memory.c.reminded_at)
-        .where(
-            memory.c.user_id == user_id,
-            memory.c.due_at.is_not(None),
-            memory.c.due_at <= horizon_,
-            or_(
-                memory.c.reminded_at.is_(None),
-                and_(memory.c.reminded_at < memory.c.due_at, memory.c.due_at <= now_),
-            ),
-        )
-        .order_by(memory.c.due_at, memory.c.id)
-        .limit(UPCOMING_LIMIT)
+    params = {"person": user_id, "now": now, "horizon": horizon}
+    return [dict(r) for r in conn.execute(_sql(conn).upcoming, params).mappings()]
+
+
+# ---------------------------------------------------------------- journal
+
+
+# ---------------------------------------------------------------- people
+
+
+def person_for(
+    conn: Connection, *, user_key: str, channel: str, channel_user_id: str, now: datetime
+) -> Mapping[str, Any]:
+    """The identity joined with its person, created (with a person of its own) when new.
+
+    Creation is safe under races: the person id is derived from the key and both
+    inserts skip on conflict, so two workers meeting a new identity agree.
+    """
+    found = load_person(conn, user_key)
+    if found is not None:
+        return found
+    person = own_user_id(user_key)
+    conn.execute(
+        insert_for(conn, users)
+        .values(id=person, policy_overrides={}, known_locations=[], created_at=now)
+        .on_conflict_do_nothing(index_elements=["id"])
     )
-    return [dict(r) for r in (await conn.execute(stmt)).mappings()]
+    conn.execute(
+        insert_for(conn, identities)
+        .values(
+            user_key=user_key,
+            channel=channel,
+            channel_user_id=channel_user_id,
+            user_id=person,
+            created_at=now,
+        )
+        .on_conflict_do_nothing(index_elements=["user_key"])
+    )
+    created = load_person(conn, user_key)
+    assert created is not None
+    return created
+
+
+def update_person(conn: Connection, user_id: str, **values: Any) -> None:
+    conn.execute(update(users).where(users.c.id == user_id).values(**values))
+
+
+# ---------------------------------------------------------------- threads
+
+
+def update_thread(conn: Connection, thread_key: str, **values: Any) -> None:
+    conn.execute(update(threads).where(threads.c.thread_key == thread_key).values(**values))
+
+
+# ---------------------------------------------------------------- actions
+
+
+def insert_action(conn: Connection, row: Mapping[str, Any]) -> None:
+    sql = _sql(conn)
+    conn.execute(sql.insert_action, dict(row))
+    conn.execute(sql.actions_until, {"person": row["user_id"], "until": row["expires_at"]})
+
+
+def compact_actions(conn: Connection, user_id: str, *, now: datetime, max_items: int) -> None:
+    """CLOCK §10.3: drop expired actions and the oldest beyond `max_items`, in one statement."""
+    params = {"person": user_id, "now": now, "max_items": max_items}
+    conn.execute(_sql(conn).compact_actions, params)
+
+
+def calibration_for(conn: Connection, user_id: str) -> dict[str, tuple[int, int]]:
+    rows = conn.execute(_sql(conn).calibration, {"person": user_id})
+    return {activity: (typical, most) for activity, typical, most in rows}
+
+
+# ---------------------------------------------------------------- memory
+
+
+def insert_memory(
+    conn: Connection, *, user_id: str, content: str, now: datetime, due_at: datetime | None
+) -> int:
+    if due_at is not None:
+        conn.execute(update(users).where(users.c.id == user_id).values(has_due_items=True))
+    stmt = (
+        memory.insert()
+        .values(user_id=user_id, content=content, created_at=now, due_at=due_at)
+        .returning(memory.c.id)
+    )
+    return int(conn.execute(stmt).scalar_one())
+
+
+def mark_reminded(conn: Connection, item_id: int, at: datetime) -> bool:
+    result = conn.execute(update(memory).where(memory.c.id == item_id).values(reminded_at=at))
+    return bool(result.rowcount)
 
 
 # ---------------------------------------------------------------- linking
 
 
-async def save_link_code(
-    conn: AsyncConnection, *, code: str, user_key: str, expires_at: datetime
-) -> None:
-    await conn.execute(delete(link_codes).where(link_codes.c.user_key == user_key))
-    await conn.execute(
-        link_codes.insert().values(code=code, user_key=user_key, expires_at=expires_at)
-    )
+def save_link_code(conn: Connection, *, code: str, user_key: str, expires_at: datetime) -> None:
+    conn.execute(delete(link_codes).where(link_codes.c.user_key == user_key))
+    conn.execute(link_codes.insert().values(code=code, user_key=user_key, expires_at=expires_at))
 
 
-async def take_link_code(conn: AsyncConnection, code: str, *, now: datetime) -> str | None:
+def take_link_code(conn: Connection, code: str, *, now: datetime) -> str | None:
     """Use up a code: the issuing identity's key, or None when unknown or expired."""
     row = (
-        await conn.execute(
+        conn.execute(
             delete(link_codes)
             .where(link_codes.c.code == code)
             .returning(link_codes.c.user_key, link_codes.c.expires_at)
         )
     ).first()
-    await conn.execute(delete(link_codes).where(link_codes.c.expires_at <= _bind(now)))
+    conn.execute(delete(link_codes).where(link_codes.c.expires_at <= now))
     if row is None or row.expires_at <= now:
         return None
     return str(row.user_key)
 
 
-async def merge_people(conn: AsyncConnection, *, keep: str, absorb: str) -> None:
+def merge_people(conn: Connection, *, keep: str, absorb: str) -> None:
     """Make person `absorb` part of person `keep` (CLOCK §7.0 linking)."""
-    kept = (await conn.execute(select(users).where(users.c.id == keep))).mappings().one()
-    gone = (await conn.execute(select(users).where(users.c.id == absorb))).mappings().one()
+    kept = conn.execute(select(users).where(users.c.id == keep)).mappings().one()
+    gone = conn.execute(select(users).where(users.c.id == absorb)).mappings().one()
     overrides = {**dict(gone["policy_overrides"] or {}), **dict(kept["policy_overrides"] or {})}
     stamps = [
         s
@@ -426,7 +487,7 @@ async def merge_people(conn: AsyncConnection, *, keep: str, absorb: str) -> None
         if latest is not None and latest == gone["last_interaction_any_channel_at"]
         else kept["last_interaction_any_channel"]
     )
-    await conn.execute(
+    conn.execute(
         update(users)
         .where(users.c.id == keep)
         .values(
@@ -437,39 +498,41 @@ async def merge_people(conn: AsyncConnection, *, keep: str, absorb: str) -> None
             )[:5],
             last_interaction_any_channel_at=latest,
             last_interaction_any_channel=channel,
+            actions_until=max(
+                [t for t in (kept["actions_until"], gone["actions_until"]) if t], default=None
+            ),
+            has_due_items=bool(kept["has_due_items"] or gone["has_due_items"]),
         )
     )
     for table in (identities, actions, memory):
-        await conn.execute(update(table).where(table.c.user_id == absorb).values(user_id=keep))
+        conn.execute(update(table).where(table.c.user_id == absorb).values(user_id=keep))
     taken = select(calibration.c.activity).where(calibration.c.user_id == keep)
-    await conn.execute(
+    conn.execute(
         update(calibration)
         .where(calibration.c.user_id == absorb, calibration.c.activity.not_in(taken))
         .values(user_id=keep)
     )
-    await conn.execute(delete(calibration).where(calibration.c.user_id == absorb))
-    await conn.execute(delete(users).where(users.c.id == absorb))
+    conn.execute(delete(calibration).where(calibration.c.user_id == absorb))
+    conn.execute(delete(users).where(users.c.id == absorb))
 
 
-async def split_identity(
-    conn: AsyncConnection, *, user_key: str, new_user_id: str, now: datetime
-) -> bool:
+def split_identity(conn: Connection, *, user_key: str, new_user_id: str, now: datetime) -> bool:
     """Give `user_key` a person of its own again, carrying the zone and policy; False if alone."""
     row = (
-        await conn.execute(select(identities.c.user_id).where(identities.c.user_key == user_key))
+        conn.execute(select(identities.c.user_id).where(identities.c.user_key == user_key))
     ).first()
     if row is None:
         return False
     shared = row.user_id
     count = (
-        await conn.execute(
+        conn.execute(
             select(func.count()).select_from(identities).where(identities.c.user_id == shared)
         )
     ).scalar_one()
     if count < 2:
         return False
-    person = (await conn.execute(select(users).where(users.c.id == shared))).mappings().one()
-    await conn.execute(
+    person = conn.execute(select(users).where(users.c.id == shared)).mappings().one()
+    conn.execute(
         users.insert().values(
             id=new_user_id,
             default_tz=person["default_tz"],
@@ -478,7 +541,7 @@ async def split_identity(
             created_at=now,
         )
     )
-    await conn.execute(
+    conn.execute(
         update(identities).where(identities.c.user_key == user_key).values(user_id=new_user_id)
     )
     return True

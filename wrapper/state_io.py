@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, text
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import func, select, text, update
+from sqlalchemy.engine import Connection
 
 from clockcore.errors import StateError
 from clockcore.state import (
@@ -52,19 +52,19 @@ def user_key_for(channel_key: str, user_id: str) -> str:
     return channel_key if ":" in channel_key else f"{channel_key}:{user_id}"
 
 
-async def export_state(conn: AsyncConnection) -> dict[str, object]:
+def export_state(conn: Connection) -> dict[str, object]:
     """Read the whole store as a v3 document."""
-    people = (await conn.execute(select(q.users).order_by(q.users.c.id))).mappings().all()
-    identity_rows = (await conn.execute(select(q.identities))).mappings().all()
+    people = conn.execute(select(q.users).order_by(q.users.c.id)).mappings().all()
+    identity_rows = conn.execute(select(q.identities)).mappings().all()
     action_rows = (
-        (await conn.execute(select(q.actions).order_by(q.actions.c.recorded_at, q.actions.c.id)))
+        conn.execute(select(q.actions).order_by(q.actions.c.recorded_at, q.actions.c.id))
         .mappings()
         .all()
     )
-    calibration_rows = (await conn.execute(select(q.calibration))).mappings().all()
-    thread_rows = (await conn.execute(select(q.threads))).mappings().all()
-    participant_rows = (await conn.execute(select(q.participants))).mappings().all()
-    memory_rows = (await conn.execute(select(q.memory).order_by(q.memory.c.id))).mappings().all()
+    calibration_rows = conn.execute(select(q.calibration)).mappings().all()
+    thread_rows = conn.execute(select(q.threads)).mappings().all()
+    participant_rows = conn.execute(select(q.participants)).mappings().all()
+    memory_rows = conn.execute(select(q.memory).order_by(q.memory.c.id)).mappings().all()
 
     person_of = {row["user_key"]: row["user_id"] for row in identity_rows}
     channels: dict[str, dict[str, ChannelStamps]] = defaultdict(dict)
@@ -142,9 +142,7 @@ async def export_state(conn: AsyncConnection) -> dict[str, object]:
     return dump_state(ClockState(users=users, threads=threads, memory=memory))
 
 
-async def import_state(
-    conn: AsyncConnection, document: Mapping[str, object], *, now: datetime
-) -> None:
+def import_state(conn: Connection, document: Mapping[str, object], *, now: datetime) -> None:
     """Validate `document` whole, then write it; the caller's transaction makes it all or nothing.
 
     Rows with the same keys are replaced; nothing else in the store is removed.
@@ -157,7 +155,7 @@ async def import_state(
     except StateError as exc:
         raise StateImportError(exc.problems) from exc
     for user_id, user in state.users.items():
-        await _upsert(
+        _upsert(
             conn,
             q.users,
             ["id"],
@@ -171,7 +169,7 @@ async def import_state(
         for channel_key, stamps in user.channels.items():
             user_key = user_key_for(channel_key, user_id)
             channel, _, channel_user_id = user_key.partition(":")
-            await _upsert(
+            _upsert(
                 conn,
                 q.identities,
                 ["user_key"],
@@ -184,7 +182,7 @@ async def import_state(
                 created_at=now,
             )
         for action in user.latest_actions:
-            await _upsert(
+            _upsert(
                 conn,
                 q.actions,
                 ["id"],
@@ -201,7 +199,7 @@ async def import_state(
                 expected_max_minutes=action.expected_max_minutes,
             )
         for activity, calibration in user.calibration.items():
-            await _upsert(
+            _upsert(
                 conn,
                 q.calibration,
                 ["user_id", "activity"],
@@ -213,7 +211,7 @@ async def import_state(
             )
     for thread_key, thread in state.threads.items():
         agent_id, channel, thread_id = split_thread_key(thread_key)
-        await _upsert(
+        _upsert(
             conn,
             q.threads,
             ["thread_key"],
@@ -230,8 +228,8 @@ async def import_state(
         )
         people = dict.fromkeys([*thread.participants, *thread.last_user_message_at_by_user])
         for person in people:
-            user_key = await _identity_on(conn, person, channel, now=now)
-            await _upsert(
+            user_key = _identity_on(conn, person, channel, now=now)
+            _upsert(
                 conn,
                 q.participants,
                 ["thread_key", "user_key"],
@@ -240,8 +238,8 @@ async def import_state(
                 last_user_message_at=thread.last_user_message_at_by_user.get(person),
             )
     for item in state.memory:
-        await _ensure_person(conn, item.user_id, now=now)
-        await _upsert(
+        _ensure_person(conn, item.user_id, now=now)
+        _upsert(
             conn,
             q.memory,
             ["id"],
@@ -252,9 +250,10 @@ async def import_state(
             due_at=item.due_at,
             reminded_at=item.reminded_at,
         )
+    _refresh_hints(conn)
     if state.memory and conn.dialect.name == "postgresql":
         # Explicit ids do not move the serial sequence; the next remember() must not collide.
-        await conn.execute(
+        conn.execute(
             text(
                 "SELECT setval(pg_get_serial_sequence('memory_items', 'id'), "
                 "(SELECT max(id) FROM memory_items))"
@@ -262,24 +261,39 @@ async def import_state(
         )
 
 
-async def _upsert(conn: AsyncConnection, table: Any, keys: list[str], **values: Any) -> None:
+def _refresh_hints(conn: Connection) -> None:
+    """Recompute the per-person query hints (see `wrapper.tables.UserRow`) from the rows."""
+    latest = (
+        select(func.max(q.actions.c.expires_at))
+        .where(q.actions.c.user_id == q.users.c.id)
+        .scalar_subquery()
+    )
+    dated = (
+        select(q.memory.c.id)
+        .where(q.memory.c.user_id == q.users.c.id, q.memory.c.due_at.is_not(None))
+        .exists()
+    )
+    conn.execute(update(q.users).values(actions_until=latest, has_due_items=dated))
+
+
+def _upsert(conn: Connection, table: Any, keys: list[str], **values: Any) -> None:
     stmt = q.insert_for(conn, table).values(**values)
     update = {k: v for k, v in values.items() if k not in keys and k != "created_at"}
-    await conn.execute(stmt.on_conflict_do_update(index_elements=keys, set_=update))
+    conn.execute(stmt.on_conflict_do_update(index_elements=keys, set_=update))
 
 
-async def _ensure_person(conn: AsyncConnection, user_id: str, *, now: datetime) -> None:
-    await conn.execute(
+def _ensure_person(conn: Connection, user_id: str, *, now: datetime) -> None:
+    conn.execute(
         q.insert_for(conn, q.users)
         .values(id=user_id, policy_overrides={}, known_locations=[], created_at=now)
         .on_conflict_do_nothing(index_elements=["id"])
     )
 
 
-async def _identity_on(conn: AsyncConnection, person: str, channel: str, *, now: datetime) -> str:
+def _identity_on(conn: Connection, person: str, channel: str, *, now: datetime) -> str:
     """The person's identity on `channel`, created from the ids when the document has none."""
     found = (
-        await conn.execute(
+        conn.execute(
             select(q.identities.c.user_key)
             .where(q.identities.c.user_id == person, q.identities.c.channel == channel)
             .order_by(q.identities.c.user_key)
@@ -289,15 +303,15 @@ async def _identity_on(conn: AsyncConnection, person: str, channel: str, *, now:
     if found is not None:
         return str(found)
     if (
-        await conn.execute(
+        conn.execute(
             select(func.count()).select_from(q.identities).where(q.identities.c.user_key == person)
         )
     ).scalar_one():
         return person
-    await _ensure_person(conn, person, now=now)
+    _ensure_person(conn, person, now=now)
     user_key = f"{channel}:{person}" if channel else person
     _, _, channel_user_id = user_key.partition(":")
-    await conn.execute(
+    conn.execute(
         q.insert_for(conn, q.identities)
         .values(
             user_key=user_key,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, Integer, UniqueConstraint, text
+from sqlalchemy import JSON, Column, Index, Integer, UniqueConstraint, false, text
 from sqlmodel import Field, SQLModel
 
 from wrapper.types import UTCDateTime
@@ -43,6 +43,10 @@ class UserRow(SQLModel, table=True):
     known_locations: list[str] = Field(default_factory=list, sa_column=Column(JSON))
     last_interaction_any_channel_at: datetime | None = _instant()
     last_interaction_any_channel: str | None = Field(default=None, max_length=32)
+    # Hints that let a message skip queries that cannot return anything. They
+    # may be stale only in the safe direction (a query that finds nothing).
+    actions_until: datetime | None = _instant()
+    has_due_items: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
 
 

@@ -7,6 +7,7 @@ import multiprocessing
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
 
 from clockcore.state import load_state
 from wrapper import InteractionWrapper
@@ -56,20 +57,23 @@ async def test_many_processes_lose_nothing(database_url: str) -> None:
     latest = max(_instant(w, i) for w in range(WORKERS) for i in range(PER_WORKER))
     wrapper = await InteractionWrapper.open(database_url, agent_tz="UTC")
     try:
-        async with wrapper.engine.connect() as conn:
-            journaled = await conn.execute(
+
+        def check(conn: Connection) -> None:
+            journaled = conn.execute(
                 select(func.count(), func.count(func.distinct(q.journal.c.message_id)))
             )
             assert tuple(journaled.one()) == (WORKERS * PER_WORKER, WORKERS * PER_WORKER)
-            thread = (await conn.execute(select(q.threads))).mappings().one()
+            thread = conn.execute(select(q.threads)).mappings().one()
             assert thread["last_user_message_at"] == latest
             assert thread["last_interaction_at"] == latest
-            participant = (await conn.execute(select(q.participants))).mappings().one()
+            participant = conn.execute(select(q.participants)).mappings().one()
             assert participant["last_user_message_at"] == latest
-            identity = (await conn.execute(select(q.identities))).mappings().one()
+            identity = conn.execute(select(q.identities)).mappings().one()
             assert identity["last_user_message_at"] == latest
-            person = (await conn.execute(select(q.users))).mappings().one()
+            person = conn.execute(select(q.users)).mappings().one()
             assert person["last_interaction_any_channel_at"] == latest
+
+        await wrapper.database.run(check)
         document = await wrapper.export_state()
         load_state(document)  # validates against the schema
     finally:

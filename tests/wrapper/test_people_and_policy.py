@@ -109,8 +109,9 @@ async def test_quotes_are_kept_only_when_the_policy_says_so(
 
         from wrapper import queries as q
 
-        async with wrapper.engine.connect() as conn:
-            quote = (await conn.execute(select(q.actions.c.quote))).scalar_one()
+        quote = await wrapper.database.run(
+            lambda conn: conn.execute(select(q.actions.c.quote)).scalar_one()
+        )
         assert quote is not None
         assert "gym" in quote
     finally:

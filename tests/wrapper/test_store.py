@@ -20,8 +20,8 @@ from wrapper.db import resolve_url
 @pytest.mark.parametrize(
     ("given", "expected"),
     [
-        ("sqlite:///x/clock.db", "sqlite+aiosqlite:///x/clock.db"),
-        ("sqlite+aiosqlite:///x/clock.db", "sqlite+aiosqlite:///x/clock.db"),
+        ("sqlite:///x/clock.db", "sqlite:///x/clock.db"),
+        ("sqlite+aiosqlite:///x/clock.db", "sqlite:///x/clock.db"),
         ("postgresql://u:p@h:5/db", "postgresql+asyncpg://u:p@h:5/db"),
         ("postgres://u@h/db", "postgresql+asyncpg://u@h/db"),
         ("postgresql+asyncpg://u@h/db", "postgresql+asyncpg://u@h/db"),
@@ -38,7 +38,7 @@ def test_default_is_sqlite_under_clockbot_home(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CLOCKBOT_HOME", str(tmp_path / "home"))
-    assert resolve_url(None) == f"sqlite+aiosqlite:///{tmp_path / 'home' / 'clockbot.sqlite3'}"
+    assert resolve_url(None) == f"sqlite:///{tmp_path / 'home' / 'clockbot.sqlite3'}"
     assert (tmp_path / "home").is_dir()
 
 

@@ -82,6 +82,8 @@ def upgrade() -> None:
             sa.String(length=32),
             nullable=True,
         ),
+        sa.Column("actions_until", wrapper.types.UTCDateTime(timezone=True), nullable=True),
+        sa.Column("has_due_items", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("created_at", wrapper.types.UTCDateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
