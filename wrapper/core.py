@@ -41,6 +41,7 @@ from clockcore import (
 from clockcore.actions import classify_activity, detect_temporal_action, draft_action
 from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
+from clockcore.zonetext import ZoneMention
 from wrapper import messages, queries
 from wrapper.db import Database, resolve_url
 from wrapper.errors import MessageTooLargeError, StoreUnavailableError, UnknownItemError
@@ -83,6 +84,9 @@ class Turn:
     thread_key: str
     user_key: str
     duplicate: bool = False
+    mentions: tuple[ZoneMention, ...] = ()
+    temporal_phrase: str | None = None
+    talks_about_time: bool = False
     person: Mapping[str, Any] = field(default_factory=dict)
     thread: Mapping[str, Any] | None = None
     spoke_before: datetime | None = None
@@ -239,6 +243,7 @@ class InteractionWrapper:
             thread_key=f"agent:{self._agent_id}:{channel}:{thread_id}",
             user_key=f"{channel}:{user_id}",
         )
+        _read_text(turn)
         await self._db.run(lambda conn: self._handle(turn, conn))
         return self._envelope(turn)
 
@@ -312,8 +317,7 @@ class InteractionWrapper:
             )
 
     def _apply_directives(self, turn: Turn, conn: Connection) -> None:
-        directives = parse_directives(turn.text)
-        turn.directives = directives
+        directives = turn.directives
         if turn.duplicate or not directives.any:
             return
         turn.notices.extend(directives.errors)
@@ -374,17 +378,15 @@ class InteractionWrapper:
 
     def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
         known = list(turn.person.get("known_locations") or [])
-        text = turn.directives.rest if turn.directives.any else turn.text
-        mentions = zone_mentions(text)
         turn.zone = resolve_session_zone(
-            text,
+            turn.directives.rest if turn.directives.any else turn.text,
             thread_override=(turn.thread or {}).get("session_tz"),
             user_default=turn.user_tz,
             known_locations=known,
-            mentions=mentions,
+            mentions=turn.mentions,
         )
         turn.notices.extend(turn.zone.notices)
-        places = [m.text for m in mentions if m.strength == "location" and m.zone]
+        places = [m.text for m in turn.mentions if m.strength == "location" and m.zone]
         if places and not turn.duplicate:
             remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:3]
             if remembered != known:
@@ -396,7 +398,7 @@ class InteractionWrapper:
             return
         phrase, source = turn.directives.clock_it, "clock_it"
         if phrase is None and settings.auto_clock_temporal_actions:
-            phrase, source = detect_temporal_action(turn.text), "auto"
+            phrase, source = turn.temporal_phrase, "auto"
         if phrase is None:
             return
         person_id = str(turn.person["user_id"])
@@ -456,7 +458,7 @@ class InteractionWrapper:
                 _elapsed(turn.received_at, any_last) if turn.policy.cross_channel_tracking else None
             ),
             has_open_action=bool(prior),
-            mentions_time=mentions_time(turn.text),
+            mentions_time=turn.talks_about_time,
             has_clock_directive=turn.directives.any,
         )
         turn.decision = evaluate(turn.policy, facts)
@@ -636,6 +638,15 @@ def _effective_policy(base: Policy, overrides: Mapping[str, Any]) -> Policy:
     import json
 
     return _cached_policy(base, json.dumps(overrides, sort_keys=True))
+
+
+def _read_text(turn: Turn) -> None:
+    """What the text says, worked out before the transaction: it needs no state."""
+    turn.directives = parse_directives(turn.text)
+    text = turn.directives.rest if turn.directives.any else turn.text
+    turn.mentions = tuple(zone_mentions(text))
+    turn.temporal_phrase = detect_temporal_action(turn.text)
+    turn.talks_about_time = mentions_time(turn.text)
 
 
 def _elapsed(now: datetime, then: datetime | None) -> timedelta | None:

@@ -147,8 +147,10 @@ def _sqlite_setup(engine: Engine) -> None:
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=60000")
         cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA cache_size=-32768")  # 32 MiB of pages, not the 2 MiB default
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # Straight to the driver: this runs for every transaction.
+        connection.connection.driver_connection.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
