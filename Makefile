@@ -36,6 +36,7 @@ check: lint typecheck test  ## lint, format check, mypy strict, tests
 
 bench: $(STAMP)  ## print the benchmark figures
 	$(BIN)/python bench/time_bench.py
+	$(BIN)/python bench/wrapper_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

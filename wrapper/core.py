@@ -244,7 +244,7 @@ class InteractionWrapper:
             user_key=f"{channel}:{user_id}",
         )
         _read_text(turn)
-        await self._db.run(lambda conn: self._handle(turn, conn))
+        await self._db.run(lambda conn: self._handle(turn, conn), inline=True)
         return self._envelope(turn)
 
     def _handle(self, turn: Turn, conn: Connection) -> None:

@@ -3,12 +3,17 @@
 Every unit of work is a plain function of a SQLAlchemy `Connection`, run as one
 transaction by `Database.run`. How it runs depends on the database:
 
-- SQLite: on a worker thread with the standard library's driver, the whole
-  transaction in one hop. Measured here: 23 µs a statement, against 172 µs
-  through aiosqlite, which hops threads for every statement; the event loop
-  is never blocked either way. The database runs in WAL mode with a busy
-  timeout, and every transaction starts with ``BEGIN IMMEDIATE`` so that
-  processes writing one file queue on the lock instead of failing half-way.
+- SQLite: with the standard library's driver (23 µs a statement here, against
+  172 µs through aiosqlite, which hops threads for every statement). Short
+  transactions that ask for it (`run(..., inline=True)`: one message's
+  bookkeeping, well under a millisecond) run on the event loop's own thread
+  with a zero busy timeout: if another writer holds the lock, the attempt
+  fails before any work is done and the transaction moves to a worker thread,
+  where it waits its turn. The loop never waits on a lock, and the common case
+  skips a thread handoff that costs 30–450 µs on a two-core VM. Everything
+  else runs on a worker thread. The database is in WAL mode, and every
+  transaction starts with ``BEGIN IMMEDIATE`` so that processes writing one
+  file queue on the lock instead of failing half-way.
 - PostgreSQL: through asyncpg, with SQLAlchemy's `run_sync` bridging the same
   functions onto the event loop.
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,7 +30,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from wrapper.errors import DatabaseURLError
@@ -88,12 +94,17 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self._sync: Engine | None = None
+        self._inline: Engine | None = None
         self._async: AsyncEngine | None = None
         if url.startswith("sqlite"):
             self._sync = create_sync_engine(
                 url, connect_args={"timeout": 60, "check_same_thread": False}
             )
-            _sqlite_setup(self._sync)
+            _sqlite_setup(self._sync, busy_timeout_ms=60_000)
+            self._inline = create_sync_engine(
+                url, connect_args={"timeout": 0, "check_same_thread": False}
+            )
+            _sqlite_setup(self._inline, busy_timeout_ms=0)
         else:
             self._async = create_async_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
 
@@ -102,8 +113,23 @@ class Database:
         """ "sqlite" or "postgresql"."""
         return "sqlite" if self._sync is not None else "postgresql"
 
-    async def run(self, work: Callable[[Connection], T]) -> T:
-        """Run `work` in one transaction: committed when it returns, rolled back if it raises."""
+    async def run(self, work: Callable[[Connection], T], *, inline: bool = False) -> T:
+        """Run `work` in one transaction: committed when it returns, rolled back if it raises.
+
+        Args:
+            work: the transaction's body.
+            inline: `work` is short; on SQLite, try it on this thread first.
+        """
+        if inline and self._inline is not None:
+            started: list[bool] = []
+            try:
+                with self._inline.begin() as connection:
+                    started.append(True)
+                    return work(connection)
+            except (sqlite3.OperationalError, OperationalError) as exc:
+                if started or "locked" not in str(exc):
+                    raise
+            # Another writer holds the lock: wait for it off the event loop.
         if self._sync is not None:
             return await asyncio.to_thread(self._run_sqlite, work)
         assert self._async is not None
@@ -121,6 +147,8 @@ class Database:
 
     async def dispose(self) -> None:
         """Close every pooled connection."""
+        if self._inline is not None:
+            self._inline.dispose()
         if self._sync is not None:
             await asyncio.to_thread(self._sync.dispose)
         if self._async is not None:
@@ -137,7 +165,7 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(config, "head")
 
 
-def _sqlite_setup(engine: Engine) -> None:
+def _sqlite_setup(engine: Engine, *, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy, not the driver, decide when transactions begin.
@@ -145,7 +173,7 @@ def _sqlite_setup(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms:d}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA cache_size=-32768")  # 32 MiB of pages, not the 2 MiB default
         cursor.close()

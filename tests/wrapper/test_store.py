@@ -89,3 +89,33 @@ async def test_messages_without_an_id_are_each_recorded(wrapper: InteractionWrap
     first = await wrapper.on_user_message(text="one", **base)
     second = await wrapper.on_user_message(text="two", **base)
     assert (first.duplicate, second.duplicate) == (False, False)
+
+
+async def test_a_locked_sqlite_file_waits_off_the_event_loop(tmp_path: Path) -> None:
+    """Another process holds the write lock: the message waits on a worker, the loop runs on."""
+    import asyncio
+    import sqlite3
+
+    path = tmp_path / "locked.sqlite3"
+    wrapper = await InteractionWrapper.open(f"sqlite:///{path}", agent_tz="UTC")
+    blocker = sqlite3.connect(path, isolation_level=None)
+    try:
+        blocker.execute("BEGIN IMMEDIATE")
+        pending = asyncio.create_task(
+            wrapper.on_user_message(
+                channel="console", thread_id="dm:me", user_id="me", text="hi", message_id="1"
+            )
+        )
+        ticks = 0
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks == 10  # the event loop kept turning
+        assert not pending.done()  # the message is waiting for the lock
+        blocker.execute("COMMIT")
+        envelope = await asyncio.wait_for(pending, timeout=30)
+        assert envelope.duplicate is False
+        assert envelope.user_key == "console:me"
+    finally:
+        blocker.close()
+        await wrapper.close()
