@@ -1,6 +1,6 @@
 """wrapper: the CLOCK interaction wrapper and its store (SQLite; PostgreSQL for many workers)."""
 
-from wrapper.core import SESSION_IDLE, InteractionWrapper, is_private_thread
+from wrapper.core import SESSION_IDLE, InteractionWrapper
 from wrapper.errors import (
     DatabaseURLError,
     MessageTooLargeError,
@@ -9,6 +9,7 @@ from wrapper.errors import (
     UnknownItemError,
     WrapperError,
 )
+from wrapper.keys import is_private_thread
 
 __all__ = [
     "SESSION_IDLE",

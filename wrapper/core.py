@@ -42,9 +42,10 @@ from clockcore.actions import classify_activity, detect_temporal_action, draft_a
 from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
 from clockcore.zonetext import ZoneMention
-from wrapper import messages, queries
+from wrapper import keys, messages, queries
 from wrapper.db import Database, resolve_url
 from wrapper.errors import MessageTooLargeError, StoreUnavailableError, UnknownItemError
+from wrapper.keys import is_private_thread, split_thread_key
 
 __all__ = ["SESSION_IDLE", "InteractionWrapper"]
 
@@ -53,22 +54,6 @@ SESSION_IDLE = timedelta(hours=1)
 LINK_CODE_TTL = timedelta(minutes=10)
 MAX_TEXT = 100_000
 _LINK_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-_PRIVATE_CHANNELS = frozenset({"email", "console"})
-
-
-def is_private_thread(channel: str, thread_id: str) -> bool:
-    """A direct conversation with one person (a DM, an email thread, the console).
-
-    Actions and reminders clocked in private threads are shown only in private
-    threads; a group thread sees only what was clocked in it (CLOCK §7.3).
-    """
-    return channel in _PRIVATE_CHANNELS or thread_id.startswith("dm:")
-
-
-def _thread_of(thread_key: str) -> tuple[str, str]:
-    """(channel, thread_id) of ``agent:<id>:<channel>:<thread_id>``."""
-    parts = thread_key.split(":", 3)
-    return (parts[2], parts[3]) if len(parts) == 4 else ("", thread_key)
 
 
 @dataclass(slots=True)
@@ -240,8 +225,8 @@ class InteractionWrapper:
             text=text,
             received_at=as_utc(received_at) if received_at else self._clock.now(),
             message_id=message_id,
-            thread_key=f"agent:{self._agent_id}:{channel}:{thread_id}",
-            user_key=f"{channel}:{user_id}",
+            thread_key=keys.thread_key(self._agent_id, channel, thread_id),
+            user_key=keys.user_key(channel, user_id),
         )
         _read_text(turn)
         await self._db.run(lambda conn: self._handle(turn, conn), inline=True)
@@ -445,7 +430,7 @@ class InteractionWrapper:
             _open_action(row)
             for row in rows
             if row["thread_key"] == turn.thread_key
-            or (turn.private and is_private_thread(*_thread_of(row["thread_key"])))
+            or (turn.private and is_private_thread(*split_thread_key(row["thread_key"])[1:]))
         ]
         # The message that clocked an action does not count as returning to it.
         prior = [a for a in turn.open_actions if a.recorded_at < turn.received_at]
@@ -525,7 +510,7 @@ class InteractionWrapper:
             NaiveDatetimeError: `sent_at` is naive.
         """
         at = as_utc(sent_at) if sent_at else self._clock.now()
-        thread_key = f"agent:{self._agent_id}:{channel}:{thread_id}"
+        thread_key = keys.thread_key(self._agent_id, channel, thread_id)
 
         def record(conn: Connection) -> None:
             thread, _ = queries.load_thread(conn, thread_key, "")
@@ -547,7 +532,7 @@ class InteractionWrapper:
             )
             if relates_to_user_id is not None:
                 queries.stamp_identity(
-                    conn, f"{channel}:{relates_to_user_id}", user_at=None, agent_at=at
+                    conn, keys.user_key(channel, relates_to_user_id), user_at=None, agent_at=at
                 )
 
         await self._db.run(record)

@@ -32,24 +32,14 @@ from clockcore.state import (
 )
 from wrapper import queries as q
 from wrapper.errors import StateImportError
+from wrapper.keys import split_thread_key, user_key
 
-__all__ = ["export_state", "import_state", "split_thread_key", "user_key_for"]
-
-
-def split_thread_key(thread_key: str) -> tuple[str, str, str]:
-    """(agent_id, channel, thread_id) of ``agent:<id>:<channel>:<thread_id>``.
-
-    A key in another shape (from a foreign CLOCK-STATE file) becomes the thread id.
-    """
-    parts = thread_key.split(":", 3)
-    if len(parts) == 4 and parts[0] == "agent":
-        return parts[1], parts[2], parts[3]
-    return "main", "", thread_key
+__all__ = ["export_state", "import_state", "user_key_for"]
 
 
 def user_key_for(channel_key: str, user_id: str) -> str:
     """The identity a CLOCK-STATE channel key names."""
-    return channel_key if ":" in channel_key else f"{channel_key}:{user_id}"
+    return channel_key if ":" in channel_key else user_key(channel_key, user_id)
 
 
 def export_state(conn: Connection) -> dict[str, object]:
@@ -167,13 +157,13 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
             created_at=now,
         )
         for channel_key, stamps in user.channels.items():
-            user_key = user_key_for(channel_key, user_id)
-            channel, _, channel_user_id = user_key.partition(":")
+            identity = user_key_for(channel_key, user_id)
+            channel, _, channel_user_id = identity.partition(":")
             _upsert(
                 conn,
                 q.identities,
                 ["user_key"],
-                user_key=user_key,
+                user_key=identity,
                 channel=channel,
                 channel_user_id=channel_user_id,
                 user_id=user_id,
@@ -228,13 +218,13 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
         )
         people = dict.fromkeys([*thread.participants, *thread.last_user_message_at_by_user])
         for person in people:
-            user_key = _identity_on(conn, person, channel, now=now)
+            member = _identity_on(conn, person, channel, now=now)
             _upsert(
                 conn,
                 q.participants,
                 ["thread_key", "user_key"],
                 thread_key=thread_key,
-                user_key=user_key,
+                user_key=member,
                 last_user_message_at=thread.last_user_message_at_by_user.get(person),
             )
     for item in state.memory:
@@ -302,24 +292,13 @@ def _identity_on(conn: Connection, person: str, channel: str, *, now: datetime) 
     ).scalar_one_or_none()
     if found is not None:
         return str(found)
-    if (
-        conn.execute(
-            select(func.count()).select_from(q.identities).where(q.identities.c.user_key == person)
-        )
-    ).scalar_one():
-        return person
     _ensure_person(conn, person, now=now)
-    user_key = f"{channel}:{person}" if channel else person
-    _, _, channel_user_id = user_key.partition(":")
+    key = user_key(channel, person) if channel else person
     conn.execute(
         q.insert_for(conn, q.identities)
         .values(
-            user_key=user_key,
-            channel=channel,
-            channel_user_id=channel_user_id or person,
-            user_id=person,
-            created_at=now,
+            user_key=key, channel=channel, channel_user_id=person, user_id=person, created_at=now
         )
         .on_conflict_do_nothing(index_elements=["user_key"])
     )
-    return user_key
+    return key

@@ -1,0 +1,37 @@
+"""Thread keys and user keys (CLOCK §7.2; DESIGN.md), built and read in one place."""
+
+from __future__ import annotations
+
+__all__ = ["is_private_thread", "split_thread_key", "thread_key", "user_key"]
+
+_PRIVATE_CHANNELS = frozenset({"email", "console"})
+
+
+def thread_key(agent_id: str, channel: str, thread_id: str) -> str:
+    """``agent:<agent_id>:<channel>:<thread_id>``."""
+    return f"agent:{agent_id}:{channel}:{thread_id}"
+
+
+def user_key(channel: str, user_id: str) -> str:
+    """``<channel>:<user_id>``: one person on one channel, until they link identities."""
+    return f"{channel}:{user_id}"
+
+
+def split_thread_key(key: str) -> tuple[str, str, str]:
+    """(agent_id, channel, thread_id) of a thread key.
+
+    A key in another shape (from a foreign CLOCK-STATE file) becomes the thread id.
+    """
+    parts = key.split(":", 3)
+    if len(parts) == 4 and parts[0] == "agent":
+        return parts[1], parts[2], parts[3]
+    return "main", "", key
+
+
+def is_private_thread(channel: str, thread_id: str) -> bool:
+    """A direct conversation with one person (a DM, an email thread, the console).
+
+    Actions and reminders clocked in private threads are shown only in private
+    threads; a group thread sees only what was clocked in it (CLOCK §7.3).
+    """
+    return channel in _PRIVATE_CHANNELS or thread_id.startswith("dm:")
