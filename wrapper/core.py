@@ -427,7 +427,7 @@ class InteractionWrapper:
             else []
         )
         turn.open_actions = [
-            _open_action(row)
+            queries.row_as(OpenAction, row)
             for row in rows
             if row["thread_key"] == turn.thread_key
             or (turn.private and is_private_thread(*split_thread_key(row["thread_key"])[1:]))
@@ -642,20 +642,6 @@ def _elapsed(now: datetime, then: datetime | None) -> timedelta | None:
 
 def _place_name(text: str) -> str:
     return text[3:] if text.lower().startswith("in ") else text
-
-
-def _open_action(row: Mapping[str, Any]) -> OpenAction:
-    return OpenAction(
-        id=row["id"],
-        label=row["label"],
-        status=row["status"],
-        recorded_at=row["recorded_at"],
-        expires_at=row["expires_at"],
-        thread_key=row["thread_key"],
-        source=row["source"],
-        expected_typical_minutes=row["expected_typical_minutes"],
-        expected_max_minutes=row["expected_max_minutes"],
-    )
 
 
 def _upcoming(row: Mapping[str, Any], now: datetime) -> UpcomingItem:

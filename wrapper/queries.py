@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -42,6 +42,13 @@ memory = MemoryRow.__table__  # type: ignore[attr-defined]
 journal = JournalRow.__table__  # type: ignore[attr-defined]
 
 UPCOMING_LIMIT = 50
+T = TypeVar("T")
+
+
+def row_as(cls: type[T], row: Mapping[Any, Any]) -> T:
+    """Build the dataclass `cls` from the columns of `row` that share its field names."""
+    fields: Mapping[str, Any] = getattr(cls, "__dataclass_fields__")  # noqa: B009
+    return cls(**{name: row[name] for name in fields if name in row})
 
 
 def own_user_id(user_key: str) -> str:

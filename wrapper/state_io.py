@@ -64,20 +64,7 @@ def export_state(conn: Connection) -> dict[str, object]:
         )
     actions: dict[str, list[ActionState]] = defaultdict(list)
     for row in action_rows:
-        actions[row["user_id"]].append(
-            ActionState(
-                id=row["id"],
-                label=row["label"],
-                type=row["type"],
-                status=row["status"],
-                recorded_at=row["recorded_at"],
-                expires_at=row["expires_at"],
-                thread_key=row["thread_key"],
-                source=row["source"],
-                expected_typical_minutes=row["expected_typical_minutes"],
-                expected_max_minutes=row["expected_max_minutes"],
-            )
-        )
+        actions[row["user_id"]].append(q.row_as(ActionState, row))
     calibration: dict[str, dict[str, CalibrationState]] = defaultdict(dict)
     for row in calibration_rows:
         calibration[row["user_id"]][row["activity"]] = CalibrationState(
