@@ -537,6 +537,12 @@ class InteractionWrapper:
 
         await self._db.run(record)
 
+    async def user_timezone(self, user_key: str) -> str | None:
+        """The default zone of the person behind `user_key`, when they have one."""
+        person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
+        zone = person.get("default_tz") if person else None
+        return str(zone) if zone else None
+
     # ------------------------------------------------------------- memory
 
     async def remember(self, *, user_key: str, content: str, due_at: datetime | None = None) -> int:

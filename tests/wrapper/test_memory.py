@@ -72,3 +72,11 @@ async def test_memory_errors(wrapper: InteractionWrapper) -> None:
         await wrapper.remember(user_key="no-channel", content="x")
     with pytest.raises(NaiveDatetimeError):
         await wrapper.remember(user_key=USER, content="x", due_at=datetime(2026, 1, 1))  # noqa: DTZ001
+
+
+async def test_user_timezone(wrapper: InteractionWrapper) -> None:
+    assert await wrapper.user_timezone("telegram:42") is None
+    await wrapper.on_user_message(
+        channel="telegram", thread_id="dm:42", user_id="42", text="clock: home tz Asia/Tokyo"
+    )
+    assert await wrapper.user_timezone("telegram:42") == "Asia/Tokyo"
