@@ -9,6 +9,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from bot import console, messages
+from bot.doctor import doctor_command
 from bot.state_cli import state_app
 from clockcore import (
     ParseResult,
@@ -32,6 +33,7 @@ app = typer.Typer(
 time_app = typer.Typer(help="Read, show and convert times the way the agent does.")
 app.add_typer(time_app, name="time")
 app.add_typer(state_app, name="state")
+app.command("doctor")(doctor_command)
 
 TzOption = Annotated[
     str | None, typer.Option("--tz", help="IANA zone to anchor in, e.g. Europe/Berlin.")

@@ -1,0 +1,645 @@
+"""clockbot's settings: environment variables over a YAML file over defaults.
+
+Every setting has an environment variable named in DESIGN.md ("Configuration
+names"); `ENV_VARS` maps each name to its place in `Settings`. The YAML file
+(``--config``, else ``$CLOCKBOT_HOME/config.yaml`` when it exists) holds the
+same names nested in lower case, plus the CLOCK policy under ``clock:`` and
+``contact_window:``::
+
+    database_url: sqlite:////var/lib/clockbot/clockbot.sqlite3
+    llm: {provider: openai, model: gpt-4o-mini}
+    telegram: {token: "123:abc", mode: polling, allowed_users: [alice, bob]}
+    contact_window: "08:00-23:00"
+    clock: {mode: normal}
+
+Rules:
+
+- An empty variable (``NAME=``, as docker and systemd env files write it) or an
+  empty/null YAML value counts as unset. Values from the environment are
+  stripped of surrounding whitespace.
+- Lists are comma-separated in the environment (a YAML list or a comma string
+  in the file); items are trimmed and empty items dropped.
+- A channel runs (its group's ``enabled`` is true) when its required setting is
+  present: Telegram's ``token``, Slack's ``bot_token``, email's ``address``.
+  An enabled channel must be complete: webhook mode needs a webhook URL and
+  secret, Slack socket mode an app token, http mode a signing secret, email
+  both hosts.
+- Email ports default by security: IMAP 993 for ``tls``, 143 otherwise; SMTP
+  465 for ``tls``, 587 for ``starttls``, 25 for ``none``. Security defaults are
+  IMAP ``tls`` and SMTP ``starttls`` (so 993 and 587).
+- Errors are `ConfigError`, naming the field, its variable and the file, and
+  never quoting a value: a config holds secrets.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal, Self
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from clockcore import (
+    DEFAULT_CONTACT_WINDOW,
+    DEFAULT_POLICY,
+    ContactWindow,
+    InvalidContactWindowError,
+    Policy,
+    PolicyError,
+)
+from clockcore.policy import policy_from_mapping
+from wrapper.db import DEFAULT_DB_NAME
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "ENV_VARS",
+    "ConfigError",
+    "EmailSettings",
+    "LLMSettings",
+    "Settings",
+    "SlackSettings",
+    "TelegramSettings",
+    "default_home",
+    "load_settings",
+]
+
+CONFIG_FILE_NAME = "config.yaml"
+
+ENV_VARS: Mapping[str, tuple[str, ...]] = {
+    "CLOCKBOT_HOME": ("home",),
+    "CLOCKBOT_DATABASE_URL": ("database_url",),
+    "CLOCKBOT_AGENT_ID": ("agent_id",),
+    "CLOCKBOT_HTTP_HOST": ("http_host",),
+    "CLOCKBOT_HTTP_PORT": ("http_port",),
+    "CLOCKBOT_CONTACT_WINDOW": ("contact_window",),
+    "CLOCKBOT_LLM_PROVIDER": ("llm", "provider"),
+    "CLOCKBOT_LLM_BASE_URL": ("llm", "base_url"),
+    "CLOCKBOT_LLM_MODEL": ("llm", "model"),
+    "CLOCKBOT_LLM_API_KEY": ("llm", "api_key"),
+    "CLOCKBOT_LLM_TIMEOUT_SECONDS": ("llm", "timeout_seconds"),
+    "CLOCKBOT_TELEGRAM_TOKEN": ("telegram", "token"),
+    "CLOCKBOT_TELEGRAM_API_URL": ("telegram", "api_url"),
+    "CLOCKBOT_TELEGRAM_MODE": ("telegram", "mode"),
+    "CLOCKBOT_TELEGRAM_WEBHOOK_URL": ("telegram", "webhook_url"),
+    "CLOCKBOT_TELEGRAM_WEBHOOK_SECRET": ("telegram", "webhook_secret"),
+    "CLOCKBOT_TELEGRAM_ALLOWED_USERS": ("telegram", "allowed_users"),
+    "CLOCKBOT_SLACK_BOT_TOKEN": ("slack", "bot_token"),
+    "CLOCKBOT_SLACK_MODE": ("slack", "mode"),
+    "CLOCKBOT_SLACK_APP_TOKEN": ("slack", "app_token"),
+    "CLOCKBOT_SLACK_SIGNING_SECRET": ("slack", "signing_secret"),
+    "CLOCKBOT_SLACK_API_URL": ("slack", "api_url"),
+    "CLOCKBOT_SLACK_ALLOWED_USERS": ("slack", "allowed_users"),
+    "CLOCKBOT_SLACK_ALLOWED_CHANNELS": ("slack", "allowed_channels"),
+    "CLOCKBOT_EMAIL_ADDRESS": ("email", "address"),
+    "CLOCKBOT_EMAIL_IMAP_HOST": ("email", "imap_host"),
+    "CLOCKBOT_EMAIL_IMAP_PORT": ("email", "imap_port"),
+    "CLOCKBOT_EMAIL_IMAP_USER": ("email", "imap_user"),
+    "CLOCKBOT_EMAIL_IMAP_PASSWORD": ("email", "imap_password"),
+    "CLOCKBOT_EMAIL_IMAP_SECURITY": ("email", "imap_security"),
+    "CLOCKBOT_EMAIL_SMTP_HOST": ("email", "smtp_host"),
+    "CLOCKBOT_EMAIL_SMTP_PORT": ("email", "smtp_port"),
+    "CLOCKBOT_EMAIL_SMTP_USER": ("email", "smtp_user"),
+    "CLOCKBOT_EMAIL_SMTP_PASSWORD": ("email", "smtp_password"),
+    "CLOCKBOT_EMAIL_SMTP_SECURITY": ("email", "smtp_security"),
+    "CLOCKBOT_EMAIL_ALLOWED_SENDERS": ("email", "allowed_senders"),
+    "CLOCKBOT_EMAIL_REQUIRE_AUTH_RESULTS": ("email", "require_auth_results"),
+}
+"""Every environment variable clockbot reads, and the `Settings` field it sets."""
+
+_VAR_FOR_PATH = {path: name for name, path in ENV_VARS.items()}
+_MISSING = "missing_setting"
+_IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
+_SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
+_TELEGRAM_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+
+
+class ConfigError(ValueError):
+    """A configuration clockbot cannot run with.
+
+    The message names each bad field by its dotted path and its environment
+    variable, and the file when there is one; it never quotes a value.
+
+    Attributes:
+        problems: ``(field, message)`` pairs, e.g. ``("telegram.mode", "...")``.
+        source: the YAML file read, if any.
+    """
+
+    def __init__(self, problems: list[tuple[str, str]], *, source: Path | None = None) -> None:
+        self.problems = tuple(problems)
+        self.source = source
+        head = "invalid configuration" + (f" ({source})" if source else "")
+        lines = [f"{field}: {message}" if field else message for field, message in problems]
+        super().__init__(head + ":\n  " + "\n  ".join(lines) if lines else head)
+
+
+def default_home(environ: Mapping[str, str] | None = None) -> Path:
+    """``$CLOCKBOT_HOME`` (expanded), else ``~/.clockbot``."""
+    env = os.environ if environ is None else environ
+    configured = env.get("CLOCKBOT_HOME", "").strip()
+    return Path(configured).expanduser() if configured else Path.home() / ".clockbot"
+
+
+# --------------------------------------------------------------------------- field types
+
+
+def _split_list(value: object) -> object:
+    """Read a comma-separated string or a list into a tuple of trimmed, non-empty strings."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        items: list[object] = list(value.split(","))
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        return value  # let pydantic report the type
+    cleaned: list[object] = []
+    for item in items:
+        if isinstance(item, int) and not isinstance(item, bool):
+            item = str(item)  # YAML reads numeric user ids as ints
+        if isinstance(item, str):
+            item = item.strip()
+            if not item:
+                continue
+        cleaned.append(item)
+    return tuple(cleaned)
+
+
+def _http_url(value: object) -> object:
+    """Refuse anything but an http(s) URL, without quoting it."""
+    if isinstance(value, str) and not value.startswith(("http://", "https://")):
+        raise PydanticCustomError("http_url", "must be an http:// or https:// URL")
+    return value
+
+
+def _contact_window(value: object) -> ContactWindow:
+    if isinstance(value, ContactWindow):
+        return value
+    if isinstance(value, str):
+        try:
+            return ContactWindow.parse(value)
+        except InvalidContactWindowError:
+            pass
+    raise PydanticCustomError(
+        "contact_window", "write it as HH:MM-HH:MM (hours 00–23), e.g. 08:00-23:00"
+    )
+
+
+def _policy(value: object) -> Policy:
+    if isinstance(value, Policy):
+        return value
+    if isinstance(value, Mapping):
+        try:
+            return policy_from_mapping({"clock": value})
+        except PolicyError as exc:
+            raise PydanticCustomError("policy", "{reason}", {"reason": str(exc)}) from None
+    raise PydanticCustomError("policy", "must be a mapping (the CLOCK policy block)")
+
+
+def _missing(*fields: str, why: str) -> PydanticCustomError:
+    """An error for required settings that are absent; `fields` are appended to its location."""
+    return PydanticCustomError(_MISSING, "required {why}", {"fields": fields, "why": why})
+
+
+StrList = Annotated[tuple[str, ...], BeforeValidator(_split_list)]
+HttpUrl = Annotated[str, BeforeValidator(_http_url)]
+Port = Annotated[int, Field(ge=1, le=65535)]
+ContactWindowField = Annotated[
+    ContactWindow,
+    PlainValidator(_contact_window),
+    PlainSerializer(str, return_type=str, when_used="json"),
+]
+PolicyField = Annotated[
+    Policy,
+    PlainValidator(_policy),
+    PlainSerializer(
+        lambda p: p.model_dump(mode="json"), return_type=dict[str, Any], when_used="json"
+    ),
+]
+
+
+class _Group(BaseModel):
+    """Base of every settings group: unknown keys refused, instances immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------- groups
+
+
+class LLMSettings(_Group):
+    """``llm``: the model provider; ``none`` runs the built-in rules agent.
+
+    Attributes:
+        provider: ``openai`` (any OpenAI-compatible endpoint), ``anthropic`` or ``none``.
+        base_url: the API base; None is the provider's own (api.openai.com,
+            api.anthropic.com).
+        model: the model name; required unless the provider is ``none``.
+        api_key: required for Anthropic and for OpenAI without a `base_url`.
+        timeout_seconds: per-request timeout.
+    """
+
+    provider: Literal["openai", "anthropic", "none"] = "none"
+    base_url: HttpUrl | None = None
+    model: str | None = None
+    api_key: SecretStr | None = None
+    timeout_seconds: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 60.0
+
+    @property
+    def enabled(self) -> bool:
+        """Whether an LLM is configured (the provider is not ``none``)."""
+        return self.provider != "none"
+
+    @model_validator(mode="after")
+    def _complete(self) -> Self:
+        if self.provider == "none":
+            return self
+        missing = ["model"] if self.model is None else []
+        needs_key = self.provider == "anthropic" or self.base_url is None
+        if needs_key and self.api_key is None:
+            missing.append("api_key")
+        if missing:
+            where = (
+                " at api.openai.com (no base_url)"
+                if needs_key and self.provider == "openai"
+                else ""
+            )
+            raise _missing(*missing, why=f"with provider {self.provider}{where}")
+        return self
+
+
+class TelegramSettings(_Group):
+    """``telegram``: the Telegram bot; runs when `token` is set.
+
+    Attributes:
+        token: the Bot API token (required).
+        api_url: the Bot API base.
+        mode: ``polling`` or ``webhook``.
+        webhook_url: the public URL Telegram posts to (webhook mode).
+        webhook_secret: the secret token Telegram sends back (webhook mode);
+            1–256 of A-Z, a-z, 0-9, ``_``, ``-``.
+        allowed_users: user ids or usernames let in; empty lets everyone in.
+    """
+
+    token: SecretStr | None = None
+    api_url: HttpUrl = "https://api.telegram.org"
+    mode: Literal["polling", "webhook"] = "polling"
+    webhook_url: HttpUrl | None = None
+    webhook_secret: SecretStr | None = None
+    allowed_users: StrList = ()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the Telegram channel runs."""
+        return self.token is not None
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _TELEGRAM_SECRET.match(value.get_secret_value()):
+            raise PydanticCustomError(
+                "telegram_secret", "use 1–256 characters from A-Z, a-z, 0-9, _ and -"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _complete(self) -> Self:
+        if self.enabled and self.mode == "webhook":
+            missing = [
+                name for name in ("webhook_url", "webhook_secret") if getattr(self, name) is None
+            ]
+            if missing:
+                raise _missing(*missing, why="in webhook mode")
+        return self
+
+
+class SlackSettings(_Group):
+    """``slack``: the Slack app; runs when `bot_token` is set.
+
+    Attributes:
+        bot_token: the ``xoxb-`` token (required).
+        mode: ``socket`` (Socket Mode, needs `app_token`) or ``http`` (Events
+            API, needs `signing_secret`).
+        app_token: the ``xapp-`` token for Socket Mode.
+        signing_secret: verifies Events API requests.
+        api_url: the Web API base.
+        allowed_users: user ids let in; empty lets everyone in.
+        allowed_channels: channel ids let in; empty lets every channel in.
+    """
+
+    bot_token: SecretStr | None = None
+    mode: Literal["socket", "http"] = "socket"
+    app_token: SecretStr | None = None
+    signing_secret: SecretStr | None = None
+    api_url: HttpUrl = "https://slack.com/api/"
+    allowed_users: StrList = ()
+    allowed_channels: StrList = ()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the Slack channel runs."""
+        return self.bot_token is not None
+
+    @model_validator(mode="after")
+    def _complete(self) -> Self:
+        if not self.enabled:
+            return self
+        if self.mode == "socket" and self.app_token is None:
+            raise _missing("app_token", why="in socket mode")
+        if self.mode == "http" and self.signing_secret is None:
+            raise _missing("signing_secret", why="in http mode")
+        return self
+
+
+class EmailSettings(_Group):
+    """``email``: one mailbox read over IMAP and written over SMTP; runs when `address` is set.
+
+    Ports left unset follow the security: IMAP 993 (tls) or 143; SMTP 465
+    (tls), 587 (starttls) or 25 (none). Users left unset are for the adapter
+    to fill (usually with `address`).
+
+    Attributes:
+        address: the bot's mail address (required).
+        allowed_senders: addresses (or ``@domain``) let in; empty lets everyone in.
+        require_auth_results: accept only mail whose Authentication-Results pass.
+    """
+
+    address: str | None = None
+    imap_host: str | None = None
+    imap_port: Port = 993
+    imap_user: str | None = None
+    imap_password: SecretStr | None = None
+    imap_security: Literal["tls", "starttls", "none"] = "tls"
+    smtp_host: str | None = None
+    smtp_port: Port = 587
+    smtp_user: str | None = None
+    smtp_password: SecretStr | None = None
+    smtp_security: Literal["tls", "starttls", "none"] = "starttls"
+    allowed_senders: StrList = ()
+    require_auth_results: bool = False
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the email channel runs."""
+        return self.address is not None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_ports(cls, data: object) -> object:
+        if not isinstance(data, Mapping):
+            return data
+        filled = dict(data)
+        for prefix, ports, fallback in (
+            ("imap", _IMAP_PORTS, "tls"),
+            ("smtp", _SMTP_PORTS, "starttls"),
+        ):
+            security = filled.get(f"{prefix}_security", fallback)
+            if filled.get(f"{prefix}_port") is None and security in ports:
+                filled[f"{prefix}_port"] = ports[security]
+        return filled
+
+    @field_validator("address")
+    @classmethod
+    def _address_shape(cls, value: str | None) -> str | None:
+        if value is not None and "@" not in value:
+            raise PydanticCustomError("email_address", "must be a mail address (name@domain)")
+        return value
+
+    @model_validator(mode="after")
+    def _complete(self) -> Self:
+        if self.enabled:
+            missing = [name for name in ("imap_host", "smtp_host") if getattr(self, name) is None]
+            if missing:
+                raise _missing(*missing, why="for the email channel")
+        return self
+
+
+# --------------------------------------------------------------------------- settings
+
+
+class Settings(BaseSettings):
+    """All of clockbot's settings; build them with `load_settings`.
+
+    `Settings(...)` itself reads only its arguments (no environment, no file),
+    so tests and callers can build one directly.
+
+    Attributes:
+        home: clockbot's data directory.
+        database_url: the store's SQLAlchemy URL; None is SQLite under `home`
+            (see `store_url`).
+        agent_id: the agent's name in thread keys.
+        http_host: where webhooks, Slack events and ``/healthz`` are served.
+        http_port: that port.
+        llm: the model provider.
+        telegram: the Telegram channel.
+        slack: the Slack channel.
+        email: the email channel.
+        clock: the CLOCK policy (the YAML ``clock:`` block).
+        contact_window: the default contact window.
+        config_file: the YAML file these settings came from, if any (set by
+            `load_settings`, not a setting).
+    """
+
+    model_config = SettingsConfigDict(extra="forbid", frozen=True)
+
+    home: Path = Field(default_factory=lambda: Path.home() / ".clockbot")
+    database_url: str | None = None
+    agent_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")] = "main"
+    http_host: Annotated[str, Field(min_length=1)] = "127.0.0.1"
+    http_port: Port = 8080
+    llm: LLMSettings = LLMSettings()
+    telegram: TelegramSettings = TelegramSettings()
+    slack: SlackSettings = SlackSettings()
+    email: EmailSettings = EmailSettings()
+    clock: PolicyField = DEFAULT_POLICY
+    contact_window: ContactWindowField = DEFAULT_CONTACT_WINDOW
+    config_file: Path | None = None
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only the arguments: `load_settings` merges the environment and the file itself."""
+        return (init_settings,)
+
+    @field_validator("home")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @property
+    def store_url(self) -> str:
+        """The store URL to open: `database_url`, else SQLite in `home`."""
+        return self.database_url or f"sqlite:///{self.home / DEFAULT_DB_NAME}"
+
+    def redacted(self) -> dict[str, Any]:
+        """The settings as JSON-ready data for display, every set secret shown as ``"***"``."""
+        return {name: _redact(getattr(self, name)) for name in type(self).model_fields}
+
+
+def _redact(value: object) -> Any:
+    if isinstance(value, SecretStr):
+        return "***"
+    if isinstance(value, Policy):
+        return value.model_dump(mode="json")
+    if isinstance(value, BaseModel):
+        return {name: _redact(getattr(value, name)) for name in type(value).model_fields}
+    if isinstance(value, tuple | list):
+        return [_redact(item) for item in value]
+    if isinstance(value, Path | ContactWindow):
+        return str(value)
+    return value
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_settings(
+    *, config_path: Path | None = None, environ: Mapping[str, str] | None = None
+) -> Settings:
+    """Read the settings: environment over the YAML file over defaults.
+
+    Args:
+        config_path: the YAML file; None reads ``$CLOCKBOT_HOME/config.yaml``
+            when it exists.
+        environ: the environment; None is `os.environ`.
+
+    Returns:
+        The validated settings.
+
+    Raises:
+        ConfigError: the file named by `config_path` is missing, a file is
+            unreadable or not a YAML mapping, or a setting does not validate.
+    """
+    env = os.environ if environ is None else environ
+    if config_path is None:
+        candidate = default_home(env) / CONFIG_FILE_NAME
+        path = candidate if candidate.is_file() else None
+    else:
+        path = config_path.expanduser()
+        if not path.is_file():
+            raise ConfigError([("", f"config file {path} not found")], source=path)
+    document = _read_yaml(path) if path is not None else {}
+
+    clock_block = document.pop("clock", None)
+    try:
+        policy = policy_from_mapping({"clock": clock_block}, source=str(path) if path else None)
+    except PolicyError as exc:
+        raise ConfigError([(exc.path, _policy_reason(exc))], source=path) from None
+    if "config_file" in document:
+        raise ConfigError([("config_file", "not a setting (remove it)")], source=path)
+
+    merged = _without_empty(document)
+    from_env: set[tuple[str, ...]] = set()
+    for name, where in ENV_VARS.items():
+        raw = env.get(name)
+        if raw is None or not raw.strip():
+            continue
+        _put(merged, where, raw.strip())
+        from_env.add(where)
+    merged["clock"] = policy
+    merged["config_file"] = path
+    try:
+        return Settings(**merged)
+    except ValidationError as exc:
+        raise _config_error(exc, path, from_env) from None
+
+
+def _policy_reason(exc: PolicyError) -> str:
+    """The reason of a `PolicyError`, without the source and path it starts with."""
+    message = str(exc)
+    for prefix in (f"{exc.source}: " if exc.source else "", f"{exc.path or '<policy>'}: "):
+        message = message.removeprefix(prefix)
+    return message
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ConfigError([("", f"cannot read {path}: {reason}")], source=path) from None
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        # str(exc) quotes the offending line, which may hold a secret: use the position only.
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or "unreadable"
+        raise ConfigError([("", f"not valid YAML{where}: {problem}")], source=path) from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise ConfigError([("", "the top level must be a mapping")], source=path)
+    return loaded
+
+
+def _without_empty(data: Mapping[Any, Any]) -> dict[Any, Any]:
+    """A copy of a YAML mapping without null or empty-string values (they count as unset)."""
+    result: dict[Any, Any] = {}
+    for key, value in data.items():
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        result[key] = _without_empty(value) if isinstance(value, Mapping) else value
+    return result
+
+
+def _put(data: dict[str, Any], where: tuple[str, ...], value: str) -> None:
+    """Set ``data[a][b] = value`` for ``where == (a, b)``, making (or replacing) the mappings."""
+    node = data
+    for key in where[:-1]:
+        child = node.get(key)
+        if not isinstance(child, dict):
+            child = {}
+            node[key] = child
+        node = child
+    node[where[-1]] = value
+
+
+def _config_error(
+    exc: ValidationError, path: Path | None, from_env: set[tuple[str, ...]]
+) -> ConfigError:
+    """Turn a pydantic error into a `ConfigError` built from locations and messages only."""
+    problems: list[tuple[str, str]] = []
+    for error in exc.errors(include_input=False, include_url=False):
+        loc = tuple(str(part) for part in error["loc"])
+        ctx = error.get("ctx") or {}
+        if error["type"] == _MISSING:
+            for field in ctx.get("fields", ()):
+                problems.append(_problem((*loc, field), error["msg"], path, from_env))
+        else:
+            problems.append(_problem(loc, error["msg"], path, from_env))
+    return ConfigError(problems, source=path)
+
+
+def _problem(
+    loc: tuple[str, ...], message: str, path: Path | None, from_env: set[tuple[str, ...]]
+) -> tuple[str, str]:
+    field = ".".join(loc)
+    variable = _VAR_FOR_PATH.get(loc[:2]) or _VAR_FOR_PATH.get(loc[:1])
+    where = f" ({variable})" if variable else ""
+    for depth in (2, 1):
+        if loc[:depth] in from_env:
+            where = f" ({variable}, from the environment)"
+            break
+    return f"{field}{where}", message

@@ -1,0 +1,247 @@
+"""`clockbot doctor`: check that the configuration, the store and the LLM work.
+
+Each check is one line: ``ok   name: detail`` or ``FAIL name: detail``. The
+command exits 0 when every check passes, 1 when one fails and 2 when the
+configuration cannot be read. No line ever shows a secret: API keys travel
+only in request headers, and URLs are shown without credentials or queries.
+
+Channels are only reported as configured or not for now; checks that talk to
+Telegram, Slack or the mail servers come with their adapters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import httpx
+import typer
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from bot import messages
+from bot.config import (
+    ConfigError,
+    EmailSettings,
+    Settings,
+    SlackSettings,
+    TelegramSettings,
+    load_settings,
+)
+from wrapper import InteractionWrapper, WrapperError
+
+__all__ = [
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_BASE_URL",
+    "PROBE_TIMEOUT",
+    "Check",
+    "diagnose",
+    "doctor_command",
+]
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+ANTHROPIC_VERSION = "2023-06-01"
+PROBE_TIMEOUT = 5.0
+"""Seconds the LLM probe waits for an answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """The outcome of one check.
+
+    Attributes:
+        name: what was checked (``config``, ``store``, ``llm``, ``telegram`` …).
+        ok: whether it passed; informational lines pass.
+        detail: one line for a person, never holding a secret.
+    """
+
+    name: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        """The check as the line `clockbot doctor` prints."""
+        template = messages.DOCTOR_OK if self.ok else messages.DOCTOR_FAIL
+        return template.format(name=self.name, detail=self.detail)
+
+
+async def diagnose(settings: Settings, *, probe_timeout: float = PROBE_TIMEOUT) -> list[Check]:
+    """Run every check, in order: config, store, llm, telegram, slack, email.
+
+    Args:
+        settings: the loaded settings.
+        probe_timeout: seconds the LLM probe waits.
+
+    Returns:
+        One `Check` per line of the report.
+    """
+    return [
+        _check_config(settings),
+        await _check_store(settings),
+        await _check_llm(settings, probe_timeout),
+        _check_telegram(settings.telegram),
+        _check_slack(settings.slack),
+        _check_email(settings.email),
+    ]
+
+
+def doctor_command(
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="YAML config file; default: $CLOCKBOT_HOME/config.yaml."),
+    ] = None,
+) -> None:
+    """Check the configuration, the store and the LLM.
+
+    Exit codes: 0 all passed, 1 a check failed, 2 the configuration is invalid.
+    """
+    try:
+        settings = load_settings(config_path=config)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    checks = asyncio.run(diagnose(settings))
+    for check in checks:
+        typer.echo(check.line())
+    if not all(check.ok for check in checks):
+        raise typer.Exit(1)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_config(settings: Settings) -> Check:
+    if settings.config_file is None:
+        return Check("config", True, messages.DOCTOR_CONFIG_NO_FILE)
+    return Check("config", True, messages.DOCTOR_CONFIG_FROM_FILE.format(path=settings.config_file))
+
+
+async def _check_store(settings: Settings) -> Check:
+    url = settings.store_url
+    try:
+        wrapper = await InteractionWrapper.open(
+            url,
+            agent_id=settings.agent_id,
+            policy=settings.clock,
+            agent_tz="UTC",
+            contact_window=settings.contact_window,
+        )
+    except WrapperError as exc:
+        return Check("store", False, str(exc))
+    except OSError as exc:
+        return Check("store", False, f"cannot prepare {_masked_db(url)}: {exc.strerror or exc}")
+    await wrapper.close()
+    return Check("store", True, messages.DOCTOR_STORE_OK.format(url=_masked_db(url)))
+
+
+async def _check_llm(settings: Settings, probe_timeout: float) -> Check:
+    llm = settings.llm
+    if llm.provider == "none":
+        return Check("llm", True, messages.DOCTOR_RULES_AGENT)
+    key = llm.api_key.get_secret_value() if llm.api_key is not None else None
+    headers: dict[str, str] = {}
+    if llm.provider == "openai":
+        url = (llm.base_url or OPENAI_BASE_URL).rstrip("/") + "/models"
+        if key is not None:
+            headers["Authorization"] = f"Bearer {key}"
+    else:
+        url = (llm.base_url or ANTHROPIC_BASE_URL).rstrip("/") + "/v1/models"
+        headers["anthropic-version"] = ANTHROPIC_VERSION
+        if key is not None:
+            headers["x-api-key"] = key
+    shown = _masked_http(url)
+    fields = {"provider": llm.provider, "url": shown}
+    try:
+        async with httpx.AsyncClient(timeout=probe_timeout, follow_redirects=False) as client:
+            response = await client.get(url, headers=headers)
+    except httpx.TimeoutException:
+        reason = f"no answer within {probe_timeout:g} s"
+        return Check("llm", False, messages.DOCTOR_LLM_UNREACHABLE.format(**fields, reason=reason))
+    except httpx.ConnectError as exc:
+        reason = "connection refused" if _refused(exc) else "cannot connect"
+        return Check("llm", False, messages.DOCTOR_LLM_UNREACHABLE.format(**fields, reason=reason))
+    except (httpx.HTTPError, ValueError) as exc:
+        # The text of other errors may quote the request; the kind of error is enough.
+        reason = type(exc).__name__
+        return Check("llm", False, messages.DOCTOR_LLM_UNREACHABLE.format(**fields, reason=reason))
+    status = response.status_code
+    if 200 <= status < 300:
+        return Check(
+            "llm", True, messages.DOCTOR_LLM_OK.format(**fields, status=status, model=llm.model)
+        )
+    if status in (401, 403):
+        return Check("llm", False, messages.DOCTOR_LLM_REFUSED_KEY.format(**fields, status=status))
+    return Check("llm", False, messages.DOCTOR_LLM_HTTP.format(**fields, status=status))
+
+
+def _check_telegram(telegram: TelegramSettings) -> Check:
+    if not telegram.enabled:
+        return Check("telegram", True, messages.DOCTOR_CHANNEL_OFF)
+    parts = [f"mode {telegram.mode}", f"API {_masked_http(telegram.api_url)}"]
+    if telegram.mode == "webhook" and telegram.webhook_url is not None:
+        parts.append(f"webhook {_masked_http(telegram.webhook_url)}")
+    parts.append(_allowed(telegram.allowed_users, "users"))
+    return Check("telegram", True, messages.DOCTOR_CHANNEL_ON.format(summary=", ".join(parts)))
+
+
+def _check_slack(slack: SlackSettings) -> Check:
+    if not slack.enabled:
+        return Check("slack", True, messages.DOCTOR_CHANNEL_OFF)
+    parts = [
+        f"mode {slack.mode}",
+        f"API {_masked_http(slack.api_url)}",
+        _allowed(slack.allowed_users, "users"),
+        _allowed(slack.allowed_channels, "channels"),
+    ]
+    return Check("slack", True, messages.DOCTOR_CHANNEL_ON.format(summary=", ".join(parts)))
+
+
+def _check_email(email: EmailSettings) -> Check:
+    if not email.enabled:
+        return Check("email", True, messages.DOCTOR_CHANNEL_OFF)
+    parts = [
+        str(email.address),
+        f"IMAP {email.imap_host}:{email.imap_port} {email.imap_security}",
+        f"SMTP {email.smtp_host}:{email.smtp_port} {email.smtp_security}",
+        _allowed(email.allowed_senders, "senders"),
+    ]
+    return Check("email", True, messages.DOCTOR_CHANNEL_ON.format(summary=", ".join(parts)))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether a connection error was, somewhere down its chain, a refused connection."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError) or "refused" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _allowed(items: tuple[str, ...], what: str) -> str:
+    return f"{len(items)} allowed {what}" if items else f"all {what} allowed"
+
+
+def _masked_db(url: str) -> str:
+    """A database URL with its password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<unreadable URL>"
+
+
+def _masked_http(url: str) -> str:
+    """An http(s) URL without user, password, query or fragment."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return "<unreadable URL>"
+    host = f"[{parsed.host}]" if ":" in parsed.host else parsed.host
+    port = f":{parsed.port}" if parsed.port is not None else ""
+    return f"{parsed.scheme}://{host}{port}{parsed.path}"
