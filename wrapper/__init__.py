@@ -9,15 +9,23 @@ from wrapper.errors import (
     UnknownItemError,
     WrapperError,
 )
+from wrapper.history import History, StoredMessage
 from wrapper.keys import is_private_thread
+from wrapper.outbox import Outbox, OutboxItem, OutboxKind, OutboxStatus
 
 __all__ = [
     "SESSION_IDLE",
     "DatabaseURLError",
+    "History",
     "InteractionWrapper",
     "MessageTooLargeError",
+    "Outbox",
+    "OutboxItem",
+    "OutboxKind",
+    "OutboxStatus",
     "StateImportError",
     "StoreUnavailableError",
+    "StoredMessage",
     "UnknownItemError",
     "WrapperError",
     "is_private_thread",

@@ -18,10 +18,12 @@ from wrapper.types import UTCDateTime
 __all__ = [
     "ActionRow",
     "CalibrationRow",
+    "HistoryRow",
     "IdentityRow",
     "JournalRow",
     "LinkCodeRow",
     "MemoryRow",
+    "OutboxRow",
     "ParticipantRow",
     "ThreadRow",
     "UserRow",
@@ -172,3 +174,48 @@ class JournalRow(SQLModel, table=True):
     user_key: str
     received_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     text: str
+
+
+class HistoryRow(SQLModel, table=True):
+    """One message of a thread's conversation with the agent, in `seq` order (0..n)."""
+
+    __tablename__ = "history"
+    __table_args__ = (Index("ix_history_thread_seq", "thread_key", "seq", unique=True),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    thread_key: str
+    seq: int
+    role: str = Field(max_length=16)
+    content: str
+    tool_calls: list[dict[str, str]] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True))
+    )
+    tool_call_id: str | None = Field(default=None)
+    name: str | None = Field(default=None)
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class OutboxRow(SQLModel, table=True):
+    """A message waiting to go out, going out, sent, deferred or failed: all stay visible."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_due", "status", "due_at"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    kind: str = Field(max_length=16)
+    channel: str = Field(max_length=32)
+    thread_id: str
+    thread_key: str
+    user_key: str | None = Field(default=None)
+    text: str
+    status: str = Field(max_length=16)
+    due_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    claimed_by: str | None = Field(default=None)
+    claim_expires_at: datetime | None = _instant()
+    attempts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    last_error: str | None = Field(default=None, max_length=500)
+    defer_reason: str | None = Field(default=None)
+    deferred_from: datetime | None = _instant()
+    memory_id: int | None = Field(default=None)
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    sent_at: datetime | None = _instant()

@@ -1,0 +1,291 @@
+"""The outbox: every message the agent sends goes through here, durably.
+
+An item is ``pending`` (or ``deferred``) until it is due, then ``claimed`` by
+one worker for a lease, then ``sent``, back to ``pending`` (`retry_later`),
+``deferred`` by the agent, or ``failed``. Nothing is deleted: every state
+stays visible in `Outbox.listing`.
+
+A claim is one ``UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING *``, with
+``FOR UPDATE SKIP LOCKED`` on PostgreSQL so that concurrent claimers take
+different items instead of queueing; on SQLite ``BEGIN IMMEDIATE`` already
+makes the statement the only writer. A claim whose lease has run out (its
+worker crashed) is claimed again: delivery is at least once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Literal, get_args
+
+from sqlalchemy import Update, and_, bindparam, or_, select, update
+from sqlalchemy.engine import Connection
+
+from wrapper.db import Database
+from wrapper.tables import OutboxRow
+from wrapper.types import UTCDateTime
+
+__all__ = [
+    "MAX_ERROR_CHARS",
+    "MAX_TEXT_CHARS",
+    "Outbox",
+    "OutboxItem",
+    "OutboxKind",
+    "OutboxStatus",
+    "claim_statement",
+]
+
+OutboxKind = Literal["reply", "proactive", "reminder"]
+OutboxStatus = Literal["pending", "claimed", "sent", "deferred", "failed"]
+
+MAX_TEXT_CHARS = 20_000
+MAX_ERROR_CHARS = 500
+
+outbox = OutboxRow.__table__  # type: ignore[attr-defined]
+
+_KINDS: frozenset[str] = frozenset(get_args(OutboxKind))
+_STATUSES: frozenset[str] = frozenset(get_args(OutboxStatus))
+
+
+def _at(name: str) -> Any:
+    return bindparam(name, type_=UTCDateTime())
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    """One outbox row."""
+
+    id: int
+    kind: OutboxKind
+    channel: str
+    thread_id: str
+    thread_key: str
+    user_key: str | None
+    text: str
+    status: OutboxStatus
+    due_at: datetime
+    claimed_by: str | None
+    claim_expires_at: datetime | None
+    attempts: int
+    last_error: str | None
+    defer_reason: str | None
+    deferred_from: datetime | None
+    memory_id: int | None
+    created_at: datetime
+    sent_at: datetime | None
+
+
+def claim_statement(dialect_name: str) -> Update:
+    """The claim, for ``"sqlite"`` or ``"postgresql"``: one ``UPDATE … RETURNING``.
+
+    Parameters: ``now``, ``expires`` (now + lease), ``worker``, ``limit``.
+    """
+    now = _at("now")
+    pick = (
+        select(outbox.c.id)
+        .where(
+            or_(
+                and_(outbox.c.status.in_(("pending", "deferred")), outbox.c.due_at <= now),
+                and_(outbox.c.status == "claimed", outbox.c.claim_expires_at <= now),
+            )
+        )
+        .order_by(outbox.c.due_at, outbox.c.id)
+        .limit(bindparam("limit"))
+    )
+    if dialect_name == "postgresql":
+        pick = pick.with_for_update(skip_locked=True)
+    return (
+        update(outbox)
+        .where(outbox.c.id.in_(pick))
+        .values(
+            status="claimed",
+            claimed_by=bindparam("worker"),
+            claim_expires_at=_at("expires"),
+            attempts=outbox.c.attempts + 1,
+        )
+        .returning(*outbox.c)
+    )
+
+
+def _owned(item_id: Any, worker: Any) -> Any:
+    return and_(outbox.c.id == item_id, outbox.c.status == "claimed", outbox.c.claimed_by == worker)
+
+
+_ITEM: Any = bindparam("item")
+_WORKER: Any = bindparam("worker")
+_MARK_SENT = (
+    update(outbox)
+    .where(_owned(_ITEM, _WORKER))
+    .values(status="sent", sent_at=_at("at"), claim_expires_at=None)
+)
+_RETRY_LATER = (
+    update(outbox)
+    .where(_owned(_ITEM, _WORKER))
+    .values(
+        status="pending",
+        due_at=_at("at"),
+        last_error=bindparam("error"),
+        claimed_by=None,
+        claim_expires_at=None,
+    )
+)
+_FAIL = (
+    update(outbox)
+    .where(_owned(_ITEM, _WORKER))
+    .values(status="failed", last_error=bindparam("error"), claim_expires_at=None)
+)
+# SET expressions read the row as it was: deferred_from gets the old due_at.
+_DEFER = (
+    update(outbox)
+    .where(_owned(_ITEM, _WORKER))
+    .values(
+        status="deferred",
+        deferred_from=outbox.c.due_at,
+        due_at=_at("until"),
+        defer_reason=bindparam("reason"),
+        claimed_by=None,
+        claim_expires_at=None,
+    )
+)
+_CANCEL_REMINDER = (
+    update(outbox)
+    .where(
+        outbox.c.kind == "reminder",
+        outbox.c.memory_id == bindparam("memory"),
+        outbox.c.status.in_(("pending", "deferred")),
+    )
+    .values(status="failed", last_error="canceled")
+)
+_LISTING = select(outbox).order_by(outbox.c.id.desc()).limit(bindparam("limit"))
+_LISTING_STATUS = _LISTING.where(outbox.c.status == bindparam("status"))
+_CLAIM: dict[str, Update] = {}
+
+
+class Outbox:
+    """The durable queue of outgoing messages."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def enqueue(
+        self,
+        *,
+        kind: OutboxKind,
+        channel: str,
+        thread_id: str,
+        thread_key: str,
+        user_key: str | None,
+        text: str,
+        due_at: datetime,
+        memory_id: int | None = None,
+        now: datetime,
+    ) -> int:
+        """Store a pending item due at `due_at`; its id.
+
+        Raises:
+            ValueError: an unknown kind, text over 20,000 characters, or text with NUL.
+        """
+        if kind not in _KINDS:
+            raise ValueError(f"unknown outbox kind {kind!r}; use one of {sorted(_KINDS)}")
+        if len(text) > MAX_TEXT_CHARS:
+            raise ValueError(f"outbox text is {len(text)} characters; at most {MAX_TEXT_CHARS}")
+        if "\x00" in text:
+            raise ValueError("outbox text contains NUL, which PostgreSQL cannot store")
+        stmt = (
+            outbox.insert()
+            .values(
+                kind=kind,
+                channel=channel,
+                thread_id=thread_id,
+                thread_key=thread_key,
+                user_key=user_key,
+                text=text,
+                status="pending",
+                due_at=due_at,
+                attempts=0,
+                memory_id=memory_id,
+                created_at=now,
+            )
+            .returning(outbox.c.id)
+        )
+
+        def work(conn: Connection) -> int:
+            return int(conn.execute(stmt).scalar_one())
+
+        return await self._db.run(work, inline=True)
+
+    async def claim_due(
+        self, *, now: datetime, worker: str, lease: timedelta, limit: int = 10
+    ) -> list[OutboxItem]:
+        """Claim up to `limit` due items (and expired claims) for `worker`, oldest due first."""
+        if limit < 1:
+            raise ValueError(f"limit must be >= 1, not {limit}")
+        if lease <= timedelta(0):
+            raise ValueError(f"lease must be positive, not {lease}")
+        params = {"now": now, "expires": now + lease, "worker": worker, "limit": limit}
+
+        def work(conn: Connection) -> list[OutboxItem]:
+            stmt = _claim_for(conn.dialect.name)
+            items = [_item(row._mapping) for row in conn.execute(stmt, params)]
+            return sorted(items, key=lambda item: (item.due_at, item.id))
+
+        return await self._db.run(work, inline=True)
+
+    async def mark_sent(self, item_id: int, *, worker: str, sent_at: datetime) -> bool:
+        """Sent; False unless the item is still claimed by `worker`."""
+        return await self._change(_MARK_SENT, item=item_id, worker=worker, at=sent_at)
+
+    async def retry_later(self, item_id: int, *, worker: str, error: str, at: datetime) -> bool:
+        """Back to pending, due at `at`, keeping the error; False unless claimed by `worker`."""
+        params = {"item": item_id, "worker": worker, "error": error[:MAX_ERROR_CHARS], "at": at}
+        return await self._change(_RETRY_LATER, **params)
+
+    async def fail(self, item_id: int, *, worker: str, error: str) -> bool:
+        """Give up for good, keeping the error; False unless claimed by `worker`."""
+        error = error[:MAX_ERROR_CHARS]
+        return await self._change(_FAIL, item=item_id, worker=worker, error=error)
+
+    async def defer(self, item_id: int, *, worker: str, until: datetime, reason: str) -> bool:
+        """The agent chose to wait: due at `until`, the old due time and `reason` kept.
+
+        False unless the item is claimed by `worker`.
+        """
+        params = {"item": item_id, "worker": worker, "until": until, "reason": reason}
+        return await self._change(_DEFER, **params)
+
+    async def listing(
+        self, *, limit: int = 50, status: OutboxStatus | None = None
+    ) -> list[OutboxItem]:
+        """The newest `limit` items (of one status, if given), newest first."""
+        if status is not None and status not in _STATUSES:
+            raise ValueError(f"unknown outbox status {status!r}; use one of {sorted(_STATUSES)}")
+        stmt = _LISTING if status is None else _LISTING_STATUS
+        params: dict[str, Any] = {"limit": limit, "status": status}
+
+        def work(conn: Connection) -> list[OutboxItem]:
+            return [_item(row._mapping) for row in conn.execute(stmt, params)]
+
+        return await self._db.run(work, inline=True)
+
+    async def cancel_reminder(self, memory_id: int) -> int:
+        """Fail (``last_error="canceled"``) the memory's waiting reminders; how many."""
+        return await self._count(_CANCEL_REMINDER, memory=memory_id)
+
+    async def _change(self, stmt: Update, **params: Any) -> bool:
+        return await self._count(stmt, **params) > 0
+
+    async def _count(self, stmt: Update, **params: Any) -> int:
+        def work(conn: Connection) -> int:
+            return int(conn.execute(stmt, params).rowcount)
+
+        return await self._db.run(work, inline=True)
+
+
+def _claim_for(dialect_name: str) -> Update:
+    if dialect_name not in _CLAIM:
+        _CLAIM[dialect_name] = claim_statement(dialect_name)
+    return _CLAIM[dialect_name]
+
+
+def _item(row: Any) -> OutboxItem:
+    return OutboxItem(**{name: row[name] for name in OutboxItem.__dataclass_fields__})
