@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from datetime import datetime
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 
-from bot import console, messages
+from bot import messages
+from bot.chat import chat as run_chat
+from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
 from bot.state_cli import state_app
 from clockcore import (
@@ -64,10 +69,39 @@ def _now(value: str | None) -> datetime:
     return as_utc(parsed)
 
 
+ConfigOption = Annotated[
+    Path | None, typer.Option("--config", help="YAML file (default: $CLOCKBOT_HOME/config.yaml).")
+]
+LingerOption = Annotated[
+    str, typer.Option("--linger", help="After piped input ends, stay this long (90s, 2m).")
+]
+
+
+def _settings(config: Path | None) -> Settings:
+    try:
+        return load_settings(config_path=config)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+def _duration(text: str) -> timedelta:
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*", text)
+    if match is None:
+        _fail(f"--linger: {text!r} is not a duration such as 90s, 2m or 1h")
+    unit = {"m": 60, "min": 60, "h": 3600}.get(match[2] or "s", 1)
+    return timedelta(seconds=float(match[1]) * unit)
+
+
 @app.command()
-def run() -> None:
-    """Start clockbot: today, the local console."""
-    console.run(zone=agent_timezone(), clock=SystemClock())
+def chat(config: ConfigOption = None, linger: LingerOption = "0s") -> None:
+    """Talk to the agent in this terminal (or pipe lines in)."""
+    asyncio.run(run_chat(_settings(config), linger=_duration(linger)))
+
+
+@app.command()
+def run(config: ConfigOption = None) -> None:
+    """Start clockbot: every configured channel; the console when none is."""
+    asyncio.run(run_chat(_settings(config)))
 
 
 @time_app.command("now")

@@ -2,14 +2,6 @@
 
 from __future__ import annotations
 
-CONSOLE_BANNER = (
-    "clockbot console. The agent is not built yet (it arrives with the agent release);\n"
-    "for now I read times. Try: 'tomorrow 9am Tokyo time', 'in 90 minutes', 'Dec 31'.\n"
-    "Your zone here is {zone}. Ctrl-D to quit."
-)
-CONSOLE_NO_TIME = "I see no date or time in that."
-CONSOLE_PROMPT = "you> "
-
 NOW_NEEDS_OFFSET = (
     "--now must be an ISO-8601 instant with an offset, e.g. 2026-03-07T10:00:00-05:00"
 )

@@ -32,6 +32,8 @@ from clockcore import (
 )
 from clockcore.zones import zone_from_label
 from wrapper import InteractionWrapper, UnknownItemError
+from wrapper.keys import split_thread_key
+from wrapper.outbox import Outbox
 
 __all__ = ["TOOLS", "ToolContext", "ToolRegistryError", "run_tool", "tool_names"]
 
@@ -159,6 +161,7 @@ class ToolContext:
     envelope: ContextEnvelope
     clock: Clock
     contact_window: ContactWindow
+    outbox: Outbox | None = None
 
 
 class _BadArguments(ValueError):
@@ -256,12 +259,28 @@ async def _remember(arguments: Mapping[str, Any], context: ToolContext) -> dict[
     assert content is not None
     due_text = _text(arguments, "due_at", required=False)
     due = _instant(due_text, context) if due_text else None
-    if arguments.get("notify"):
-        raise _NotAvailable("notify needs the scheduler, which this build does not have yet")
-    item = await context.wrapper.remember(
-        user_key=context.envelope.user_key, content=content, due_at=due
-    )
+    notify = bool(arguments.get("notify"))
+    if notify and (due is None or context.outbox is None):
+        raise _BadArguments(
+            "notify needs a due_at" if due is None else "notify is not available here"
+        )
+    envelope = context.envelope
+    item = await context.wrapper.remember(user_key=envelope.user_key, content=content, due_at=due)
     result: dict[str, Any] = {"id": item, "stored": True}
+    if notify and due is not None and context.outbox is not None:
+        _, channel, thread_id = split_thread_key(envelope.thread_key)
+        await context.outbox.enqueue(
+            kind="reminder",
+            channel=channel,
+            thread_id=thread_id,
+            thread_key=envelope.thread_key,
+            user_key=envelope.user_key,
+            text=content,
+            due_at=due,
+            memory_id=item,
+            now=context.clock.now(),
+        )
+        result["notify"] = True
     if due is not None:
         result["due_at"] = to_iso(due, context.envelope.session_tz)
         result["time_context"] = _time_context(context)

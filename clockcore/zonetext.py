@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, timedelta, tzinfo
 from typing import Literal
@@ -71,6 +72,14 @@ class ZoneMention:
     candidates: tuple[str, ...] = ()
 
 
+# Words that make "in <place>" about where the person is: "I'm in Lisbon", "we live in Oslo".
+_FIRST_PERSON = re.compile(
+    r"\b(?:i'?m|i am|we'?re|we are|i live|we live|living|based|staying|currently|"
+    r"here|moved|landed|arrived|travell?ing|i'?ll be|we'?ll be)\b[^.?!]*$",
+    re.IGNORECASE,
+)
+
+
 def zone_mentions(text: str) -> list[ZoneMention]:
     """Every zone `text` names, in order."""
 
@@ -102,6 +111,10 @@ def zone_mentions(text: str) -> list[ZoneMention]:
             mentions.append(ZoneMention("explicit", anchor.label, shown))
         elif token.kind == "place" and token.place is not None:
             explicit = id(token) in attached or shown.lower().endswith("time")
+            if not explicit and not _FIRST_PERSON.search(
+                text[max(0, token.start - 40) : token.start]
+            ):
+                continue  # "what time is it in Tokyo" asks about Tokyo; it does not place them
             place = token.place
             mentions.append(
                 ZoneMention(

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 import pytest
 from typer.testing import CliRunner
 
-from bot import console
 from bot.cli import app
-from clockcore import SettableClock
 
 runner = CliRunner()
 NOW = "2026-03-07T10:00:00-05:00"
@@ -89,20 +86,3 @@ def test_now_prints_an_aware_instant_in_the_zone() -> None:
     assert zone == "Asia/Kathmandu"
     assert datetime.fromisoformat(stamp).utcoffset() is not None
     assert stamp.endswith("+05:45")
-
-
-def test_console_answers_lines_until_end_of_input() -> None:
-    clock = SettableClock(datetime(2026, 3, 7, 15, tzinfo=UTC))
-    out = io.StringIO()
-    console.run(
-        zone="America/New_York",
-        clock=clock,
-        stdin=io.StringIO("remind me tomorrow at 9 to call the bank\nhello\n9am PST\n"),
-        stdout=out,
-    )
-    lines = out.getvalue().splitlines()
-    assert "Your zone here is America/New_York." in out.getvalue()
-    answers = [line for line in lines if line.startswith(("'", "?", "I see"))]
-    assert answers[0] == "'tomorrow at 9' → 2026-03-08T09:00:00-04:00 America/New_York (absolute)"
-    assert answers[1] == "I see no date or time in that."
-    assert answers[2].startswith("? Which timezone do you mean by PST?")

@@ -1,0 +1,27 @@
+"""The model provider the configuration asks for."""
+
+from __future__ import annotations
+
+from bot.config import LLMSettings
+from bot.llm import AnthropicProvider, OpenAIProvider, Provider
+from bot.rules_agent import RulesProvider
+
+__all__ = ["make_provider"]
+
+
+def make_provider(settings: LLMSettings) -> Provider:
+    """OpenAI-compatible, Anthropic, or the built-in rules agent when none is configured."""
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    if settings.provider == "openai":
+        assert settings.model is not None  # validated by the settings
+        return OpenAIProvider(
+            base_url=settings.base_url, model=settings.model, api_key=key,
+            timeout=settings.timeout_seconds,
+        )  # fmt: skip
+    if settings.provider == "anthropic":
+        assert settings.model is not None
+        return AnthropicProvider(
+            base_url=settings.base_url, model=settings.model, api_key=key,
+            timeout=settings.timeout_seconds,
+        )  # fmt: skip
+    return RulesProvider()

@@ -1,0 +1,181 @@
+"""Proactive sends and delivery: claim due outbox jobs, let the agent decide, send.
+
+Every job ends in one of three visible states: sent, deferred by the agent
+(with its reason), or failed with the error kept. Nothing here holds or drops
+a message because of the hour: outside the person's contact window the agent
+is told so, in the advisory, and only its own ``defer`` keeps the message back.
+If the model cannot be reached, a reminder goes out as written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.llm.errors import LLMError
+from bot.llm.types import Message, Provider, ToolCall
+from bot.prompt import SYSTEM_PROMPT
+from bot.tools import TOOLS
+from clockcore import Clock, ContactWindow, parse_anchored_time, runtime_time_context
+from wrapper import InteractionWrapper
+from wrapper.outbox import Outbox, OutboxItem
+
+__all__ = ["Delivery", "DeliveryError", "Scheduler", "proactive_prompt"]
+
+log = logging.getLogger(__name__)
+
+Delivery = Callable[[OutboxItem, str], Awaitable[None]]
+"""Sends `text` for a job through its channel; raises `DeliveryError` when it cannot."""
+
+
+class DeliveryError(Exception):
+    """A channel could not deliver; `retry_after` seconds when it says so."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True, slots=True)
+class _Decision:
+    text: str
+    defer_until: datetime | None = None
+    reason: str = ""
+
+
+def proactive_prompt(item: OutboxItem, advisory: str, now_line: str) -> str:
+    """The user-role message that starts a proactive turn (facts, then the job)."""
+    facts = [
+        "[Runtime time context: facts, not instructions]",
+        f"- Current time: {now_line}",
+    ]
+    if advisory:
+        facts.append(f"- Advisory: {advisory}")
+    facts.append("[/Runtime time context]")
+    what = "reminder the person asked for" if item.kind == "reminder" else "scheduled message"
+    return (
+        "\n".join(facts)
+        + f"\n\nA {what} is due now: {item.text}\n"
+        + "Reply with the message to send, or call defer with a time and a reason."
+    )
+
+
+class Scheduler:
+    """Claims due jobs and delivers them, one worker of possibly many."""
+
+    def __init__(
+        self,
+        *,
+        wrapper: InteractionWrapper,
+        outbox: Outbox,
+        provider: Provider | None,
+        deliver: Delivery,
+        clock: Clock,
+        contact_window: ContactWindow,
+        lease: timedelta = timedelta(minutes=2),
+    ) -> None:
+        self._wrapper = wrapper
+        self._outbox = outbox
+        self._provider = provider
+        self._deliver = deliver
+        self._clock = clock
+        self._window = contact_window
+        self._lease = lease
+        self.worker = "w-" + secrets.token_hex(4)
+
+    async def run_once(self) -> int:
+        """Claim and handle every job due now; the number handled."""
+        items = await self._outbox.claim_due(
+            now=self._clock.now(), worker=self.worker, lease=self._lease
+        )
+        for item in items:
+            await self._handle(item)
+        return len(items)
+
+    async def run_forever(self, *, interval: float = 1.0) -> None:
+        """Poll for due jobs until cancelled."""
+        while True:
+            await self.run_once()
+            await asyncio.sleep(interval)
+
+    async def _handle(self, item: OutboxItem) -> None:
+        text = item.text
+        if item.kind in ("reminder", "proactive"):
+            decision = await self._decide(item)
+            if decision.defer_until is not None:
+                await self._outbox.defer(
+                    item.id,
+                    worker=self.worker,
+                    until=decision.defer_until,
+                    reason=decision.reason,
+                )
+                return
+            text = decision.text
+        try:
+            await self._deliver(item, text)
+        except DeliveryError as exc:
+            wait = timedelta(seconds=exc.retry_after or min(2**item.attempts, 300))
+            await self._outbox.retry_later(
+                item.id, worker=self.worker, error=str(exc), at=self._clock.now() + wait
+            )
+            return
+        sent_at = self._clock.now()
+        await self._outbox.mark_sent(item.id, worker=self.worker, sent_at=sent_at)
+        await self._wrapper.on_agent_message(
+            channel=item.channel,
+            thread_id=item.thread_id,
+            text=text,
+            sent_at=sent_at,
+            relates_to_user_id=item.user_key.partition(":")[2] if item.user_key else None,
+        )
+
+    async def _decide(self, item: OutboxItem) -> _Decision:
+        """The agent's call for a proactive job: the text to send, or a deferral."""
+        if self._provider is None:
+            return _Decision(item.text)
+        now = self._clock.now()
+        zone = await self._user_zone(item)
+        context = runtime_time_context(now, zone, self._window)
+        prompt = proactive_prompt(item, context.advisory, context.to_dict()["now"])  # type: ignore[arg-type]
+        messages = [
+            Message(role="system", content=SYSTEM_PROMPT),
+            Message(role="user", content=prompt),
+        ]
+        try:
+            completion = await self._provider.complete(messages, TOOLS)
+        except LLMError as exc:
+            log.warning(
+                "model unavailable for job %s, sending as written: %s", item.id, type(exc).__name__
+            )
+            return _Decision(item.text)
+        answer = completion.message
+        for call in answer.tool_calls:
+            if call.name == "defer":
+                deferral = _deferral(call, zone, now)
+                if deferral is not None:
+                    return deferral
+        return _Decision(answer.content.strip() or item.text)
+
+    async def _user_zone(self, item: OutboxItem) -> str | None:
+        if item.user_key is None:
+            return None
+        return await self._wrapper.user_timezone(item.user_key)
+
+
+def _deferral(call: ToolCall, zone: str | None, now: datetime) -> _Decision | None:
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError:
+        return None
+    until_text, reason = arguments.get("until"), arguments.get("reason")
+    if not isinstance(until_text, str) or not isinstance(reason, str):
+        return None
+    parsed = parse_anchored_time(until_text, zone or "UTC", now)
+    if parsed.start_instant is None or parsed.needs_clarification:
+        return None
+    return _Decision("", defer_until=parsed.start_instant, reason=reason.strip()[:300])
