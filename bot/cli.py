@@ -15,6 +15,7 @@ from bot import messages
 from bot.chat import chat as run_chat
 from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
+from bot.outbox_cli import outbox_command
 from bot.state_cli import state_app
 from clockcore import (
     ParseResult,
@@ -38,6 +39,7 @@ app = typer.Typer(
 time_app = typer.Typer(help="Read, show and convert times the way the agent does.")
 app.add_typer(time_app, name="time")
 app.add_typer(state_app, name="state")
+app.command("outbox")(outbox_command)
 app.command("doctor")(doctor_command)
 
 TzOption = Annotated[
