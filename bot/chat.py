@@ -11,7 +11,6 @@ long to print proactive messages.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import getpass
 import sys
 from datetime import timedelta
@@ -94,8 +93,7 @@ async def chat(
             await asyncio.sleep(linger.total_seconds())
         await scheduler.run_once()
     finally:
-        background.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await background
+        scheduler.stop()
+        await background
         await provider.aclose()
         await wrapper.close()

@@ -10,6 +10,7 @@ If the model cannot be reached, a reminder goes out as written.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -87,6 +88,7 @@ class Scheduler:
         self._window = contact_window
         self._lease = lease
         self.worker = "w-" + secrets.token_hex(4)
+        self._stopping = asyncio.Event()
 
     async def run_once(self) -> int:
         """Claim and handle every job due now; the number handled."""
@@ -98,10 +100,15 @@ class Scheduler:
         return len(items)
 
     async def run_forever(self, *, interval: float = 1.0) -> None:
-        """Poll for due jobs until cancelled."""
-        while True:
+        """Poll for due jobs until `stop` is called; a job in hand is always finished."""
+        while not self._stopping.is_set():
             await self.run_once()
-            await asyncio.sleep(interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), timeout=interval)
+
+    def stop(self) -> None:
+        """Ask `run_forever` to return after the job it is handling, if any."""
+        self._stopping.set()
 
     async def _handle(self, item: OutboxItem) -> None:
         text = item.text
