@@ -38,13 +38,8 @@ from anthropic.types import (
 )
 
 from bot.llm.errors import (
-    LLMError,
     LLMRequestError,
-    LLMServerError,
-    LLMUnavailable,
-    body_detail,
-    error_for_status,
-    scrub,
+    sdk_errors,
 )
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec, same_specs
 
@@ -110,33 +105,19 @@ class AnthropicProvider:
         """
         system, payload = _convert(messages)
         tool_params = self._tool_params(tools)
-        try:
+        with sdk_errors(
+            "anthropic",
+            anthropic,
+            base=anthropic.AnthropicError,
+            secret=self._secret,
+            timeout=self._timeout,
+        ):
             response = await self._client.messages.create(
                 model=self.model,
                 max_tokens=self.max_tokens,
                 messages=payload,
                 **_optional(system=system, tools=tool_params),
             )
-        except anthropic.APITimeoutError as exc:
-            raise LLMUnavailable(f"anthropic: no answer within {self._timeout:g} s") from exc
-        except anthropic.APIConnectionError as exc:
-            cause = exc.__cause__ or exc
-            detail = scrub(str(cause) or type(cause).__name__, self._secret)
-            raise LLMUnavailable(f"anthropic: cannot reach the server: {detail}") from exc
-        except anthropic.APIStatusError as exc:
-            raise error_for_status(
-                "anthropic",
-                exc.status_code,
-                body_detail(exc.body, exc.message),
-                exc.response.headers,
-                secret=self._secret,
-            ) from exc
-        except anthropic.APIResponseValidationError as exc:
-            raise LLMServerError(
-                "anthropic: the answer could not be read", status=exc.status_code
-            ) from exc
-        except anthropic.AnthropicError as exc:
-            raise LLMError(f"anthropic: {scrub(str(exc), self._secret)}") from exc
         return _completion(response)
 
     async def aclose(self) -> None:

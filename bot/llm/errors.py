@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import email.utils
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
 
 __all__ = [
     "LLMError",
@@ -28,6 +30,7 @@ __all__ = [
     "error_for_status",
     "parse_retry_after",
     "scrub",
+    "sdk_errors",
 ]
 
 _DETAIL_LIMIT = 300
@@ -153,3 +156,41 @@ def body_detail(body: object, fallback: str) -> str:
         if isinstance(body.get("message"), str):
             return str(body["message"])
     return fallback
+
+
+@contextmanager
+def sdk_errors(
+    vendor: str, sdk: Any, *, base: type[Exception], secret: str | None, timeout: float
+) -> Iterator[None]:
+    """Translate an SDK's exceptions into this tree, once, at the provider boundary.
+
+    The openai and anthropic SDKs share their exception names
+    (`APITimeoutError`, `APIConnectionError`, `APIStatusError`,
+    `APIResponseValidationError`); `base` is each SDK's root error.
+
+    Raises:
+        LLMUnavailable: no answer in time, or the server cannot be reached.
+        LLMRateLimited: HTTP 429.
+        LLMServerError: a 5xx, or an answer that cannot be read.
+        LLMRequestError: any other 4xx.
+        LLMError: anything else the SDK raised.
+    """
+    try:
+        yield
+    except sdk.APITimeoutError as exc:
+        raise LLMUnavailable(f"{vendor}: no answer within {timeout:g} s") from exc
+    except sdk.APIConnectionError as exc:
+        cause = exc.__cause__ or exc
+        detail = scrub(str(cause) or type(cause).__name__, secret)
+        raise LLMUnavailable(f"{vendor}: cannot reach the server: {detail}") from exc
+    except sdk.APIStatusError as exc:
+        detail = body_detail(exc.body, exc.message)
+        raise error_for_status(
+            vendor, exc.status_code, detail, exc.response.headers, secret=secret
+        ) from exc
+    except sdk.APIResponseValidationError as exc:
+        raise LLMServerError(
+            f"{vendor}: the answer could not be read", status=exc.status_code
+        ) from exc
+    except base as exc:
+        raise LLMError(f"{vendor}: {scrub(str(exc), secret)}") from exc

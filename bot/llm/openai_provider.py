@@ -19,13 +19,9 @@ from openai.types.chat import (
 )
 
 from bot.llm.errors import (
-    LLMError,
     LLMRequestError,
     LLMServerError,
-    LLMUnavailable,
-    body_detail,
-    error_for_status,
-    scrub,
+    sdk_errors,
 )
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec, same_specs
 
@@ -82,7 +78,9 @@ class OpenAIProvider:
         """
         payload = [_message_param(message) for message in messages]
         tool_params = self._tool_params(tools)
-        try:
+        with sdk_errors(
+            "openai", openai, base=openai.OpenAIError, secret=self._secret, timeout=self._timeout
+        ):
             if tool_params:
                 response = await self._client.chat.completions.create(
                     model=self.model, messages=payload, tools=tool_params
@@ -91,26 +89,6 @@ class OpenAIProvider:
                 response = await self._client.chat.completions.create(
                     model=self.model, messages=payload
                 )
-        except openai.APITimeoutError as exc:
-            raise LLMUnavailable(f"openai: no answer within {self._timeout:g} s") from exc
-        except openai.APIConnectionError as exc:
-            cause = exc.__cause__ or exc
-            detail = scrub(str(cause) or type(cause).__name__, self._secret)
-            raise LLMUnavailable(f"openai: cannot reach the server: {detail}") from exc
-        except openai.APIStatusError as exc:
-            raise error_for_status(
-                "openai",
-                exc.status_code,
-                body_detail(exc.body, exc.message),
-                exc.response.headers,
-                secret=self._secret,
-            ) from exc
-        except openai.APIResponseValidationError as exc:
-            raise LLMServerError(
-                "openai: the answer could not be read", status=exc.status_code
-            ) from exc
-        except openai.OpenAIError as exc:
-            raise LLMError(f"openai: {scrub(str(exc), self._secret)}") from exc
         return _completion(response)
 
     async def aclose(self) -> None:
