@@ -16,15 +16,25 @@ from bot.llm.errors import LLMError
 from bot.llm.types import Message, Provider, ToolCall
 from bot.prompt import assemble, user_turn
 from bot.tools import TOOLS, ToolContext, run_tool
-from clockcore import Clock, ContactWindow, ContextEnvelope
+from clockcore import RUNTIME_BLOCK_END, Clock, ContactWindow, ContextEnvelope, to_iso
 from wrapper import InteractionWrapper
 from wrapper.history import History, StoredMessage
 from wrapper.outbox import Outbox
 
-__all__ = ["MAX_TOOL_ROUNDS", "Agent", "TurnResult"]
+__all__ = ["COMPACT_AFTER_CHARS", "KEEP_RECENT", "MAX_TOOL_ROUNDS", "Agent", "TurnResult"]
 
 MAX_TOOL_ROUNDS = 6
 """Model calls in one turn before the agent stops asking for more tool rounds."""
+COMPACT_AFTER_CHARS = 60_000
+"""History size (characters, ~15k tokens) past which older turns become one summary."""
+KEEP_RECENT = 10
+"""Messages kept word for word when compacting."""
+
+SUMMARY_PROMPT = (
+    "Summarise this conversation for your own later reference: who the person is, what they "
+    "asked, what was decided, promised or scheduled, with dates as absolute timestamps. Plain "
+    "sentences, at most 200 words. Reply with the summary only."
+)
 
 UNAVAILABLE_REPLY = (
     "I can't reach my language model right now. I've kept your message and will "
@@ -53,9 +63,13 @@ class Agent:
         clock: Clock,
         contact_window: ContactWindow,
         outbox: Outbox | None = None,
+        compact_after_chars: int = COMPACT_AFTER_CHARS,
+        keep_recent: int = KEEP_RECENT,
     ) -> None:
         self._wrapper = wrapper
         self._outbox = outbox
+        self._compact_after = compact_after_chars
+        self._keep_recent = keep_recent
         self._provider = provider
         self._clock = clock
         self._window = contact_window
@@ -80,6 +94,7 @@ class Agent:
         if envelope.duplicate:
             return TurnResult(None, envelope)
         stored = await self._history.load(envelope.thread_key)
+        stored = await self._compact(envelope.thread_key, stored)
         earlier = [_message(m) for m in stored]
         newest = user_turn(envelope.render(), text)
         context = ToolContext(
@@ -116,10 +131,69 @@ class Agent:
                 produced.append(await self._tool_message(call, context))
         return produced
 
+    async def _compact(self, thread_key: str, stored: list[StoredMessage]) -> list[StoredMessage]:
+        """Past the budget, replace older turns with one summary message.
+
+        The summary is a user message that says when it was made; the system
+        prompt is never touched. Recent messages keep their bytes, so the
+        prefix changes once, here, and grows again from the next turn. If the
+        model cannot summarise now, the history is left whole.
+        """
+        if sum(len(m.content) for m in stored) <= self._compact_after:
+            return stored
+        cut = _cut_point(stored, self._keep_recent)
+        if cut <= 0:
+            return stored
+        try:
+            summary = await self._summarise(stored[:cut])
+        except LLMError:
+            return stored
+        now = self._clock.now()
+        head = [
+            StoredMessage(
+                role="user",
+                content=f"[Earlier conversation, compacted at {to_iso(now, 'UTC')}: "
+                f"a summary, not the words]\n{summary}",
+            ),
+            StoredMessage(role="assistant", content="Noted."),
+        ]
+        await self._history.replace_prefix(thread_key, cut, head, at=now)
+        return [*head, *stored[cut:]]
+
+    async def _summarise(self, older: Sequence[StoredMessage]) -> str:
+        if self._provider.name == "rules":
+            said = [_words(m.content) for m in older if m.role == "user"]
+            return "\n".join(f"- They said: {line}" for line in said[-20:] if line)
+        transcript = "\n".join(f"{m.role}: {_words(m.content)}" for m in older if m.content)
+        completion = await self._provider.complete(
+            [
+                Message(role="system", content=SUMMARY_PROMPT),
+                Message(role="user", content=transcript[-40_000:]),
+            ],
+            (),
+        )
+        return completion.message.content.strip() or "(no summary)"
+
     @staticmethod
     async def _tool_message(call: ToolCall, context: ToolContext) -> Message:
         result = await run_tool(call, context)
         return Message(role="tool", content=result, tool_call_id=call.id, name=call.name)
+
+
+def _cut_point(stored: Sequence[StoredMessage], keep: int) -> int:
+    """Where to cut: a user message at least `keep` from the end, so turns stay whole."""
+    for index in range(max(len(stored) - keep, 0), 0, -1):
+        if stored[index].role == "user":
+            return index
+    return 0
+
+
+def _words(content: str) -> str:
+    """What was said, without the runtime block, on one line, at most 300 characters."""
+    if RUNTIME_BLOCK_END in content:
+        content = content.split(RUNTIME_BLOCK_END, 1)[1]
+    flat = " ".join(content.split())
+    return flat if len(flat) <= 300 else flat[:299] + "…"
 
 
 def _message(stored: StoredMessage) -> Message:
