@@ -10,7 +10,8 @@ previous one, and a server's prompt cache serves all but the newest turn.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from bot.llm.errors import LLMError
 from bot.llm.types import Message, Provider, ToolCall
@@ -20,6 +21,7 @@ from clockcore import RUNTIME_BLOCK_END, Clock, ContactWindow, ContextEnvelope, 
 from wrapper import InteractionWrapper
 from wrapper.history import History, StoredMessage
 from wrapper.outbox import Outbox
+from wrapper.pending import PendingTurns
 
 __all__ = ["COMPACT_AFTER_CHARS", "KEEP_RECENT", "MAX_TOOL_ROUNDS", "Agent", "TurnResult"]
 
@@ -40,6 +42,7 @@ UNAVAILABLE_REPLY = (
     "I can't reach my language model right now. I've kept your message and will "
     "answer it when the model is back."
 )
+UNAVAILABLE_NO_ID_REPLY = "I can't reach my language model right now; please try again shortly."
 TOO_MANY_ROUNDS_REPLY = "I got stuck using my tools on that one; could you say it another way?"
 
 
@@ -74,6 +77,7 @@ class Agent:
         self._clock = clock
         self._window = contact_window
         self._history = History(wrapper.database)
+        self._pending = PendingTurns(wrapper.database)
 
     async def on_message(
         self,
@@ -93,6 +97,41 @@ class Agent:
         )
         if envelope.duplicate:
             return TurnResult(None, envelope)
+        result = await self._respond(envelope, text)
+        if not result.model_failed:
+            return result
+        if message_id is None:  # nothing to recognise it by later: it cannot be kept
+            return replace(result, reply=UNAVAILABLE_NO_ID_REPLY)
+        await self._pending.keep(
+            channel=channel, message_id=message_id, thread_id=thread_id,
+            user_id=user_id, text=text, at=self._clock.now(),
+        )  # fmt: skip
+        return result
+
+    async def retry_pending(self, *, older_than: timedelta = timedelta(0)) -> list[TurnResult]:
+        """Answer messages the model failed on, now that it may be back.
+
+        Stops at the first failure (the model is still down); each message is
+        answered once and then forgotten.
+        """
+        answered: list[TurnResult] = []
+        for turn in await self._pending.due(before=self._clock.now() - older_than):
+            envelope = await self._wrapper.on_user_message(
+                channel=turn.channel, thread_id=turn.thread_id, user_id=turn.user_id,
+                text=turn.text, message_id=turn.message_id,
+            )  # fmt: skip
+            result = await self._respond(envelope, turn.text)
+            if result.model_failed:
+                await self._pending.keep(
+                    channel=turn.channel, message_id=turn.message_id, thread_id=turn.thread_id,
+                    user_id=turn.user_id, text=turn.text, at=self._clock.now(),
+                )  # fmt: skip
+                break
+            await self._pending.done(channel=turn.channel, message_id=turn.message_id)
+            answered.append(result)
+        return answered
+
+    async def _respond(self, envelope: ContextEnvelope, text: str) -> TurnResult:
         stored = await self._history.load(envelope.thread_key)
         stored = await self._compact(envelope.thread_key, stored)
         earlier = [_message(m) for m in stored]

@@ -11,12 +11,14 @@ long to print proactive messages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 import sys
+import uuid
 from datetime import timedelta
 from typing import TextIO
 
-from bot.agent import Agent
+from bot.agent import Agent, TurnResult
 from bot.config import Settings
 from bot.providers import make_provider
 from bot.scheduler import Scheduler
@@ -28,6 +30,8 @@ from wrapper.outbox import Outbox, OutboxItem
 __all__ = ["chat"]
 
 PROMPT = "you> "
+RETRY_INTERVAL = 15.0
+"""Seconds between attempts to answer messages the model failed on."""
 
 
 async def chat(
@@ -66,7 +70,25 @@ async def chat(
         wrapper=wrapper, outbox=outbox, provider=provider, deliver=deliver, clock=clock,
         contact_window=settings.contact_window,
     )  # fmt: skip
+
+    async def reply(result: TurnResult) -> None:
+        if result.reply:
+            await outbox.enqueue(
+                kind="reply", channel="console", thread_id=thread_id,
+                thread_key=thread_key(settings.agent_id, "console", thread_id),
+                user_key=result.envelope.user_key, text=result.reply, due_at=clock.now(),
+                now=clock.now(),
+            )  # fmt: skip
+
+    async def retry_kept() -> None:
+        """Answer messages the model failed on, once it is back."""
+        while True:
+            await asyncio.sleep(RETRY_INTERVAL)
+            for result in await agent.retry_pending():
+                await reply(result)
+
     background = asyncio.create_task(scheduler.run_forever(interval=poll_interval))
+    retrying = asyncio.create_task(retry_kept())
     interactive = source.isatty()
     try:
         while True:
@@ -79,21 +101,19 @@ async def chat(
             if not text:
                 continue
             result = await agent.on_message(
-                channel="console", thread_id=thread_id, user_id=user, text=text
-            )
-            if result.reply:
-                await outbox.enqueue(
-                    kind="reply", channel="console", thread_id=thread_id,
-                    thread_key=thread_key(settings.agent_id, "console", thread_id),
-                    user_key=result.envelope.user_key, text=result.reply, due_at=clock.now(),
-                    now=clock.now(),
-                )  # fmt: skip
-                await scheduler.run_once()
+                channel="console", thread_id=thread_id, user_id=user, text=text,
+                message_id=uuid.uuid4().hex,
+            )  # fmt: skip
+            await reply(result)
+            await scheduler.run_once()
         if linger > timedelta(0):
             await asyncio.sleep(linger.total_seconds())
         await scheduler.run_once()
     finally:
         scheduler.stop()
         await background
+        retrying.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await retrying
         await provider.aclose()
         await wrapper.close()

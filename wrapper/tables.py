@@ -25,6 +25,7 @@ __all__ = [
     "MemoryRow",
     "OutboxRow",
     "ParticipantRow",
+    "PendingTurnRow",
     "ThreadRow",
     "UserRow",
 ]
@@ -219,3 +220,19 @@ class OutboxRow(SQLModel, table=True):
     memory_id: int | None = Field(default=None)
     created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     sent_at: datetime | None = _instant()
+
+
+class PendingTurnRow(SQLModel, table=True):
+    """A message the model could not answer yet; kept until a retry answers it."""
+
+    __tablename__ = "pending_turns"
+    __table_args__ = (UniqueConstraint("channel", "message_id", name="uq_pending_message"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    channel: str = Field(max_length=32)
+    message_id: str
+    thread_id: str
+    user_id: str
+    text: str
+    failed_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    attempts: int = Field(default=1)

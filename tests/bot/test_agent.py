@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import UNAVAILABLE_REPLY, Agent
+from bot.agent import UNAVAILABLE_NO_ID_REPLY, UNAVAILABLE_REPLY, Agent
 from bot.chat import chat
 from bot.config import Settings
 from bot.llm import OpenAIProvider
@@ -198,3 +198,49 @@ async def test_a_model_outage_sends_the_reminder_as_written(
     assert sent == ["take the pill"]
     (item,) = await outbox.listing()
     assert item.status == "sent"
+
+
+async def test_a_message_the_model_failed_on_is_answered_when_it_returns(
+    store: tuple[InteractionWrapper, SettableClock],
+) -> None:
+    wrapper, clock = store
+    async with FakeLLMServer() as server:
+        server.script(Reply.error(500), Reply.error(500), "Sorry for the wait: hello!")
+        provider = OpenAIProvider(
+            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+        )
+        agent = Agent(
+            wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
+        )
+        first = await agent.on_message(text="hello?", message_id="kept-1", **DM)
+        assert first.model_failed
+        assert first.reply == UNAVAILABLE_REPLY
+        redelivered = await agent.on_message(text="hello?", message_id="kept-1", **DM)
+        assert redelivered.reply is None  # the channel's redelivery is not a second message
+        clock.advance(seconds=30)
+        assert await agent.retry_pending() == []  # still down: kept, tried again later
+        clock.advance(seconds=30)
+        (answered,) = await agent.retry_pending()
+        assert answered.reply == "Sorry for the wait: hello!"
+        assert await agent.retry_pending() == []  # answered once, then forgotten
+        await provider.aclose()
+        last = server.completions[-1].json["messages"][-1]["content"]
+    assert last.endswith("hello?")
+    assert last.startswith("[Runtime time context")
+
+
+async def test_a_message_without_an_id_cannot_be_kept_and_says_so(
+    store: tuple[InteractionWrapper, SettableClock],
+) -> None:
+    wrapper, clock = store
+    async with FakeLLMServer() as server:
+        server.script(Reply.error(500))
+        provider = OpenAIProvider(
+            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+        )
+        agent = Agent(
+            wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
+        )
+        result = await agent.on_message(text="hi", **DM)
+        await provider.aclose()
+    assert result.reply == UNAVAILABLE_NO_ID_REPLY
