@@ -17,7 +17,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from bot.llm.types import ToolCall, ToolSpec
 from clockcore import (
@@ -32,6 +32,7 @@ from clockcore import (
 )
 from clockcore.zones import zone_from_label
 from wrapper import InteractionWrapper, UnknownItemError
+from wrapper.core import ActionsDisabledError
 from wrapper.keys import split_thread_key
 from wrapper.outbox import Outbox
 
@@ -196,7 +197,7 @@ def _error(kind: str, message: str) -> str:
 
 
 class _NotAvailable(Exception):
-    """A declared tool this build cannot serve yet."""
+    """A tool that cannot act here: no outbox, or turned off by the person's policy."""
 
 
 def _text(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:
@@ -301,11 +302,167 @@ async def _update_memory(arguments: Mapping[str, Any], context: ToolContext) -> 
     return {"id": item, "reminded_at": to_iso(at, context.envelope.session_tz)}
 
 
-def _not_yet(name: str) -> Handler:
-    async def handler(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
-        raise _NotAvailable(f"{name} is not available in this build yet")
+def _integer(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:
+    value = arguments.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _BadArguments(f"{name} must be an integer")
+    return value
 
-    return handler
+
+def _iso(at: datetime | None, context: ToolContext) -> str | None:
+    return to_iso(at, context.envelope.session_tz) if at is not None else None
+
+
+async def _recall(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    query = _text(arguments, "query")
+    assert query is not None
+    try:
+        found = await context.wrapper.recall(user_key=context.envelope.user_key, query=query)
+    except ValueError as exc:
+        raise _BadArguments(str(exc)) from exc
+    items: list[dict[str, Any]] = []
+    for item in found:
+        shown: dict[str, Any] = {"id": item.id, "content": item.content}
+        if item.due_at is not None:
+            shown["due_at"] = _iso(item.due_at, context)
+        if item.reminded_at is not None:
+            shown["reminded_at"] = _iso(item.reminded_at, context)
+        items.append(shown)
+    return {"query": query, "count": len(items), "items": items}
+
+
+async def _forget(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    item = _integer(arguments, "id")
+    assert item is not None
+    if not await context.wrapper.forget(user_key=context.envelope.user_key, item_id=item):
+        raise UnknownItemError(item)
+    canceled = await context.outbox.cancel_reminder(item) if context.outbox is not None else 0
+    return {"id": item, "forgotten": True, "reminders_canceled": canceled}
+
+
+async def _clock_it(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    label = _text(arguments, "label")
+    assert label is not None
+    minutes = _integer(arguments, "expected_minutes", required=False)
+    envelope = context.envelope
+    try:
+        action = await context.wrapper.clock_action(
+            user_key=envelope.user_key,
+            thread_key=envelope.thread_key,
+            label=label,
+            expected_minutes=minutes,
+            now=context.clock.now(),
+        )
+    except ActionsDisabledError as exc:
+        raise _NotAvailable(str(exc)) from exc
+    except ValueError as exc:
+        raise _BadArguments(str(exc)) from exc
+    result: dict[str, Any] = {"id": action, "recorded": True, "label": label}
+    if minutes is not None:
+        result["expected_minutes"] = minutes
+    return result
+
+
+async def _update_action(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    action, status = _text(arguments, "id"), _text(arguments, "status")
+    assert action is not None
+    assert status is not None
+    try:
+        changed = await context.wrapper.update_action(
+            user_key=context.envelope.user_key, action_id=action, status=status
+        )
+    except ValueError as exc:
+        raise _BadArguments(str(exc)) from exc
+    if not changed:
+        raise _BadArguments(f"no action with id {action!r}")
+    return {"id": action, "status": status}
+
+
+async def _set_timezone(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    zone, scope = _text(arguments, "zone"), _text(arguments, "scope")
+    assert zone is not None
+    where: Literal["thread", "home"]
+    if scope == "thread":
+        where = "thread"
+    elif scope == "home":
+        where = "home"
+    else:
+        raise _BadArguments("scope must be 'thread' or 'home'")
+    envelope = context.envelope
+    canonical = await context.wrapper.set_timezone(
+        user_key=envelope.user_key, thread_key=envelope.thread_key, zone=zone, scope=where
+    )
+    return {
+        "zone": canonical,
+        "scope": scope,
+        "now": to_iso(context.clock.now(), canonical),
+        "note": "takes effect from the person's next message",
+    }
+
+
+def _outbox(context: ToolContext, name: str) -> Outbox:
+    if context.outbox is None:
+        raise _NotAvailable(f"{name} is not available here: there is no outbox to send through")
+    return context.outbox
+
+
+async def _enqueue(context: ToolContext, outbox: Outbox, text: str, due: datetime) -> int:
+    envelope = context.envelope
+    _, channel, thread_id = split_thread_key(envelope.thread_key)
+    try:
+        return await outbox.enqueue(
+            kind="proactive",
+            channel=channel,
+            thread_id=thread_id,
+            thread_key=envelope.thread_key,
+            user_key=envelope.user_key,
+            text=text,
+            due_at=due,
+            now=context.clock.now(),
+        )
+    except ValueError as exc:
+        raise _BadArguments(str(exc)) from exc
+
+
+async def _schedule_message(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    text, when = _text(arguments, "text"), _text(arguments, "at")
+    assert text is not None
+    assert when is not None
+    outbox = _outbox(context, "schedule_message")
+    at = _instant(when, context)
+    now = context.clock.now()
+    if at < now:
+        raise _BadArguments(
+            f"{when!r} is {_iso(at, context)}, which has already passed "
+            f"(it is now {_iso(now, context)}); give a later time, or use send_message"
+        )
+    item = await _enqueue(context, outbox, text, at)
+    timing = runtime_time_context(at, context.envelope.user_tz, context.contact_window)
+    return {
+        "id": item,
+        "scheduled": True,
+        "at": _iso(at, context),
+        "time_context": timing.to_dict(),
+    }
+
+
+async def _send_message(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    text = _text(arguments, "text")
+    assert text is not None
+    outbox = _outbox(context, "send_message")
+    item = await _enqueue(context, outbox, text, context.clock.now())
+    return {"id": item, "queued": True, "time_context": _time_context(context)}
+
+
+async def _defer(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+    return {
+        "error": "not_applicable",
+        "message": "defer applies to a proactive message being sent (a reminder or "
+        "scheduled message); in this conversation turn there is no outgoing message "
+        "to hold. To reach the person later, use schedule_message.",
+    }
 
 
 _HANDLERS: dict[str, Handler] = {
@@ -314,19 +471,14 @@ _HANDLERS: dict[str, Handler] = {
     "convert_time": _convert_time,
     "remember": _remember,
     "update_memory": _update_memory,
-    **{
-        name: _not_yet(name)
-        for name in (
-            "recall",
-            "forget",
-            "clock_it",
-            "update_action",
-            "set_timezone",
-            "schedule_message",
-            "send_message",
-            "defer",
-        )
-    },
+    "recall": _recall,
+    "forget": _forget,
+    "clock_it": _clock_it,
+    "update_action": _update_action,
+    "set_timezone": _set_timezone,
+    "schedule_message": _schedule_message,
+    "send_message": _send_message,
+    "defer": _defer,
 }
 if set(_HANDLERS) != set(tool_names()):  # pragma: no cover - caught by any import
     raise ToolRegistryError("every declared tool needs a handler, and only those")

@@ -9,11 +9,12 @@ all, and a redelivered message changes nothing.
 from __future__ import annotations
 
 import secrets
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
@@ -38,16 +39,32 @@ from clockcore import (
     runtime_time_context,
     zone_mentions,
 )
-from clockcore.actions import classify_activity, detect_temporal_action, draft_action
+from clockcore.actions import (
+    MAX_TTL,
+    classify_activity,
+    detect_temporal_action,
+    draft_action,
+)
 from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
 from clockcore.zonetext import ZoneMention
 from wrapper import keys, messages, queries
 from wrapper.db import Database, resolve_url
-from wrapper.errors import MessageTooLargeError, StoreUnavailableError, UnknownItemError
+from wrapper.errors import (
+    MessageTooLargeError,
+    StoreUnavailableError,
+    UnknownItemError,
+    WrapperError,
+)
 from wrapper.keys import is_private_thread, split_thread_key
 
-__all__ = ["SESSION_IDLE", "InteractionWrapper"]
+__all__ = [
+    "SESSION_IDLE",
+    "SETTABLE_ACTION_STATUSES",
+    "ActionsDisabledError",
+    "InteractionWrapper",
+    "MemoryItem",
+]
 
 SESSION_IDLE = timedelta(hours=1)
 """A thread quiet this long starts a new session on its next message."""
@@ -598,6 +615,204 @@ class InteractionWrapper:
 
         return [_upcoming(row, instant) for row in await self._db.run(read)]
 
+    async def recall(self, *, user_key: str, query: str, limit: int = 20) -> list[MemoryItem]:
+        """The person's items whose content holds every word of `query`, newest first.
+
+        Words match case-insensitively anywhere in the content (``"dent"`` finds
+        "Dentist"); punctuation around a word is ignored. Linked identities share
+        one person, so they share what is found.
+
+        Raises:
+            ValueError: `query` has no words, or `limit` is below 1.
+        """
+        words = _query_words(query)
+        if not words:
+            raise ValueError("query must contain at least one word")
+        if limit < 1:
+            raise ValueError(f"limit must be >= 1, not {limit}")
+
+        def read(conn: Connection) -> list[MemoryItem]:
+            person = queries.load_person(conn, user_key)
+            if person is None:
+                return []
+            found: list[MemoryItem] = []
+            for row in queries.memory_newest_first(conn, str(person["user_id"])):
+                content = str(row["content"]).casefold()
+                if all(word in content for word in words):
+                    found.append(queries.row_as(MemoryItem, row))
+                    if len(found) == limit:
+                        break
+            return found
+
+        return await self._db.run(read)
+
+    async def forget(self, *, user_key: str, item_id: int) -> bool:
+        """Delete the person's item `item_id`; False when they have no such item.
+
+        Another person's item is "no such item". Reminders waiting in the outbox
+        for it are the caller's to cancel (`Outbox.cancel_reminder`).
+        """
+
+        def drop(conn: Connection) -> bool:
+            person = queries.load_person(conn, user_key)
+            if person is None:
+                return False
+            return queries.delete_memory(conn, user_id=str(person["user_id"]), item_id=item_id)
+
+        return await self._db.run(drop)
+
+    async def clock_action(
+        self,
+        *,
+        user_key: str,
+        thread_key: str,
+        label: str,
+        expected_minutes: int | None = None,
+        now: datetime | None = None,
+    ) -> str:
+        """Record an action for the person in `thread_key`, as ``clock it:`` does; its id.
+
+        `expected_minutes` replaces the typical duration, raises the maximum to it
+        when needed, and stretches the expiry to cover it (at most `MAX_TTL`). The
+        person's ``latest_actions.max_items`` cap is applied as for a message.
+
+        Raises:
+            ValueError: a blank label, `expected_minutes` below 1 or over 30 days,
+                or a malformed `user_key`.
+            ActionsDisabledError: the person's policy turns action tracking off.
+            NaiveDatetimeError: `now` is naive.
+        """
+        if not label.strip():
+            raise ValueError("label must not be empty")
+        if expected_minutes is not None and not 1 <= expected_minutes <= _MAX_EXPECTED_MINUTES:
+            raise ValueError(
+                f"expected_minutes must be between 1 and {_MAX_EXPECTED_MINUTES}, "
+                f"not {expected_minutes}"
+            )
+        channel, channel_user_id = _identity_parts(user_key)
+        at = as_utc(now) if now is not None else self._clock.now()
+
+        def record(conn: Connection) -> str:
+            person = queries.person_for(
+                conn, user_key=user_key, channel=channel, channel_user_id=channel_user_id, now=at
+            )
+            person_id = str(person["user_id"])
+            settings = _effective_policy(
+                self._policy, person.get("policy_overrides") or {}
+            ).store.latest_actions
+            if not settings.enabled:
+                raise ActionsDisabledError()
+            thread, _ = queries.load_thread(conn, thread_key, user_key)
+            known = classify_activity(label) is not None
+            draft = draft_action(
+                label,
+                source="clock_it",
+                thread_kind=str((thread or {}).get("thread_kind") or "conversation"),  # type: ignore[arg-type]
+                store_quotes=False,
+                calibration=queries.calibration_for(conn, person_id) if known else {},
+            )
+            typical, most, ttl = (
+                draft.expected_typical_minutes,
+                draft.expected_max_minutes,
+                draft.ttl,
+            )
+            if expected_minutes is not None:
+                typical, most = expected_minutes, max(most or 0, expected_minutes)
+                ttl = min(max(ttl, timedelta(minutes=most)), MAX_TTL)
+            action_id = "act_" + secrets.token_hex(6)
+            queries.insert_action(
+                conn,
+                {
+                    "id": action_id,
+                    "user_id": person_id,
+                    "thread_key": thread_key,
+                    "label": draft.label,
+                    "type": "temporal_action",
+                    "status": draft.status,
+                    "activity": draft.activity,
+                    "source": draft.source,
+                    "quote": None,
+                    "recorded_at": at,
+                    "expires_at": at + ttl,
+                    "expected_typical_minutes": typical,
+                    "expected_max_minutes": most,
+                },
+            )
+            queries.compact_actions(conn, person_id, now=at, max_items=settings.max_items)
+            return action_id
+
+        return await self._db.run(record)
+
+    async def update_action(self, *, user_key: str, action_id: str, status: str) -> bool:
+        """Set the status of the person's action `action_id`; False when they have no such action.
+
+        Raises:
+            ValueError: `status` is not one of `SETTABLE_ACTION_STATUSES`.
+        """
+        if status not in SETTABLE_ACTION_STATUSES:
+            raise ValueError(
+                f"status must be one of {sorted(SETTABLE_ACTION_STATUSES)}, not {status!r}"
+            )
+
+        def change(conn: Connection) -> bool:
+            person = queries.load_person(conn, user_key)
+            if person is None:
+                return False
+            return queries.set_action_status(
+                conn, user_id=str(person["user_id"]), action_id=action_id, status=status
+            )
+
+        return await self._db.run(change)
+
+    async def set_timezone(
+        self, *, user_key: str, thread_key: str, zone: str, scope: Literal["thread", "home"]
+    ) -> str:
+        """Set the thread's session zone or the person's home zone; the canonical IANA id.
+
+        ``thread`` is the same override as ``clock: tz …`` (a thread not seen yet
+        gets a bare row holding it); ``home`` is ``clock: home tz …``.
+
+        Raises:
+            UnknownTimezoneError: `zone` is not an IANA id.
+            ValueError: an unknown scope or a malformed `user_key`.
+        """
+        canonical = require_zone(zone)
+        now = self._clock.now()
+        if scope == "thread":
+            agent_id, channel, thread_id = split_thread_key(thread_key)
+            hours = delta_hours(canonical, self._agent_tz, now)
+
+            def set_thread(conn: Connection) -> None:
+                queries.set_thread_zone(
+                    conn,
+                    thread_key=thread_key,
+                    agent_id=agent_id,
+                    channel=channel,
+                    thread_id=thread_id,
+                    zone=canonical,
+                    delta_hours=hours,
+                    now=now,
+                )
+
+            await self._db.run(set_thread)
+        elif scope == "home":
+            channel, channel_user_id = _identity_parts(user_key)
+
+            def set_home(conn: Connection) -> None:
+                person = queries.person_for(
+                    conn,
+                    user_key=user_key,
+                    channel=channel,
+                    channel_user_id=channel_user_id,
+                    now=now,
+                )
+                queries.update_person(conn, str(person["user_id"]), default_tz=canonical)
+
+            await self._db.run(set_home)
+        else:
+            raise ValueError(f"scope must be 'thread' or 'home', not {scope!r}")
+        return canonical
+
     # ------------------------------------------------------------- state
 
     async def export_state(self) -> dict[str, object]:
@@ -658,3 +873,42 @@ def _upcoming(row: Mapping[str, Any], now: datetime) -> UpcomingItem:
         overdue=row["due_at"] <= now,
         reminded_at=row["reminded_at"],
     )
+
+
+# ------------------------------------------------------------- tool support
+
+SETTABLE_ACTION_STATUSES: frozenset[str] = frozenset(
+    {"in_progress", "likely_done", "done", "canceled"}
+)
+"""The statuses `InteractionWrapper.update_action` accepts (the update_action tool's enum)."""
+_MAX_EXPECTED_MINUTES = int(MAX_TTL.total_seconds() // 60)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """A stored memory item, as `InteractionWrapper.recall` finds it."""
+
+    id: int
+    content: str
+    created_at: datetime
+    due_at: datetime | None
+    reminded_at: datetime | None
+
+
+class ActionsDisabledError(WrapperError):
+    """The person's policy turns action tracking off (``store.latest_actions.enabled``)."""
+
+    def __init__(self) -> None:
+        super().__init__("recording actions is turned off by this person's policy")
+
+
+def _identity_parts(user_key: str) -> tuple[str, str]:
+    channel, _, channel_user_id = user_key.partition(":")
+    if not channel or not channel_user_id:
+        raise ValueError(f"user_key must be '<channel>:<user id>', got {user_key!r}")
+    return channel, channel_user_id
+
+
+def _query_words(query: str) -> list[str]:
+    words = (word.strip(string.punctuation).casefold() for word in query.split())
+    return [word for word in words if word]

@@ -9,7 +9,7 @@ latest instant that should set it. Nothing reads a row to decide a stamp.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -552,3 +552,72 @@ def split_identity(conn: Connection, *, user_key: str, new_user_id: str, now: da
         update(identities).where(identities.c.user_key == user_key).values(user_id=new_user_id)
     )
     return True
+
+
+# ---------------------------------------------------------------- tools
+
+
+def memory_newest_first(conn: Connection, user_id: str) -> Iterator[Mapping[str, Any]]:
+    """The person's memory items, newest first, read as the caller consumes them."""
+    stmt = (
+        select(
+            memory.c.id,
+            memory.c.content,
+            memory.c.created_at,
+            memory.c.due_at,
+            memory.c.reminded_at,
+        )
+        .where(memory.c.user_id == user_id)
+        .order_by(memory.c.created_at.desc(), memory.c.id.desc())
+    )
+    for row in conn.execute(stmt).mappings():
+        yield dict(row)
+
+
+def delete_memory(conn: Connection, *, user_id: str, item_id: int) -> bool:
+    """Delete one of the person's items; False when they have no item `item_id`."""
+    result = conn.execute(delete(memory).where(memory.c.id == item_id, memory.c.user_id == user_id))
+    return bool(result.rowcount)
+
+
+def set_action_status(conn: Connection, *, user_id: str, action_id: str, status: str) -> bool:
+    """Change the status of one of the person's actions; False when they have no such action."""
+    result = conn.execute(
+        update(actions)
+        .where(actions.c.id == action_id, actions.c.user_id == user_id)
+        .values(status=status)
+    )
+    return bool(result.rowcount)
+
+
+def set_thread_zone(
+    conn: Connection,
+    *,
+    thread_key: str,
+    agent_id: str,
+    channel: str,
+    thread_id: str,
+    zone: str,
+    delta_hours: float,
+    now: datetime,
+) -> None:
+    """Set the thread's session zone override, creating a bare thread row when there is none.
+
+    A created row has no stamps, so the thread's first message still starts its session.
+    """
+    row = insert_for(conn, threads).values(
+        thread_key=thread_key,
+        agent_id=agent_id,
+        channel=channel,
+        thread_id=thread_id,
+        thread_kind="conversation",
+        session_tz=zone,
+        delta_hours=delta_hours,
+        created_at=now,
+    )
+    conn.execute(
+        row.on_conflict_do_update(
+            index_elements=["thread_key"],
+            set_={"session_tz": row.excluded.session_tz, "delta_hours": row.excluded.delta_hours},
+        )
+    )
