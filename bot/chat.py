@@ -29,6 +29,17 @@ from wrapper.outbox import Outbox, OutboxItem
 
 __all__ = ["chat"]
 
+
+def _read_line(source: TextIO, interactive: bool) -> str:
+    """One line, "" at the end; on a terminal through input(), with editing and history."""
+    if not interactive:
+        return source.readline()
+    try:
+        return input(PROMPT) + "\n"
+    except EOFError:
+        return ""
+
+
 PROMPT = "you> "
 RETRY_INTERVAL = 15.0
 """Seconds between attempts to answer messages the model failed on."""
@@ -89,12 +100,12 @@ async def chat(
 
     background = asyncio.create_task(scheduler.run_forever(interval=poll_interval))
     retrying = asyncio.create_task(retry_kept())
-    interactive = source.isatty()
+    interactive = source is sys.stdin and source.isatty()
+    if interactive:
+        import readline  # noqa: F401  - line editing and history for input()
     try:
         while True:
-            if interactive:
-                print(PROMPT, end="", file=sink, flush=True)
-            line = await asyncio.to_thread(source.readline)
+            line = await asyncio.to_thread(_read_line, source, interactive)
             if not line:
                 break
             text = line.strip()

@@ -244,3 +244,36 @@ async def test_a_message_without_an_id_cannot_be_kept_and_says_so(
         result = await agent.on_message(text="hi", **DM)
         await provider.aclose()
     assert result.reply == UNAVAILABLE_NO_ID_REPLY
+
+
+async def test_a_channel_error_is_retried_not_dropped(
+    store: tuple[InteractionWrapper, SettableClock],
+) -> None:
+    from bot.scheduler import DeliveryError
+
+    wrapper, clock = store
+    outbox = Outbox(wrapper.database)
+    job = await outbox.enqueue(
+        kind="reply", channel="telegram", thread_id="dm:42", thread_key="agent:main:telegram:dm:42",
+        user_key="telegram:42", text="hello", due_at=clock.now(), now=clock.now(),
+    )  # fmt: skip
+    attempts: list[datetime] = []
+
+    async def flaky(item: OutboxItem, text: str) -> None:
+        attempts.append(clock.now())
+        if len(attempts) == 1:
+            raise DeliveryError("429 Too Many Requests", retry_after=2)
+
+    scheduler = Scheduler(
+        wrapper=wrapper, outbox=outbox, provider=None, deliver=flaky, clock=clock,
+        contact_window=DEFAULT_CONTACT_WINDOW,
+    )  # fmt: skip
+    assert await scheduler.run_once() == 1
+    (waiting,) = await outbox.listing()
+    assert waiting.status == "pending"
+    assert waiting.last_error == "429 Too Many Requests"
+    assert await scheduler.run_once() == 0  # not before retry_after
+    clock.advance(seconds=2)
+    assert await scheduler.run_once() == 1
+    (sent,) = await outbox.listing()
+    assert (sent.id, sent.status, len(attempts)) == (job, "sent", 2)
