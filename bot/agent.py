@@ -135,7 +135,7 @@ class Agent:
         stored = await self._history.load(envelope.thread_key)
         stored = await self._compact(envelope.thread_key, stored)
         earlier = [_message(m) for m in stored]
-        newest = user_turn(envelope.render(), text)
+        newest = user_turn(envelope.render(ids=True), text)
         context = ToolContext(
             wrapper=self._wrapper,
             envelope=envelope,

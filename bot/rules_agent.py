@@ -38,6 +38,7 @@ _UPCOMING = re.compile(r"\b(?:what'?s|what is) (?:coming up|due|next)\b|\bupcomi
 _PROACTIVE = re.compile(
     r"^A (?:reminder|scheduled message)[^:]*is due now: (?P<what>.+)$", re.MULTILINE
 )
+_ID_SUFFIX = re.compile(r" \(id [^)]*\)$")
 _DUE_LINE = re.compile(r"^- \[(?:DUE|OVERDUE) [^\]]+\].*$", re.MULTILINE)
 
 
@@ -88,8 +89,8 @@ class RulesProvider:
                 )
             return self._call("current_time", zone=zone)
         if _UPCOMING.search(text):
-            due = _DUE_LINE.findall(block)
-            return _say("\n".join(line[2:] for line in due) or "Nothing is due in the next 7 days.")
+            due = [_ID_SUFFIX.sub("", line[2:]) for line in _DUE_LINE.findall(block)]
+            return _say("\n".join(due) or "Nothing is due in the next 7 days.")
         return _say(NEEDS_LLM)
 
     def _reminder(self, rest: str) -> Completion:

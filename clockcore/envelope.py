@@ -410,12 +410,17 @@ class ContextEnvelope:
 
     # ------------------------------------------------------------------ render
 
-    def render(self) -> str:
-        """The runtime block (rules in the module docstring); no trailing newline."""
-        lines = [RUNTIME_BLOCK_START, *(f"- {line}" for line in self._lines()), RUNTIME_BLOCK_END]
-        return "\n".join(lines)
+    def render(self, *, ids: bool = False) -> str:
+        """The runtime block (rules in the module docstring); no trailing newline.
 
-    def _lines(self) -> Iterator[str]:
+        Args:
+            ids: end each open action and upcoming item with its id, for an agent
+                that marks items reminded or updates actions through tools.
+        """
+        body = (f"- {line}" for line in self._lines(ids))
+        return "\n".join([RUNTIME_BLOCK_START, *body, RUNTIME_BLOCK_END])
+
+    def _lines(self, ids: bool) -> Iterator[str]:
         now_local = _local(self.now, self.session_tz)
         now_offset = offset_minutes(self.session_tz, self.now)
         zone = _one_line(self.session_tz)
@@ -426,8 +431,8 @@ class ContextEnvelope:
         yield from self._contact_lines()
         if self.temporal_awareness:
             yield from self._checkin_lines()
-            yield from self._action_lines()
-        yield from self._upcoming_lines()
+            yield from self._action_lines(ids)
+        yield from self._upcoming_lines(ids)
         for notice in self.notices:
             yield f"Notice: {_one_line(notice)}"
         if self.duplicate:
@@ -503,7 +508,7 @@ class ContextEnvelope:
         head = f"Check-in due: {rules}" if rules else "Check-in due"
         yield f"{head} ({'; '.join(wants)})"
 
-    def _action_lines(self) -> Iterator[str]:
+    def _action_lines(self, ids: bool) -> Iterator[str]:
         for action in self.open_actions:
             if not action.is_open(self.now):
                 continue
@@ -523,9 +528,11 @@ class ContextEnvelope:
                 notes.append(", ".join(expected))
             if self.allow_hedged_reference:
                 notes.append("any reference must be hedged")
+            if ids:
+                notes.append(f"id {_one_line(action.id)}")
             yield f"Open action: {_quoted(action.label)} ({'; '.join(notes)})"
 
-    def _upcoming_lines(self) -> Iterator[str]:
+    def _upcoming_lines(self, ids: bool) -> Iterator[str]:
         items = sorted(
             self.upcoming, key=lambda item: (not item.overdue, as_utc(item.due_at), item.id)
         )
@@ -533,7 +540,8 @@ class ContextEnvelope:
             line = due_label(item, self.session_tz)
             if item.reminded_at is not None:
                 line += f" (reminded {_ago(self.now - item.reminded_at)})"
-            yield f"{line} {_one_line(item.content, _MAX_TEXT)}"
+            suffix = f" (id {item.id})" if ids else ""
+            yield f"{line} {_one_line(item.content, _MAX_TEXT)}{suffix}"
 
     # ------------------------------------------------------------------ data
 

@@ -622,3 +622,19 @@ def test_naive_instants_are_refused() -> None:
 def test_unknown_zones_are_refused(field: str) -> None:
     with pytest.raises(UnknownTimezoneError):
         envelope(**{field: "PST"})
+
+
+def test_render_with_ids_names_each_item_and_action_for_the_tools() -> None:
+    env = envelope(
+        temporal_awareness=True,
+        open_actions=(action(),),
+        upcoming=(
+            UpcomingItem(id=12, content="dentist", due_at=NOW + timedelta(days=1), overdue=False),
+        ),
+    )
+    plain, with_ids = env.render(), env.render(ids=True)
+    assert "(id 12)" not in plain
+    assert "- [DUE" in with_ids
+    assert "dentist (id 12)" in with_ids
+    assert "; id " in with_ids
+    assert with_ids.splitlines()[0] == plain.splitlines()[0]
