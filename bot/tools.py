@@ -336,9 +336,9 @@ async def _recall(arguments: Mapping[str, Any], context: ToolContext) -> dict[st
 async def _forget(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
     item = _integer(arguments, "id")
     assert item is not None
-    if not await context.wrapper.forget(user_key=context.envelope.user_key, item_id=item):
+    canceled = await context.wrapper.forget(user_key=context.envelope.user_key, item_id=item)
+    if canceled is None:
         raise UnknownItemError(item)
-    canceled = await context.outbox.cancel_reminder(item) if context.outbox is not None else 0
     return {"id": item, "forgotten": True, "reminders_canceled": canceled}
 
 

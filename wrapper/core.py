@@ -8,6 +8,7 @@ all, and a redelivered message changes nothing.
 
 from __future__ import annotations
 
+import json
 import secrets
 import string
 from collections.abc import Callable, Mapping
@@ -57,6 +58,7 @@ from wrapper.errors import (
     WrapperError,
 )
 from wrapper.keys import is_private_thread, split_thread_key
+from wrapper.outbox import cancel_reminders
 
 __all__ = [
     "SESSION_IDLE",
@@ -412,27 +414,15 @@ class InteractionWrapper:
             store_quotes=settings.store_quotes,
             calibration=queries.calibration_for(conn, person_id) if known else {},
         )
-        queries.insert_action(
+        _, expires = queries.record_action(
             conn,
-            {
-                "id": "act_" + secrets.token_hex(6),
-                "user_id": person_id,
-                "thread_key": turn.thread_key,
-                "label": draft.label,
-                "type": "temporal_action",
-                "status": draft.status,
-                "activity": draft.activity,
-                "source": draft.source,
-                "quote": draft.quote,
-                "recorded_at": turn.received_at,
-                "expires_at": turn.received_at + draft.ttl,
-                "expected_typical_minutes": draft.expected_typical_minutes,
-                "expected_max_minutes": draft.expected_max_minutes,
-            },
+            person_id=person_id,
+            thread_key=turn.thread_key,
+            draft=draft,
+            at=turn.received_at,
+            max_items=settings.max_items,
         )
-        queries.compact_actions(conn, person_id, now=turn.received_at, max_items=settings.max_items)
         until = turn.person.get("actions_until")
-        expires = turn.received_at + draft.ttl
         turn.person = {**turn.person, "actions_until": max(until, expires) if until else expires}
 
     def _evaluate_policy(self, turn: Turn, conn: Connection) -> None:
@@ -646,18 +636,21 @@ class InteractionWrapper:
 
         return await self._db.run(read)
 
-    async def forget(self, *, user_key: str, item_id: int) -> bool:
-        """Delete the person's item `item_id`; False when they have no such item.
+    async def forget(self, *, user_key: str, item_id: int) -> int | None:
+        """Delete the person's item `item_id` and cancel its waiting reminders, in one transaction.
 
-        Another person's item is "no such item". Reminders waiting in the outbox
-        for it are the caller's to cancel (`Outbox.cancel_reminder`).
+        Returns:
+            How many reminders were canceled; None when the person has no such
+            item (another person's item is "no such item").
         """
 
-        def drop(conn: Connection) -> bool:
+        def drop(conn: Connection) -> int | None:
             person = queries.load_person(conn, user_key)
             if person is None:
-                return False
-            return queries.delete_memory(conn, user_id=str(person["user_id"]), item_id=item_id)
+                return None
+            if not queries.delete_memory(conn, user_id=str(person["user_id"]), item_id=item_id):
+                return None
+            return cancel_reminders(conn, item_id)
 
         return await self._db.run(drop)
 
@@ -711,34 +704,24 @@ class InteractionWrapper:
                 store_quotes=False,
                 calibration=queries.calibration_for(conn, person_id) if known else {},
             )
-            typical, most, ttl = (
-                draft.expected_typical_minutes,
-                draft.expected_max_minutes,
-                draft.ttl,
-            )
+            typical, most, ttl = None, None, None
             if expected_minutes is not None:
-                typical, most = expected_minutes, max(most or 0, expected_minutes)
-                ttl = min(max(ttl, timedelta(minutes=most)), MAX_TTL)
-            action_id = "act_" + secrets.token_hex(6)
-            queries.insert_action(
+                most = max(draft.expected_max_minutes or 0, expected_minutes)
+                typical, ttl = (
+                    expected_minutes,
+                    min(max(draft.ttl, timedelta(minutes=most)), MAX_TTL),
+                )
+            action_id, _ = queries.record_action(
                 conn,
-                {
-                    "id": action_id,
-                    "user_id": person_id,
-                    "thread_key": thread_key,
-                    "label": draft.label,
-                    "type": "temporal_action",
-                    "status": draft.status,
-                    "activity": draft.activity,
-                    "source": draft.source,
-                    "quote": None,
-                    "recorded_at": at,
-                    "expires_at": at + ttl,
-                    "expected_typical_minutes": typical,
-                    "expected_max_minutes": most,
-                },
+                person_id=person_id,
+                thread_key=thread_key,
+                draft=draft,
+                at=at,
+                max_items=settings.max_items,
+                typical_minutes=typical,
+                max_minutes=most,
+                ttl=ttl,
             )
-            queries.compact_actions(conn, person_id, now=at, max_items=settings.max_items)
             return action_id
 
         return await self._db.run(record)
@@ -835,14 +818,10 @@ class InteractionWrapper:
 
 @lru_cache(maxsize=256)
 def _cached_policy(base: Policy, overrides_key: str) -> Policy:
-    import json
-
     return base.with_overrides(json.loads(overrides_key)) if overrides_key != "{}" else base
 
 
 def _effective_policy(base: Policy, overrides: Mapping[str, Any]) -> Policy:
-    import json
-
     return _cached_policy(base, json.dumps(overrides, sort_keys=True))
 
 

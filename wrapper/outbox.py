@@ -32,6 +32,7 @@ __all__ = [
     "OutboxItem",
     "OutboxKind",
     "OutboxStatus",
+    "cancel_reminders",
     "claim_statement",
 ]
 
@@ -156,6 +157,13 @@ _CANCEL_REMINDER = (
     )
     .values(status="failed", last_error="canceled")
 )
+
+
+def cancel_reminders(conn: Connection, memory_id: int) -> int:
+    """In the caller's transaction: fail the memory item's waiting reminders; how many."""
+    return int(conn.execute(_CANCEL_REMINDER, {"memory": memory_id}).rowcount)
+
+
 _LISTING = select(outbox).order_by(outbox.c.id.desc()).limit(bindparam("limit"))
 _LISTING_STATUS = _LISTING.where(outbox.c.status == bindparam("status"))
 _CLAIM: dict[str, Update] = {}
@@ -269,7 +277,7 @@ class Outbox:
 
     async def cancel_reminder(self, memory_id: int) -> int:
         """Fail (``last_error="canceled"``) the memory's waiting reminders; how many."""
-        return await self._count(_CANCEL_REMINDER, memory=memory_id)
+        return await self._db.run(lambda conn: cancel_reminders(conn, memory_id), inline=True)
 
     async def _change(self, stmt: Update, **params: Any) -> bool:
         return await self._count(stmt, **params) > 0

@@ -9,15 +9,16 @@ latest instant that should set it. Nothing reads a row to decide a stamp.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Iterator, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from clockcore.actions import OPEN_STATUSES
+from clockcore.actions import OPEN_STATUSES, ActionDraft
 from wrapper.tables import (
     ActionRow,
     CalibrationRow,
@@ -421,6 +422,43 @@ def insert_action(conn: Connection, row: Mapping[str, Any]) -> None:
     sql = _sql(conn)
     conn.execute(sql.insert_action, dict(row))
     conn.execute(sql.actions_until, {"person": row["user_id"], "until": row["expires_at"]})
+
+
+def record_action(
+    conn: Connection,
+    *,
+    person_id: str,
+    thread_key: str,
+    draft: ActionDraft,
+    at: datetime,
+    max_items: int,
+    typical_minutes: int | None = None,
+    max_minutes: int | None = None,
+    ttl: timedelta | None = None,
+) -> tuple[str, datetime]:
+    """Store a drafted action (overrides win over the draft), then compact; (id, expiry)."""
+    action_id = "act_" + secrets.token_hex(6)
+    expires_at = at + (ttl if ttl is not None else draft.ttl)
+    insert_action(
+        conn,
+        {
+            "id": action_id,
+            "user_id": person_id,
+            "thread_key": thread_key,
+            "label": draft.label,
+            "type": "temporal_action",
+            "status": draft.status,
+            "activity": draft.activity,
+            "source": draft.source,
+            "quote": draft.quote,
+            "recorded_at": at,
+            "expires_at": expires_at,
+            "expected_typical_minutes": typical_minutes or draft.expected_typical_minutes,
+            "expected_max_minutes": max_minutes or draft.expected_max_minutes,
+        },
+    )
+    compact_actions(conn, person_id, now=at, max_items=max_items)
+    return action_id, expires_at
 
 
 def compact_actions(conn: Connection, user_id: str, *, now: datetime, max_items: int) -> None:
