@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -86,3 +87,19 @@ def test_now_prints_an_aware_instant_in_the_zone() -> None:
     assert zone == "Asia/Kathmandu"
     assert datetime.fromisoformat(stamp).utcoffset() is not None
     assert stamp.endswith("+05:45")
+
+
+def test_run_starts_the_console_on_the_embedded_defaults(tmp_path: Path) -> None:
+    """What `make run` does: no configuration, SQLite under the home, the rules agent."""
+    result = runner.invoke(
+        app,
+        ["run"],
+        input="what time is it in Tokyo\nclock it: going for a run\n",
+        env={"CLOCKBOT_HOME": str(tmp_path), "CLOCKBOT_LLM_PROVIDER": ""},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("clockbot> It is ")
+    assert lines[0].endswith("in Asia/Tokyo.")
+    assert lines[1] == "clockbot> Clocked: going for a run."
+    assert (tmp_path / "clockbot.sqlite3").exists()
