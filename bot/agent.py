@@ -9,7 +9,7 @@ previous one, and a server's prompt cache serves all but the newest turn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -23,8 +23,17 @@ from wrapper.history import History, StoredMessage
 from wrapper.outbox import Outbox
 from wrapper.pending import PendingTurns
 
-__all__ = ["COMPACT_AFTER_CHARS", "KEEP_RECENT", "MAX_TOOL_ROUNDS", "Agent", "TurnResult"]
+__all__ = [
+    "COMPACT_AFTER_CHARS",
+    "KEEP_RECENT",
+    "MAX_TOOL_ROUNDS",
+    "RETRY_LEASE",
+    "Agent",
+    "TurnResult",
+]
 
+RETRY_LEASE = timedelta(minutes=10)
+"""How long a retry (or a running turn) holds a waiting message before another may take it."""
 MAX_TOOL_ROUNDS = 6
 """Model calls in one turn before the agent stops asking for more tool rounds."""
 COMPACT_AFTER_CHARS = 60_000
@@ -48,11 +57,15 @@ TOO_MANY_ROUNDS_REPLY = "I got stuck using my tools on that one; could you say i
 
 @dataclass(frozen=True, slots=True)
 class TurnResult:
-    """What a turn produced: the reply (None for a redelivered message) and the envelope."""
+    """What a turn produced: the reply (None for a redelivered message) and the envelope.
+
+    `thread_id` is the channel's thread id the reply belongs to.
+    """
 
     reply: str | None
     envelope: ContextEnvelope
     model_failed: bool = False
+    thread_id: str = ""
 
 
 class Agent:
@@ -96,26 +109,53 @@ class Agent:
             channel=channel, thread_id=thread_id, user_id=user_id, text=text, message_id=message_id
         )
         if envelope.duplicate:
-            return TurnResult(None, envelope)
-        result = await self._respond(envelope, text)
+            return TurnResult(None, envelope, thread_id=thread_id)
+        return await self.answer(
+            envelope, thread_id=thread_id, user_id=user_id, text=text, message_id=message_id
+        )
+
+    async def answer(
+        self,
+        envelope: ContextEnvelope,
+        *,
+        thread_id: str,
+        user_id: str,
+        text: str,
+        message_id: str | None,
+    ) -> TurnResult:
+        """Answer a message the wrapper has recorded (`envelope` is its envelope).
+
+        When the model fails, the message is kept for `retry_pending` (it
+        needs an id for that) and the reply says so.
+        """
+        result = replace(await self._respond(envelope, text), thread_id=thread_id)
         if not result.model_failed:
             return result
         if message_id is None:  # nothing to recognise it by later: it cannot be kept
             return replace(result, reply=UNAVAILABLE_NO_ID_REPLY)
         await self._pending.keep(
-            channel=channel, message_id=message_id, thread_id=thread_id,
+            channel=envelope.channel, message_id=message_id, thread_id=thread_id,
             user_id=user_id, text=text, at=self._clock.now(),
         )  # fmt: skip
         return result
 
-    async def retry_pending(self, *, older_than: timedelta = timedelta(0)) -> list[TurnResult]:
-        """Answer messages the model failed on, now that it may be back.
+    async def retry_pending(
+        self,
+        *,
+        older_than: timedelta = timedelta(0),
+        deliver: Callable[[TurnResult], Awaitable[None]] | None = None,
+        lease: timedelta = RETRY_LEASE,
+    ) -> list[TurnResult]:
+        """Answer messages waiting for the model, now that it may be back.
 
-        Stops at the first failure (the model is still down); each message is
-        answered once and then forgotten.
+        Each message is claimed for `lease` (so two workers never answer it
+        twice), answered, handed to `deliver` (which puts the reply in the
+        outbox), and only then forgotten: a crash in between answers it again
+        rather than never. Stops at the first failure (the model is still down).
         """
         answered: list[TurnResult] = []
-        for turn in await self._pending.due(before=self._clock.now() - older_than):
+        now = self._clock.now()
+        for turn in await self._pending.claim(before=now - older_than, until=now + lease):
             envelope = await self._wrapper.on_user_message(
                 channel=turn.channel, thread_id=turn.thread_id, user_id=turn.user_id,
                 text=turn.text, message_id=turn.message_id,
@@ -127,6 +167,9 @@ class Agent:
                     user_id=turn.user_id, text=turn.text, at=self._clock.now(),
                 )  # fmt: skip
                 break
+            result = replace(result, thread_id=turn.thread_id)
+            if deliver is not None:
+                await deliver(result)
             await self._pending.done(channel=turn.channel, message_id=turn.message_id)
             answered.append(result)
         return answered

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -15,8 +16,10 @@ from bot import messages
 from bot.chat import chat as run_chat
 from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
+from bot.gateway import Gateway
 from bot.outbox_cli import outbox_command
 from bot.state_cli import state_app
+from channels.base import ChannelError
 from clockcore import (
     ParseResult,
     SystemClock,
@@ -100,10 +103,34 @@ def chat(config: ConfigOption = None, linger: LingerOption = "0s") -> None:
     asyncio.run(run_chat(_settings(config), linger=_duration(linger)))
 
 
+_EXTRAS = {
+    "telegram": "telegram",
+    "slack_bolt": "slack",
+    "slack_sdk": "slack",
+    "aioimaplib": "email",
+    "aiosmtplib": "email",
+}
+"""Module that a channel imports -> the extra that installs it."""
+
+
 @app.command()
 def run(config: ConfigOption = None) -> None:
     """Start clockbot: every configured channel; the console when none is."""
-    asyncio.run(run_chat(_settings(config)))
+    settings = _settings(config)
+    if not any(group.enabled for group in (settings.telegram, settings.slack, settings.email)):
+        asyncio.run(run_chat(settings))
+        return
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        asyncio.run(Gateway(settings).run_until_stopped())
+    except ModuleNotFoundError as exc:
+        extra = _EXTRAS.get((exc.name or "").split(".")[0], "the channel's")
+        _fail(f"a configured channel needs the {extra} extra: pip install 'clockbot[{extra}]'")
+    except ChannelError as exc:
+        _fail(f"a channel could not start: {exc}")
 
 
 @time_app.command("now")

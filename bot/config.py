@@ -87,6 +87,7 @@ ENV_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_AGENT_ID": ("agent_id",),
     "CLOCKBOT_HTTP_HOST": ("http_host",),
     "CLOCKBOT_HTTP_PORT": ("http_port",),
+    "CLOCKBOT_LOG_LEVEL": ("log_level",),
     "CLOCKBOT_CONTACT_WINDOW": ("contact_window",),
     "CLOCKBOT_LLM_PROVIDER": ("llm", "provider"),
     "CLOCKBOT_LLM_BASE_URL": ("llm", "base_url"),
@@ -444,7 +445,8 @@ class Settings(BaseSettings):
             (see `store_url`).
         agent_id: the agent's name in thread keys.
         http_host: where webhooks, Slack events and ``/healthz`` are served.
-        http_port: that port.
+        http_port: that port (0 picks a free one, for tests).
+        log_level: how much ``clockbot run`` logs (to standard error).
         llm: the model provider.
         telegram: the Telegram channel.
         slack: the Slack channel.
@@ -461,7 +463,8 @@ class Settings(BaseSettings):
     database_url: str | None = None
     agent_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")] = "main"
     http_host: Annotated[str, Field(min_length=1)] = "127.0.0.1"
-    http_port: Port = 8080
+    http_port: Annotated[int, Field(ge=0, le=65535)] = 8080
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     llm: LLMSettings = LLMSettings()
     telegram: TelegramSettings = TelegramSettings()
     slack: SlackSettings = SlackSettings()

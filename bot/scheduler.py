@@ -22,11 +22,12 @@ from bot.llm.errors import LLMError
 from bot.llm.types import Message, Provider, ToolCall
 from bot.prompt import SYSTEM_PROMPT
 from bot.tools import TOOLS
+from channels.base import ChannelError
 from clockcore import Clock, ContactWindow, parse_anchored_time, runtime_time_context
 from wrapper import InteractionWrapper
 from wrapper.outbox import Outbox, OutboxItem
 
-__all__ = ["Delivery", "DeliveryError", "Scheduler", "proactive_prompt"]
+__all__ = ["MAX_ATTEMPTS", "Delivery", "DeliveryError", "Scheduler", "proactive_prompt"]
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +35,11 @@ Delivery = Callable[[OutboxItem, str], Awaitable[None]]
 """Sends `text` for a job through its channel; raises `DeliveryError` when it cannot."""
 
 
-class DeliveryError(Exception):
-    """A channel could not deliver; `retry_after` seconds when it says so."""
+DeliveryError = ChannelError
+"""A channel could not deliver (`channels.base.ChannelError`): retried, or failed if permanent."""
 
-    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+MAX_ATTEMPTS = 12
+"""Sends of one job before it is marked failed (with backoff, about an hour of trying)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,26 +89,46 @@ class Scheduler:
         self._lease = lease
         self.worker = "w-" + secrets.token_hex(4)
         self._stopping = asyncio.Event()
+        self._woken = asyncio.Event()
+        self._running = 0
 
     async def run_once(self) -> int:
         """Claim and handle every job due now; the number handled."""
-        items = await self._outbox.claim_due(
-            now=self._clock.now(), worker=self.worker, lease=self._lease
-        )
-        for item in items:
-            await self._handle(item)
-        return len(items)
+        self._running += 1
+        try:
+            items = await self._outbox.claim_due(
+                now=self._clock.now(), worker=self.worker, lease=self._lease
+            )
+            for item in items:
+                await self._handle(item)
+            return len(items)
+        finally:
+            self._running -= 1
+
+    @property
+    def idle(self) -> bool:
+        """No job is being handled in this process right now."""
+        return self._running == 0
 
     async def run_forever(self, *, interval: float = 1.0) -> None:
         """Poll for due jobs until `stop` is called; a job in hand is always finished."""
         while not self._stopping.is_set():
-            await self.run_once()
+            self._woken.clear()
+            try:
+                await self.run_once()
+            except Exception:  # the store is down: keep the loop, try again next round
+                log.exception("dispatching failed; trying again")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), timeout=interval)
+                await asyncio.wait_for(self._woken.wait(), timeout=interval)
+
+    def wake(self) -> None:
+        """A job was just enqueued: look now rather than at the next interval."""
+        self._woken.set()
 
     def stop(self) -> None:
         """Ask `run_forever` to return after the job it is handling, if any."""
         self._stopping.set()
+        self._woken.set()
 
     async def _handle(self, item: OutboxItem) -> None:
         text = item.text
@@ -125,11 +145,22 @@ class Scheduler:
             text = decision.text
         try:
             await self._deliver(item, text)
-        except DeliveryError as exc:
-            wait = timedelta(seconds=exc.retry_after or min(2**item.attempts, 300))
+        except ChannelError as exc:
+            if exc.permanent or item.attempts >= MAX_ATTEMPTS:
+                log.warning("job %s failed for good: %s", item.id, exc)
+                await self._outbox.fail(item.id, worker=self.worker, error=str(exc))
+                return
+            wait = timedelta(seconds=exc.retry_after or min(2**item.attempts, 600))
             await self._outbox.retry_later(
                 item.id, worker=self.worker, error=str(exc), at=self._clock.now() + wait
             )
+            return
+        except Exception as exc:  # an adapter bug must not take the dispatcher down
+            log.exception("job %s: the channel raised", item.id)
+            await self._outbox.retry_later(
+                item.id, worker=self.worker, error=f"unexpected error: {type(exc).__name__}",
+                at=self._clock.now() + timedelta(seconds=min(2**item.attempts, 600)),
+            )  # fmt: skip
             return
         sent_at = self._clock.now()
         await self._outbox.mark_sent(item.id, worker=self.worker, sent_at=sent_at)

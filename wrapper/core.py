@@ -30,6 +30,7 @@ from clockcore import (
     PolicyFacts,
     SessionZone,
     SystemClock,
+    UnknownTimezoneError,
     agent_timezone,
     as_utc,
     delta_hours,
@@ -59,6 +60,7 @@ from wrapper.errors import (
 )
 from wrapper.keys import is_private_thread, split_thread_key
 from wrapper.outbox import cancel_reminders
+from wrapper.routes import hold_for_answer, save_route
 
 __all__ = [
     "SESSION_IDLE",
@@ -87,6 +89,9 @@ class Turn:
     message_id: str | None
     thread_key: str
     user_key: str
+    route: Mapping[str, str] | None = None
+    answer_by: datetime | None = None
+    platform_zone: str | None = None
     duplicate: bool = False
     mentions: tuple[ZoneMention, ...] = ()
     temporal_phrase: str | None = None
@@ -105,8 +110,7 @@ class Turn:
 
     @property
     def user_tz(self) -> str | None:
-        tz = self.person.get("default_tz")
-        return str(tz) if tz else None
+        return _own_or_platform_zone(self.person)
 
     @property
     def thread_kind(self) -> str:
@@ -209,6 +213,7 @@ class InteractionWrapper:
             self._dedupe,
             self._identify,
             self._stamp,
+            self._adopt_platform_zone,
             self._apply_directives,
             self._resolve_zone,
             self._track_actions,
@@ -232,6 +237,43 @@ class InteractionWrapper:
             MessageTooLargeError: `text` is over 100,000 characters (nothing is stored).
             NaiveDatetimeError: `received_at` is naive.
         """
+        return await self.receive(
+            channel=channel, thread_id=thread_id, user_id=user_id, text=text,
+            received_at=received_at, message_id=message_id,
+        )  # fmt: skip
+
+    async def receive(
+        self,
+        *,
+        channel: str,
+        thread_id: str,
+        user_id: str,
+        text: str,
+        received_at: datetime | None = None,
+        message_id: str | None = None,
+        route: Mapping[str, str] | None = None,
+        answer_by: datetime | None = None,
+        platform_zone: str | None = None,
+        hint: str | None = None,
+    ) -> ContextEnvelope:
+        """`on_user_message` with what the gateway adds, all in the one transaction.
+
+        The extra arguments act only on a new message:
+
+        - `route`: where answers in this thread go (`wrapper.routes`).
+        - `answer_by`: put the message on the waiting list (`PendingTurns`)
+          with this lease; a crash before it is answered leaves it for a
+          retry. Needs `message_id`.
+        - `platform_zone`: an IANA zone the platform reports for the person;
+          their default while they have not set one themselves. An unknown
+          zone is ignored.
+        - `hint`: one sentence for the envelope's notices (never acted on).
+
+        Raises:
+            ValueError: an empty channel, thread or user id.
+            MessageTooLargeError: `text` is over 100,000 characters (nothing is stored).
+            NaiveDatetimeError: `received_at` is naive.
+        """
         for name, value in (("channel", channel), ("thread_id", thread_id), ("user_id", user_id)):
             if not value or not value.strip():
                 raise ValueError(f"{name} must not be empty")
@@ -246,7 +288,12 @@ class InteractionWrapper:
             message_id=message_id,
             thread_key=keys.thread_key(self._agent_id, channel, thread_id),
             user_key=keys.user_key(channel, user_id),
+            route=route,
+            answer_by=answer_by if message_id is not None else None,
+            platform_zone=_known_zone(platform_zone),
         )
+        if hint:
+            turn.notices.append(" ".join(hint.split())[:300])
         _read_text(turn)
         await self._db.run(lambda conn: self._handle(turn, conn), inline=True)
         return self._envelope(turn)
@@ -257,6 +304,17 @@ class InteractionWrapper:
         self._gather(turn, conn)
         if turn.duplicate:
             conn.rollback()
+            return
+        if turn.route is not None:
+            save_route(
+                conn, thread_key=turn.thread_key, channel=turn.channel, route=turn.route,
+                at=turn.received_at,
+            )  # fmt: skip
+        if turn.answer_by is not None and turn.message_id is not None:
+            hold_for_answer(
+                conn, channel=turn.channel, message_id=turn.message_id, thread_id=turn.thread_id,
+                user_id=turn.user_id, text=turn.text, retry_at=turn.answer_by,
+            )  # fmt: skip
 
     def _dedupe(self, turn: Turn, conn: Connection) -> None:
         fresh = queries.journal_message(
@@ -319,6 +377,13 @@ class InteractionWrapper:
             queries.stamp_person(
                 conn, turn.person["user_id"], at=turn.received_at, channel=turn.channel
             )
+
+    def _adopt_platform_zone(self, turn: Turn, conn: Connection) -> None:
+        zone = turn.platform_zone
+        if turn.duplicate or zone is None or turn.person.get("platform_tz") == zone:
+            return
+        queries.update_person(conn, str(turn.person["user_id"]), platform_tz=zone)
+        turn.person = {**turn.person, "platform_tz": zone}
 
     def _apply_directives(self, turn: Turn, conn: Connection) -> None:
         directives = turn.directives
@@ -547,8 +612,7 @@ class InteractionWrapper:
     async def user_timezone(self, user_key: str) -> str | None:
         """The default zone of the person behind `user_key`, when they have one."""
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
-        zone = person.get("default_tz") if person else None
-        return str(zone) if zone else None
+        return _own_or_platform_zone(person) if person else None
 
     # ------------------------------------------------------------- memory
 
@@ -823,6 +887,22 @@ def _cached_policy(base: Policy, overrides_key: str) -> Policy:
 
 def _effective_policy(base: Policy, overrides: Mapping[str, Any]) -> Policy:
     return _cached_policy(base, json.dumps(overrides, sort_keys=True))
+
+
+def _own_or_platform_zone(person: Mapping[str, Any]) -> str | None:
+    """The zone the person set, else the one their platform reports."""
+    zone = person.get("default_tz") or person.get("platform_tz")
+    return str(zone) if zone else None
+
+
+def _known_zone(zone: str | None) -> str | None:
+    """`zone` when it is a known IANA id (canonical spelling), else None."""
+    if not zone:
+        return None
+    try:
+        return require_zone(zone)
+    except UnknownTimezoneError:
+        return None
 
 
 def _read_text(turn: Turn) -> None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
 from wrapper.db import Database
+from wrapper.routes import hold_for_answer
 from wrapper.tables import PendingTurnRow
 
 __all__ = ["PendingTurn", "PendingTurns"]
@@ -52,20 +53,12 @@ class PendingTurns:
         at: datetime,
     ) -> None:
         """Remember a message the model failed on (again: one more attempt counted)."""
-
-        def work(conn: Connection) -> None:
-            stmt = q.insert_for(conn, pending).values(
-                channel=channel, message_id=message_id, thread_id=thread_id,
-                user_id=user_id, text=text, failed_at=at, attempts=1,
-            )  # fmt: skip
-            conn.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["channel", "message_id"],
-                    set_={"failed_at": at, "attempts": pending.c.attempts + 1},
-                )
+        fields = {"channel": channel, "message_id": message_id, "thread_id": thread_id}
+        await self._db.run(
+            lambda conn: hold_for_answer(
+                conn, **fields, user_id=user_id, text=text, retry_at=at, attempts=1
             )
-
-        await self._db.run(work)
+        )
 
     async def due(self, *, before: datetime, limit: int = 20) -> list[PendingTurn]:
         """Messages that failed before `before`, oldest first."""
@@ -78,6 +71,36 @@ class PendingTurns:
                 .limit(limit)
             ).mappings()
             return [q.row_as(PendingTurn, row) for row in rows]
+
+        return await self._db.run(work)
+
+    async def claim(
+        self, *, before: datetime, until: datetime, limit: int = 20
+    ) -> list[PendingTurn]:
+        """Take messages due before `before` for a retry, leased to `until`, oldest first.
+
+        One ``UPDATE … RETURNING`` (``SKIP LOCKED`` on PostgreSQL), so two
+        workers never retry the same message at once; a worker that dies
+        mid-retry leaves it to be taken again after `until`.
+        """
+        pick = (
+            select(pending.c.id)
+            .where(pending.c.failed_at <= before)
+            .order_by(pending.c.failed_at, pending.c.id)
+            .limit(limit)
+        )
+
+        def work(conn: Connection) -> list[PendingTurn]:
+            postgres = conn.dialect.name == "postgresql"
+            chosen = pick.with_for_update(skip_locked=True) if postgres else pick
+            rows = conn.execute(
+                update(pending)
+                .where(pending.c.id.in_(chosen))
+                .values(failed_at=until)
+                .returning(*pending.c)
+            ).mappings()
+            taken = sorted(rows, key=lambda row: row["id"])
+            return [q.row_as(PendingTurn, row) for row in taken]
 
         return await self._db.run(work)
 

@@ -102,6 +102,7 @@ class _Statements:
             select(
                 identities.c.user_id,
                 users.c.default_tz,
+                users.c.platform_tz,
                 users.c.policy_overrides,
                 users.c.known_locations,
                 users.c.last_interaction_any_channel_at,

@@ -18,6 +18,7 @@ from wrapper.types import UTCDateTime
 __all__ = [
     "ActionRow",
     "CalibrationRow",
+    "ChannelStateRow",
     "HistoryRow",
     "IdentityRow",
     "JournalRow",
@@ -26,6 +27,7 @@ __all__ = [
     "OutboxRow",
     "ParticipantRow",
     "PendingTurnRow",
+    "RouteRow",
     "ThreadRow",
     "UserRow",
 ]
@@ -42,6 +44,9 @@ class UserRow(SQLModel, table=True):
 
     id: str = Field(primary_key=True, max_length=40)
     default_tz: str | None = Field(default=None, max_length=64)
+    # The zone a platform reports for the person (Slack's profile); their
+    # default only while they have not set one themselves.
+    platform_tz: str | None = Field(default=None, max_length=64)
     policy_overrides: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
     known_locations: list[str] = Field(default_factory=list, sa_column=Column(JSON))
     last_interaction_any_channel_at: datetime | None = _instant()
@@ -223,7 +228,11 @@ class OutboxRow(SQLModel, table=True):
 
 
 class PendingTurnRow(SQLModel, table=True):
-    """A message the model could not answer yet; kept until a retry answers it."""
+    """A message waiting for its answer: being answered, or failed and kept for a retry.
+
+    `failed_at` is when a retry may take it: a lease's end while a turn is
+    running, the failure's time once a turn has failed.
+    """
 
     __tablename__ = "pending_turns"
     __table_args__ = (UniqueConstraint("channel", "message_id", name="uq_pending_message"),)
@@ -236,3 +245,24 @@ class PendingTurnRow(SQLModel, table=True):
     text: str
     failed_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     attempts: int = Field(default=1)
+
+
+class RouteRow(SQLModel, table=True):
+    """Where a thread's answers go: the adapter's route from its latest message."""
+
+    __tablename__ = "routes"
+
+    thread_key: str = Field(primary_key=True)
+    channel: str = Field(max_length=32)
+    route: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    updated_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class ChannelStateRow(SQLModel, table=True):
+    """A small value an adapter keeps across restarts (an IMAP UIDVALIDITY)."""
+
+    __tablename__ = "channel_state"
+
+    key: str = Field(primary_key=True, max_length=300)
+    value: str
+    updated_at: datetime = Field(sa_type=UTCDateTime, nullable=False)

@@ -1,0 +1,190 @@
+"""What every channel adapter is: the contract between `channels/` and the gateway.
+
+An adapter only translates. Inbound, it turns a platform event into an
+`Inbound` and hands it to the gateway's `Sink`; the sink returns once the
+message is durably recorded (journaled, and queued for an answer), and only
+then does the adapter tell the platform it has the message (Telegram's
+offset, a Slack ack, ``\\Seen`` on a mail). Outbound, the gateway calls
+`Channel.send` with an `Outgoing`; the adapter delivers it or raises
+`ChannelError` (with ``retry_after`` when the platform says how long to wait).
+
+Adapters take plain values (tokens, URLs, allow-lists), never the bot's
+settings object: ``channels`` imports nothing of ``bot`` or ``wrapper``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+__all__ = [
+    "Channel",
+    "ChannelError",
+    "HttpRoute",
+    "Inbound",
+    "MemoryState",
+    "Outgoing",
+    "OutgoingKind",
+    "Sink",
+    "StateStore",
+]
+
+OutgoingKind = Literal["reply", "proactive", "reminder"]
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    """One message a person wrote, as the gateway needs it.
+
+    Attributes:
+        channel: the adapter's name (``telegram``, ``slack``, ``email``, ``console``).
+        thread_id: the conversation, in the adapter's documented shape.
+        user_id: the writer, stable on that channel.
+        text: what they wrote (plain text; may be empty for a non-text message).
+        message_id: unique per channel; a redelivery carries the same id.
+        received_at: when the person wrote it (aware UTC), from the platform.
+        route: what the adapter needs to answer in this thread (chat ids,
+            thread timestamps, mail headers); stored per thread and handed
+            back in `Outgoing.route`, also for reminders days later.
+        respond: False records the message (timestamps count) without an
+            answer: an unmentioned group message.
+        user_zone: an IANA zone the platform reports for the person (Slack's
+            profile ``tz``); the gateway uses it as their default unless they
+            set one themselves.
+        hint: a fact about the message for the agent's envelope (an email's
+            ``Date:`` offset), never acted on by the gateway.
+    """
+
+    channel: str
+    thread_id: str
+    user_id: str
+    text: str
+    message_id: str
+    received_at: datetime
+    route: Mapping[str, str] = field(default_factory=dict)
+    respond: bool = True
+    user_zone: str | None = None
+    hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message to deliver.
+
+    Attributes:
+        kind: ``reply`` to a message, ``reminder`` the person asked for, or
+            another ``proactive`` message.
+        thread_id: the thread it belongs to (the `Inbound.thread_id` shape).
+        user_id: the person it is for, when known.
+        text: the agent's Markdown.
+        route: the latest `Inbound.route` seen in this thread (empty if none).
+        key: unique per outbox job and the same on every attempt, for
+            platforms that take an idempotency key (a mail's Message-ID).
+    """
+
+    kind: OutgoingKind
+    thread_id: str
+    user_id: str | None
+    text: str
+    route: Mapping[str, str]
+    key: str
+
+
+class ChannelError(Exception):
+    """A send failed. `retry_after`: seconds the platform asked to wait.
+
+    `permanent` means sending again cannot help (the chat is gone, the bot
+    was blocked); the job is then marked failed with this message instead of
+    being retried. Messages never contain tokens or secrets.
+    """
+
+    def __init__(
+        self, message: str, *, retry_after: float | None = None, permanent: bool = False
+    ) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.permanent = permanent
+
+
+Sink = Callable[[Inbound], Awaitable[None]]
+"""The gateway's intake: returns once the message is recorded (or refused)."""
+
+
+class StateStore(Protocol):
+    """Small durable values an adapter keeps across restarts (an IMAP ``UIDVALIDITY``).
+
+    The gateway's store backs it, shared by every worker; keys are the
+    adapter's own, prefixed with its name (``email:bot@example.org:uid``).
+    A `put` is durable when it returns.
+    """
+
+    async def get(self, key: str) -> str | None:
+        """The stored value, or None."""
+        ...
+
+    async def put(self, key: str, value: str) -> None:
+        """Store `value` under `key`, replacing any earlier one."""
+        ...
+
+
+class MemoryState:
+    """A `StateStore` in memory, for tests and the console: nothing outlives the process."""
+
+    def __init__(self) -> None:
+        self._values: dict[str, str] = {}
+
+    async def get(self, key: str) -> str | None:
+        """The stored value, or None."""
+        return self._values.get(key)
+
+    async def put(self, key: str, value: str) -> None:
+        """Store `value` under `key`."""
+        self._values[key] = value
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRoute:
+    """A path the adapter serves on the gateway's aiohttp server.
+
+    `handler` is an aiohttp handler: ``async (aiohttp.web.Request) -> aiohttp.web.Response``.
+    """
+
+    method: str
+    path: str
+    handler: Callable[[Any], Awaitable[Any]]
+
+
+class Channel(ABC):
+    """An adapter. The gateway calls `start` once, `send` any number of times, `stop` once."""
+
+    name: str
+
+    @abstractmethod
+    async def start(self, sink: Sink, state: StateStore) -> None:
+        """Connect and begin feeding `sink`; returns once running (work goes on in tasks).
+
+        Raises `ChannelError` when it cannot start (bad token, unreachable
+        server), with a message that names no secret.
+        """
+
+    @abstractmethod
+    async def send(self, message: Outgoing) -> None:
+        """Deliver one message, split as the platform needs; raises `ChannelError`."""
+
+    @abstractmethod
+    async def stop(self) -> None:
+        """Stop receiving and close connections; messages in hand are finished first."""
+
+    def http_routes(self) -> Sequence[HttpRoute]:
+        """Paths this adapter serves on the shared HTTP server (webhooks); none by default."""
+        return ()
+
+    async def typing(self, route: Mapping[str, str]) -> None:  # noqa: B027 - optional hook
+        """Show that an answer is being written, where the platform can; nothing by default."""
+
+    async def health(self) -> str | None:
+        """None when healthy, else one line saying what is wrong (for ``/healthz``)."""
+        return None

@@ -1,0 +1,141 @@
+"""Where a thread's answers go, and the small values adapters keep.
+
+A *route* is what a channel adapter needs to answer in a thread (chat ids, a
+Slack ``thread_ts``, mail headers). The gateway stores the route of each
+inbound message with the message itself, so a reminder sent days later still
+knows where to go. *Channel state* is a durable key-value pair for adapters
+(an IMAP mailbox's last UID), shared by every worker on the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from wrapper import queries as q
+from wrapper.db import Database
+from wrapper.tables import ChannelStateRow, PendingTurnRow, RouteRow
+
+__all__ = ["ChannelState", "Routes", "hold_for_answer", "save_route"]
+
+routes = RouteRow.__table__  # type: ignore[attr-defined]
+channel_state = ChannelStateRow.__table__  # type: ignore[attr-defined]
+pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
+
+MAX_ROUTE_CHARS = 8_000
+
+
+def save_route(
+    conn: Connection, *, thread_key: str, channel: str, route: Mapping[str, str], at: datetime
+) -> None:
+    """Make `route` the thread's route (a later message's route replaces an earlier one).
+
+    Raises:
+        ValueError: a route that is not string to string, or over 8,000 characters.
+    """
+    clean = {str(k): str(v) for k, v in route.items()}
+    if sum(len(k) + len(v) for k, v in clean.items()) > MAX_ROUTE_CHARS:
+        raise ValueError(f"a route is limited to {MAX_ROUTE_CHARS} characters")
+    stmt = q.insert_for(conn, routes).values(
+        thread_key=thread_key, channel=channel, route=clean, updated_at=at
+    )
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["thread_key"],
+            set_={"route": clean, "updated_at": at},
+            where=routes.c.updated_at <= at,
+        )
+    )
+
+
+def hold_for_answer(
+    conn: Connection,
+    *,
+    channel: str,
+    message_id: str,
+    thread_id: str,
+    user_id: str,
+    text: str,
+    retry_at: datetime,
+    attempts: int = 0,
+) -> None:
+    """Put a message on the waiting list until it is answered (`PendingTurns.done`).
+
+    While a turn runs, `retry_at` is the end of its lease: a worker that
+    crashes mid-turn leaves the message to be answered by a retry after it.
+    """
+    stmt = q.insert_for(conn, pending).values(
+        channel=channel, message_id=message_id, thread_id=thread_id, user_id=user_id,
+        text=text, failed_at=retry_at, attempts=attempts,
+    )  # fmt: skip
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["channel", "message_id"],
+            set_={"failed_at": retry_at, "attempts": pending.c.attempts + (1 if attempts else 0)},
+        )
+    )
+
+
+class Routes:
+    """Read access to the stored routes."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def get(self, thread_key: str) -> dict[str, str]:
+        """The thread's latest route, or an empty one."""
+
+        def work(conn: Connection) -> Any:
+            return conn.execute(
+                select(routes.c.route).where(routes.c.thread_key == thread_key)
+            ).scalar_one_or_none()
+
+        found = await self._db.run(work)
+        return dict(found) if found else {}
+
+    async def put(
+        self, *, thread_key: str, channel: str, route: Mapping[str, str], at: datetime
+    ) -> None:
+        """Store a route on its own (when no message is journaled with it)."""
+        await self._db.run(
+            lambda conn: save_route(
+                conn, thread_key=thread_key, channel=channel, route=route, at=at
+            )
+        )
+
+
+class ChannelState:
+    """Durable values for adapters (`channels.base.StateStore`), in the store."""
+
+    def __init__(self, database: Database, *, clock_now: Any) -> None:
+        self._db = database
+        self._now = clock_now
+
+    async def get(self, key: str) -> str | None:
+        """The stored value, or None."""
+
+        def work(conn: Connection) -> Any:
+            return conn.execute(
+                select(channel_state.c.value).where(channel_state.c.key == key)
+            ).scalar_one_or_none()
+
+        value = await self._db.run(work)
+        return None if value is None else str(value)
+
+    async def put(self, key: str, value: str) -> None:
+        """Store `value` under `key` (durable when this returns)."""
+        at = self._now()
+
+        def work(conn: Connection) -> None:
+            stmt = q.insert_for(conn, channel_state).values(key=key, value=value, updated_at=at)
+            conn.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["key"], set_={"value": value, "updated_at": at}
+                )
+            )
+
+        await self._db.run(work)
