@@ -30,6 +30,8 @@ __all__ = [
     "RETRY_LEASE",
     "Agent",
     "TurnResult",
+    "message_to_stored",
+    "stored_to_message",
 ]
 
 RETRY_LEASE = timedelta(minutes=10)
@@ -177,7 +179,7 @@ class Agent:
     async def _respond(self, envelope: ContextEnvelope, text: str) -> TurnResult:
         stored = await self._history.load(envelope.thread_key)
         stored = await self._compact(envelope.thread_key, stored)
-        earlier = [_message(m) for m in stored]
+        earlier = [stored_to_message(m) for m in stored]
         newest = user_turn(envelope.render(ids=True), text)
         context = ToolContext(
             wrapper=self._wrapper,
@@ -190,9 +192,8 @@ class Agent:
             produced = await self._converse(earlier, newest, context)
         except LLMError:
             return TurnResult(UNAVAILABLE_REPLY, envelope, model_failed=True)
-        await self._history.append(
-            envelope.thread_key, [_stored(m) for m in (newest, *produced)], at=self._clock.now()
-        )
+        stored_now = [message_to_stored(m) for m in (newest, *produced)]
+        await self._history.append(envelope.thread_key, stored_now, at=self._clock.now())
         final = produced[-1]
         reply = final.content if final.role == "assistant" and final.content else None
         return TurnResult(reply or TOO_MANY_ROUNDS_REPLY, envelope)
@@ -278,7 +279,8 @@ def _words(content: str) -> str:
     return flat if len(flat) <= 300 else flat[:299] + "…"
 
 
-def _message(stored: StoredMessage) -> Message:
+def stored_to_message(stored: StoredMessage) -> Message:
+    """A stored history message as the provider takes it (same bytes)."""
     return Message(
         role=stored.role,  # type: ignore[arg-type]
         content=stored.content,
@@ -288,7 +290,8 @@ def _message(stored: StoredMessage) -> Message:
     )
 
 
-def _stored(message: Message) -> StoredMessage:
+def message_to_stored(message: Message) -> StoredMessage:
+    """A provider message as history keeps it (same bytes)."""
     return StoredMessage(
         role=message.role,
         content=message.content,

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.agent import message_to_stored, stored_to_message
 from bot.llm.errors import LLMError
 from bot.llm.types import Message, Provider, ToolCall
 from bot.prompt import SYSTEM_PROMPT
@@ -25,6 +26,7 @@ from bot.tools import TOOLS
 from channels.base import ChannelError
 from clockcore import Clock, ContactWindow, parse_anchored_time, runtime_time_context
 from wrapper import InteractionWrapper
+from wrapper.history import History
 from wrapper.outbox import Outbox, OutboxItem
 
 __all__ = ["MAX_ATTEMPTS", "Delivery", "DeliveryError", "Scheduler", "proactive_prompt"]
@@ -87,6 +89,7 @@ class Scheduler:
         self._clock = clock
         self._window = contact_window
         self._lease = lease
+        self._history = History(wrapper.database)
         self.worker = "w-" + secrets.token_hex(4)
         self._stopping = asyncio.Event()
         self._woken = asyncio.Event()
@@ -173,36 +176,62 @@ class Scheduler:
         )
 
     async def _decide(self, item: OutboxItem) -> _Decision:
-        """The agent's call for a proactive job: the text to send, or a deferral."""
+        """The agent's call for a proactive job: the text to send, or a deferral.
+
+        The request is the thread's own conversation (the same bytes its
+        turns sent, so a prompt cache serves it) plus one user message with
+        the time facts and the job. The job message and the agent's answer
+        are added to the thread's history, so the next turn sees what was
+        sent or deferred, and the next request still begins with this one.
+        """
         if self._provider is None:
             return _Decision(item.text)
         now = self._clock.now()
         zone = await self._user_zone(item)
         context = runtime_time_context(now, zone, self._window)
-        prompt = proactive_prompt(item, context.advisory, context.to_dict()["now"])  # type: ignore[arg-type]
-        messages = [
-            Message(role="system", content=SYSTEM_PROMPT),
-            Message(role="user", content=prompt),
-        ]
+        prompt = Message(
+            role="user",
+            content=proactive_prompt(item, context.advisory, str(context.to_dict()["now"])),
+        )
+        earlier = [stored_to_message(m) for m in await self._history.load(item.thread_key)]
         try:
-            completion = await self._provider.complete(messages, TOOLS)
+            completion = await self._provider.complete(
+                [Message(role="system", content=SYSTEM_PROMPT), *earlier, prompt], TOOLS
+            )
         except LLMError as exc:
             log.warning(
                 "model unavailable for job %s, sending as written: %s", item.id, type(exc).__name__
             )
             return _Decision(item.text)
         answer = completion.message
+        decision = _Decision(answer.content.strip() or item.text)
         for call in answer.tool_calls:
             if call.name == "defer":
-                deferral = _deferral(call, zone, now)
-                if deferral is not None:
-                    return deferral
-        return _Decision(answer.content.strip() or item.text)
+                decision = _deferral(call, zone, now) or decision
+                if decision.defer_until is not None:
+                    break
+        results = [
+            Message("tool", _tool_outcome(call, decision), tool_call_id=call.id, name=call.name)
+            for call in answer.tool_calls
+        ]
+        await self._history.append(
+            item.thread_key, [message_to_stored(m) for m in (prompt, answer, *results)], at=now
+        )
+        return decision
 
     async def _user_zone(self, item: OutboxItem) -> str | None:
         if item.user_key is None:
             return None
         return await self._wrapper.user_timezone(item.user_key)
+
+
+def _tool_outcome(call: ToolCall, decision: _Decision) -> str:
+    """What a tool call in a proactive turn came to (only ``defer`` acts there)."""
+    if call.name != "defer":
+        return json.dumps({"ok": False, "error": "only defer takes effect in a proactive turn"})
+    if decision.defer_until is None:
+        return json.dumps({"ok": False, "error": "could not read that time; the message was sent"})
+    return json.dumps({"ok": True, "deferred_until": decision.defer_until.isoformat()})
 
 
 def _deferral(call: ToolCall, zone: str | None, now: datetime) -> _Decision | None:

@@ -277,3 +277,48 @@ async def test_a_channel_error_is_retried_not_dropped(
     assert await scheduler.run_once() == 1
     (sent,) = await outbox.listing()
     assert (sent.id, sent.status, len(attempts)) == (job, "sent", 2)
+
+
+async def test_a_proactive_turn_sees_the_thread_and_the_next_turn_sees_it(
+    store: tuple[InteractionWrapper, SettableClock],
+) -> None:
+    wrapper, clock = store
+    outbox = Outbox(wrapper.database)
+    sent: list[str] = []
+
+    async def deliver(item: OutboxItem, text: str) -> None:
+        sent.append(text)
+
+    async with FakeLLMServer() as server:
+        server.script("Sure, I'll nudge you.", "Time to stretch!", "Glad you did.")
+        provider = OpenAIProvider(
+            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+        )
+        agent = Agent(
+            wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
+        )
+        await agent.on_message(text="nudge me to stretch at 15:30", message_id="p1", **DM)
+        await outbox.enqueue(
+            kind="reminder", channel="telegram", thread_id="dm:42",
+            thread_key="agent:main:telegram:dm:42", user_key="telegram:42", text="stretch",
+            due_at=clock.now(), now=clock.now(),
+        )  # fmt: skip
+        scheduler = Scheduler(
+            wrapper=wrapper, outbox=outbox, provider=provider, deliver=deliver, clock=clock,
+            contact_window=DEFAULT_CONTACT_WINDOW,
+        )  # fmt: skip
+        clock.advance(minutes=30)
+        assert await scheduler.run_once() == 1
+        clock.advance(minutes=5)
+        await agent.on_message(text="done, thanks", message_id="p2", **DM)
+        await provider.aclose()
+    first, proactive, after = (c.json["messages"] for c in server.completions)
+    assert sent == ["Time to stretch!"]
+    # The proactive request is the conversation so far plus the job, after the same prefix.
+    assert proactive[: len(first)] == first
+    assert proactive[len(first)]["content"] == "Sure, I'll nudge you."
+    assert "A reminder the person asked for is due now: stretch" in proactive[-1]["content"]
+    # The next turn begins with the proactive request and what was sent.
+    assert after[: len(proactive)] == proactive
+    assert after[len(proactive)]["content"] == "Time to stretch!"
+    assert after[-1]["content"].endswith("done, thanks")
