@@ -1,0 +1,432 @@
+"""The Slack adapter: slack-bolt's `AsyncApp` in, ``chat.postMessage`` out.
+
+Events reach one bolt listener, by Socket Mode (bolt's aiohttp
+`AsyncSocketModeHandler`) or by HTTP on the gateway's server at
+``/slack/events``, where bolt checks each request's signature (an injected
+clock decides what is stale). The app runs with ``process_before_response``:
+bolt acks an event only after the listener returns, and the listener returns
+after the gateway's sink has journaled the message, so a crash before the ack
+makes Slack deliver it again and the journal's key makes that harmless. The
+same key (``<channel>:<ts>``) answers a post once when it arrives as both
+``message`` and ``app_mention``, or again as a retry.
+
+The person's zone is the IANA ``tz`` of ``users.info``, asked at most once a
+day per person (by the injected clock) and handed on as `Inbound.user_zone`;
+the gateway decides whether it counts. Sends are Markdown turned into mrkdwn
+parts (`render`); slack_sdk's retry handler sleeps through one 429, and a
+second becomes `ChannelError` with Slack's ``Retry-After`` for the dispatcher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import aiohttp
+from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
+from slack_bolt.middleware.request_verification.async_request_verification import (
+    AsyncRequestVerification,
+)
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_async_handlers import (
+    AsyncConnectionErrorRetryHandler,
+    AsyncRateLimitErrorRetryHandler,
+)
+from slack_sdk.signature import Clock as SignatureClock
+from slack_sdk.signature import SignatureVerifier
+from slack_sdk.web.async_client import AsyncWebClient
+
+from channels.base import Channel, ChannelError, HttpRoute, Inbound, Outgoing, Sink, StateStore
+from channels.slack.errors import channel_error, why
+from channels.slack.events import Post, read_post, route_for_thread
+from channels.slack.render import to_parts
+from clockcore import Clock, SystemClock, canonical_zone
+
+__all__ = ["DEFAULT_API_URL", "EVENTS_PATH", "REFUSED_DM", "SlackChannel"]
+
+DEFAULT_API_URL = "https://slack.com/api/"
+EVENTS_PATH = "/slack/events"
+REFUSED_DM = "Sorry, this assistant isn't open to you here. Ask its owner to add you."
+"""The one reply a person outside ``allowed_users`` gets in a DM (once per run)."""
+
+ZONE_MAX_AGE = timedelta(days=1)
+_ZONE_RETRY = timedelta(minutes=10)  # after a failed users.info, ask again this much later
+_ZONE_TIMEOUT = 1.5  # users.info runs before the ack: never let it eat Slack's 3 s
+_CONNECT_TIMEOUT = 30.0
+_DRAIN_TIMEOUT = 10.0
+_PING_INTERVAL = 10.0
+_PROGRESS_KEPT = 1_000  # multi-part sends whose progress is remembered for a retry
+
+log = logging.getLogger(__name__)
+
+
+class _Clock(SignatureClock):
+    """slack_sdk's verifier clock (seconds since the epoch) over clockbot's `Clock`."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+
+    def now(self) -> float:
+        return self._clock.now().timestamp()
+
+
+class _Verification(AsyncRequestVerification):
+    """bolt's signature check with clockbot's clock, logging no signature and no body."""
+
+    def __init__(self, signing_secret: str, clock: Clock) -> None:
+        super().__init__(signing_secret, base_logger=log)
+        self._verifier = SignatureVerifier(signing_secret=signing_secret, clock=_Clock(clock))
+
+    def _debug_log_error(self, signature: Any, timestamp: Any, body: Any) -> None:
+        log.warning("slack: refused an events request with a missing, stale or wrong signature")
+
+
+@dataclass(slots=True)
+class _Once:
+    """One message_id being handed to the sink; a duplicate arriving meanwhile waits for it."""
+
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    ok: bool = False
+
+
+class SlackChannel(Channel):
+    """Slack DMs and channel mentions, through slack-bolt's `AsyncApp`.
+
+    Args:
+        bot_token: the ``xoxb-`` token.
+        mode: ``socket`` (Socket Mode, needs `app_token`) or ``http`` (the
+            Events API at `EVENTS_PATH` on the gateway's server, needs
+            `signing_secret`).
+        app_token: the ``xapp-`` token with ``connections:write``.
+        signing_secret: the app's signing secret, checked on every HTTP request.
+        api_url: the Web API base (a fake one in tests).
+        allowed_users: user ids let in; empty lets everyone in the workspace in.
+        allowed_channels: channel ids where mentions are answered; empty means
+            every channel. DMs are governed by `allowed_users` alone.
+        clock: "now" for signature freshness and the zone cache.
+
+    Raises:
+        ValueError: a setting is missing or wrong (named; never its value).
+    """
+
+    name = "slack"
+
+    def __init__(
+        self,
+        bot_token: str,
+        *,
+        mode: Literal["socket", "http"] = "socket",
+        app_token: str | None = None,
+        signing_secret: str | None = None,
+        api_url: str = DEFAULT_API_URL,
+        allowed_users: Sequence[str] = (),
+        allowed_channels: Sequence[str] = (),
+        clock: Clock | None = None,
+    ) -> None:
+        api_url = str(api_url)  # settings hand over a pydantic URL
+        if not bot_token.strip():
+            raise ValueError("slack: bot_token is required")
+        if mode not in ("socket", "http"):
+            raise ValueError(f"slack: mode must be 'socket' or 'http', not {mode!r}")
+        if mode == "socket" and not (app_token or "").strip():
+            raise ValueError("slack: app_token is required in socket mode")
+        if mode == "http" and not (signing_secret or "").strip():
+            raise ValueError("slack: signing_secret is required in http mode")
+        if urlsplit(api_url).scheme not in ("http", "https"):
+            raise ValueError("slack: api_url must be an http(s) URL")
+        self.mode = mode
+        self._bot_token = bot_token.strip()
+        self._app_token = (app_token or "").strip()
+        self._signing_secret = (signing_secret or "").strip()
+        self._api_url = api_url if api_url.endswith("/") else api_url + "/"
+        self._allowed_users = frozenset(u.strip() for u in allowed_users if u.strip())
+        self._allowed_channels = frozenset(c.strip() for c in allowed_channels if c.strip())
+        self._clock: Clock = clock or SystemClock()
+        self._sink: Sink | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._client: AsyncWebClient | None = None
+        self._app: AsyncApp | None = None
+        self._socket: AsyncSocketModeHandler | None = None
+        self._bot_user_id: str | None = None
+        self._team_id = ""
+        self._zones: dict[str, tuple[str | None, datetime]] = {}
+        self._inflight: dict[str, _Once] = {}
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._progress: OrderedDict[str, int] = OrderedDict()
+        self._told: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- lifecycle --------------------------------------------------------------------------
+
+    async def start(self, sink: Sink, state: StateStore) -> None:
+        """Check the token (``auth.test``), build the bolt app, connect Socket Mode if asked.
+
+        Raises:
+            ChannelError: Slack refused a token or could not be reached.
+        """
+        self._session = aiohttp.ClientSession()
+        self._client = AsyncWebClient(
+            token=self._bot_token,
+            base_url=self._api_url,
+            session=self._session,
+            logger=log,
+            retry_handlers=[
+                AsyncConnectionErrorRetryHandler(max_retry_count=1),
+                AsyncRateLimitErrorRetryHandler(max_retry_count=1),
+            ],
+        )
+        try:
+            auth = await self._call("auth.test", self._client.auth_test())
+            self._bot_user_id = _str(auth.get("user_id"))
+            self._team_id = _str(auth.get("team_id")) or ""
+            app = AsyncApp(
+                name="clockbot-slack",
+                logger=logging.getLogger("channels.slack.bolt"),
+                client=self._client,
+                signing_secret=self._signing_secret,
+                process_before_response=True,  # ack after the listener: journal first
+                request_verification_enabled=False,  # replaced by _Verification below
+                before_authorize=(
+                    _Verification(self._signing_secret, self._clock)
+                    if self.mode == "http"
+                    else None
+                ),
+            )
+            app.event(re.compile(r".+"))(self._on_event)
+            if self.mode == "socket":
+                await self._connect(app)
+        except BaseException:
+            await self._close_session()
+            raise
+        self._sink = sink
+        self._app = app
+        log.info("slack: running in %s mode as %s", self.mode, self._bot_user_id or "?")
+
+    async def _connect(self, app: AsyncApp) -> None:
+        assert self._client is not None
+        handler = AsyncSocketModeHandler(
+            app, self._app_token, logger=log, web_client=self._client, ping_interval=_PING_INTERVAL
+        )
+        try:
+            opened = await self._call(
+                "apps.connections.open",
+                self._client.apps_connections_open(app_token=self._app_token),
+            )
+            handler.client.wss_uri = _str(opened.get("url"))
+            await asyncio.wait_for(
+                handler.connect_async(),  # type: ignore[no-untyped-call]
+                _CONNECT_TIMEOUT,
+            )
+        except BaseException as exc:
+            await handler.close_async()  # type: ignore[no-untyped-call]
+            if isinstance(exc, TimeoutError):
+                raise ChannelError("slack: the Socket Mode connection did not open") from exc
+            raise
+        self._socket = handler
+
+    async def stop(self) -> None:
+        """Finish the events in hand (up to 10 s), disconnect, close the HTTP session."""
+        self._sink = None
+        try:
+            await asyncio.wait_for(self._idle.wait(), _DRAIN_TIMEOUT)
+        except TimeoutError:
+            log.warning(
+                "slack: stopping with %d event(s) unfinished; Slack will resend", self._busy
+            )
+        if self._socket is not None:
+            await self._socket.close_async()  # type: ignore[no-untyped-call]
+            self._socket = None
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._app = None
+        await self._close_session()
+
+    async def _close_session(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    def http_routes(self) -> Sequence[HttpRoute]:
+        """``POST /slack/events`` in http mode; nothing in socket mode."""
+        if self.mode != "http":
+            return ()
+        return (HttpRoute("POST", EVENTS_PATH, self._on_http),)
+
+    async def health(self) -> str | None:
+        """None when running (and, in socket mode, connected)."""
+        if self._app is None:
+            return "slack: not running"
+        if self._socket is not None and not await self._socket.client.is_connected():
+            return "slack: Socket Mode is reconnecting"
+        return None
+
+    # --- inbound ----------------------------------------------------------------------------
+
+    async def _on_http(self, request: web.Request) -> web.StreamResponse:
+        """One Events API request, through bolt (signature, url_verification, listener)."""
+        app = self._app
+        if app is None:
+            return web.json_response({"error": "not running"}, status=503)
+        try:
+            bolt_request = await to_bolt_request(request)
+        except (ValueError, TypeError, AttributeError) as exc:  # not a JSON object or a form
+            log.warning("slack: refused an events request that is not Slack's shape: %s", exc)
+            return web.json_response({"error": "unreadable request"}, status=400)
+        return await to_aiohttp_response(await app.async_dispatch(bolt_request))
+
+    async def _on_event(self, body: dict[str, Any]) -> None:
+        """bolt's listener for every event; bolt acks when this returns, 500/no ack if it raises."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            try:
+                post = read_post(body, bot_user_id=self._bot_user_id, default_team=self._team_id)
+            except (TypeError, ValueError, AttributeError) as exc:
+                log.warning(
+                    "slack: ignoring an event that could not be read: %s", type(exc).__name__
+                )
+                return
+            if post is None:
+                return
+            if not self._allowed(post):
+                self._refuse(post)
+                return
+            await self._hand_over(post)
+        finally:
+            self._busy -= 1
+            if self._busy == 0:
+                self._idle.set()
+
+    def _allowed(self, post: Post) -> bool:
+        if self._allowed_users and post.user not in self._allowed_users:
+            return False
+        return post.direct or not self._allowed_channels or post.channel in self._allowed_channels
+
+    def _refuse(self, post: Post) -> None:
+        """Nothing reaches the sink; a DM gets one short note per person and run."""
+        log.info("slack: ignored a message from a user or channel not allowed")
+        if post.direct and post.user not in self._told:
+            self._told.add(post.user)
+            self._spawn(self._post_part(post.channel, None, REFUSED_DM))
+
+    async def _hand_over(self, post: Post) -> None:
+        """Give `post` to the sink once, even when its duplicate arrives while it is on the way."""
+        sink = self._sink
+        if sink is None:
+            raise ChannelError("slack: not running")  # no ack: Slack delivers it again
+        earlier = self._inflight.get(post.message_id)
+        if earlier is not None:
+            await earlier.done.wait()
+            if earlier.ok:
+                return
+        once = self._inflight[post.message_id] = _Once()
+        try:
+            inbound = Inbound(
+                channel=self.name,
+                thread_id=post.thread_id,
+                user_id=post.user,
+                text=post.text,
+                message_id=post.message_id,
+                received_at=post.received_at,
+                route=post.route,
+                user_zone=await self._zone_of(post.user),
+            )
+            await sink(inbound)
+            once.ok = True
+        finally:
+            once.done.set()
+            if self._inflight.get(post.message_id) is once:
+                del self._inflight[post.message_id]
+
+    async def _zone_of(self, user: str) -> str | None:
+        """The IANA zone in the person's Slack profile, cached for a day; None if unknown."""
+        now = self._clock.now()
+        cached = self._zones.get(user)
+        if cached is not None and now - cached[1] < ZONE_MAX_AGE:
+            return cached[0]
+        previous = cached[0] if cached is not None else None
+        assert self._client is not None
+        try:
+            info = await asyncio.wait_for(self._client.users_info(user=user), _ZONE_TIMEOUT)
+        except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("slack: users.info failed (%s); keeping the zone known so far", why(exc))
+            self._zones[user] = (previous, now - ZONE_MAX_AGE + _ZONE_RETRY)
+            return previous
+        profile = info.get("user")
+        tz = profile.get("tz") if isinstance(profile, Mapping) else None
+        zone = canonical_zone(tz) if isinstance(tz, str) and tz else None
+        self._zones[user] = (zone, now)
+        return zone
+
+    # --- outbound ---------------------------------------------------------------------------
+
+    async def send(self, message: Outgoing) -> None:
+        """Post `message` as mrkdwn parts into its route's channel (and thread).
+
+        A retry of a multi-part message skips the parts already posted.
+
+        Raises:
+            ChannelError: Slack refused it (``permanent`` when retrying cannot
+                help), rate-limited it twice (``retry_after``) or was unreachable.
+        """
+        route = dict(message.route) or route_for_thread(message.thread_id)
+        channel = route.get("channel")
+        if not channel:
+            raise ChannelError("slack: no channel to send this thread's message to", permanent=True)
+        parts = to_parts(message.text)
+        done = self._progress.get(message.key, 0)
+        for index in range(done, len(parts)):
+            await self._post_part(channel, route.get("thread_ts"), parts[index])
+            self._progress[message.key] = index + 1
+            self._progress.move_to_end(message.key)
+            while len(self._progress) > _PROGRESS_KEPT:
+                self._progress.popitem(last=False)
+        self._progress.pop(message.key, None)
+
+    async def _post_part(self, channel: str, thread_ts: str | None, text: str) -> None:
+        if self._client is None:
+            raise ChannelError("slack: not running")
+        await self._call(
+            "chat.postMessage",
+            self._client.chat_postMessage(channel=channel, text=text, thread_ts=thread_ts),
+        )
+
+    async def _call(self, method: str, call: Any) -> Mapping[str, Any]:
+        """Await one Web API `call`, wrapping every failure in `ChannelError` (no secrets)."""
+        try:
+            response = await call
+        except SlackApiError as exc:
+            raise channel_error(method, exc) from exc
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise ChannelError(f"slack: {method} could not reach Slack ({why(exc)})") from exc
+        data = response.data
+        return data if isinstance(data, Mapping) else {}
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        async def guarded() -> None:
+            try:
+                await work
+            except ChannelError as exc:
+                log.warning("%s", exc)
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
