@@ -1,0 +1,430 @@
+"""The Telegram channel: python-telegram-bot's `ExtBot` in, `Inbound` out, and back.
+
+Polling drives ``getUpdates`` itself rather than PTB's `Application`, to keep
+clockbot's order: every update of a batch goes to the sink (which journals
+it) before the next ``getUpdates`` confirms the batch through its offset. A
+crash in between makes Telegram deliver the batch again, and the journal
+recognises it. In webhook mode the update arrives on the gateway's aiohttp
+server (`http_routes`); Telegram gets its 200 only after the sink returned.
+
+Sending goes through PTB's `AIORateLimiter` without retries of its own: a
+flood wait becomes `ChannelError(retry_after=…)` and the gateway's dispatcher
+waits and sends again. A long answer is cut into parts (`format.split_html`);
+parts already delivered are not sent twice when the dispatcher retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import html
+import json
+import logging
+import os
+import re
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Literal
+
+from aiohttp import web
+from telegram import BotCommand, Message, ReplyParameters, Update
+from telegram.constants import ChatAction, ParseMode
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    InvalidToken,
+    RetryAfter,
+    TelegramError,
+)
+from telegram.ext import AIORateLimiter, ExtBot
+from telegram.request import HTTPXRequest
+
+from channels.base import Channel, ChannelError, HttpRoute, Outgoing, Sink, StateStore
+from channels.telegram import messages
+from channels.telegram.format import split_html
+from channels.telegram.inbound import (
+    Identity,
+    is_allowed,
+    normalise_allowed,
+    read_message,
+)
+from clockcore import Clock, SystemClock
+
+__all__ = ["TelegramChannel"]
+
+# PTB 22 warns on every `RetryAfter.retry_after` read unless this opt-in to its next major
+# version's `timedelta` is set; the adapter reads both shapes.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
+
+log = logging.getLogger(__name__)
+
+WEBHOOK_PATH = "/telegram/webhook"
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
+ALLOWED_UPDATES = ("message",)
+POLL_TIMEOUT = 25
+"""Seconds one ``getUpdates`` long poll may wait for an update."""
+MAX_BACKOFF = 30.0
+_LOGGERS_WITH_URLS = ("httpx", "telegram.Bot", "telegram.ext.ExtBot")
+"""Loggers whose lines can hold the Bot API URL, which contains the token."""
+RECENT = 1024
+"""How many handled message ids are remembered, so a redelivery gets no second direct reply."""
+
+
+class TelegramChannel(Channel):
+    """Private chats, groups and forum topics through one bot.
+
+    Args:
+        token: the Bot API token; it appears in no log line and no error.
+        api_url: the Bot API base (a local server in tests).
+        mode: ``polling`` or ``webhook``.
+        webhook_url: the public URL Telegram posts updates to (webhook mode).
+        webhook_secret: the secret Telegram sends back in
+            ``X-Telegram-Bot-Api-Secret-Token`` (webhook mode).
+        allowed_users: user ids or @usernames let in; empty lets everyone in.
+        open_groups: answer every group message, not only those addressed to the bot.
+        clock: "now" for a message without a date.
+
+    Raises:
+        ValueError: a setting is missing or malformed; the message names the
+            setting, never its value.
+    """
+
+    name = "telegram"
+
+    def __init__(
+        self,
+        token: str,
+        *,
+        api_url: str = "https://api.telegram.org",
+        mode: Literal["polling", "webhook"] = "polling",
+        webhook_url: str | None = None,
+        webhook_secret: str | None = None,
+        allowed_users: Sequence[str] = (),
+        open_groups: bool = False,
+        clock: Clock | None = None,
+    ) -> None:
+        if not token or any(c.isspace() or c == "/" for c in token):
+            raise ValueError("telegram.token: missing or malformed")
+        if mode not in ("polling", "webhook"):
+            raise ValueError("telegram.mode: use polling or webhook")
+        if mode == "webhook" and not (webhook_url and webhook_secret):
+            raise ValueError("telegram.webhook_url and telegram.webhook_secret: required")
+        self._redact = _Redact(token)
+        for name in _LOGGERS_WITH_URLS:
+            logging.getLogger(name).addFilter(self._redact)
+        api = str(api_url).rstrip("/")
+        self._token = token
+        self._mode = mode
+        self._webhook_url = str(webhook_url) if webhook_url else None
+        self._secret = (webhook_secret or "").encode()
+        self._allowed = normalise_allowed(allowed_users)
+        self._open_groups = open_groups
+        self._clock = clock or SystemClock()
+        self._bot = ExtBot(
+            token,
+            base_url=f"{api}/bot",
+            base_file_url=f"{api}/file/bot",
+            request=HTTPXRequest(connection_pool_size=8, read_timeout=10.0),
+            get_updates_request=HTTPXRequest(connection_pool_size=1, read_timeout=10.0),
+            rate_limiter=AIORateLimiter(max_retries=0),
+        )
+        self._me: Identity | None = None
+        self._sink: Sink | None = None
+        self._state: StateStore | None = None
+        self._stopping = asyncio.Event()
+        self._poller: asyncio.Task[None] | None = None
+        self._fetch: asyncio.Future[tuple[Update, ...]] | None = None
+        self._handled_upto = 0
+        self._recent: OrderedDict[str, None] = OrderedDict()
+        self._parts_sent: dict[str, int] = {}
+        self._problem: str | None = None
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self, sink: Sink, state: StateStore) -> None:
+        """Check the token, register the commands, then poll or set the webhook."""
+        self._sink, self._state = sink, state
+        try:
+            await self._bot.initialize()
+            self._me = Identity(self._bot.id, self._bot.username)
+            if self._mode == "webhook":
+                assert self._webhook_url is not None
+                await self._bot.set_webhook(
+                    self._webhook_url,
+                    secret_token=self._secret.decode(),
+                    allowed_updates=ALLOWED_UPDATES,
+                )
+            else:
+                await self._bot.delete_webhook()
+        except InvalidToken as exc:
+            raise ChannelError("telegram: the Bot API refused the token", permanent=True) from exc
+        except TelegramError as exc:
+            raise ChannelError(f"telegram: cannot start: {self._safe(exc)}") from exc
+        try:
+            await self._bot.set_my_commands([BotCommand(c, d) for c, d in messages.COMMANDS])
+        except TelegramError as exc:
+            log.warning("telegram: setMyCommands failed: %s", self._safe(exc))
+        self._handled_upto = int(await state.get(self._state_key) or 0)
+        if self._mode == "polling":
+            self._poller = asyncio.create_task(self._poll(), name="telegram-poll")
+
+    async def stop(self) -> None:
+        """Stop polling (an update in hand is finished first) and close the HTTP clients."""
+        self._stopping.set()
+        if self._fetch is not None:
+            self._fetch.cancel()
+        if self._poller is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+        await self._bot.shutdown()
+        for name in _LOGGERS_WITH_URLS:
+            logging.getLogger(name).removeFilter(self._redact)
+
+    def http_routes(self) -> Sequence[HttpRoute]:
+        """The webhook endpoint, in webhook mode."""
+        if self._mode != "webhook":
+            return ()
+        return (HttpRoute("POST", WEBHOOK_PATH, self._webhook),)
+
+    async def health(self) -> str | None:
+        """The last polling problem, until a poll succeeds again."""
+        return self._problem
+
+    @property
+    def _state_key(self) -> str:
+        return f"telegram:{self._bot.id}:handled_update"
+
+    # --- receiving ------------------------------------------------------------------------------
+
+    async def _poll(self) -> None:
+        offset: int | None = None
+        failures = 0
+        while not self._stopping.is_set():
+            self._fetch = asyncio.ensure_future(
+                self._bot.get_updates(
+                    offset=offset, timeout=POLL_TIMEOUT, allowed_updates=ALLOWED_UPDATES
+                )
+            )
+            try:
+                updates = await self._fetch
+            except asyncio.CancelledError:
+                if self._stopping.is_set():
+                    return
+                raise
+            except RetryAfter as exc:
+                await self._pause(_seconds(exc))
+                continue
+            except (TelegramError, ValueError, KeyError, TypeError) as exc:
+                failures += 1
+                self._problem = f"telegram: polling failed: {self._safe(exc)}"
+                log.warning("%s (attempt %d)", self._problem, failures)
+                await self._pause(min(2.0**failures, MAX_BACKOFF))
+                continue
+            finally:
+                self._fetch = None
+            failures, self._problem = 0, None
+            for update in updates:
+                try:
+                    await self._handle(update)
+                except Exception as exc:  # the sink failed: keep the offset, try again later
+                    failures += 1
+                    log.error("telegram: update %s not recorded: %s", update.update_id, exc)
+                    await self._pause(min(2.0**failures, MAX_BACKOFF))
+                    break
+                offset = update.update_id + 1
+            if offset is not None and offset - 1 > self._handled_upto:
+                self._handled_upto = offset - 1
+                assert self._state is not None
+                await self._state.put(self._state_key, str(self._handled_upto))
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), timeout=seconds)
+
+    async def _webhook(self, request: web.Request) -> web.Response:
+        """One update from Telegram: 403 without the right secret, 200 once it is recorded."""
+        given = request.headers.get(SECRET_HEADER, "").encode()
+        if not hmac.compare_digest(given, self._secret):
+            return web.Response(status=403, text="forbidden")
+        try:
+            data = json.loads(await request.read())
+            update = Update.de_json(data, self._bot)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("telegram: unreadable webhook update: %s", type(exc).__name__)
+            return web.Response(status=400, text="bad update")
+        try:
+            await self._handle(update)
+        except Exception as exc:  # not recorded: Telegram delivers it again
+            log.error("telegram: update %s not recorded: %s", update.update_id, exc)
+            return web.Response(status=500, text="not recorded")
+        return web.Response(text="ok")
+
+    async def _handle(self, update: Update) -> None:
+        """Record one update through the sink, then send the adapter's own reply, if any."""
+        message = update.message
+        if message is None or self._me is None or self._sink is None:
+            return
+        try:
+            reading = read_message(
+                message, self._me, open_groups=self._open_groups, now=self._clock.now()
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("telegram: update %s unreadable: %s", update.update_id, exc)
+            return
+        if reading is None:
+            return
+        inbound = reading.inbound
+        again = update.update_id <= self._handled_upto or inbound.message_id in self._recent
+        if not is_allowed(self._allowed, inbound.user_id, reading.username):
+            log.info("telegram: refused user %s", inbound.user_id)
+            if reading.addressed and not again:
+                await self._reply_directly(message, messages.REFUSED)
+            self._remember(inbound.message_id)
+            return
+        await self._sink(inbound)
+        if reading.direct and not again:
+            await self._reply_directly(message, reading.direct)
+        self._remember(inbound.message_id)
+
+    def _remember(self, message_id: str) -> None:
+        self._recent[message_id] = None
+        while len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
+
+    async def _reply_directly(self, message: Message, text: str) -> None:
+        """The adapter's own short answer; a failure is logged, never raised."""
+        try:
+            await self._bot.send_message(
+                message.chat_id,
+                text,
+                message_thread_id=message.message_thread_id if message.is_topic_message else None,
+            )
+        except TelegramError as exc:
+            log.warning("telegram: direct reply failed: %s", self._safe(exc))
+
+    # --- sending --------------------------------------------------------------------------------
+
+    async def send(self, message: Outgoing) -> None:
+        """Deliver `message` as HTML, in parts under 4096 characters; raises `ChannelError`."""
+        chat_id, topic, reply_to = _target(message)
+        parts = split_html(message.text)
+        done = self._parts_sent.get(message.key, 0)
+        for number, part in enumerate(parts):
+            if number < done:
+                continue
+            quote = reply_to if number == 0 and message.kind == "reply" and chat_id < 0 else None
+            chat_id = await self._send_part(chat_id, topic, quote, part)
+            self._parts_sent[message.key] = number + 1
+        self._parts_sent.pop(message.key, None)
+
+    async def _send_part(
+        self, chat_id: int, topic: int | None, quote: int | None, part: str
+    ) -> int:
+        """Send one part; the chat id it went to (a group may have become a supergroup)."""
+        reply = ReplyParameters(quote, allow_sending_without_reply=True) if quote else None
+        for _ in range(2):
+            try:
+                await self._bot.send_message(
+                    chat_id,
+                    part,
+                    parse_mode=ParseMode.HTML,
+                    message_thread_id=topic,
+                    reply_parameters=reply,
+                )
+                return chat_id
+            except ChatMigrated as exc:
+                chat_id = exc.new_chat_id
+            except BadRequest as exc:
+                if "parse entities" not in exc.message.lower():
+                    raise self._error(exc) from exc
+                log.warning("telegram: HTML refused, sending plain text: %s", exc.message)
+                try:
+                    await self._bot.send_message(chat_id, _plain(part), message_thread_id=topic)
+                except TelegramError as again:
+                    raise self._error(again) from again
+                return chat_id
+            except TelegramError as exc:
+                raise self._error(exc) from exc
+        raise ChannelError("telegram: the chat moved more than once", permanent=True)
+
+    def _error(self, exc: TelegramError) -> ChannelError:
+        """The channel error for a failed Bot API call."""
+        text = f"telegram: {self._safe(exc)}"
+        if isinstance(exc, RetryAfter):
+            return ChannelError(text, retry_after=_seconds(exc))
+        if isinstance(exc, (Forbidden, InvalidToken)):
+            return ChannelError(text, permanent=True)
+        if isinstance(exc, BadRequest):  # chat not found, thread not found, text refused
+            return ChannelError(text, permanent=True)
+        return ChannelError(text)
+
+    async def typing(self, route: Mapping[str, str]) -> None:
+        """Show "typing…" in the chat (and topic); best effort."""
+        try:
+            chat_id, topic = int(route["chat_id"]), _int(route.get("message_thread_id"))
+            await self._bot.send_chat_action(chat_id, ChatAction.TYPING, message_thread_id=topic)
+        except (KeyError, ValueError) as exc:
+            log.debug("telegram: no chat for typing: %s", type(exc).__name__)
+        except TelegramError as exc:
+            log.debug("telegram: typing failed: %s", self._safe(exc))
+
+    def _safe(self, exc: BaseException) -> str:
+        """An exception as one line without the token."""
+        return f"{type(exc).__name__}: {exc}".replace(self._token, "<token>")
+
+
+class _Redact(logging.Filter):
+    """Takes the token out of httpx's request lines (the Bot API URL contains it)."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self._secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self._secret in message:
+            record.msg, record.args = message.replace(self._secret, "<token>"), ()
+        return True
+
+
+def _seconds(exc: RetryAfter) -> float:
+    value: int | float | timedelta = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value else None
+
+
+_THREAD = re.compile(r"^(?:dm:(?P<user>-?\d+)|group:(?P<chat>-?\d+)(?::topic:(?P<topic>\d+))?)$")
+
+
+def _target(message: Outgoing) -> tuple[int, int | None, int | None]:
+    """(chat id, forum topic, message to quote) from the route, else from the thread id.
+
+    Raises:
+        ChannelError: permanent, when neither names a chat.
+    """
+    route = message.route
+    try:
+        if route.get("chat_id"):
+            return (
+                int(route["chat_id"]),
+                _int(route.get("message_thread_id")),
+                _int(route.get("reply_to")),
+            )
+    except ValueError:
+        pass
+    found = _THREAD.match(message.thread_id)
+    if found is None:
+        raise ChannelError("telegram: the message names no chat", permanent=True)
+    if found["user"]:
+        return int(found["user"]), None, None
+    return int(found["chat"]), _int(found["topic"]), None
+
+
+def _plain(part: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", part))
