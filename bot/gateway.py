@@ -145,6 +145,7 @@ class Gateway:
         self._retry_interval = retry_interval
         self._serve_http = serve_http
         self._turns: set[asyncio.Task[None]] = set()
+        self._thread_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._background: list[asyncio.Task[None]] = []
         self._runner: Any = None
         self._started: list[Channel] = []
@@ -280,6 +281,21 @@ class Gateway:
         task.add_done_callback(self._turns.discard)
 
     async def _answer(self, inbound: Inbound, envelope: ContextEnvelope) -> None:
+        """One turn at a time per thread, in arrival order, so history and replies stay in order."""
+        key = envelope.thread_key
+        lock, users = self._thread_locks.get(key, (asyncio.Lock(), 0))
+        self._thread_locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                await self._run_turn(inbound, envelope)
+        finally:
+            lock, users = self._thread_locks[key]
+            if users == 1:
+                del self._thread_locks[key]
+            else:
+                self._thread_locks[key] = (lock, users - 1)
+
+    async def _run_turn(self, inbound: Inbound, envelope: ContextEnvelope) -> None:
         typing = asyncio.create_task(self._keep_typing(inbound))
         try:
             result = await self.agent.answer(

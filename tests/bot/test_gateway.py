@@ -243,3 +243,24 @@ async def _pause() -> None:
     import asyncio
 
     await asyncio.sleep(0.02)
+
+
+async def test_turns_in_one_thread_run_one_at_a_time_in_arrival_order(
+    settings: Settings, channel: RecordingChannel
+) -> None:
+    from bot.llm import OpenAIProvider
+    from tests.support.fake_llm import FakeLLMServer, Reply
+
+    async with FakeLLMServer() as server:
+        server.script(Reply.slow(0.5, Reply.text("first")), "second")
+        provider = OpenAIProvider(
+            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+        )
+        async with Gateway(settings, channels=[channel], provider=provider) as gw:
+            await gw.accept(inbound("one", "m1"))
+            await gw.accept(inbound("two", "m2"))
+            await gw.settle()
+        second_request = server.completions[1].json["messages"]
+    assert [m.text for m in channel.sent] == ["first", "second"]
+    # The second turn was asked only after the first was stored: it sees it.
+    assert [m["content"] for m in second_request if m["role"] == "assistant"] == ["first"]
