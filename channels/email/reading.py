@@ -1,0 +1,385 @@
+"""Inbound mail → `Inbound`: parse, screen for loops and abuse, extract the text.
+
+Pure functions over bytes, no I/O. `read_mail` is the one entry point the IMAP
+reader calls; it returns exactly one of three outcomes:
+
+- `Accepted`: a person wrote to us; its `Inbound` goes to the gateway.
+- `Refused`: readable, but never answered (an auto-reply, a list, a bounce,
+  our own address, a sender off the allow-list, missing DKIM/SPF pass when
+  required). Marked ``\\Seen``, never stored.
+- `Broken`: no usable sender or unparseable; left unseen for a person to look
+  at, and not retried.
+
+The extractors (`thread_root`, `sender`, `date_hint`, `body_text`) are plain
+functions so their tables can be tested on their own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage, Message
+from email.utils import getaddresses, parseaddr
+
+from bs4 import BeautifulSoup
+from mailparser_reply import EmailReplyParser  # type: ignore[import-untyped]
+
+from channels.base import Inbound
+
+__all__ = [
+    "MAX_TEXT_CHARS",
+    "Accepted",
+    "Broken",
+    "MailFacts",
+    "Refused",
+    "Screening",
+    "attachment_notes",
+    "body_text",
+    "date_hint",
+    "internal_date_utc",
+    "message_id_of",
+    "read_mail",
+    "refusal",
+    "sender",
+    "thread_root",
+]
+
+MAX_TEXT_CHARS = 16_000
+"""Longest text handed to the gateway; the rest is cut with a note."""
+
+_REPLY_SCAN_CHARS = 32_000  # the quote/signature cutter sees this much; more is cut anyway
+_REPLY_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+_MAX_SUBJECT = 300
+_MAX_REFERENCES = 20  # RFC 5322 lets a client trim; we keep the root and the latest ones
+_MSG_ID = re.compile(r"<[^<>\s]{1,250}>")
+_AUTOMATED_LOCALPARTS = frozenset(
+    {
+        "mailer-daemon",
+        "postmaster",
+        "no-reply",
+        "noreply",
+        "do-not-reply",
+        "donotreply",
+        "no_reply",
+        "bounce",
+        "bounces",
+    }
+)
+_BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
+_AUTH_PASS = re.compile(r"\b(?:dkim|spf)\s*=\s*pass\b", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+@dataclass(frozen=True, slots=True)
+class Screening:
+    """Who may reach the agent: the bot's own address, the allow-list, the auth requirement."""
+
+    own_address: str
+    allowed_senders: Sequence[str] = ()
+    require_auth_results: bool = False
+
+    def allows(self, address: str) -> bool:
+        """Whether `address` passes the allow-list (empty: everyone; ``@domain``: that domain)."""
+        if not self.allowed_senders:
+            return True
+        domain = "@" + address.rpartition("@")[2]
+        return any(entry.lower() in (address, domain) for entry in self.allowed_senders)
+
+
+@dataclass(frozen=True, slots=True)
+class MailFacts:
+    """What the IMAP server says about one message besides its bytes."""
+
+    uid: int
+    uid_validity: int
+    internal_date: datetime | None
+    size: int
+    truncated: bool = False
+    """Only the header was fetched: the message is over the size limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """Goes to the gateway."""
+
+    inbound: Inbound
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Never answered; marked seen. `reason` is for the log."""
+
+    reason: str
+    sender: str
+
+
+@dataclass(frozen=True, slots=True)
+class Broken:
+    """Not readable as mail from a person; left unseen. `reason` is for the log."""
+
+    reason: str
+
+
+def read_mail(
+    raw: bytes, facts: MailFacts, screening: Screening, *, now: datetime
+) -> Accepted | Refused | Broken:
+    """Classify one fetched message and, if a person may be answered, build its `Inbound`.
+
+    `now` stands in for the arrival time when the server gave no INTERNALDATE.
+    """
+    message = message_from_bytes(raw, policy=policy.default)
+    who = sender(message)
+    if who is None:
+        if _is_null_sender(message):
+            return Refused("null sender (a bounce)", "")
+        return Broken("no readable From address")
+    reason = refusal(message, who, screening)
+    if reason is not None:
+        return Refused(reason, who)
+    own_id = message_id_of(message)
+    message_id = own_id or _synthetic_id(facts, screening.own_address)
+    if facts.truncated:
+        text = (
+            f"[This mail is {_kb(facts.size)} and over the size limit, so it was not read. "
+            "Only its headers arrived.]"
+        )
+    else:
+        text = body_text(message)
+        notes = attachment_notes(message)
+        if notes:
+            text = (text + "\n\n" if text else "") + "\n".join(notes)
+    subject = _one_line(_header(message, "subject"))[:_MAX_SUBJECT]
+    references = _references(message)
+    route = {
+        "to": who,
+        "subject": subject,
+        "message_id": own_id or "",
+        "references": " ".join([*references, own_id] if own_id else references),
+    }
+    return Accepted(
+        Inbound(
+            channel="email",
+            thread_id=thread_root(message) or message_id,
+            user_id=who,
+            text=text,
+            message_id=message_id,
+            received_at=facts.internal_date or now,
+            route=route,
+            hint=date_hint(message),
+        )
+    )
+
+
+# --- screening ------------------------------------------------------------------------------------
+
+
+def refusal(message: EmailMessage, who: str, screening: Screening) -> str | None:
+    """Why this mail must not be answered, or None. Checked before anything is stored."""
+    localpart, _, _ = who.partition("@")
+    if who == screening.own_address.lower():
+        return "from our own address"
+    if localpart in _AUTOMATED_LOCALPARTS or localpart.startswith(("noreply", "no-reply")):
+        return f"automated sender ({localpart})"
+    auto = _header(message, "auto-submitted").strip().lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return f"Auto-Submitted: {auto.split(';')[0].strip()[:40]}"
+    if _header(message, "precedence").strip().lower() in _BULK_PRECEDENCE:
+        return "Precedence: bulk, list or junk"
+    if message.get("list-id") is not None or message.get("list-unsubscribe") is not None:
+        return "a mailing list message"
+    if message.get_content_type() == "multipart/report" or _is_null_sender(message):
+        return "a delivery report (bounce)"
+    if any(message.get(name) is not None for name in ("x-autoreply", "x-autorespond")):
+        return "an auto-responder"
+    if not screening.allows(who):
+        return "sender not on the allow-list"
+    if screening.require_auth_results and not _authenticated(message):
+        return "no DKIM or SPF pass in Authentication-Results"
+    return None
+
+
+def _authenticated(message: Message) -> bool:
+    # Only the topmost header counts: our receiving server adds it; lower ones come from the sender.
+    first = message.get_all("authentication-results") or []
+    return bool(first) and _AUTH_PASS.search(str(first[0])) is not None
+
+
+def _is_null_sender(message: Message) -> bool:
+    return message.get("return-path") is not None and _header(message, "return-path").strip() in (
+        "<>",
+        "",
+    )
+
+
+# --- extractors -----------------------------------------------------------------------------------
+
+
+def sender(message: Message) -> str | None:
+    """The lower-cased address in From (the first, if several), or None if there is none."""
+    raw = _header(message, "from")
+    if not raw:
+        return None
+    for _name, address in getaddresses([raw]):
+        address = address.strip().lower()
+        if _plausible_address(address):
+            return address
+    _name, address = parseaddr(raw)
+    address = address.strip().lower()
+    return address if _plausible_address(address) else None
+
+
+def _plausible_address(address: str) -> bool:
+    local, at, domain = address.rpartition("@")
+    return (
+        bool(local and at and "." in domain)
+        and not any(c.isspace() for c in address)
+        and len(address) <= 254
+    )
+
+
+def message_id_of(message: Message) -> str | None:
+    """The message's own Message-ID in angle brackets, or None when missing or malformed."""
+    found = _MSG_ID.search(_header(message, "message-id"))
+    return found.group(0) if found else None
+
+
+def _references(message: Message) -> list[str]:
+    ids = _MSG_ID.findall(_header(message, "references"))
+    if not ids:
+        ids = _MSG_ID.findall(_header(message, "in-reply-to"))[:1]
+    if len(ids) > _MAX_REFERENCES:
+        ids = [ids[0], *ids[-(_MAX_REFERENCES - 1) :]]
+    return ids
+
+
+def thread_root(message: Message) -> str | None:
+    """The thread's root Message-ID: first of References, else In-Reply-To, else its own."""
+    for name in ("references", "in-reply-to", "message-id"):
+        found = _MSG_ID.search(_header(message, name))
+        if found:
+            return found.group(0)
+    return None
+
+
+def date_hint(message: Message) -> str | None:
+    """The Date header's UTC offset as a sentence, or None (missing, unreadable, or ``-0000``)."""
+    try:
+        header = message.get("date")
+        moment = getattr(header, "datetime", None)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if not isinstance(moment, datetime) or moment.tzinfo is None:
+        return None
+    offset = moment.utcoffset()
+    if offset is None:
+        return None
+    minutes = int(offset.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    hours, mins = divmod(abs(minutes), 60)
+    return f"Their mail's Date header carries UTC{sign}{hours:02d}:{mins:02d}"
+
+
+def body_text(message: EmailMessage) -> str:
+    """What the person wrote: text/plain preferred, HTML as text; quotes and signature cut."""
+    try:
+        part = message.get_body(preferencelist=("plain", "html"))
+    except (KeyError, TypeError, ValueError):
+        part = None
+    if part is None:
+        return ""
+    text = _part_text(part)
+    if part.get_content_type() == "text/html":
+        text = BeautifulSoup(text, "html.parser").get_text("\n")
+    text = _cut_history(text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _CONTROL.sub("", text).strip()
+    if len(text) > MAX_TEXT_CHARS:
+        text = text[:MAX_TEXT_CHARS].rstrip() + "\n[… the rest of this mail was cut]"
+    return text
+
+
+def _part_text(part: Message) -> str:
+    """A text part's content, whatever its declared charset and transfer encoding claim."""
+    try:
+        content = part.get_content()  # type: ignore[attr-defined]
+    except (LookupError, UnicodeError, ValueError, AssertionError, KeyError):
+        content = None
+    if isinstance(content, str):
+        return content
+    payload = part.get_payload(decode=True)
+    if isinstance(payload, bytes):
+        return payload.decode("utf-8", errors="replace")
+    return ""
+
+
+def _cut_history(text: str) -> str:
+    """The newest part of a reply: quoted mail and signature cut (only the head is scanned)."""
+    reply = EmailReplyParser(languages=list(_REPLY_LANGUAGES)).read(text[:_REPLY_SCAN_CHARS])
+    latest = reply.replies[0].body if reply.replies else text
+    lines = latest.split("\n")
+    while lines and lines[-1].lstrip().startswith(">"):  # a bottom quote the parser left
+        lines.pop()
+    return "\n".join(lines)
+
+
+def attachment_notes(message: EmailMessage) -> list[str]:
+    """One ``[attachment: name, size, not read]`` line per attachment, in order."""
+    notes: list[str] = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        filename = _filename(part)
+        disposition = (part.get_content_disposition() or "").lower()
+        if disposition != "attachment" and filename is None:
+            continue
+        payload = part.get_payload(decode=True)
+        size = len(payload) if isinstance(payload, bytes) else 0
+        name = _one_line(filename or part.get_content_type())[:120]
+        notes.append(f"[attachment: {name}, {_kb(size)}, not read]")
+    return notes
+
+
+def _filename(part: Message) -> str | None:
+    try:
+        name = part.get_filename()
+    except (TypeError, ValueError, LookupError):
+        return None
+    return str(name) if name else None
+
+
+# --- small helpers --------------------------------------------------------------------------------
+
+
+def _header(message: Message, name: str) -> str:
+    """A header as text; "" when missing or so broken the parser gives up on it."""
+    try:
+        value = message.get(name)
+    except (TypeError, ValueError, IndexError, LookupError):
+        return ""
+    return "" if value is None else str(value)
+
+
+def _one_line(value: str) -> str:
+    """CR, LF and other control characters become spaces: header values never carry a line break."""
+    return " ".join(_CONTROL.sub(" ", value.replace("\r", " ").replace("\n", " ")).split())
+
+
+def _kb(size: int) -> str:
+    return f"{max(1, round(size / 1024)):,} KB"
+
+
+def _synthetic_id(facts: MailFacts, own_address: str) -> str:
+    """A stable Message-ID for a mail without one, from the mailbox, UIDVALIDITY and UID."""
+    digest = hashlib.sha256(own_address.lower().encode()).hexdigest()[:12]
+    return f"<imap.{facts.uid_validity}.{facts.uid}.{digest}@clockbot.invalid>"
+
+
+def internal_date_utc(value: str) -> datetime | None:
+    """An IMAP INTERNALDATE (``22-Nov-2026 02:15:32 +0000``) as aware UTC, or None."""
+    try:
+        return datetime.strptime(value.strip(), "%d-%b-%Y %H:%M:%S %z").astimezone(UTC)
+    except ValueError:
+        return None

@@ -1,0 +1,273 @@
+"""The pure extractors and the screening of `channels.email.reading`, table by table."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+import pytest
+
+from channels.email.reading import (
+    Accepted,
+    Broken,
+    MailFacts,
+    Refused,
+    Screening,
+    attachment_notes,
+    body_text,
+    date_hint,
+    internal_date_utc,
+    read_mail,
+    refusal,
+    sender,
+    thread_root,
+)
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+FACTS = MailFacts(uid=7, uid_validity=99, internal_date=NOW, size=100)
+SCREEN = Screening(own_address="bot@example.test")
+
+
+def parse(headers: str, body: str = "hello\n") -> EmailMessage:
+    raw = (headers.strip() + "\n\n" + body).replace("\n", "\r\n").encode()
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+@pytest.mark.parametrize(
+    ("headers", "root"),
+    [
+        ("Message-ID: <own@x>", "<own@x>"),
+        ("Message-ID: <own@x>\nIn-Reply-To: <parent@x>", "<parent@x>"),
+        ("Message-ID: <own@x>\nIn-Reply-To: <p@x>\nReferences: <root@x> <p@x>", "<root@x>"),
+        ("Message-ID: <own@x>\nReferences:\n  <root@x>\n  <mid@x>", "<root@x>"),
+        ("In-Reply-To: Your message of Monday <p@x>", "<p@x>"),
+        ("Subject: nothing to go by", None),
+    ],
+)
+def test_thread_root(headers: str, root: str | None) -> None:
+    assert thread_root(parse(headers)) == root
+
+
+@pytest.mark.parametrize(
+    ("value", "address"),
+    [
+        ("Alice <Alice@Example.TEST>", "alice@example.test"),
+        ("alice@example.test", "alice@example.test"),
+        ('"Smith, Bob" <bob@example.test>, carol@example.test', "bob@example.test"),
+        ("=?utf-8?q?J=C3=BCrgen?= <j@example.test>", "j@example.test"),
+        ("undisclosed-recipients:;", None),
+        ("not an address", None),
+    ],
+)
+def test_sender(value: str, address: str | None) -> None:
+    assert sender(parse(f"From: {value}")) == address
+
+
+@pytest.mark.parametrize(
+    ("date", "hint"),
+    [
+        ("Sun, 22 Nov 2026 10:00:00 +0200", "Their mail's Date header carries UTC+02:00"),
+        ("Sun, 22 Nov 2026 10:00:00 -0930", "Their mail's Date header carries UTC-09:30"),
+        ("Sun, 22 Nov 2026 10:00:00 +0545", "Their mail's Date header carries UTC+05:45"),
+        ("Sun, 22 Nov 2026 10:00:00 +0000", "Their mail's Date header carries UTC+00:00"),
+        ("Sun, 22 Nov 2026 10:00:00 -0000", None),  # "zone unknown" by RFC 5322
+        ("yesterday-ish", None),
+    ],
+)
+def test_date_hint_is_an_offset_never_a_zone(date: str, hint: str | None) -> None:
+    assert date_hint(parse(f"Date: {date}")) == hint
+
+
+def test_no_date_header_no_hint() -> None:
+    assert date_hint(parse("Subject: x")) is None
+
+
+@pytest.mark.parametrize(
+    ("headers", "reason"),
+    [
+        ("From: a@example.test\nAuto-Submitted: auto-replied", "Auto-Submitted: auto-replied"),
+        (
+            "From: a@example.test\nAuto-Submitted: auto-generated; x=1",
+            "Auto-Submitted: auto-generated",
+        ),
+        ("From: a@example.test\nPrecedence: Bulk", "Precedence"),
+        ("From: a@example.test\nPrecedence: junk", "Precedence"),
+        ("From: a@example.test\nList-Id: <x.example.test>", "mailing list"),
+        ("From: a@example.test\nList-Unsubscribe: <mailto:u@x>", "mailing list"),
+        ("From: MAILER-DAEMON@example.test", "automated sender"),
+        ("From: postmaster@example.test", "automated sender"),
+        ("From: no-reply@shop.test", "automated sender"),
+        ("From: noreply-alerts@shop.test", "automated sender"),
+        ("From: Bot <BOT@example.test>", "own address"),
+        ("From: a@example.test\nReturn-Path: <>", "bounce"),
+        ("From: a@example.test\nContent-Type: multipart/report; boundary=x", "bounce"),
+        ("From: a@example.test\nX-Autoreply: yes", "auto-responder"),
+    ],
+)
+def test_refusals(headers: str, reason: str) -> None:
+    message = parse(headers)
+    who = sender(message)
+    assert who is not None
+    assert reason in (refusal(message, who, SCREEN) or "")
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        "From: a@example.test",
+        "From: a@example.test\nAuto-Submitted: no",
+        "From: a@example.test\nPrecedence: first-class",
+        "From: a@example.test\nReturn-Path: <a@example.test>",
+    ],
+)
+def test_people_pass(headers: str) -> None:
+    assert refusal(parse(headers), "a@example.test", SCREEN) is None
+
+
+@pytest.mark.parametrize(
+    ("allowed", "who", "ok"),
+    [
+        ((), "anyone@anywhere.test", True),
+        (("alice@example.test",), "alice@example.test", True),
+        (("alice@example.test",), "bob@example.test", False),
+        (("@example.test",), "bob@example.test", True),
+        (("@example.test",), "bob@sub.example.test", False),
+        (("@example.test",), "bob@evilexample.test", False),
+    ],
+)
+def test_allow_list(allowed: tuple[str, ...], who: str, ok: bool) -> None:
+    screening = Screening("bot@example.test", allowed_senders=allowed)
+    assert (refusal(parse(f"From: {who}"), who, screening) is None) is ok
+
+
+@pytest.mark.parametrize(
+    ("results", "ok"),
+    [
+        (["mx.example.test; dkim=pass header.d=example.test"], True),
+        (["mx.example.test; spf=pass smtp.mailfrom=example.test"], True),
+        (["mx.example.test; dkim=fail; spf=softfail"], False),
+        (["mx.example.test; dkim=fail", "forged.test; dkim=pass"], False),  # only the topmost
+        ([], False),
+    ],
+)
+def test_required_authentication_results(results: list[str], ok: bool) -> None:
+    headers = "From: a@example.test\n" + "".join(f"Authentication-Results: {r}\n" for r in results)
+    screening = Screening("bot@example.test", require_auth_results=True)
+    assert (refusal(parse(headers), "a@example.test", screening) is None) is ok
+
+
+def test_html_only_mail_becomes_text() -> None:
+    message = parse(
+        "From: a@example.test\nContent-Type: text/html; charset=utf-8",
+        "<html><body><p>remind me <b>tomorrow</b> at 9</p><script>x()</script></body></html>",
+    )
+    assert "remind me" in body_text(message)
+    assert "tomorrow" in body_text(message)
+    assert "<b>" not in body_text(message)
+
+
+def test_plain_is_preferred_over_html() -> None:
+    message = EmailMessage()
+    message["From"] = "a@example.test"
+    message.set_content("plain words")
+    message.add_alternative("<p>html words</p>", subtype="html")
+    assert body_text(message) == "plain words"
+
+
+def test_quoted_history_and_signature_are_cut() -> None:
+    body = (
+        "what time is it in Tokyo\n\n"
+        "Best regards,\nAlice\n\n"
+        "On Sun, 22 Nov 2026 at 10:00, Clockbot <bot@example.test> wrote:\n"
+        "> It is 10:00 in Asia/Tokyo.\n> \n"
+    )
+    assert body_text(parse("From: a@example.test", body)) == "what time is it in Tokyo"
+
+
+def test_attachments_are_noted_not_read() -> None:
+    message = EmailMessage()
+    message["From"] = "a@example.test"
+    message.set_content("see attached")
+    message.add_attachment(b"%PDF" + b"x" * 120_000, maintype="application", subtype="pdf",
+                           filename="plan.pdf")  # fmt: skip
+    assert attachment_notes(message) == ["[attachment: plan.pdf, 117 KB, not read]"]
+    accepted = read_mail(message.as_bytes(), FACTS, SCREEN, now=NOW)
+    assert isinstance(accepted, Accepted)
+    assert accepted.inbound.text == "see attached\n\n[attachment: plan.pdf, 117 KB, not read]"
+
+
+def test_read_mail_builds_the_inbound() -> None:
+    raw = (
+        b"From: Alice <Alice@Example.test>\r\nTo: bot@example.test\r\nSubject: Hi\r\n"
+        b"Date: Sun, 22 Nov 2026 10:00:00 +0200\r\nMessage-ID: <m2@x>\r\n"
+        b"In-Reply-To: <r1@x>\r\nReferences: <m0@x> <r1@x>\r\n\r\nwhat time is it\r\n"
+    )
+    outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    inbound = outcome.inbound
+    assert (inbound.channel, inbound.thread_id, inbound.user_id) == (
+        "email",
+        "<m0@x>",
+        "alice@example.test",
+    )
+    assert (inbound.message_id, inbound.text, inbound.received_at) == (
+        "<m2@x>",
+        "what time is it",
+        NOW,
+    )
+    assert inbound.hint == "Their mail's Date header carries UTC+02:00"
+    assert dict(inbound.route) == {
+        "to": "alice@example.test",
+        "subject": "Hi",
+        "message_id": "<m2@x>",
+        "references": "<m0@x> <r1@x> <m2@x>",
+    }
+
+
+def test_a_mail_without_message_id_gets_a_stable_one() -> None:
+    raw = b"From: a@example.test\r\n\r\nhello\r\n"
+    first = read_mail(raw, FACTS, SCREEN, now=NOW)
+    again = read_mail(raw, FACTS, SCREEN, now=NOW)
+    other = read_mail(raw, MailFacts(8, 99, NOW, 10), SCREEN, now=NOW)
+    assert (
+        isinstance(first, Accepted) and isinstance(again, Accepted) and isinstance(other, Accepted)
+    )
+    assert first.inbound.message_id == again.inbound.message_id != other.inbound.message_id
+    assert first.inbound.thread_id == first.inbound.message_id
+    assert first.inbound.route["message_id"] == ""
+
+
+def test_an_oversized_mail_is_not_read() -> None:
+    facts = MailFacts(uid=7, uid_validity=99, internal_date=None, size=10_485_760, truncated=True)
+    outcome = read_mail(b"From: a@example.test\r\nSubject: big\r\n\r\n", facts, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    assert outcome.inbound.text.startswith("[This mail is 10,240 KB and over the size limit")
+    assert outcome.inbound.received_at == NOW  # no INTERNALDATE: the caller's now
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind"),
+    [
+        (b"", Broken),
+        (b"\x00\xff garbage", Broken),
+        (b"Subject: no sender\r\n\r\nhi", Broken),
+        (b"From: <>\r\nReturn-Path: <>\r\n\r\nbounce", Refused),
+    ],
+)
+def test_unusable_mail(raw: bytes, kind: type) -> None:
+    assert isinstance(read_mail(raw, FACTS, SCREEN, now=NOW), kind)
+
+
+@pytest.mark.parametrize(
+    ("value", "instant"),
+    [
+        ("22-Nov-2026 02:15:32 +0000", datetime(2026, 11, 22, 2, 15, 32, tzinfo=UTC)),
+        (" 2-Nov-2026 12:00:00 +0200", datetime(2026, 11, 2, 10, 0, tzinfo=UTC)),
+        ("nonsense", None),
+    ],
+)
+def test_internal_date(value: str, instant: datetime | None) -> None:
+    assert internal_date_utc(value) == instant
