@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS := dev,postgres,telegram,slack,email
 
-.PHONY: run test check lint format typecheck bench clean
+.PHONY: run test check lint format typecheck bench bench-cache clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -37,6 +37,9 @@ check: lint typecheck test  ## lint, format check, mypy strict, tests
 bench: $(STAMP)  ## print the benchmark figures
 	$(BIN)/python bench/time_bench.py
 	$(BIN)/python bench/wrapper_bench.py
+
+bench-cache: $(STAMP)  ## prompt cache on a local llama.cpp server (first run builds it, ~8 min)
+	$(BIN)/python bench/prompt_cache_bench.py $(if $(wildcard $(HOME)/.cache/clockbot-bench/llama-venv/bin/python),,--setup)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
