@@ -1,7 +1,8 @@
 """The prompt cache on a real llama.cpp server: clockbot's byte-stable prompt vs a clock in it.
 
-Drives the real agent (`bot.agent.Agent` over a temp SQLite `InteractionWrapper`,
-`bot.llm.OpenAIProvider`, `bot.tools.TOOLS`) through a 20-turn conversation
+Drives real turns (`bot.turns.Turns`: `bot.agent.Agent` over a temp SQLite
+`InteractionWrapper`, `bot.llm.OpenAIProvider`, `bot.tools.TOOLS`, each turn
+committed as in production) through a 20-turn conversation
 against a local llama.cpp server, with an injected clock moving minutes to hours
 between turns, so every turn's runtime block is new. Then it runs the same
 conversation again as the baseline: the same code path, except that a provider
@@ -58,9 +59,10 @@ from bot.llm import OpenAIProvider
 from bot.llm.types import Completion, Message, Provider, ToolSpec
 from bot.prompt import SYSTEM_PROMPT
 from bot.tools import TOOLS
+from bot.turns import Turns
+from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, Clock, SettableClock
 from wrapper import InteractionWrapper
-from wrapper.outbox import Outbox
 
 BENCH_DIR = Path(__file__).resolve().parent
 CACHE_DIR = Path(os.environ.get("CLOCKBOT_BENCH_CACHE", Path.home() / ".cache" / "clockbot-bench"))
@@ -248,12 +250,9 @@ async def run_conversation(
     inner: Provider = ClockInSystemPrompt(sdk, clock, AGENT_TZ) if baseline else sdk
     metered = MeteredProvider(inner)
     agent = Agent(
-        wrapper=wrapper,
-        provider=metered,
-        clock=clock,
-        contact_window=DEFAULT_CONTACT_WINDOW,
-        outbox=Outbox(wrapper.database),
+        wrapper=wrapper, provider=metered, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
     )
+    runner = Turns(wrapper=wrapper, agent=agent, clock=clock, worker="bench", channels={})
     figures: list[Turn] = []
     try:
         async with httpx.AsyncClient(base_url=server, timeout=60) as client:
@@ -264,13 +263,16 @@ async def run_conversation(
                 before = await metrics.read()
                 done = len(metered.calls)
                 started = time.perf_counter()
-                result = await agent.on_message(
-                    channel=CHANNEL, thread_id=THREAD_ID, user_id=USER_ID, text=text,
-                    message_id=f"m{n}",
+                await runner.intake(
+                    Inbound(
+                        channel=CHANNEL, thread_id=THREAD_ID, user_id=USER_ID, text=text,
+                        message_id=f"m{n}", received_at=clock.now(),
+                    )
                 )  # fmt: skip
+                await runner.drain()  # receive → Agent.answer → commit, as in production
                 wall = time.perf_counter() - started
                 after = await metrics.read()
-                if result.model_failed:
+                if await wrapper.waiting.count():  # a failed turn leaves its message waiting
                     raise RuntimeError(f"turn {n + 1}: the model call failed (see server log)")
                 evaluated = seconds = None
                 if before is not None and after is not None:

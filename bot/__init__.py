@@ -1,3 +1,3 @@
-"""bot: composition — configuration, the agent, the scheduler and the CLI."""
+"""bot: composition — configuration, the agent, turns, the dispatcher and the CLI."""
 
 __all__: list[str] = []

@@ -9,33 +9,50 @@ previous one, and a server's prompt cache serves all but the newest turn.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
-from datetime import timedelta
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from bot.llm.errors import LLMError
 from bot.llm.types import Message, Provider, ToolCall
-from bot.prompt import assemble, user_turn
-from bot.tools import TOOLS, ToolContext, run_tool
-from clockcore import RUNTIME_BLOCK_END, Clock, ContactWindow, ContextEnvelope, to_iso
+from bot.prompt import assemble, proactive_turn, user_turn
+from bot.tools import TOOLS, ToolSession, run_tool
+from clockcore import (
+    RUNTIME_BLOCK_END,
+    Clock,
+    ContactWindow,
+    ContextEnvelope,
+    MessageRef,
+    parse_anchored_time,
+    runtime_time_context,
+    to_iso,
+)
 from wrapper import InteractionWrapper
-from wrapper.history import History, StoredMessage
-from wrapper.outbox import Outbox
-from wrapper.pending import PendingTurns
+from wrapper.effects import Effect
+from wrapper.history import StoredMessage
+from wrapper.outbox import OutboxItem
+from wrapper.turn_commit import Compaction
 
 __all__ = [
     "COMPACT_AFTER_CHARS",
     "KEEP_RECENT",
     "MAX_TOOL_ROUNDS",
     "RETRY_LEASE",
+    "TOO_MANY_ROUNDS_REPLY",
+    "UNAVAILABLE_REPLY",
     "Agent",
-    "TurnResult",
+    "ProactiveOutput",
+    "TurnOutput",
     "message_to_stored",
     "stored_to_message",
 ]
 
+log = logging.getLogger(__name__)
+
 RETRY_LEASE = timedelta(minutes=10)
-"""How long a retry (or a running turn) holds a waiting message before another may take it."""
+"""The last resort: how long a live worker's claim on a message lasts before any may take it."""
 MAX_TOOL_ROUNDS = 6
 """Model calls in one turn before the agent stops asking for more tool rounds."""
 COMPACT_AFTER_CHARS = 60_000
@@ -53,25 +70,41 @@ UNAVAILABLE_REPLY = (
     "I can't reach my language model right now. I've kept your message and will "
     "answer it when the model is back."
 )
-UNAVAILABLE_NO_ID_REPLY = "I can't reach my language model right now; please try again shortly."
 TOO_MANY_ROUNDS_REPLY = "I got stuck using my tools on that one; could you say it another way?"
 
 
 @dataclass(frozen=True, slots=True)
-class TurnResult:
-    """What a turn produced: the reply (None for a redelivered message) and the envelope.
+class TurnOutput:
+    """What one turn produced, nothing of it stored yet.
 
-    `thread_id` is the channel's thread id the reply belongs to.
+    `messages` are the history to append: the newest user message (runtime
+    block on top) and everything the model and the tools said after it.
+    `effects` are the tools' staged writes, in order; `compaction` replaces
+    the history's older part when it had grown past the budget.
     """
 
-    reply: str | None
-    envelope: ContextEnvelope
-    model_failed: bool = False
-    thread_id: str = ""
+    messages: tuple[Message, ...]
+    reply: str
+    effects: tuple[Effect, ...]
+    compaction: Compaction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProactiveOutput:
+    """The agent's call on a due reminder or scheduled message, and the history it adds."""
+
+    text: str
+    messages: tuple[Message, ...]
+    defer_until: datetime | None = None
+    reason: str = ""
 
 
 class Agent:
-    """Runs turns for one agent over a wrapper, a model provider and the tools."""
+    """Turns as a function of their inputs: (envelope, history, text) → messages and effects.
+
+    The agent reads (the history it is given, read-only tools) and asks the
+    model; it writes nothing. `bot.turns` commits what it returns.
+    """
 
     def __init__(
         self,
@@ -80,126 +113,82 @@ class Agent:
         provider: Provider,
         clock: Clock,
         contact_window: ContactWindow,
-        outbox: Outbox | None = None,
+        can_send: bool = True,
         compact_after_chars: int = COMPACT_AFTER_CHARS,
         keep_recent: int = KEEP_RECENT,
     ) -> None:
         self._wrapper = wrapper
-        self._outbox = outbox
+        self._can_send = can_send
         self._compact_after = compact_after_chars
         self._keep_recent = keep_recent
         self._provider = provider
         self._clock = clock
         self._window = contact_window
-        self._history = History(wrapper.database)
-        self._pending = PendingTurns(wrapper.database)
 
-    async def on_message(
-        self,
-        *,
-        channel: str,
-        thread_id: str,
-        user_id: str,
-        text: str,
-        message_id: str | None = None,
-    ) -> TurnResult:
-        """Handle one inbound message end to end and return the reply to send.
-
-        A redelivered message (same channel and id) gets no reply: it was answered.
-        """
-        envelope = await self._wrapper.on_user_message(
-            channel=channel, thread_id=thread_id, user_id=user_id, text=text, message_id=message_id
-        )
-        if envelope.duplicate:
-            return TurnResult(None, envelope, thread_id=thread_id)
-        return await self.answer(
-            envelope, thread_id=thread_id, user_id=user_id, text=text, message_id=message_id
-        )
+    @property
+    def provider(self) -> Provider:
+        return self._provider
 
     async def answer(
-        self,
-        envelope: ContextEnvelope,
-        *,
-        thread_id: str,
-        user_id: str,
-        text: str,
-        message_id: str | None,
-    ) -> TurnResult:
-        """Answer a message the wrapper has recorded (`envelope` is its envelope).
+        self, envelope: ContextEnvelope, history: Sequence[StoredMessage], ref: MessageRef
+    ) -> TurnOutput:
+        """Answer `ref` (whose envelope is `envelope`) after `history`.
 
-        When the model fails, the message is kept for `retry_pending` (it
-        needs an id for that) and the reply says so.
+        Raises:
+            LLMError: the model could not be reached; nothing was staged anywhere.
         """
-        result = replace(await self._respond(envelope, text), thread_id=thread_id)
-        if not result.model_failed:
-            return result
-        if message_id is None:  # nothing to recognise it by later: it cannot be kept
-            return replace(result, reply=UNAVAILABLE_NO_ID_REPLY)
-        await self._pending.keep(
-            channel=envelope.channel, message_id=message_id, thread_id=thread_id,
-            user_id=user_id, text=text, at=self._clock.now(),
-        )  # fmt: skip
-        return result
-
-    async def retry_pending(
-        self,
-        *,
-        older_than: timedelta = timedelta(0),
-        deliver: Callable[[TurnResult], Awaitable[None]] | None = None,
-        lease: timedelta = RETRY_LEASE,
-    ) -> list[TurnResult]:
-        """Answer messages waiting for the model, now that it may be back.
-
-        Each message is claimed for `lease` (so two workers never answer it
-        twice), answered, handed to `deliver` (which puts the reply in the
-        outbox), and only then forgotten: a crash in between answers it again
-        rather than never. Stops at the first failure (the model is still down).
-        """
-        answered: list[TurnResult] = []
-        now = self._clock.now()
-        for turn in await self._pending.claim(before=now - older_than, until=now + lease):
-            envelope = await self._wrapper.on_user_message(
-                channel=turn.channel, thread_id=turn.thread_id, user_id=turn.user_id,
-                text=turn.text, message_id=turn.message_id,
-            )  # fmt: skip
-            result = await self._respond(envelope, turn.text)
-            if result.model_failed:
-                await self._pending.keep(
-                    channel=turn.channel, message_id=turn.message_id, thread_id=turn.thread_id,
-                    user_id=turn.user_id, text=turn.text, at=self._clock.now(),
-                )  # fmt: skip
-                break
-            result = replace(result, thread_id=turn.thread_id)
-            if deliver is not None:
-                await deliver(result)
-            await self._pending.done(channel=turn.channel, message_id=turn.message_id)
-            answered.append(result)
-        return answered
-
-    async def _respond(self, envelope: ContextEnvelope, text: str) -> TurnResult:
-        stored = await self._history.load(envelope.thread_key)
-        stored = await self._compact(envelope.thread_key, stored)
+        stored, compaction = await self._compact(list(history))
         earlier = [stored_to_message(m) for m in stored]
-        newest = user_turn(envelope.render(ids=True), text)
-        context = ToolContext(
-            wrapper=self._wrapper,
-            envelope=envelope,
-            clock=self._clock,
-            contact_window=self._window,
-            outbox=self._outbox,
-        )
-        try:
-            produced = await self._converse(earlier, newest, context)
-        except LLMError:
-            return TurnResult(UNAVAILABLE_REPLY, envelope, model_failed=True)
-        stored_now = [message_to_stored(m) for m in (newest, *produced)]
-        await self._history.append(envelope.thread_key, stored_now, at=self._clock.now())
+        newest = user_turn(envelope.render(ids=True), ref.text)
+        session = ToolSession(
+            wrapper=self._wrapper, envelope=envelope, clock=self._clock,
+            contact_window=self._window, key_base=ref.key, user_id=ref.user_id,
+            can_send=self._can_send,
+        )  # fmt: skip
+        produced = await self._converse(earlier, newest, session)
         final = produced[-1]
         reply = final.content if final.role == "assistant" and final.content else None
-        return TurnResult(reply or TOO_MANY_ROUNDS_REPLY, envelope)
+        return TurnOutput(
+            messages=(newest, *produced),
+            reply=reply or TOO_MANY_ROUNDS_REPLY,
+            effects=tuple(session.staged),
+            compaction=compaction,
+        )
+
+    async def proactive_turn(
+        self, item: OutboxItem, zone: str | None, history: Sequence[StoredMessage]
+    ) -> ProactiveOutput:
+        """Decide a due proactive job: the text to send, or a deferral (only ``defer`` acts).
+
+        The request is the thread's conversation (the same bytes its turns
+        sent, so a prompt cache serves it) plus one user message with the
+        time facts and the job. If the model cannot be reached, the job is
+        sent as written and nothing is added to the history.
+        """
+        now = self._clock.now()
+        facts = runtime_time_context(now, zone, self._window)
+        prompt = proactive_turn(item.kind, item.text, facts.to_dict()["now"], facts.advisory)
+        earlier = [stored_to_message(m) for m in history]
+        try:
+            completion = await self._provider.complete(assemble(earlier, prompt), TOOLS)
+        except LLMError as exc:
+            log.warning("model unavailable for job %s, sending as written: %s", item.id, exc)
+            return ProactiveOutput(item.text, ())
+        answer = completion.message
+        until, reason = None, ""
+        for call in answer.tool_calls:
+            if call.name == "defer" and (deferral := _deferral(call, zone, now)) is not None:
+                until, reason = deferral
+                break
+        results = [
+            Message("tool", _outcome(call, until), tool_call_id=call.id, name=call.name)
+            for call in answer.tool_calls
+        ]
+        text = answer.content.strip() or item.text
+        return ProactiveOutput(text, (prompt, answer, *results), until, reason)
 
     async def _converse(
-        self, earlier: Sequence[Message], newest: Message, context: ToolContext
+        self, earlier: Sequence[Message], newest: Message, session: ToolSession
     ) -> list[Message]:
         produced: list[Message] = []
         for _ in range(MAX_TOOL_ROUNDS):
@@ -211,11 +200,16 @@ class Agent:
             if not answer.tool_calls:
                 return produced
             for call in answer.tool_calls:
-                produced.append(await self._tool_message(call, context))
+                result = await run_tool(call, session)
+                produced.append(
+                    Message(role="tool", content=result, tool_call_id=call.id, name=call.name)
+                )
         return produced
 
-    async def _compact(self, thread_key: str, stored: list[StoredMessage]) -> list[StoredMessage]:
-        """Past the budget, replace older turns with one summary message.
+    async def _compact(
+        self, stored: list[StoredMessage]
+    ) -> tuple[list[StoredMessage], Compaction | None]:
+        """Past the budget, older turns become one summary message (committed with the turn).
 
         The summary is a user message that says when it was made; the system
         prompt is never touched. Recent messages keep their bytes, so the
@@ -223,25 +217,25 @@ class Agent:
         model cannot summarise now, the history is left whole.
         """
         if sum(len(m.content) for m in stored) <= self._compact_after:
-            return stored
+            return stored, None
         cut = _cut_point(stored, self._keep_recent)
         if cut <= 0:
-            return stored
+            return stored, None
         try:
             summary = await self._summarise(stored[:cut])
         except LLMError:
-            return stored
+            return stored, None
         now = self._clock.now()
-        head = [
+        head = (
             StoredMessage(
                 role="user",
                 content=f"[Earlier conversation, compacted at {to_iso(now, 'UTC')}: "
                 f"a summary, not the words]\n{summary}",
             ),
             StoredMessage(role="assistant", content="Noted."),
-        ]
-        await self._history.replace_prefix(thread_key, cut, head, at=now)
-        return [*head, *stored[cut:]]
+        )
+        compaction = Compaction(upto_seq=cut, head=head, expected_length=len(stored))
+        return [*head, *stored[cut:]], compaction
 
     async def _summarise(self, older: Sequence[StoredMessage]) -> str:
         if self._provider.name == "rules":
@@ -257,10 +251,28 @@ class Agent:
         )
         return completion.message.content.strip() or "(no summary)"
 
-    @staticmethod
-    async def _tool_message(call: ToolCall, context: ToolContext) -> Message:
-        result = await run_tool(call, context)
-        return Message(role="tool", content=result, tool_call_id=call.id, name=call.name)
+
+def _outcome(call: ToolCall, until: datetime | None) -> str:
+    """What a tool call in a proactive turn came to (only ``defer`` acts there)."""
+    if call.name != "defer":
+        return json.dumps({"ok": False, "error": "only defer takes effect in a proactive turn"})
+    if until is None:
+        return json.dumps({"ok": False, "error": "could not read that time; the message was sent"})
+    return json.dumps({"ok": True, "deferred_until": until.isoformat()})
+
+
+def _deferral(call: ToolCall, zone: str | None, now: datetime) -> tuple[datetime, str] | None:
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError:
+        return None
+    until_text, reason = arguments.get("until"), arguments.get("reason")
+    if not isinstance(until_text, str) or not isinstance(reason, str):
+        return None
+    parsed = parse_anchored_time(until_text, zone or "UTC", now)
+    if parsed.start_instant is None or parsed.needs_clarification:
+        return None
+    return parsed.start_instant, reason.strip()[:300]
 
 
 def _cut_point(stored: Sequence[StoredMessage], keep: int) -> int:

@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from bot import messages
+from bot.channel_registry import enabled_channels, extra_for_module
 from bot.chat import chat as run_chat
 from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
@@ -103,21 +104,11 @@ def chat(config: ConfigOption = None, linger: LingerOption = "0s") -> None:
     asyncio.run(run_chat(_settings(config), linger=_duration(linger)))
 
 
-_EXTRAS = {
-    "telegram": "telegram",
-    "slack_bolt": "slack",
-    "slack_sdk": "slack",
-    "aioimaplib": "email",
-    "aiosmtplib": "email",
-}
-"""Module that a channel imports -> the extra that installs it."""
-
-
 @app.command()
 def run(config: ConfigOption = None) -> None:
     """Start clockbot: every configured channel; the console when none is."""
     settings = _settings(config)
-    if not any(group.enabled for group in (settings.telegram, settings.slack, settings.email)):
+    if not enabled_channels(settings):
         asyncio.run(run_chat(settings))
         return
     logging.basicConfig(
@@ -127,7 +118,7 @@ def run(config: ConfigOption = None) -> None:
     try:
         asyncio.run(Gateway(settings).run_until_stopped())
     except ModuleNotFoundError as exc:
-        extra = _EXTRAS.get((exc.name or "").split(".")[0], "the channel's")
+        extra = extra_for_module(exc.name) or "the channel's"
         _fail(f"a configured channel needs the {extra} extra: pip install 'clockbot[{extra}]'")
     except ChannelError as exc:
         _fail(f"a channel could not start: {exc}")

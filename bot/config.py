@@ -69,19 +69,21 @@ from wrapper.db import DEFAULT_DB_NAME
 __all__ = [
     "CONFIG_FILE_NAME",
     "ENV_VARS",
+    "ChannelSettings",
     "ConfigError",
     "EmailSettings",
     "LLMSettings",
     "Settings",
     "SlackSettings",
     "TelegramSettings",
+    "WorkerSettings",
     "default_home",
     "load_settings",
 ]
 
 CONFIG_FILE_NAME = "config.yaml"
 
-ENV_VARS: Mapping[str, tuple[str, ...]] = {
+_CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_HOME": ("home",),
     "CLOCKBOT_DATABASE_URL": ("database_url",),
     "CLOCKBOT_AGENT_ID": ("agent_id",),
@@ -94,36 +96,11 @@ ENV_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_LLM_MODEL": ("llm", "model"),
     "CLOCKBOT_LLM_API_KEY": ("llm", "api_key"),
     "CLOCKBOT_LLM_TIMEOUT_SECONDS": ("llm", "timeout_seconds"),
-    "CLOCKBOT_TELEGRAM_TOKEN": ("telegram", "token"),
-    "CLOCKBOT_TELEGRAM_API_URL": ("telegram", "api_url"),
-    "CLOCKBOT_TELEGRAM_MODE": ("telegram", "mode"),
-    "CLOCKBOT_TELEGRAM_WEBHOOK_URL": ("telegram", "webhook_url"),
-    "CLOCKBOT_TELEGRAM_WEBHOOK_SECRET": ("telegram", "webhook_secret"),
-    "CLOCKBOT_TELEGRAM_ALLOWED_USERS": ("telegram", "allowed_users"),
-    "CLOCKBOT_SLACK_BOT_TOKEN": ("slack", "bot_token"),
-    "CLOCKBOT_SLACK_MODE": ("slack", "mode"),
-    "CLOCKBOT_SLACK_APP_TOKEN": ("slack", "app_token"),
-    "CLOCKBOT_SLACK_SIGNING_SECRET": ("slack", "signing_secret"),
-    "CLOCKBOT_SLACK_API_URL": ("slack", "api_url"),
-    "CLOCKBOT_SLACK_ALLOWED_USERS": ("slack", "allowed_users"),
-    "CLOCKBOT_SLACK_ALLOWED_CHANNELS": ("slack", "allowed_channels"),
-    "CLOCKBOT_EMAIL_ADDRESS": ("email", "address"),
-    "CLOCKBOT_EMAIL_IMAP_HOST": ("email", "imap_host"),
-    "CLOCKBOT_EMAIL_IMAP_PORT": ("email", "imap_port"),
-    "CLOCKBOT_EMAIL_IMAP_USER": ("email", "imap_user"),
-    "CLOCKBOT_EMAIL_IMAP_PASSWORD": ("email", "imap_password"),
-    "CLOCKBOT_EMAIL_IMAP_SECURITY": ("email", "imap_security"),
-    "CLOCKBOT_EMAIL_SMTP_HOST": ("email", "smtp_host"),
-    "CLOCKBOT_EMAIL_SMTP_PORT": ("email", "smtp_port"),
-    "CLOCKBOT_EMAIL_SMTP_USER": ("email", "smtp_user"),
-    "CLOCKBOT_EMAIL_SMTP_PASSWORD": ("email", "smtp_password"),
-    "CLOCKBOT_EMAIL_SMTP_SECURITY": ("email", "smtp_security"),
-    "CLOCKBOT_EMAIL_ALLOWED_SENDERS": ("email", "allowed_senders"),
-    "CLOCKBOT_EMAIL_REQUIRE_AUTH_RESULTS": ("email", "require_auth_results"),
+    "CLOCKBOT_WORKER_HEARTBEAT": ("worker", "heartbeat"),
+    "CLOCKBOT_WORKER_DEAD_AFTER": ("worker", "dead_after"),
 }
-"""Every environment variable clockbot reads, and the `Settings` field it sets."""
+"""The variables outside the channels' groups (those are ``CLOCKBOT_<CHANNEL>_<FIELD>``)."""
 
-_VAR_FOR_PATH = {path: name for name, path in ENV_VARS.items()}
 _MISSING = "missing_setting"
 _IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
 _SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
@@ -284,7 +261,43 @@ class LLMSettings(_Group):
         return self
 
 
-class TelegramSettings(_Group):
+class WorkerSettings(_Group):
+    """``worker``: how this process shows it is alive, and when others take over.
+
+    Attributes:
+        heartbeat: seconds between heartbeats; the waiting list is scanned as often.
+        dead_after: seconds of silence after which a worker is taken for dead and
+            any other worker (or its restart) takes the turns and jobs it held.
+            At least twice `heartbeat`, so one late beat is not a death.
+    """
+
+    heartbeat: Annotated[float, Field(gt=0, le=60, allow_inf_nan=False)] = 2.0
+    dead_after: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] = 8.0
+
+    @model_validator(mode="after")
+    def _spaced(self) -> Self:
+        if self.dead_after < 2 * self.heartbeat:
+            raise ValueError(
+                f"worker.dead_after ({self.dead_after:g} s) must be at least twice "
+                f"worker.heartbeat ({self.heartbeat:g} s)"
+            )
+        return self
+
+
+class ChannelSettings(_Group):
+    """Base of a channel's group: its fields are read from ``CLOCKBOT_<CHANNEL>_<FIELD>``.
+
+    A subclass is one `Settings` field named after its channel, and one entry
+    in `bot.channel_registry.CHANNELS`.
+    """
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the channel runs: its required setting is present."""
+        raise NotImplementedError
+
+
+class TelegramSettings(ChannelSettings):
     """``telegram``: the Telegram bot; runs when `token` is set.
 
     Attributes:
@@ -329,7 +342,7 @@ class TelegramSettings(_Group):
         return self
 
 
-class SlackSettings(_Group):
+class SlackSettings(ChannelSettings):
     """``slack``: the Slack app; runs when `bot_token` is set.
 
     Attributes:
@@ -367,7 +380,7 @@ class SlackSettings(_Group):
         return self
 
 
-class EmailSettings(_Group):
+class EmailSettings(ChannelSettings):
     """``email``: one mailbox read over IMAP and written over SMTP; runs when `address` is set.
 
     Ports left unset follow the security: IMAP 993 (tls) or 143; SMTP 465
@@ -453,6 +466,7 @@ class Settings(BaseSettings):
         email: the email channel.
         clock: the CLOCK policy (the YAML ``clock:`` block).
         contact_window: the default contact window.
+        worker: heartbeats and takeover (several workers on one store).
         config_file: the YAML file these settings came from, if any (set by
             `load_settings`, not a setting).
     """
@@ -471,6 +485,7 @@ class Settings(BaseSettings):
     email: EmailSettings = EmailSettings()
     clock: PolicyField = DEFAULT_POLICY
     contact_window: ContactWindowField = DEFAULT_CONTACT_WINDOW
+    worker: WorkerSettings = WorkerSettings()
     config_file: Path | None = None
 
     @classmethod
@@ -498,6 +513,28 @@ class Settings(BaseSettings):
     def redacted(self) -> dict[str, Any]:
         """The settings as JSON-ready data for display, every set secret shown as ``"***"``."""
         return {name: _redact(getattr(self, name)) for name in type(self).model_fields}
+
+
+def _channel_groups() -> dict[str, type[ChannelSettings]]:
+    groups = {}
+    for name, field in Settings.model_fields.items():
+        kind = field.annotation
+        if isinstance(kind, type) and issubclass(kind, ChannelSettings):
+            groups[name] = kind
+    return groups
+
+
+ENV_VARS: Mapping[str, tuple[str, ...]] = {
+    **_CORE_VARS,
+    **{
+        f"CLOCKBOT_{channel.upper()}_{field.upper()}": (channel, field)
+        for channel, group in _channel_groups().items()
+        for field in group.model_fields
+    },
+}
+"""Every environment variable clockbot reads, and the `Settings` field it sets."""
+
+_VAR_FOR_PATH = {path: name for name, path in ENV_VARS.items()}
 
 
 def _redact(value: object) -> Any:

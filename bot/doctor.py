@@ -5,8 +5,9 @@ command exits 0 when every check passes, 1 when one fails and 2 when the
 configuration cannot be read. No line ever shows a secret: API keys travel
 only in request headers, and URLs are shown without credentials or queries.
 
-Channels are only reported as configured or not for now; checks that talk to
-Telegram, Slack or the mail servers come with their adapters.
+Channels come from `bot.channel_registry`: each is reported as not configured,
+configured (with a summary), or failed when its extra is not installed; checks
+that talk to Telegram, Slack or the mail servers are not done yet.
 """
 
 from __future__ import annotations
@@ -14,22 +15,15 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import httpx
 import typer
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 from bot import messages
-from bot.config import (
-    ConfigError,
-    EmailSettings,
-    Settings,
-    SlackSettings,
-    TelegramSettings,
-    load_settings,
-)
+from bot.channel_registry import CHANNELS, ChannelSpec
+from bot.config import ConfigError, Settings, load_settings
+from bot.redact import masked_db, masked_http
 from wrapper import InteractionWrapper, WrapperError
 
 __all__ = [
@@ -69,7 +63,7 @@ class Check:
 
 
 async def diagnose(settings: Settings, *, probe_timeout: float = PROBE_TIMEOUT) -> list[Check]:
-    """Run every check, in order: config, store, llm, telegram, slack, email.
+    """Run every check, in order: config, store, llm, then each channel of the registry.
 
     Args:
         settings: the loaded settings.
@@ -82,9 +76,7 @@ async def diagnose(settings: Settings, *, probe_timeout: float = PROBE_TIMEOUT) 
         _check_config(settings),
         await _check_store(settings),
         await _check_llm(settings, probe_timeout),
-        _check_telegram(settings.telegram),
-        _check_slack(settings.slack),
-        _check_email(settings.email),
+        *(_check_channel(spec, settings) for spec in CHANNELS),
     ]
 
 
@@ -132,9 +124,9 @@ async def _check_store(settings: Settings) -> Check:
     except WrapperError as exc:
         return Check("store", False, str(exc))
     except OSError as exc:
-        return Check("store", False, f"cannot prepare {_masked_db(url)}: {exc.strerror or exc}")
+        return Check("store", False, f"cannot prepare {masked_db(url)}: {exc.strerror or exc}")
     await wrapper.close()
-    return Check("store", True, messages.DOCTOR_STORE_OK.format(url=_masked_db(url)))
+    return Check("store", True, messages.DOCTOR_STORE_OK.format(url=masked_db(url)))
 
 
 async def _check_llm(settings: Settings, probe_timeout: float) -> Check:
@@ -152,7 +144,7 @@ async def _check_llm(settings: Settings, probe_timeout: float) -> Check:
         headers["anthropic-version"] = ANTHROPIC_VERSION
         if key is not None:
             headers["x-api-key"] = key
-    shown = _masked_http(url)
+    shown = masked_http(url)
     fields = {"provider": llm.provider, "url": shown}
     try:
         async with httpx.AsyncClient(timeout=probe_timeout, follow_redirects=False) as client:
@@ -177,38 +169,15 @@ async def _check_llm(settings: Settings, probe_timeout: float) -> Check:
     return Check("llm", False, messages.DOCTOR_LLM_HTTP.format(**fields, status=status))
 
 
-def _check_telegram(telegram: TelegramSettings) -> Check:
-    if not telegram.enabled:
-        return Check("telegram", True, messages.DOCTOR_CHANNEL_OFF)
-    parts = [f"mode {telegram.mode}", f"API {_masked_http(telegram.api_url)}"]
-    if telegram.mode == "webhook" and telegram.webhook_url is not None:
-        parts.append(f"webhook {_masked_http(telegram.webhook_url)}")
-    parts.append(_allowed(telegram.allowed_users, "users"))
-    return Check("telegram", True, messages.DOCTOR_CHANNEL_ON.format(summary=", ".join(parts)))
-
-
-def _check_slack(slack: SlackSettings) -> Check:
-    if not slack.enabled:
-        return Check("slack", True, messages.DOCTOR_CHANNEL_OFF)
-    parts = [
-        f"mode {slack.mode}",
-        f"API {_masked_http(slack.api_url)}",
-        _allowed(slack.allowed_users, "users"),
-        _allowed(slack.allowed_channels, "channels"),
-    ]
-    return Check("slack", True, messages.DOCTOR_CHANNEL_ON.format(summary=", ".join(parts)))
-
-
-def _check_email(email: EmailSettings) -> Check:
-    if not email.enabled:
-        return Check("email", True, messages.DOCTOR_CHANNEL_OFF)
-    parts = [
-        str(email.address),
-        f"IMAP {email.imap_host}:{email.imap_port} {email.imap_security}",
-        f"SMTP {email.smtp_host}:{email.smtp_port} {email.smtp_security}",
-        _allowed(email.allowed_senders, "senders"),
-    ]
-    return Check("email", True, messages.DOCTOR_CHANNEL_ON.format(summary=", ".join(parts)))
+def _check_channel(spec: ChannelSpec[Any], settings: Settings) -> Check:
+    group = spec.group(settings)
+    if not group.enabled:
+        return Check(spec.name, True, messages.DOCTOR_CHANNEL_OFF)
+    if spec.missing_sdk() is not None:
+        install = messages.INSTALL_EXTRA.format(extra=spec.extra)
+        detail = messages.DOCTOR_CHANNEL_NO_EXTRA.format(extra=spec.extra, install=install)
+        return Check(spec.name, False, detail)
+    return Check(spec.name, True, messages.DOCTOR_CHANNEL_ON.format(summary=spec.describe(group)))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -222,26 +191,3 @@ def _refused(exc: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
-
-
-def _allowed(items: tuple[str, ...], what: str) -> str:
-    return f"{len(items)} allowed {what}" if items else f"all {what} allowed"
-
-
-def _masked_db(url: str) -> str:
-    """A database URL with its password hidden."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return "<unreadable URL>"
-
-
-def _masked_http(url: str) -> str:
-    """An http(s) URL without user, password, query or fragment."""
-    try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL:
-        return "<unreadable URL>"
-    host = f"[{parsed.host}]" if ":" in parsed.host else parsed.host
-    port = f":{parsed.port}" if parsed.port is not None else ""
-    return f"{parsed.scheme}://{host}{port}{parsed.path}"

@@ -24,3 +24,7 @@ DOCTOR_LLM_HTTP = "{provider} at {url} answered HTTP {status}"
 DOCTOR_LLM_UNREACHABLE = "{provider} at {url} unreachable: {reason}"
 DOCTOR_CHANNEL_OFF = "not configured"
 DOCTOR_CHANNEL_ON = "configured ({summary}); connection checks are not done yet"
+DOCTOR_CHANNEL_NO_EXTRA = "configured, but the {extra} extra is missing: {install}"
+
+CHANNEL_NEEDS_EXTRA = "the {channel} channel needs the {extra} extra: {install}"
+INSTALL_EXTRA = "pip install 'clockbot[{extra}]'"

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.llm.types import Message
+from clockcore import render_block
 
-__all__ = ["SYSTEM_PROMPT", "assemble", "user_turn"]
+__all__ = ["SYSTEM_PROMPT", "assemble", "proactive_turn", "user_turn"]
 
 SYSTEM_PROMPT = """\
 You are clockbot, an assistant people reach on chat apps, email and a console. \
@@ -77,3 +78,20 @@ def assemble(history: Sequence[Message], newest: Message) -> list[Message]:
     the runtime block they were sent with), so requests only ever grow.
     """
     return [Message(role="system", content=SYSTEM_PROMPT), *history, newest]
+
+
+def proactive_turn(kind: str, text: str, now_line: object, advisory: str) -> Message:
+    """The user message that starts a proactive turn: the time facts, then the job.
+
+    The facts are a runtime block like a conversation turn's (same fences),
+    with the current time and, outside the person's contact window, the advisory.
+    """
+    facts = [f"Current time: {now_line}"]
+    if advisory:
+        facts.append(f"Advisory: {advisory}")
+    what = "reminder the person asked for" if kind == "reminder" else "scheduled message"
+    return Message(
+        role="user",
+        content=f"{render_block(facts)}\n\nA {what} is due now: {text}\n"
+        "Reply with the message to send, or call defer with a time and a reason.",
+    )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -32,11 +31,25 @@ from clockcore import (
 )
 from clockcore.zones import zone_from_label
 from wrapper import InteractionWrapper, UnknownItemError
-from wrapper.core import ActionsDisabledError
-from wrapper.keys import split_thread_key
-from wrapper.outbox import Outbox
+from wrapper.effects import (
+    SETTABLE_ACTION_STATUSES,
+    ActionsDisabledError,
+    ActionStatusChange,
+    Effect,
+    Enqueue,
+    ForgetMemory,
+    MarkReminded,
+    NewAction,
+    NewMemory,
+    ZoneChange,
+    check_action,
+    check_memory,
+    new_action_id,
+    new_memory_id,
+    outbox_values,
+)
 
-__all__ = ["TOOLS", "ToolContext", "ToolRegistryError", "run_tool", "tool_names"]
+__all__ = ["READ_ONLY_TOOLS", "TOOLS", "ToolRegistryError", "ToolSession", "run_tool", "tool_names"]
 
 
 def _object(properties: Mapping[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -72,9 +85,9 @@ def _build() -> tuple[ToolSpec, ...]:
         ),
         ToolSpec(
             "update_memory",
-            "Change a stored item; after mentioning a [DUE]/[OVERDUE] item, set "
+            "Mark a stored item reminded: after mentioning a [DUE]/[OVERDUE] item, set "
             "reminded_at to 'now'.",
-            _object({"id": {"type": "integer"}, "reminded_at": _TEXT, "content": _TEXT}, ("id",)),
+            _object({"id": {"type": "integer"}, "reminded_at": _TEXT}, ("id", "reminded_at")),
         ),
         ToolSpec(
             "recall",
@@ -149,30 +162,110 @@ TOOLS: tuple[ToolSpec, ...] = _build()
 """Every tool, once, in a fixed order. Pass this same tuple to every request."""
 
 
+READ_ONLY_TOOLS = frozenset({"current_time", "parse_time", "convert_time", "recall"})
+"""Tools that only read: they run at once and stage nothing."""
+
+
 def tool_names() -> tuple[str, ...]:
     """The tool names in order."""
     return tuple(spec.name for spec in TOOLS)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolContext:
-    """What a tool call may touch: the store, the clock, and this turn's envelope."""
+class ToolSession:
+    """What one turn's tool calls share: the envelope, the clock, and the staged writes.
 
-    wrapper: InteractionWrapper
-    envelope: ContextEnvelope
-    clock: Clock
-    contact_window: ContactWindow
-    outbox: Outbox | None = None
+    Reading tools read the store at once. Writing tools only stage an effect
+    (`wrapper.effects`) and answer from it; later tools see what is staged
+    (an item remembered can be recalled or forgotten, a zone set is the
+    session's zone from then on). `bot.turns` commits `staged` with the turn.
+
+    `key_base` is the turn's message key (`MessageRef.key`): every message a
+    tool enqueues is keyed ``<key_base>#<n>``, `n` counting the turn's tool
+    calls. `can_send` False (no outbox here) turns the sending tools off.
+    """
+
+    def __init__(
+        self,
+        *,
+        wrapper: InteractionWrapper,
+        envelope: ContextEnvelope,
+        clock: Clock,
+        contact_window: ContactWindow,
+        key_base: str,
+        user_id: str | None,
+        can_send: bool = True,
+    ) -> None:
+        self.wrapper = wrapper
+        self.envelope = envelope
+        self.clock = clock
+        self.contact_window = contact_window
+        self.key_base = key_base
+        self.user_id = user_id
+        self.can_send = can_send
+        self.session_tz = envelope.session_tz
+        self.staged: list[Effect] = []
+        self._calls = 0
+
+    def next_key(self) -> str:
+        """The key of the next message a tool enqueues."""
+        self._calls += 1
+        return f"{self.key_base}#{self._calls}"
+
+    def stage(self, effect: Effect) -> None:
+        self.staged.append(effect)
+
+    def staged_memories(self) -> list[NewMemory]:
+        return [e for e in self.staged if isinstance(e, NewMemory)]
+
+    def reminded_marks(self) -> dict[int, datetime]:
+        """The reminded_at marks staged this turn, the latest per item."""
+        return {e.id: e.at for e in self.staged if isinstance(e, MarkReminded)}
+
+    def forgotten(self) -> set[int]:
+        return {e.id for e in self.staged if isinstance(e, ForgetMemory)}
+
+    def unstage_memory(self, item_id: int) -> int:
+        """Drop a staged item and its staged reminders; how many reminders went with it."""
+        reminders = [e for e in self.staged if isinstance(e, Enqueue) and e.memory_id == item_id]
+        self.staged = [
+            e
+            for e in self.staged
+            if not (isinstance(e, NewMemory) and e.id == item_id) and e not in reminders
+        ]
+        return len(reminders)
+
+    def enqueue(
+        self,
+        kind: Literal["proactive", "reminder"],
+        text: str,
+        due: datetime,
+        memory_id: int | None = None,
+    ) -> Enqueue:
+        envelope = self.envelope
+        message = envelope.message
+        effect = Enqueue(
+            key=self.next_key(), kind=kind,
+            channel=message.channel if message else envelope.channel,
+            thread_id=message.thread_id if message else "",
+            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=self.user_id,
+            text=text, due_at=due, memory_id=memory_id,
+        )  # fmt: skip
+        try:
+            outbox_values(effect, self.clock.now())
+        except ValueError as exc:
+            raise _BadArguments(str(exc)) from exc
+        self.stage(effect)
+        return effect
 
 
 class _BadArguments(ValueError):
     """Arguments the model got wrong; its message goes back to the model."""
 
 
-Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[dict[str, Any]]]
+Handler = Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
 
 
-async def run_tool(call: ToolCall, context: ToolContext) -> str:
+async def run_tool(call: ToolCall, context: ToolSession) -> str:
     """Run one tool call; the JSON result text for the model. Never raises for bad arguments."""
     handler = _HANDLERS.get(call.name)
     if handler is None:
@@ -209,32 +302,32 @@ def _text(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> 
     return value.strip()
 
 
-def _time_context(context: ToolContext) -> dict[str, object]:
+def _time_context(context: ToolSession) -> dict[str, object]:
     envelope = context.envelope
     return runtime_time_context(
         context.clock.now(), envelope.user_tz, context.contact_window
     ).to_dict()
 
 
-async def _current_time(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
-    zone = _text(arguments, "zone", required=False) or context.envelope.session_tz
+async def _current_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    zone = _text(arguments, "zone", required=False) or context.session_tz
     zone = require_zone(zone)
     return {"now": to_iso(context.clock.now(), zone), "zone": zone}
 
 
-async def _parse_time(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = _text(arguments, "text")
     assert text is not None
-    parsed = parse_anchored_time(text, context.envelope.session_tz, context.clock.now())
+    parsed = parse_anchored_time(text, context.session_tz, context.clock.now())
     return parsed.to_dict()
 
 
-async def _convert_time(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text, target = _text(arguments, "text"), _text(arguments, "to_zone")
     assert text is not None
     assert target is not None
     target = require_zone(target)
-    parsed = parse_anchored_time(text, context.envelope.session_tz, context.clock.now())
+    parsed = parse_anchored_time(text, context.session_tz, context.clock.now())
     if parsed.start_instant is None:
         raise _BadArguments(parsed.clarification_question or parsed.reason or "no time found")
     source = zone_from_label(parsed.zone or "UTC")
@@ -246,8 +339,8 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolContext) -> d
     }
 
 
-def _instant(text: str, context: ToolContext) -> datetime:
-    parsed = parse_anchored_time(text, context.envelope.session_tz, context.clock.now())
+def _instant(text: str, context: ToolSession) -> datetime:
+    parsed = parse_anchored_time(text, context.session_tz, context.clock.now())
     if parsed.needs_clarification or parsed.start_instant is None:
         raise _BadArguments(
             parsed.clarification_question or parsed.reason or f"cannot read a time in {text!r}"
@@ -255,51 +348,56 @@ def _instant(text: str, context: ToolContext) -> datetime:
     return parsed.start_instant
 
 
-async def _remember(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     content = _text(arguments, "content")
     assert content is not None
     due_text = _text(arguments, "due_at", required=False)
     due = _instant(due_text, context) if due_text else None
     notify = bool(arguments.get("notify"))
-    if notify and (due is None or context.outbox is None):
+    if notify and (due is None or not context.can_send):
         raise _BadArguments(
             "notify needs a due_at" if due is None else "notify is not available here"
         )
-    envelope = context.envelope
-    item = await context.wrapper.remember(user_key=envelope.user_key, content=content, due_at=due)
-    result: dict[str, Any] = {"id": item, "stored": True}
-    if notify and due is not None and context.outbox is not None:
-        _, channel, thread_id = split_thread_key(envelope.thread_key)
-        await context.outbox.enqueue(
-            kind="reminder",
-            channel=channel,
-            thread_id=thread_id,
-            thread_key=envelope.thread_key,
-            user_key=envelope.user_key,
-            text=content,
-            due_at=due,
-            memory_id=item,
-            now=context.clock.now(),
-        )
+    try:
+        content = check_memory(content)
+    except ValueError as exc:
+        raise _BadArguments(str(exc)) from exc
+    item = NewMemory(
+        id=new_memory_id(), user_key=context.envelope.user_key, content=content, due_at=due,
+        created_at=context.clock.now(),
+    )  # fmt: skip
+    context.stage(item)
+    result: dict[str, Any] = {"id": item.id, "stored": True}
+    if notify and due is not None:
+        context.enqueue("reminder", content, due, memory_id=item.id)
         result["notify"] = True
     if due is not None:
-        result["due_at"] = to_iso(due, context.envelope.session_tz)
+        result["due_at"] = _iso(due, context)
         result["time_context"] = _time_context(context)
     return result
 
 
-async def _update_memory(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
-    item = arguments.get("id")
-    if not isinstance(item, int) or isinstance(item, bool):
-        raise _BadArguments("id must be an integer")
-    if arguments.get("content") is not None:
-        raise _NotAvailable("changing an item's content is not available in this build")
+async def _known_item(item: int, context: ToolSession) -> None:
+    """Raise unless the person has item `item` (stored or staged, and not forgotten)."""
+    if item in context.forgotten():
+        raise UnknownItemError(item)
+    if any(staged.id == item for staged in context.staged_memories()):
+        return
+    found = await context.wrapper.find_memory(user_key=context.envelope.user_key, item_id=item)
+    if found is None:
+        raise UnknownItemError(item)
+
+
+async def _update_memory(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    item = _integer(arguments, "id")
+    assert item is not None
     reminded = _text(arguments, "reminded_at", required=False)
     if reminded is None:
         raise _BadArguments("give reminded_at ('now' or an instant)")
     at = context.clock.now() if reminded.lower() == "now" else _instant(reminded, context)
-    await context.wrapper.mark_reminded(item, at=at)
-    return {"id": item, "reminded_at": to_iso(at, context.envelope.session_tz)}
+    await _known_item(item, context)
+    context.stage(MarkReminded(id=item, at=at))
+    return {"id": item, "reminded_at": _iso(at, context)}
 
 
 def _integer(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:
@@ -311,76 +409,92 @@ def _integer(arguments: Mapping[str, Any], name: str, *, required: bool = True) 
     return value
 
 
-def _iso(at: datetime | None, context: ToolContext) -> str | None:
-    return to_iso(at, context.envelope.session_tz) if at is not None else None
+def _iso(at: datetime | None, context: ToolSession) -> str | None:
+    return to_iso(at, context.session_tz) if at is not None else None
 
 
-async def _recall(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _recall(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     query = _text(arguments, "query")
     assert query is not None
     try:
         found = await context.wrapper.recall(user_key=context.envelope.user_key, query=query)
     except ValueError as exc:
         raise _BadArguments(str(exc)) from exc
+    words = [w.strip(".,;:!?").casefold() for w in query.split()]
+    gone = context.forgotten()
+    marked = context.reminded_marks()
+    staged = [
+        (m.id, m.content, m.due_at, None)
+        for m in reversed(context.staged_memories())
+        if all(w in m.content.casefold() for w in words)
+    ]
+    stored = [(m.id, m.content, m.due_at, m.reminded_at) for m in found]
     items: list[dict[str, Any]] = []
-    for item in found:
-        shown: dict[str, Any] = {"id": item.id, "content": item.content}
-        if item.due_at is not None:
-            shown["due_at"] = _iso(item.due_at, context)
-        if item.reminded_at is not None:
-            shown["reminded_at"] = _iso(item.reminded_at, context)
+    for item_id, content, due_at, reminded_at in [*staged, *stored]:
+        if item_id in gone:
+            continue
+        reminded_at = marked.get(item_id, reminded_at)
+        shown: dict[str, Any] = {"id": item_id, "content": content}
+        if due_at is not None:
+            shown["due_at"] = _iso(due_at, context)
+        if reminded_at is not None:
+            shown["reminded_at"] = _iso(reminded_at, context)
         items.append(shown)
+    del items[20:]  # staged items come on top of the store's 20: keep its cap
     return {"query": query, "count": len(items), "items": items}
 
 
-async def _forget(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _forget(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     item = _integer(arguments, "id")
     assert item is not None
-    canceled = await context.wrapper.forget(user_key=context.envelope.user_key, item_id=item)
-    if canceled is None:
-        raise UnknownItemError(item)
+    if any(staged.id == item for staged in context.staged_memories()):
+        canceled = context.unstage_memory(item)
+        return {"id": item, "forgotten": True, "reminders_canceled": canceled}
+    await _known_item(item, context)
+    canceled = await context.wrapper.waiting_reminders(item)
+    context.stage(ForgetMemory(user_key=context.envelope.user_key, id=item))
     return {"id": item, "forgotten": True, "reminders_canceled": canceled}
 
 
-async def _clock_it(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _clock_it(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     label = _text(arguments, "label")
     assert label is not None
     minutes = _integer(arguments, "expected_minutes", required=False)
-    envelope = context.envelope
     try:
-        action = await context.wrapper.clock_action(
-            user_key=envelope.user_key,
-            thread_key=envelope.thread_key,
-            label=label,
-            expected_minutes=minutes,
-            now=context.clock.now(),
-        )
-    except ActionsDisabledError as exc:
-        raise _NotAvailable(str(exc)) from exc
+        label = check_action(label, minutes)
     except ValueError as exc:
         raise _BadArguments(str(exc)) from exc
-    result: dict[str, Any] = {"id": action, "recorded": True, "label": label}
+    envelope = context.envelope
+    if not await context.wrapper.actions_enabled(envelope.user_key):
+        raise _NotAvailable(str(ActionsDisabledError()))
+    action = NewAction(
+        id=new_action_id(), user_key=envelope.user_key, thread_key=envelope.thread_key,
+        label=label, expected_minutes=minutes, at=context.clock.now(),
+    )  # fmt: skip
+    context.stage(action)
+    result: dict[str, Any] = {"id": action.id, "recorded": True, "label": label}
     if minutes is not None:
         result["expected_minutes"] = minutes
     return result
 
 
-async def _update_action(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     action, status = _text(arguments, "id"), _text(arguments, "status")
     assert action is not None
     assert status is not None
-    try:
-        changed = await context.wrapper.update_action(
-            user_key=context.envelope.user_key, action_id=action, status=status
+    if status not in SETTABLE_ACTION_STATUSES:
+        raise _BadArguments(
+            f"status must be one of {sorted(SETTABLE_ACTION_STATUSES)}, not {status!r}"
         )
-    except ValueError as exc:
-        raise _BadArguments(str(exc)) from exc
-    if not changed:
+    user_key = context.envelope.user_key
+    staged = any(isinstance(e, NewAction) and e.id == action for e in context.staged)
+    if not staged and not await context.wrapper.has_action(user_key=user_key, action_id=action):
         raise _BadArguments(f"no action with id {action!r}")
+    context.stage(ActionStatusChange(user_key=user_key, id=action, status=status))
     return {"id": action, "status": status}
 
 
-async def _set_timezone(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     zone, scope = _text(arguments, "zone"), _text(arguments, "scope")
     assert zone is not None
     where: Literal["thread", "home"]
@@ -390,47 +504,35 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolContext) -> d
         where = "home"
     else:
         raise _BadArguments("scope must be 'thread' or 'home'")
+    canonical = require_zone(zone)
     envelope = context.envelope
-    canonical = await context.wrapper.set_timezone(
-        user_key=envelope.user_key, thread_key=envelope.thread_key, zone=zone, scope=where
+    context.stage(
+        ZoneChange(
+            user_key=envelope.user_key, thread_key=envelope.thread_key, zone=canonical, scope=where
+        )
     )
+    if where == "thread" or envelope.session_tz_source in ("user", "default"):
+        context.session_tz = canonical
     return {
         "zone": canonical,
         "scope": scope,
         "now": to_iso(context.clock.now(), canonical),
-        "note": "takes effect from the person's next message",
+        "note": "the session's zone for the rest of this turn and from the person's next message"
+        if context.session_tz == canonical
+        else "the person's home zone from their next message; this thread keeps its own zone",
     }
 
 
-def _outbox(context: ToolContext, name: str) -> Outbox:
-    if context.outbox is None:
+def _sending(context: ToolSession, name: str) -> None:
+    if not context.can_send:
         raise _NotAvailable(f"{name} is not available here: there is no outbox to send through")
-    return context.outbox
 
 
-async def _enqueue(context: ToolContext, outbox: Outbox, text: str, due: datetime) -> int:
-    envelope = context.envelope
-    _, channel, thread_id = split_thread_key(envelope.thread_key)
-    try:
-        return await outbox.enqueue(
-            kind="proactive",
-            channel=channel,
-            thread_id=thread_id,
-            thread_key=envelope.thread_key,
-            user_key=envelope.user_key,
-            text=text,
-            due_at=due,
-            now=context.clock.now(),
-        )
-    except ValueError as exc:
-        raise _BadArguments(str(exc)) from exc
-
-
-async def _schedule_message(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _schedule_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text, when = _text(arguments, "text"), _text(arguments, "at")
     assert text is not None
     assert when is not None
-    outbox = _outbox(context, "schedule_message")
+    _sending(context, "schedule_message")
     at = _instant(when, context)
     now = context.clock.now()
     if at < now:
@@ -438,25 +540,25 @@ async def _schedule_message(arguments: Mapping[str, Any], context: ToolContext) 
             f"{when!r} is {_iso(at, context)}, which has already passed "
             f"(it is now {_iso(now, context)}); give a later time, or use send_message"
         )
-    item = await _enqueue(context, outbox, text, at)
+    item = context.enqueue("proactive", text, at)
     timing = runtime_time_context(at, context.envelope.user_tz, context.contact_window)
     return {
-        "id": item,
+        "id": item.key,
         "scheduled": True,
         "at": _iso(at, context),
         "time_context": timing.to_dict(),
     }
 
 
-async def _send_message(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = _text(arguments, "text")
     assert text is not None
-    outbox = _outbox(context, "send_message")
-    item = await _enqueue(context, outbox, text, context.clock.now())
-    return {"id": item, "queued": True, "time_context": _time_context(context)}
+    _sending(context, "send_message")
+    item = context.enqueue("proactive", text, context.clock.now())
+    return {"id": item.key, "queued": True, "time_context": _time_context(context)}
 
 
-async def _defer(arguments: Mapping[str, Any], context: ToolContext) -> dict[str, Any]:
+async def _defer(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     return {
         "error": "not_applicable",
         "message": "defer applies to a proactive message being sent (a reminder or "

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from clockcore.message import MessageRef
+
 __all__ = [
     "Channel",
     "ChannelError",
@@ -68,6 +70,15 @@ class Inbound:
     respond: bool = True
     user_zone: str | None = None
     hint: str | None = None
+
+    @property
+    def ref(self) -> MessageRef:
+        """The message as one value, for everything downstream of the adapter."""
+        return MessageRef(
+            channel=self.channel, thread_id=self.thread_id, user_id=self.user_id,
+            message_id=self.message_id, text=self.text, received_at=self.received_at,
+            route=self.route,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

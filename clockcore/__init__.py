@@ -25,6 +25,7 @@ from clockcore.envelope import (
     UpcomingItem,
     due_label,
     format_elapsed,
+    render_block,
 )
 from clockcore.errors import (
     ClockError,
@@ -35,6 +36,7 @@ from clockcore.errors import (
     StateError,
     UnknownTimezoneError,
 )
+from clockcore.message import MessageRef
 from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
 from clockcore.policy import (
     DEFAULT_POLICY,
@@ -87,6 +89,7 @@ __all__ = [
     "Directives",
     "InvalidContactWindowError",
     "InvalidDurationError",
+    "MessageRef",
     "NaiveDatetimeError",
     "OpenAction",
     "ParseKind",
@@ -126,6 +129,7 @@ __all__ = [
     "offset_minutes",
     "parse_anchored_time",
     "parse_directives",
+    "render_block",
     "require_zone",
     "resolve_session_zone",
     "runtime_time_context",

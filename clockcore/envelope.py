@@ -107,12 +107,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from clockcore.actions import OPEN_STATUSES, ActionSource, ActionStatus
 from clockcore.clock import as_utc
+from clockcore.message import MessageRef
 from clockcore.policy import ThreadKind
 from clockcore.session import ZoneSource
 from clockcore.window import ToolRuntimeTimeContext
@@ -126,6 +127,7 @@ __all__ = [
     "UpcomingItem",
     "due_label",
     "format_elapsed",
+    "render_block",
 ]
 
 
@@ -353,6 +355,12 @@ class UpcomingItem:
 # --------------------------------------------------------------------------- envelope
 
 
+def render_block(lines: Iterable[str]) -> str:
+    """A runtime block of `lines` (one fact each, each already one line), fenced as facts."""
+    body = (f"- {line}" for line in lines)
+    return "\n".join([RUNTIME_BLOCK_START, *body, RUNTIME_BLOCK_END])
+
+
 @dataclass(frozen=True, slots=True)
 class ContextEnvelope:
     """The live time facts for one inbound message (DESIGN.md, CLOCK §5).
@@ -367,6 +375,8 @@ class ContextEnvelope:
             this thread ("since they last spoke"); None when there was none.
         any_channel_last_channel: the channel the any-channel stamp came from,
             when known.
+        message: the message this envelope is for, when the wrapper was
+            given one (`InteractionWrapper.receive`).
 
     Raises:
         NaiveDatetimeError: an instant is naive.
@@ -398,6 +408,7 @@ class ContextEnvelope:
     session_started_at: datetime | None = None
     elapsed_since_last_user_message: timedelta | None = None
     any_channel_last_channel: str | None = None
+    message: MessageRef | None = None
 
     def __post_init__(self) -> None:
         as_utc(self.now)
@@ -417,8 +428,7 @@ class ContextEnvelope:
             ids: end each open action and upcoming item with its id, for an agent
                 that marks items reminded or updates actions through tools.
         """
-        body = (f"- {line}" for line in self._lines(ids))
-        return "\n".join([RUNTIME_BLOCK_START, *body, RUNTIME_BLOCK_END])
+        return render_block(self._lines(ids))
 
     def _lines(self, ids: bool) -> Iterator[str]:
         now_local = _local(self.now, self.session_tz)

@@ -42,25 +42,29 @@ from clockcore import (
     zone_mentions,
 )
 from clockcore.actions import (
-    MAX_TTL,
     classify_activity,
     detect_temporal_action,
     draft_action,
 )
 from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
+from clockcore.message import MessageRef
 from clockcore.zonetext import ZoneMention
-from wrapper import keys, messages, queries
+from wrapper import effects, keys, messages, queries
 from wrapper.db import Database, resolve_url
+from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.errors import (
     MessageTooLargeError,
     StoreUnavailableError,
     UnknownItemError,
-    WrapperError,
 )
+from wrapper.history import History
 from wrapper.keys import is_private_thread, split_thread_key
-from wrapper.outbox import cancel_reminders
-from wrapper.routes import hold_for_answer, save_route
+from wrapper.outbox import Outbox, OutboxItem, count_reminders, mark_sent_in
+from wrapper.pending import WaitingTurn, WaitingTurns, hold
+from wrapper.routes import ChannelState, Routes, save_route
+from wrapper.turn_commit import TurnCommit, commit_in, release_in
+from wrapper.workers import Workers
 
 __all__ = [
     "SESSION_IDLE",
@@ -89,8 +93,9 @@ class Turn:
     message_id: str | None
     thread_key: str
     user_key: str
-    route: Mapping[str, str] | None = None
-    answer_by: datetime | None = None
+    ref: MessageRef
+    hold_for: str | None = None
+    lease_until: datetime | None = None
     platform_zone: str | None = None
     duplicate: bool = False
     mentions: tuple[ZoneMention, ...] = ()
@@ -144,6 +149,12 @@ class InteractionWrapper:
         self._clock = clock
         self._window = contact_window
         self._steps = self._chain()
+        self.workers = Workers(database)
+        self.waiting = WaitingTurns(database, self.workers)
+        self.history = History(database)
+        self.outbox = Outbox(database)
+        self.routes = Routes(database)
+        self.channel_state = ChannelState(database, clock_now=clock.now)
 
     @classmethod
     async def open(
@@ -197,6 +208,11 @@ class InteractionWrapper:
         await self._db.dispose()
 
     @property
+    def agent_id(self) -> str:
+        """The agent's name in thread keys."""
+        return self._agent_id
+
+    @property
     def database(self) -> Database:
         """The store, for tools that read it directly (benchmarks, tests)."""
         return self._db
@@ -238,58 +254,60 @@ class InteractionWrapper:
             NaiveDatetimeError: `received_at` is naive.
         """
         return await self.receive(
-            channel=channel, thread_id=thread_id, user_id=user_id, text=text,
-            received_at=received_at, message_id=message_id,
+            MessageRef(
+                channel=channel, thread_id=thread_id, user_id=user_id, message_id=message_id,
+                text=text, received_at=as_utc(received_at) if received_at else self._clock.now(),
+            )
         )  # fmt: skip
 
     async def receive(
         self,
+        ref: MessageRef,
         *,
-        channel: str,
-        thread_id: str,
-        user_id: str,
-        text: str,
-        received_at: datetime | None = None,
-        message_id: str | None = None,
-        route: Mapping[str, str] | None = None,
-        answer_by: datetime | None = None,
+        hold_for: str | None = None,
+        lease_until: datetime | None = None,
         platform_zone: str | None = None,
         hint: str | None = None,
     ) -> ContextEnvelope:
         """`on_user_message` with what the gateway adds, all in the one transaction.
 
-        The extra arguments act only on a new message:
+        The route in `ref` is saved for the thread (`wrapper.routes`). The
+        other arguments act only on a new message:
 
-        - `route`: where answers in this thread go (`wrapper.routes`).
-        - `answer_by`: put the message on the waiting list (`PendingTurns`)
-          with this lease; a crash before it is answered leaves it for a
-          retry. Needs `message_id`.
+        - `hold_for`: a worker id. The message goes on the waiting list
+          (`wrapper.pending`), claimed by that worker until `lease_until` or
+          its death, and leaves it only with its turn's commit. Needs an id.
         - `platform_zone`: an IANA zone the platform reports for the person;
           their default while they have not set one themselves. An unknown
           zone is ignored.
         - `hint`: one sentence for the envelope's notices (never acted on).
 
         Raises:
-            ValueError: an empty channel, thread or user id.
-            MessageTooLargeError: `text` is over 100,000 characters (nothing is stored).
-            NaiveDatetimeError: `received_at` is naive.
+            ValueError: an empty channel, thread or user id; `hold_for` without
+                a message id or a `lease_until`.
+            MessageTooLargeError: the text is over 100,000 characters (nothing is stored).
         """
-        for name, value in (("channel", channel), ("thread_id", thread_id), ("user_id", user_id)):
+        for name, value in (
+            ("channel", ref.channel), ("thread_id", ref.thread_id), ("user_id", ref.user_id)
+        ):  # fmt: skip
             if not value or not value.strip():
                 raise ValueError(f"{name} must not be empty")
-        if len(text) > MAX_TEXT:
-            raise MessageTooLargeError(len(text), MAX_TEXT)
+        if len(ref.text) > MAX_TEXT:
+            raise MessageTooLargeError(len(ref.text), MAX_TEXT)
+        if hold_for is not None and (ref.message_id is None or lease_until is None):
+            raise ValueError("holding a message for an answer needs its id and a lease")
         turn = Turn(
-            channel=channel,
-            thread_id=thread_id,
-            user_id=user_id,
-            text=text,
-            received_at=as_utc(received_at) if received_at else self._clock.now(),
-            message_id=message_id,
-            thread_key=keys.thread_key(self._agent_id, channel, thread_id),
-            user_key=keys.user_key(channel, user_id),
-            route=route,
-            answer_by=answer_by if message_id is not None else None,
+            channel=ref.channel,
+            thread_id=ref.thread_id,
+            user_id=ref.user_id,
+            text=ref.text,
+            received_at=ref.received_at,
+            message_id=ref.message_id,
+            thread_key=keys.thread_key(self._agent_id, ref.channel, ref.thread_id),
+            user_key=keys.user_key(ref.channel, ref.user_id),
+            ref=ref,
+            hold_for=hold_for,
+            lease_until=lease_until,
             platform_zone=_known_zone(platform_zone),
         )
         if hint:
@@ -305,15 +323,15 @@ class InteractionWrapper:
         if turn.duplicate:
             conn.rollback()
             return
-        if turn.route is not None:
+        if turn.ref.route:
             save_route(
-                conn, thread_key=turn.thread_key, channel=turn.channel, route=turn.route,
+                conn, thread_key=turn.thread_key, channel=turn.channel, route=turn.ref.route,
                 at=turn.received_at,
             )  # fmt: skip
-        if turn.answer_by is not None and turn.message_id is not None:
-            hold_for_answer(
-                conn, channel=turn.channel, message_id=turn.message_id, thread_id=turn.thread_id,
-                user_id=turn.user_id, text=turn.text, retry_at=turn.answer_by,
+        if turn.hold_for is not None and turn.lease_until is not None:
+            hold(
+                conn, turn.ref, worker=turn.hold_for, lease_until=turn.lease_until,
+                envelope=self._envelope(turn),
             )  # fmt: skip
 
     def _dedupe(self, turn: Turn, conn: Connection) -> None:
@@ -563,6 +581,7 @@ class InteractionWrapper:
             session_started_at=turn.session_started_at,
             elapsed_since_last_user_message=_elapsed(turn.received_at, turn.spoke_before),
             any_channel_last_channel=turn.person.get("last_interaction_any_channel"),
+            message=turn.ref,
         )
 
     # ------------------------------------------------------------- outbound
@@ -582,32 +601,102 @@ class InteractionWrapper:
             NaiveDatetimeError: `sent_at` is naive.
         """
         at = as_utc(sent_at) if sent_at else self._clock.now()
+        await self._db.run(
+            lambda conn: self._stamp_agent_message(conn, channel, thread_id, at, relates_to_user_id)
+        )
+
+    def _stamp_agent_message(
+        self, conn: Connection, channel: str, thread_id: str, at: datetime, user_id: str | None
+    ) -> None:
         thread_key = keys.thread_key(self._agent_id, channel, thread_id)
+        thread, _ = queries.load_thread(conn, thread_key, "")
+        previous = (thread or {}).get("last_interaction_at")
+        started = (thread or {}).get("session_started_at")
+        if previous is None or at - previous >= SESSION_IDLE:
+            started = at
+        queries.stamp_thread(
+            conn,
+            thread_key=thread_key,
+            agent_id=self._agent_id,
+            channel=channel,
+            thread_id=thread_id,
+            at=at,
+            from_user=False,
+            session_started_at=started or at,
+            agent_tz=self._agent_tz,
+            delta_hours=(thread or {}).get("delta_hours") or 0.0,
+        )
+        if user_id is not None:
+            queries.stamp_identity(conn, keys.user_key(channel, user_id), user_at=None, agent_at=at)
 
-        def record(conn: Connection) -> None:
-            thread, _ = queries.load_thread(conn, thread_key, "")
-            previous = (thread or {}).get("last_interaction_at")
-            started = (thread or {}).get("session_started_at")
-            if previous is None or at - previous >= SESSION_IDLE:
-                started = at
-            queries.stamp_thread(
-                conn,
-                thread_key=thread_key,
-                agent_id=self._agent_id,
-                channel=channel,
-                thread_id=thread_id,
-                at=at,
-                from_user=False,
-                session_started_at=started or at,
-                agent_tz=self._agent_tz,
-                delta_hours=(thread or {}).get("delta_hours") or 0.0,
-            )
-            if relates_to_user_id is not None:
-                queries.stamp_identity(
-                    conn, keys.user_key(channel, relates_to_user_id), user_at=None, agent_at=at
-                )
+    # ------------------------------------------------------------- turns
 
-        await self._db.run(record)
+    async def commit_turn(self, commit: TurnCommit) -> bool:
+        """Write everything one turn changed in one transaction; False if its claim was lost.
+
+        Only `bot.turns` calls this (a structure test holds it to that).
+        """
+        return await self._db.run(
+            lambda conn: commit_in(conn, commit, policy=self._policy, agent_tz=self._agent_tz)
+        )
+
+    async def release_turn(
+        self, turn: WaitingTurn, *, retry_at: datetime, notice: effects.Enqueue | None = None
+    ) -> bool:
+        """Give a failed turn's message back for a retry at `retry_at`; queue `notice` once."""
+        now = self._clock.now()
+        return await self._db.run(
+            lambda conn: release_in(conn, turn, retry_at=retry_at, notice=notice, at=now)
+        )
+
+    async def record_delivery(self, item: OutboxItem, *, worker: str, text: str) -> bool:
+        """A job was sent: mark it sent and stamp the thread's agent message, in one transaction.
+
+        False (and nothing stamped) unless `worker` still holds the job.
+        """
+        at = self._clock.now()
+
+        def work(conn: Connection) -> bool:
+            if not mark_sent_in(conn, item.id, worker=worker, sent_at=at):
+                return False
+            self._stamp_agent_message(conn, item.channel, item.thread_id, at, item.user_id)
+            return True
+
+        return await self._db.run(work)
+
+    async def find_memory(self, *, user_key: str, item_id: int) -> MemoryItem | None:
+        """The person's item `item_id`, or None."""
+
+        def read(conn: Connection) -> MemoryItem | None:
+            person = queries.load_person(conn, user_key)
+            if person is None:
+                return None
+            row = queries.memory_item(conn, user_id=str(person["user_id"]), item_id=item_id)
+            return queries.row_as(MemoryItem, row) if row is not None else None
+
+        return await self._db.run(read, inline=True)
+
+    async def waiting_reminders(self, item_id: int) -> int:
+        """How many reminders of item `item_id` wait to be sent (what `forget` would cancel)."""
+        return await self._db.run(lambda conn: count_reminders(conn, item_id), inline=True)
+
+    async def actions_enabled(self, user_key: str) -> bool:
+        """Whether the person's policy lets actions be recorded."""
+        return await self._db.run(
+            lambda conn: effects.actions_enabled(conn, policy=self._policy, user_key=user_key),
+            inline=True,
+        )
+
+    async def has_action(self, *, user_key: str, action_id: str) -> bool:
+        """Whether the person has an action `action_id` (of any status)."""
+
+        def read(conn: Connection) -> bool:
+            person = queries.load_person(conn, user_key)
+            if person is None:
+                return False
+            return queries.has_action(conn, user_id=str(person["user_id"]), action_id=action_id)
+
+        return await self._db.run(read, inline=True)
 
     async def user_timezone(self, user_key: str) -> str | None:
         """The default zone of the person behind `user_key`, when they have one."""
@@ -623,26 +712,13 @@ class InteractionWrapper:
             ValueError: empty content, over 10,000 characters, or a malformed `user_key`.
             NaiveDatetimeError: `due_at` is naive.
         """
-        content = content.strip()
-        if not content:
-            raise ValueError("content must not be empty")
-        if len(content) > 10_000:
-            raise ValueError("content is over 10,000 characters")
-        due = as_utc(due_at) if due_at is not None else None
-        channel, _, channel_user_id = user_key.partition(":")
-        if not channel or not channel_user_id:
-            raise ValueError(f"user_key must be '<channel>:<user id>', got {user_key!r}")
+        keys.split_user_key(user_key)
+        item = effects.NewMemory(
+            id=effects.new_memory_id(), user_key=user_key, content=effects.check_memory(content),
+            due_at=as_utc(due_at) if due_at is not None else None,
+        )  # fmt: skip
         now = self._clock.now()
-
-        def store(conn: Connection) -> int:
-            person = queries.person_for(
-                conn, user_key=user_key, channel=channel, channel_user_id=channel_user_id, now=now
-            )
-            return queries.insert_memory(
-                conn, user_id=str(person["user_id"]), content=content, now=now, due_at=due
-            )
-
-        return await self._db.run(store)
+        return await self._db.run(lambda conn: effects.store_memory(conn, item, now=now))
 
     async def mark_reminded(self, item_id: int, at: datetime | None = None) -> None:
         """Record that the agent mentioned item `item_id` (``update_memory(reminded_at="now")``).
@@ -707,16 +783,9 @@ class InteractionWrapper:
             How many reminders were canceled; None when the person has no such
             item (another person's item is "no such item").
         """
-
-        def drop(conn: Connection) -> int | None:
-            person = queries.load_person(conn, user_key)
-            if person is None:
-                return None
-            if not queries.delete_memory(conn, user_id=str(person["user_id"]), item_id=item_id):
-                return None
-            return cancel_reminders(conn, item_id)
-
-        return await self._db.run(drop)
+        return await self._db.run(
+            lambda conn: effects.drop_memory(conn, user_key=user_key, item_id=item_id)
+        )
 
     async def clock_action(
         self,
@@ -739,56 +808,16 @@ class InteractionWrapper:
             ActionsDisabledError: the person's policy turns action tracking off.
             NaiveDatetimeError: `now` is naive.
         """
-        if not label.strip():
-            raise ValueError("label must not be empty")
-        if expected_minutes is not None and not 1 <= expected_minutes <= _MAX_EXPECTED_MINUTES:
-            raise ValueError(
-                f"expected_minutes must be between 1 and {_MAX_EXPECTED_MINUTES}, "
-                f"not {expected_minutes}"
-            )
-        channel, channel_user_id = _identity_parts(user_key)
-        at = as_utc(now) if now is not None else self._clock.now()
-
-        def record(conn: Connection) -> str:
-            person = queries.person_for(
-                conn, user_key=user_key, channel=channel, channel_user_id=channel_user_id, now=at
-            )
-            person_id = str(person["user_id"])
-            settings = _effective_policy(
-                self._policy, person.get("policy_overrides") or {}
-            ).store.latest_actions
-            if not settings.enabled:
-                raise ActionsDisabledError()
-            thread, _ = queries.load_thread(conn, thread_key, user_key)
-            known = classify_activity(label) is not None
-            draft = draft_action(
-                label,
-                source="clock_it",
-                thread_kind=str((thread or {}).get("thread_kind") or "conversation"),  # type: ignore[arg-type]
-                store_quotes=False,
-                calibration=queries.calibration_for(conn, person_id) if known else {},
-            )
-            typical, most, ttl = None, None, None
-            if expected_minutes is not None:
-                most = max(draft.expected_max_minutes or 0, expected_minutes)
-                typical, ttl = (
-                    expected_minutes,
-                    min(max(draft.ttl, timedelta(minutes=most)), MAX_TTL),
-                )
-            action_id, _ = queries.record_action(
-                conn,
-                person_id=person_id,
-                thread_key=thread_key,
-                draft=draft,
-                at=at,
-                max_items=settings.max_items,
-                typical_minutes=typical,
-                max_minutes=most,
-                ttl=ttl,
-            )
-            return action_id
-
-        return await self._db.run(record)
+        effects.check_action(label, expected_minutes)
+        keys.split_user_key(user_key)
+        action = effects.NewAction(
+            id=effects.new_action_id(), user_key=user_key, thread_key=thread_key, label=label,
+            expected_minutes=expected_minutes,
+            at=as_utc(now) if now is not None else self._clock.now(),
+        )  # fmt: skip
+        return await self._db.run(
+            lambda conn: effects.record_action(conn, action, policy=self._policy)
+        )
 
     async def update_action(self, *, user_key: str, action_id: str, status: str) -> bool:
         """Set the status of the person's action `action_id`; False when they have no such action.
@@ -801,15 +830,11 @@ class InteractionWrapper:
                 f"status must be one of {sorted(SETTABLE_ACTION_STATUSES)}, not {status!r}"
             )
 
-        def change(conn: Connection) -> bool:
-            person = queries.load_person(conn, user_key)
-            if person is None:
-                return False
-            return queries.set_action_status(
-                conn, user_id=str(person["user_id"]), action_id=action_id, status=status
+        return await self._db.run(
+            lambda conn: effects.change_action(
+                conn, user_key=user_key, action_id=action_id, status=status
             )
-
-        return await self._db.run(change)
+        )
 
     async def set_timezone(
         self, *, user_key: str, thread_key: str, zone: str, scope: Literal["thread", "home"]
@@ -824,40 +849,16 @@ class InteractionWrapper:
             ValueError: an unknown scope or a malformed `user_key`.
         """
         canonical = require_zone(zone)
-        now = self._clock.now()
-        if scope == "thread":
-            agent_id, channel, thread_id = split_thread_key(thread_key)
-            hours = delta_hours(canonical, self._agent_tz, now)
-
-            def set_thread(conn: Connection) -> None:
-                queries.set_thread_zone(
-                    conn,
-                    thread_key=thread_key,
-                    agent_id=agent_id,
-                    channel=channel,
-                    thread_id=thread_id,
-                    zone=canonical,
-                    delta_hours=hours,
-                    now=now,
-                )
-
-            await self._db.run(set_thread)
-        elif scope == "home":
-            channel, channel_user_id = _identity_parts(user_key)
-
-            def set_home(conn: Connection) -> None:
-                person = queries.person_for(
-                    conn,
-                    user_key=user_key,
-                    channel=channel,
-                    channel_user_id=channel_user_id,
-                    now=now,
-                )
-                queries.update_person(conn, str(person["user_id"]), default_tz=canonical)
-
-            await self._db.run(set_home)
-        else:
+        if scope not in ("thread", "home"):
             raise ValueError(f"scope must be 'thread' or 'home', not {scope!r}")
+        keys.split_user_key(user_key)
+        change = effects.ZoneChange(
+            user_key=user_key, thread_key=thread_key, zone=canonical, scope=scope
+        )
+        now = self._clock.now()
+        await self._db.run(
+            lambda conn: effects.set_zone(conn, change, agent_tz=self._agent_tz, now=now)
+        )
         return canonical
 
     # ------------------------------------------------------------- state
@@ -936,12 +937,6 @@ def _upcoming(row: Mapping[str, Any], now: datetime) -> UpcomingItem:
 
 # ------------------------------------------------------------- tool support
 
-SETTABLE_ACTION_STATUSES: frozenset[str] = frozenset(
-    {"in_progress", "likely_done", "done", "canceled"}
-)
-"""The statuses `InteractionWrapper.update_action` accepts (the update_action tool's enum)."""
-_MAX_EXPECTED_MINUTES = int(MAX_TTL.total_seconds() // 60)
-
 
 @dataclass(frozen=True, slots=True)
 class MemoryItem:
@@ -952,20 +947,6 @@ class MemoryItem:
     created_at: datetime
     due_at: datetime | None
     reminded_at: datetime | None
-
-
-class ActionsDisabledError(WrapperError):
-    """The person's policy turns action tracking off (``store.latest_actions.enabled``)."""
-
-    def __init__(self) -> None:
-        super().__init__("recording actions is turned off by this person's policy")
-
-
-def _identity_parts(user_key: str) -> tuple[str, str]:
-    channel, _, channel_user_id = user_key.partition(":")
-    if not channel or not channel_user_id:
-        raise ValueError(f"user_key must be '<channel>:<user id>', got {user_key!r}")
-    return channel, channel_user_id
 
 
 def _query_words(query: str) -> list[str]:

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 from wrapper.db import Database
 from wrapper.tables import HistoryRow
 
-__all__ = ["ROLES", "History", "StoredMessage"]
+__all__ = ["ROLES", "History", "StoredMessage", "append_in", "count_in", "replace_prefix_in"]
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 
@@ -115,15 +115,8 @@ class History:
             ValueError: an unknown role, or text a database cannot keep (NUL).
         """
         rows = [_row(m) for m in messages]
-        if not rows:
-            return
-
-        def work(conn: Connection) -> None:
-            _lock(conn, thread_key)
-            first = int(conn.execute(_NEXT_SEQ, {"key": thread_key}).scalar_one())
-            _insert(conn, thread_key, first, rows, at)
-
-        await self._db.run(work, inline=True)
+        if rows:
+            await self._db.run(lambda conn: _append_rows(conn, thread_key, rows, at), inline=True)
 
     async def replace_prefix(
         self,
@@ -141,19 +134,9 @@ class History:
         Raises:
             ValueError: a negative `upto_seq`, or a summary `append` would refuse.
         """
-        if upto_seq < 0:
-            raise ValueError(f"upto_seq must be >= 0, not {upto_seq}")
-        rows = [_row(m) for m in summary]
-
-        def work(conn: Connection) -> None:
-            _lock(conn, thread_key)
-            params = {"key": thread_key, "upto": upto_seq}
-            conn.execute(_DROP_PREFIX, params)
-            conn.execute(_PARK_REST, params)
-            _insert(conn, thread_key, 0, rows, at)
-            conn.execute(_UNPARK_REST, {"key": thread_key, "first": len(rows)})
-
-        await self._db.run(work)
+        await self._db.run(
+            lambda conn: replace_prefix_in(conn, thread_key, upto_seq, summary, at=at)
+        )
 
     async def count_chars(self, thread_key: str) -> int:
         """The total length of the thread's message contents, in characters."""
@@ -162,6 +145,49 @@ class History:
             return int(conn.execute(_COUNT_CHARS, {"key": thread_key}).scalar_one())
 
         return await self._db.run(work, inline=True)
+
+
+def append_in(
+    conn: Connection, thread_key: str, messages: Sequence[StoredMessage], *, at: datetime
+) -> None:
+    """`History.append` in the caller's transaction."""
+    rows = [_row(m) for m in messages]
+    if rows:
+        _append_rows(conn, thread_key, rows, at)
+
+
+def count_in(conn: Connection, thread_key: str) -> int:
+    """How many messages the thread has, in the caller's transaction (locks the thread)."""
+    _lock(conn, thread_key)
+    return int(conn.execute(_NEXT_SEQ, {"key": thread_key}).scalar_one())
+
+
+def replace_prefix_in(
+    conn: Connection,
+    thread_key: str,
+    upto_seq: int,
+    summary: Sequence[StoredMessage],
+    *,
+    at: datetime,
+) -> None:
+    """`History.replace_prefix` in the caller's transaction."""
+    if upto_seq < 0:
+        raise ValueError(f"upto_seq must be >= 0, not {upto_seq}")
+    rows = [_row(m) for m in summary]
+    _lock(conn, thread_key)
+    params = {"key": thread_key, "upto": upto_seq}
+    conn.execute(_DROP_PREFIX, params)
+    conn.execute(_PARK_REST, params)
+    _insert(conn, thread_key, 0, rows, at)
+    conn.execute(_UNPARK_REST, {"key": thread_key, "first": len(rows)})
+
+
+def _append_rows(
+    conn: Connection, thread_key: str, rows: list[dict[str, Any]], at: datetime
+) -> None:
+    _lock(conn, thread_key)
+    first = int(conn.execute(_NEXT_SEQ, {"key": thread_key}).scalar_one())
+    _insert(conn, thread_key, first, rows, at)
 
 
 def _lock(conn: Connection, thread_key: str) -> None:

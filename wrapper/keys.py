@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["is_private_thread", "split_thread_key", "thread_key", "user_key"]
+__all__ = ["is_private_thread", "split_thread_key", "split_user_key", "thread_key", "user_key"]
 
 _PRIVATE_CHANNELS = frozenset({"email", "console"})
 
@@ -15,6 +15,18 @@ def thread_key(agent_id: str, channel: str, thread_id: str) -> str:
 def user_key(channel: str, user_id: str) -> str:
     """``<channel>:<user_id>``: one person on one channel, until they link identities."""
     return f"{channel}:{user_id}"
+
+
+def split_user_key(key: str) -> tuple[str, str]:
+    """(channel, user_id) of a stored user key.
+
+    Raises:
+        ValueError: the key is not ``<channel>:<user id>``.
+    """
+    channel, _, user_id = key.partition(":")
+    if not channel or not user_id:
+        raise ValueError(f"user_key must be '<channel>:<user id>', got {key!r}")
+    return channel, user_id
 
 
 def split_thread_key(key: str) -> tuple[str, str, str]:

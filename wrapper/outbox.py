@@ -8,32 +8,48 @@ stays visible in `Outbox.listing`.
 A claim is one ``UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING *``, with
 ``FOR UPDATE SKIP LOCKED`` on PostgreSQL so that concurrent claimers take
 different items instead of queueing; on SQLite ``BEGIN IMMEDIATE`` already
-makes the statement the only writer. A claim whose lease has run out (its
-worker crashed) is claimed again: delivery is at least once.
+makes the statement the only writer. A claim whose lease has run out, or
+whose worker has stopped beating (`wrapper.workers`, when the claimer passes
+``alive_since``), is claimed again: delivery is at least once.
+
+Every item has a unique `key`, its idempotency key: a turn derives it from the
+message and the position of what it sends (`bot.turns`), and an insert whose
+key exists already changes nothing (`enqueue_in`). The key goes out with the
+send (`channels.base.Outgoing.key`; an email's Message-ID is made from it).
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Update, and_, bindparam, or_, select, update
+from sqlalchemy import Update, and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 
+from wrapper import queries as q
 from wrapper.db import Database
 from wrapper.tables import OutboxRow
 from wrapper.types import UTCDateTime
+from wrapper.workers import claim_is_free
 
 __all__ = [
     "MAX_ERROR_CHARS",
     "MAX_TEXT_CHARS",
+    "JobDecision",
     "Outbox",
     "OutboxItem",
     "OutboxKind",
     "OutboxStatus",
     "cancel_reminders",
     "claim_statement",
+    "count_reminders",
+    "decide_in",
+    "enqueue_in",
+    "item_values",
+    "mark_sent_in",
+    "new_job_key",
 ]
 
 OutboxKind = Literal["reply", "proactive", "reminder"]
@@ -74,20 +90,36 @@ class OutboxItem:
     memory_id: int | None
     created_at: datetime
     sent_at: datetime | None
+    key: str
+    user_id: str | None
+    final_text: str | None
+    decided_at: datetime | None
 
 
-def claim_statement(dialect_name: str) -> Update:
+def new_job_key() -> str:
+    """A key for an item no message stands behind (an operator's, a refusal's)."""
+    return "job-" + secrets.token_hex(8)
+
+
+def claim_statement(dialect_name: str, *, live_workers: bool = False) -> Update:
     """The claim, for ``"sqlite"`` or ``"postgresql"``: one ``UPDATE … RETURNING``.
 
-    Parameters: ``now``, ``expires`` (now + lease), ``worker``, ``limit``.
+    Parameters: ``now``, ``expires`` (now + lease), ``worker``, ``limit``, and
+    with `live_workers` ``alive_since``: a claim of a worker silent since then
+    is taken at once.
     """
     now = _at("now")
+    taken = (
+        claim_is_free(outbox.c.claimed_by, outbox.c.claim_expires_at)
+        if live_workers
+        else outbox.c.claim_expires_at <= now
+    )
     pick = (
         select(outbox.c.id)
         .where(
             or_(
                 and_(outbox.c.status.in_(("pending", "deferred")), outbox.c.due_at <= now),
-                and_(outbox.c.status == "claimed", outbox.c.claim_expires_at <= now),
+                and_(outbox.c.status == "claimed", taken),
             )
         )
         .order_by(outbox.c.due_at, outbox.c.id)
@@ -159,6 +191,55 @@ _CANCEL_REMINDER = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class JobDecision:
+    """The agent's call on a claimed proactive job: send `text`, or wait until `defer_until`."""
+
+    item_id: int
+    worker: str
+    text: str = ""
+    defer_until: datetime | None = None
+    reason: str = ""
+
+
+_DECIDE = (
+    update(outbox)
+    .where(_owned(_ITEM, _WORKER))
+    .values(final_text=bindparam("final"), decided_at=_at("at"))
+)
+
+
+def decide_in(conn: Connection, decision: JobDecision, *, at: datetime) -> bool:
+    """In the caller's transaction: record the decision; False unless the worker holds the job.
+
+    A deferral puts the job back as ``deferred``; a send keeps it claimed with
+    its `final_text`, so a crash before the send sends that text, decided once.
+    """
+    params: dict[str, Any] = {"item": decision.item_id, "worker": decision.worker}
+    if decision.defer_until is not None:
+        stmt, params = _DEFER, {**params, "until": decision.defer_until, "reason": decision.reason}
+    else:
+        stmt, params = _DECIDE, {**params, "final": decision.text, "at": at}
+    return bool(conn.execute(stmt, params).rowcount)
+
+
+def mark_sent_in(conn: Connection, item_id: int, *, worker: str, sent_at: datetime) -> bool:
+    """In the caller's transaction: the item is sent; False unless `worker` still holds it."""
+    return bool(
+        conn.execute(_MARK_SENT, {"item": item_id, "worker": worker, "at": sent_at}).rowcount
+    )
+
+
+def count_reminders(conn: Connection, memory_id: int) -> int:
+    """How many of the memory item's reminders wait to be sent."""
+    stmt = select(func.count()).where(
+        outbox.c.kind == "reminder",
+        outbox.c.memory_id == memory_id,
+        outbox.c.status.in_(("pending", "deferred")),
+    )
+    return int(conn.execute(stmt).scalar_one())
+
+
 def cancel_reminders(conn: Connection, memory_id: int) -> int:
     """In the caller's transaction: fail the memory item's waiting reminders; how many."""
     return int(conn.execute(_CANCEL_REMINDER, {"memory": memory_id}).rowcount)
@@ -166,7 +247,7 @@ def cancel_reminders(conn: Connection, memory_id: int) -> int:
 
 _LISTING = select(outbox).order_by(outbox.c.id.desc()).limit(bindparam("limit"))
 _LISTING_STATUS = _LISTING.where(outbox.c.status == bindparam("status"))
-_CLAIM: dict[str, Update] = {}
+_CLAIM: dict[tuple[str, bool], Update] = {}
 
 
 class Outbox:
@@ -187,53 +268,45 @@ class Outbox:
         due_at: datetime,
         memory_id: int | None = None,
         now: datetime,
+        key: str | None = None,
+        user_id: str | None = None,
     ) -> int:
-        """Store a pending item due at `due_at`; its id.
+        """Store a pending item due at `due_at`; its id (the existing item's, for a known `key`).
 
         Raises:
             ValueError: an unknown kind, text over 20,000 characters, or text with NUL.
         """
-        if kind not in _KINDS:
-            raise ValueError(f"unknown outbox kind {kind!r}; use one of {sorted(_KINDS)}")
-        if len(text) > MAX_TEXT_CHARS:
-            raise ValueError(f"outbox text is {len(text)} characters; at most {MAX_TEXT_CHARS}")
-        if "\x00" in text:
-            raise ValueError("outbox text contains NUL, which PostgreSQL cannot store")
-        stmt = (
-            outbox.insert()
-            .values(
-                kind=kind,
-                channel=channel,
-                thread_id=thread_id,
-                thread_key=thread_key,
-                user_key=user_key,
-                text=text,
-                status="pending",
-                due_at=due_at,
-                attempts=0,
-                memory_id=memory_id,
-                created_at=now,
-            )
-            .returning(outbox.c.id)
-        )
-
-        def work(conn: Connection) -> int:
-            return int(conn.execute(stmt).scalar_one())
-
-        return await self._db.run(work, inline=True)
+        values = item_values(
+            kind=kind, channel=channel, thread_id=thread_id, thread_key=thread_key,
+            user_key=user_key, user_id=user_id, text=text, due_at=due_at, memory_id=memory_id,
+            now=now, key=key or new_job_key(),
+        )  # fmt: skip
+        return await self._db.run(lambda conn: enqueue_in(conn, values), inline=True)
 
     async def claim_due(
-        self, *, now: datetime, worker: str, lease: timedelta, limit: int = 10
+        self,
+        *,
+        now: datetime,
+        worker: str,
+        lease: timedelta,
+        limit: int = 10,
+        alive_since: datetime | None = None,
     ) -> list[OutboxItem]:
-        """Claim up to `limit` due items (and expired claims) for `worker`, oldest due first."""
+        """Claim up to `limit` due items (and expired claims) for `worker`, oldest due first.
+
+        With `alive_since`, a claim whose worker has not beaten since then
+        (`wrapper.workers`) counts as expired.
+        """
         if limit < 1:
             raise ValueError(f"limit must be >= 1, not {limit}")
         if lease <= timedelta(0):
             raise ValueError(f"lease must be positive, not {lease}")
         params = {"now": now, "expires": now + lease, "worker": worker, "limit": limit}
+        if alive_since is not None:
+            params["alive_since"] = alive_since
 
         def work(conn: Connection) -> list[OutboxItem]:
-            stmt = _claim_for(conn.dialect.name)
+            stmt = _claim_for(conn.dialect.name, live_workers=alive_since is not None)
             items = [_item(row._mapping) for row in conn.execute(stmt, params)]
             return sorted(items, key=lambda item: (item.due_at, item.id))
 
@@ -289,10 +362,51 @@ class Outbox:
         return await self._db.run(work, inline=True)
 
 
-def _claim_for(dialect_name: str) -> Update:
-    if dialect_name not in _CLAIM:
-        _CLAIM[dialect_name] = claim_statement(dialect_name)
-    return _CLAIM[dialect_name]
+def _claim_for(dialect_name: str, *, live_workers: bool) -> Update:
+    which = (dialect_name, live_workers)
+    if which not in _CLAIM:
+        _CLAIM[which] = claim_statement(dialect_name, live_workers=live_workers)
+    return _CLAIM[which]
+
+
+def item_values(
+    *,
+    kind: str,
+    channel: str,
+    thread_id: str,
+    thread_key: str,
+    user_key: str | None,
+    user_id: str | None,
+    text: str,
+    due_at: datetime,
+    memory_id: int | None,
+    now: datetime,
+    key: str,
+) -> dict[str, Any]:
+    """A new pending item's column values, checked.
+
+    Raises:
+        ValueError: an unknown kind, text over 20,000 characters, or text with NUL.
+    """
+    if kind not in _KINDS:
+        raise ValueError(f"unknown outbox kind {kind!r}; use one of {sorted(_KINDS)}")
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValueError(f"outbox text is {len(text)} characters; at most {MAX_TEXT_CHARS}")
+    if "\x00" in text:
+        raise ValueError("outbox text contains NUL, which PostgreSQL cannot store")
+    return {
+        "kind": kind, "channel": channel, "thread_id": thread_id, "thread_key": thread_key,
+        "user_key": user_key, "user_id": user_id, "text": text, "status": "pending",
+        "due_at": due_at, "attempts": 0, "memory_id": memory_id, "created_at": now, "key": key,
+    }  # fmt: skip
+
+
+def enqueue_in(conn: Connection, values: dict[str, Any]) -> int:
+    """In the caller's transaction: insert the item unless its key exists; its id either way."""
+    conn.execute(q.insert_for(conn, outbox).values(**values).on_conflict_do_nothing(
+        index_elements=["key"]
+    ))  # fmt: skip
+    return int(conn.execute(select(outbox.c.id).where(outbox.c.key == values["key"])).scalar_one())
 
 
 def _item(row: Any) -> OutboxItem:

@@ -1,123 +1,197 @@
-"""Messages the model could not answer yet, kept until a retry answers them.
+"""The waiting list: every message to be answered, from its arrival until its turn commits.
 
-Written only when a turn fails, so the hot path pays nothing. A message needs
-an id to be retried: the journal recognises it again and gives its envelope
-without recording it twice.
+A message goes on the list in the transaction that journals it, already
+claimed by the worker that received it (`hold`). It leaves the list only in
+the transaction that commits its turn (`finish`, called by
+`wrapper.turn_commit`), and only if that worker's claim is still the newest:
+each claim bumps `claims`, and the commit names the number it holds (a
+fence). So a turn is committed once even when a slow worker was taken for
+dead and its message answered elsewhere.
+
+A claim is free to take (`claim`) when its lease is over, or at once when its
+worker is dead (`wrapper.workers`). A turn whose model failed gives its claim
+back with a later `retry_at` (`release`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from pydantic import ValidationError
+from sqlalchemy import and_, bindparam, delete, func, select, update
 from sqlalchemy.engine import Connection
 
+from clockcore import ContextEnvelope, MessageRef
 from wrapper import queries as q
 from wrapper.db import Database
-from wrapper.routes import hold_for_answer
+from wrapper.envelope_json import envelope_from_json, envelope_to_json
 from wrapper.tables import PendingTurnRow
+from wrapper.types import UTCDateTime
+from wrapper.workers import Workers, claim_is_free
 
-__all__ = ["PendingTurn", "PendingTurns"]
+__all__ = ["WaitingTurn", "WaitingTurns", "finish", "hold", "release"]
 
 pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
-class PendingTurn:
-    """One message waiting for the model."""
+class WaitingTurn:
+    """A message taken from the waiting list, with the claim that took it.
 
-    channel: str
-    message_id: str
-    thread_id: str
-    user_id: str
-    text: str
-    failed_at: datetime
+    `fence` is the claim's number: the turn commits only while it is the newest.
+    """
+
+    ref: MessageRef
+    envelope: ContextEnvelope | None
     attempts: int
+    fence: int
+    worker: str
 
 
-class PendingTurns:
-    """The waiting list."""
-
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
-    async def keep(
-        self,
-        *,
-        channel: str,
-        message_id: str,
-        thread_id: str,
-        user_id: str,
-        text: str,
-        at: datetime,
-    ) -> None:
-        """Remember a message the model failed on (again: one more attempt counted)."""
-        fields = {"channel": channel, "message_id": message_id, "thread_id": thread_id}
-        await self._db.run(
-            lambda conn: hold_for_answer(
-                conn, **fields, user_id=user_id, text=text, retry_at=at, attempts=1
-            )
+def hold(
+    conn: Connection,
+    ref: MessageRef,
+    *,
+    worker: str,
+    lease_until: datetime,
+    envelope: ContextEnvelope,
+) -> int:
+    """In the journal's transaction: put `ref` on the list, claimed by `worker`; the fence."""
+    conn.execute(
+        q.insert_for(conn, pending)
+        .values(
+            channel=ref.channel,
+            message_id=ref.message_id,
+            thread_id=ref.thread_id,
+            user_id=ref.user_id,
+            text=ref.text,
+            received_at=ref.received_at,
+            retry_at=ref.received_at,
+            attempts=0,
+            claimed_by=worker,
+            claim_expires_at=lease_until,
+            claims=1,
+            envelope=envelope_to_json(envelope),
         )
+        .on_conflict_do_nothing(index_elements=["channel", "message_id"])
+    )
+    return 1
 
-    async def due(self, *, before: datetime, limit: int = 20) -> list[PendingTurn]:
-        """Messages that failed before `before`, oldest first."""
 
-        def work(conn: Connection) -> list[PendingTurn]:
-            rows = conn.execute(
-                select(pending)
-                .where(pending.c.failed_at <= before)
-                .order_by(pending.c.failed_at, pending.c.id)
-                .limit(limit)
-            ).mappings()
-            return [q.row_as(PendingTurn, row) for row in rows]
+def _mine(ref: MessageRef, worker: str, fence: int) -> Any:
+    return and_(
+        pending.c.channel == ref.channel,
+        pending.c.message_id == ref.message_id,
+        pending.c.claimed_by == worker,
+        pending.c.claims == fence,
+    )
 
-        return await self._db.run(work)
+
+def finish(conn: Connection, turn: WaitingTurn) -> bool:
+    """In the turn's transaction: take the message off the list; False if the claim was lost."""
+    return bool(
+        conn.execute(delete(pending).where(_mine(turn.ref, turn.worker, turn.fence))).rowcount
+    )
+
+
+def release(conn: Connection, turn: WaitingTurn, *, retry_at: datetime) -> bool:
+    """Give the claim back after a failed turn, one attempt more; False if it was lost."""
+    stmt = (
+        update(pending)
+        .where(_mine(turn.ref, turn.worker, turn.fence))
+        .values(
+            claimed_by=None,
+            claim_expires_at=None,
+            retry_at=retry_at,
+            attempts=pending.c.attempts + 1,
+        )
+    )
+    return bool(conn.execute(stmt).rowcount)
+
+
+def _claim_statement(postgres: bool) -> Any:
+    pick = (
+        select(pending.c.id)
+        .where(
+            pending.c.retry_at <= bindparam("now", type_=UTCDateTime()),
+            claim_is_free(pending.c.claimed_by, pending.c.claim_expires_at),
+        )
+        .order_by(pending.c.received_at, pending.c.id)
+        .limit(bindparam("limit"))
+    )
+    if postgres:
+        pick = pick.with_for_update(skip_locked=True)
+    return (
+        update(pending)
+        .where(pending.c.id.in_(pick))
+        .values(
+            claimed_by=bindparam("worker"),
+            claim_expires_at=bindparam("expires", type_=UTCDateTime()),
+            claims=pending.c.claims + 1,
+        )
+        .returning(*pending.c)
+    )
+
+
+_CLAIM = {True: _claim_statement(True), False: _claim_statement(False)}
+
+
+class WaitingTurns:
+    """The waiting list, as the turn runner and the operator see it."""
+
+    def __init__(self, database: Database, workers: Workers) -> None:
+        self._db = database
+        self._workers = workers
 
     async def claim(
-        self, *, before: datetime, until: datetime, limit: int = 20
-    ) -> list[PendingTurn]:
-        """Take messages due before `before` for a retry, leased to `until`, oldest first.
+        self, *, worker: str, now: datetime, lease: timedelta, limit: int = 20
+    ) -> list[WaitingTurn]:
+        """Take up to `limit` messages nobody live is answering, oldest first.
 
-        One ``UPDATE … RETURNING`` (``SKIP LOCKED`` on PostgreSQL), so two
-        workers never retry the same message at once; a worker that dies
-        mid-retry leaves it to be taken again after `until`.
+        One ``UPDATE … RETURNING`` (``SKIP LOCKED`` on PostgreSQL): two
+        workers never take one message at once.
         """
-        pick = (
-            select(pending.c.id)
-            .where(pending.c.failed_at <= before)
-            .order_by(pending.c.failed_at, pending.c.id)
-            .limit(limit)
-        )
+        params = {
+            **self._workers.liveness(now),
+            "worker": worker,
+            "expires": now + lease,
+            "limit": limit,
+        }
 
-        def work(conn: Connection) -> list[PendingTurn]:
-            postgres = conn.dialect.name == "postgresql"
-            chosen = pick.with_for_update(skip_locked=True) if postgres else pick
-            rows = conn.execute(
-                update(pending)
-                .where(pending.c.id.in_(chosen))
-                .values(failed_at=until)
-                .returning(*pending.c)
-            ).mappings()
-            taken = sorted(rows, key=lambda row: row["id"])
-            return [q.row_as(PendingTurn, row) for row in taken]
+        def work(conn: Connection) -> list[WaitingTurn]:
+            rows = conn.execute(_CLAIM[conn.dialect.name == "postgresql"], params).mappings()
+            return [_turn(row) for row in sorted(rows, key=lambda r: (r["received_at"], r["id"]))]
 
-        return await self._db.run(work)
-
-    async def done(self, *, channel: str, message_id: str) -> None:
-        """The message is answered: forget it."""
-        await self._db.run(
-            lambda conn: conn.execute(
-                delete(pending).where(
-                    pending.c.channel == channel, pending.c.message_id == message_id
-                )
-            )
-        )
+        return await self._db.run(work, inline=True)
 
     async def count(self) -> int:
-        """How many messages are waiting."""
+        """How many messages are waiting (being answered or kept for a retry)."""
         return int(
             await self._db.run(
                 lambda conn: conn.execute(select(func.count()).select_from(pending)).scalar_one()
             )
         )
+
+
+def _turn(row: Any) -> WaitingTurn:
+    ref = MessageRef(
+        channel=row["channel"],
+        thread_id=row["thread_id"],
+        user_id=row["user_id"],
+        message_id=row["message_id"],
+        text=row["text"],
+        received_at=row["received_at"] or row["retry_at"],
+    )
+    try:
+        envelope = envelope_from_json(row["envelope"]) if row["envelope"] is not None else None
+    except ValidationError:  # kept by an older build: the turn runner makes a fresh one
+        envelope = None
+    return WaitingTurn(
+        ref=ref,
+        envelope=envelope,
+        attempts=int(row["attempts"]),
+        fence=int(row["claims"]),
+        worker=str(row["claimed_by"]),
+    )

@@ -428,6 +428,7 @@ def insert_action(conn: Connection, row: Mapping[str, Any]) -> None:
 def record_action(
     conn: Connection,
     *,
+    action_id: str | None = None,
     person_id: str,
     thread_key: str,
     draft: ActionDraft,
@@ -438,7 +439,7 @@ def record_action(
     ttl: timedelta | None = None,
 ) -> tuple[str, datetime]:
     """Store a drafted action (overrides win over the draft), then compact; (id, expiry)."""
-    action_id = "act_" + secrets.token_hex(6)
+    action_id = action_id or "act_" + secrets.token_hex(6)
     expires_at = at + (ttl if ttl is not None else draft.ttl)
     insert_action(
         conn,
@@ -477,16 +478,22 @@ def calibration_for(conn: Connection, user_id: str) -> dict[str, tuple[int, int]
 
 
 def insert_memory(
-    conn: Connection, *, user_id: str, content: str, now: datetime, due_at: datetime | None
+    conn: Connection,
+    *,
+    item_id: int,
+    user_id: str,
+    content: str,
+    now: datetime,
+    due_at: datetime | None,
 ) -> int:
     if due_at is not None:
         conn.execute(update(users).where(users.c.id == user_id).values(has_due_items=True))
-    stmt = (
-        memory.insert()
-        .values(user_id=user_id, content=content, created_at=now, due_at=due_at)
-        .returning(memory.c.id)
+    conn.execute(
+        memory.insert().values(
+            id=item_id, user_id=user_id, content=content, created_at=now, due_at=due_at
+        )
     )
-    return int(conn.execute(stmt).scalar_one())
+    return item_id
 
 
 def mark_reminded(conn: Connection, item_id: int, at: datetime) -> bool:
@@ -611,6 +618,21 @@ def memory_newest_first(conn: Connection, user_id: str) -> Iterator[Mapping[str,
     )
     for row in conn.execute(stmt).mappings():
         yield dict(row)
+
+
+def memory_item(conn: Connection, *, user_id: str, item_id: int) -> Mapping[str, Any] | None:
+    """One of the person's items, or None."""
+    stmt = select(
+        memory.c.id, memory.c.content, memory.c.created_at, memory.c.due_at, memory.c.reminded_at
+    ).where(memory.c.id == item_id, memory.c.user_id == user_id)
+    row = conn.execute(stmt).mappings().first()
+    return dict(row) if row is not None else None
+
+
+def has_action(conn: Connection, *, user_id: str, action_id: str) -> bool:
+    """Whether the person has an action `action_id`."""
+    stmt = select(actions.c.id).where(actions.c.id == action_id, actions.c.user_id == user_id)
+    return conn.execute(stmt).first() is not None
 
 
 def delete_memory(conn: Connection, *, user_id: str, item_id: int) -> bool:

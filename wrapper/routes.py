@@ -18,13 +18,12 @@ from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
 from wrapper.db import Database
-from wrapper.tables import ChannelStateRow, PendingTurnRow, RouteRow
+from wrapper.tables import ChannelStateRow, RouteRow
 
-__all__ = ["ChannelState", "Routes", "hold_for_answer", "save_route"]
+__all__ = ["ChannelState", "Routes", "save_route"]
 
 routes = RouteRow.__table__  # type: ignore[attr-defined]
 channel_state = ChannelStateRow.__table__  # type: ignore[attr-defined]
-pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
 MAX_ROUTE_CHARS = 8_000
 
@@ -48,34 +47,6 @@ def save_route(
             index_elements=["thread_key"],
             set_={"route": clean, "updated_at": at},
             where=routes.c.updated_at <= at,
-        )
-    )
-
-
-def hold_for_answer(
-    conn: Connection,
-    *,
-    channel: str,
-    message_id: str,
-    thread_id: str,
-    user_id: str,
-    text: str,
-    retry_at: datetime,
-    attempts: int = 0,
-) -> None:
-    """Put a message on the waiting list until it is answered (`PendingTurns.done`).
-
-    While a turn runs, `retry_at` is the end of its lease: a worker that
-    crashes mid-turn leaves the message to be answered by a retry after it.
-    """
-    stmt = q.insert_for(conn, pending).values(
-        channel=channel, message_id=message_id, thread_id=thread_id, user_id=user_id,
-        text=text, failed_at=retry_at, attempts=attempts,
-    )  # fmt: skip
-    conn.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["channel", "message_id"],
-            set_={"failed_at": retry_at, "attempts": pending.c.attempts + (1 if attempts else 0)},
         )
     )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, Integer, UniqueConstraint, false, text
+from sqlalchemy import JSON, BigInteger, Column, Index, Integer, UniqueConstraint, false, text
 from sqlmodel import Field, SQLModel
 
 from wrapper.types import UTCDateTime
@@ -30,7 +30,11 @@ __all__ = [
     "RouteRow",
     "ThreadRow",
     "UserRow",
+    "WorkerRow",
 ]
+
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+"""64-bit ids; plain INTEGER on SQLite, where that is already 64-bit and the rowid."""
 
 
 def _instant(*, nullable: bool = True, index: bool = False) -> Any:
@@ -159,7 +163,7 @@ class MemoryRow(SQLModel, table=True):
         ),
     )
 
-    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    id: int | None = Field(default=None, sa_column=Column(BigId, primary_key=True))
     user_id: str = Field(foreign_key="users.id", max_length=40)
     content: str
     created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
@@ -205,7 +209,10 @@ class OutboxRow(SQLModel, table=True):
     """A message waiting to go out, going out, sent, deferred or failed: all stay visible."""
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_status_due", "status", "due_at"),)
+    __table_args__ = (
+        Index("ix_outbox_status_due", "status", "due_at"),
+        UniqueConstraint("key", name="uq_outbox_key"),
+    )
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
     kind: str = Field(max_length=16)
@@ -222,16 +229,24 @@ class OutboxRow(SQLModel, table=True):
     last_error: str | None = Field(default=None, max_length=500)
     defer_reason: str | None = Field(default=None)
     deferred_from: datetime | None = _instant()
-    memory_id: int | None = Field(default=None)
+    memory_id: int | None = Field(default=None, sa_type=BigId)
     created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     sent_at: datetime | None = _instant()
+    key: str = Field(max_length=300, nullable=False)
+    user_id: str | None = Field(default=None)
+    final_text: str | None = Field(default=None)
+    decided_at: datetime | None = _instant()
 
 
 class PendingTurnRow(SQLModel, table=True):
     """A message waiting for its answer: being answered, or failed and kept for a retry.
 
-    `failed_at` is when a retry may take it: a lease's end while a turn is
-    running, the failure's time once a turn has failed.
+    `claimed_by` is the worker answering it now (None: nobody), until
+    `claim_expires_at` or until that worker stops beating (`WorkerRow`);
+    `claims` counts claims and fences a commit to the latest one. A message
+    nobody holds is taken again from `retry_at`. `envelope` is its context
+    envelope as the wrapper made it on arrival (JSON), so a retry answers
+    with the facts of that moment plus a note of the delay.
     """
 
     __tablename__ = "pending_turns"
@@ -243,8 +258,13 @@ class PendingTurnRow(SQLModel, table=True):
     thread_id: str
     user_id: str
     text: str
-    failed_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
-    attempts: int = Field(default=1)
+    retry_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    attempts: int = Field(default=0)
+    claimed_by: str | None = Field(default=None, max_length=40)
+    claim_expires_at: datetime | None = _instant()
+    claims: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    received_at: datetime | None = _instant()
+    envelope: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class RouteRow(SQLModel, table=True):
@@ -266,3 +286,13 @@ class ChannelStateRow(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=300)
     value: str
     updated_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class WorkerRow(SQLModel, table=True):
+    """A running worker and its heartbeat: claims of a worker that stopped beating are free."""
+
+    __tablename__ = "workers"
+
+    id: str = Field(primary_key=True, max_length=40)
+    started_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    heartbeat_at: datetime = Field(sa_type=UTCDateTime, nullable=False)

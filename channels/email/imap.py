@@ -168,7 +168,8 @@ class ImapReader:
     async def _pause(self, seconds: float) -> None:
         """Sleep `seconds`, or less when stopping."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stopping.wait(), seconds)
+            async with asyncio.timeout(seconds):  # not wait_for: see bot.turns.retry_forever
+                await self._stopping.wait()
 
     async def _idle(self, client: aioimaplib.IMAP4) -> None:
         """One IDLE: returns on new mail, after `idle_timeout`, or when stopping."""

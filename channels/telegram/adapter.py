@@ -242,7 +242,8 @@ class TelegramChannel(Channel):
 
     async def _pause(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stopping.wait(), timeout=seconds)
+            async with asyncio.timeout(seconds):  # not wait_for: see bot.turns.retry_forever
+                await self._stopping.wait()
 
     async def _webhook(self, request: web.Request) -> web.Response:
         """One update from Telegram: 403 without the right secret, 200 once it is recorded."""

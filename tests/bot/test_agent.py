@@ -1,4 +1,9 @@
-"""Agent turns against a real local fake LLM server, and proactive sends (seed 000, issue 4)."""
+"""Agent turns against a real local fake LLM server (seed 000, issues 4 and 11).
+
+`Agent.answer` and `Agent.proactive_turn` are pure: they read and ask the
+model, and return what the turn produced; nothing is written. Retries and the
+waiting list belong to `bot.turns.Turns`, tested here through it.
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,30 @@ import itertools
 import json
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.agent import UNAVAILABLE_NO_ID_REPLY, UNAVAILABLE_REPLY, Agent
+from bot.agent import UNAVAILABLE_REPLY, Agent
 from bot.chat import chat
 from bot.config import Settings
 from bot.llm import OpenAIProvider
-from bot.scheduler import Scheduler
-from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
-from tests.support.fake_llm import FakeLLMServer, Reply
-from wrapper import InteractionWrapper, Outbox, OutboxItem
+from bot.llm.errors import LLMError
+from bot.turns import Turns
+from channels.base import Inbound
+from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock
+from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
+from wrapper import InteractionWrapper, OutboxItem
+from wrapper.effects import Enqueue, NewAction, NewMemory
+from wrapper.history import StoredMessage
+from wrapper.turn_commit import Compaction
 
 DAY_ONE = datetime(2026, 3, 7, 15, tzinfo=UTC)
+NIGHT = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles
 DM = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
+THREAD_KEY = "agent:main:telegram:dm:42"
+LA = "America/Los_Angeles"
 
 
 @pytest.fixture
@@ -37,31 +50,73 @@ async def store(tmp_path: Path) -> AsyncIterator[tuple[InteractionWrapper, Setta
         await wrapper.close()
 
 
-async def test_requests_are_append_only_and_the_prefix_never_changes(
-    store: tuple[InteractionWrapper, SettableClock],
-) -> None:
+@pytest.fixture
+async def server() -> AsyncIterator[FakeLLMServer]:
+    async with FakeLLMServer() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def agent(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> AsyncIterator[Agent]:
     wrapper, clock = store
-    async with FakeLLMServer() as server:
-        provider = OpenAIProvider(
-            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-        )
-        agent = Agent(
+    provider = OpenAIProvider(
+        base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+    )
+    try:
+        yield Agent(
             wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
         )
-        server.script(
-            "hello!",
-            Reply.tool_call("current_time", "{}"),
-            "It is 15:05 UTC.",
-            "Noted, Tokyo it is.",
-            "Good morning!",
-        )
-        texts = ["hi", "what time is it?", "clock: home tz Asia/Tokyo", "morning again"]
-        for n, text in enumerate(texts):
-            clock.advance(minutes=5) if n < 3 else clock.advance(days=1)  # across two days
-            result = await agent.on_message(text=text, message_id=f"m{n}", **DM)
-            assert result.reply
+    finally:
         await provider.aclose()
-        bodies = [r.json for r in server.completions]
+
+
+def _turns(store: tuple[InteractionWrapper, SettableClock], agent: Agent) -> Turns:
+    wrapper, clock = store
+    return Turns(wrapper=wrapper, agent=agent, clock=clock, worker="w1", channels={})
+
+
+async def _say(turns: Turns, clock: SettableClock, text: str, message_id: str) -> None:
+    """One message through intake, and its turn to the commit."""
+    await turns.intake(Inbound(text=text, message_id=message_id, received_at=clock.now(), **DM))
+    await turns.drain()
+
+
+def _ref(clock: SettableClock, text: str, message_id: str = "m1") -> MessageRef:
+    return MessageRef(message_id=message_id, text=text, received_at=clock.now(), **DM)
+
+
+async def _replies(wrapper: InteractionWrapper) -> dict[str, str]:
+    return {item.key: item.text for item in await wrapper.outbox.listing()}
+
+
+# ------------------------------------------------------------------ answer
+
+
+async def test_requests_are_append_only_and_the_prefix_never_changes(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    turns = _turns(store, agent)
+    server.script(
+        "hello!",
+        Reply.tool_call("current_time", "{}"),
+        "It is 15:05 UTC.",
+        "Noted, Tokyo it is.",
+        "Good morning!",
+    )
+    texts = ["hi", "what time is it?", "clock: home tz Asia/Tokyo", "morning again"]
+    for n, text in enumerate(texts):
+        clock.advance(minutes=5) if n < 3 else clock.advance(days=1)  # across two days
+        await _say(turns, clock, text, f"m{n}")
+    bodies = [r.json for r in server.completions]
+    assert await _replies(wrapper) == {
+        "telegram:m0#reply": "hello!",
+        "telegram:m1#reply": "It is 15:05 UTC.",
+        "telegram:m2#reply": "Noted, Tokyo it is.",
+        "telegram:m3#reply": "Good morning!",
+    }
     assert len(bodies) == 5  # one request per turn, plus the tool round
     systems = {json.dumps(b["messages"][0]) for b in bodies}
     tools = {json.dumps(b["tools"]) for b in bodies}
@@ -78,22 +133,290 @@ async def test_requests_are_append_only_and_the_prefix_never_changes(
     assert "Asia/Tokyo" not in json.dumps(bodies[0]["messages"])
 
 
-async def test_a_model_outage_gets_a_clear_reply(
+async def test_answer_writes_nothing_and_returns_the_staged_effects(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    server.script(
+        Reply.calls(
+            ScriptedToolCall(
+                "remember", json.dumps({"content": "pills", "due_at": "in 1 hour", "notify": True})
+            ),
+            ScriptedToolCall("clock_it", json.dumps({"label": "going for a run"})),
+            ScriptedToolCall("schedule_message", json.dumps({"text": "hi", "at": "in 2 hours"})),
+        ),
+        "All set.",
+    )
+    ref = _ref(clock, "remind me about my pills")
+    envelope = await wrapper.receive(ref)
+    output = await agent.answer(envelope, [], ref)
+
+    assert output.reply == "All set."
+    roles = [m.role for m in output.messages]
+    assert roles == ["user", "assistant", "tool", "tool", "tool", "assistant"]
+    assert output.messages[0].content.endswith("remind me about my pills")
+    assert output.messages[0].content.startswith("[Runtime time context")
+    memory, reminder, action, scheduled = output.effects
+    assert isinstance(memory, NewMemory)
+    assert isinstance(reminder, Enqueue)
+    assert (reminder.kind, reminder.memory_id, reminder.key) == (
+        "reminder", memory.id, "telegram:m1#1",
+    )  # fmt: skip
+    assert isinstance(action, NewAction)
+    assert isinstance(scheduled, Enqueue)
+    assert (scheduled.kind, scheduled.key) == ("proactive", "telegram:m1#2")
+    assert output.compaction is None
+
+    # Nothing in the store: no history, no memory, no outbox row, no action.
+    assert await wrapper.history.load(envelope.thread_key) == []
+    assert await wrapper.recall(user_key="telegram:42", query="pills") == []
+    assert await wrapper.outbox.listing() == []
+    assert (await wrapper.on_user_message(text="and?", **DM)).open_actions == ()
+
+
+async def test_a_model_outage_raises_and_stages_nothing(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    server.script(Reply.tool_call("remember", json.dumps({"content": "x"})), Reply.error(500))
+    ref = _ref(clock, "hi")
+    envelope = await wrapper.receive(ref)
+    with pytest.raises(LLMError):
+        await agent.answer(envelope, [], ref)
+    assert await wrapper.history.load(envelope.thread_key) == []
+    assert await wrapper.recall(user_key="telegram:42", query="x") == []
+    assert await wrapper.outbox.listing() == []
+
+
+async def test_a_long_history_is_compacted_in_the_output_not_in_the_store(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    provider = OpenAIProvider(
+        base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+    )
+    agent = Agent(
+        wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
+        compact_after_chars=500, keep_recent=2,
+    )  # fmt: skip
+    history = [
+        StoredMessage(role=role, content=f"{role} {n} " + "words " * 20)
+        for n in range(6)
+        for role in ("user", "assistant")
+    ]
+    server.script("They talked about words.", "Sure.")
+    ref = _ref(clock, "hello again")
+    envelope = await wrapper.receive(ref)
+    output = await agent.answer(envelope, history, ref)
+    await provider.aclose()
+
+    compaction = output.compaction
+    assert isinstance(compaction, Compaction)
+    assert compaction.expected_length == len(history)
+    assert compaction.upto_seq == len(history) - 2
+    summary, noted = compaction.head
+    assert summary.role == "user"
+    assert "compacted at 2026-03-07T15:00:00" in summary.content
+    assert "They talked about words." in summary.content
+    assert noted == StoredMessage(role="assistant", content="Noted.")
+    # The turn's request begins with the summary, then the recent messages word for word.
+    turn = server.completions[-1].json["messages"]
+    assert turn[1]["content"] == summary.content
+    assert [m["content"] for m in turn[3:5]] == [m.content for m in history[-2:]]
+    assert await wrapper.history.load(envelope.thread_key) == []  # nothing written
+
+
+# ------------------------------------------------------------------ retries (Turns)
+
+
+async def test_a_message_the_model_failed_on_is_answered_when_it_returns(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    turns = _turns(store, agent)
+    server.script(Reply.error(500), Reply.error(500), "Sorry for the wait: hello!")
+    await _say(turns, clock, "hello?", "kept-1")
+    assert await _replies(wrapper) == {"telegram:kept-1#unavailable": UNAVAILABLE_REPLY}
+    assert await wrapper.waiting.count() == 1
+    assert await wrapper.history.load(THREAD_KEY) == []
+
+    await _say(turns, clock, "hello?", "kept-1")  # the channel's redelivery: not a second turn
+    assert len(server.completions) == 1
+
+    assert await turns.retry_once() == 0  # not before the backoff
+    clock.advance(seconds=30)
+    assert await turns.retry_once() == 1  # still down: kept, the notice not queued again
+    await turns.drain()
+    assert await _replies(wrapper) == {"telegram:kept-1#unavailable": UNAVAILABLE_REPLY}
+    assert await wrapper.waiting.count() == 1
+
+    clock.advance(minutes=1)
+    assert await turns.retry_once() == 1
+    await turns.drain()
+    assert await _replies(wrapper) == {
+        "telegram:kept-1#unavailable": UNAVAILABLE_REPLY,
+        "telegram:kept-1#reply": "Sorry for the wait: hello!",
+    }
+    assert await wrapper.waiting.count() == 0  # answered once, then off the list
+    clock.advance(hours=1)
+    assert await turns.retry_once() == 0
+    last = server.completions[-1].json["messages"][-1]["content"]
+    assert last.endswith("hello?")
+    assert last.startswith("[Runtime time context")
+    block = last.split("[/Runtime time context]")[0]
+    assert "Answering late: the person wrote this" in block
+    history = await wrapper.history.load(THREAD_KEY)
+    assert [m.role for m in history] == ["user", "assistant"]  # the question once
+
+
+async def test_a_committed_turn_lands_once(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    turns = _turns(store, agent)
+    server.script(
+        Reply.tool_call("remember", json.dumps({"content": "pills", "due_at": "in 1 hour", "notify": True})),
+        "Noted.",
+    )  # fmt: skip
+    await _say(turns, clock, "remind me of my pills in an hour", "r1")
+    (item,) = await wrapper.recall(user_key="telegram:42", query="pills")
+    jobs = {job.key: (job.kind, job.memory_id) for job in await wrapper.outbox.listing()}
+    assert jobs == {"telegram:r1#1": ("reminder", item.id), "telegram:r1#reply": ("reply", None)}
+    assert [m.role for m in await wrapper.history.load(THREAD_KEY)] == [
+        "user", "assistant", "tool", "assistant",
+    ]  # fmt: skip
+    assert await wrapper.waiting.count() == 0
+
+
+# ------------------------------------------------------------------ proactive
+
+
+async def _night_reminder(
+    wrapper: InteractionWrapper, clock: SettableClock, *, worker: str = "w1"
+) -> OutboxItem:
+    """A reminder due at 02:14 for a person in Los Angeles, claimed by `worker`."""
+    await wrapper.on_user_message(text=f"clock: home tz {LA}", message_id="tz", **DM)
+    clock.set(NIGHT)
+    await wrapper.outbox.enqueue(
+        kind="reminder", channel="telegram", thread_id="dm:42", thread_key=THREAD_KEY,
+        user_key="telegram:42", user_id="42", text="take the pill", due_at=NIGHT, now=clock.now(),
+    )  # fmt: skip
+    (item,) = await wrapper.outbox.claim_due(
+        now=clock.now(), worker=worker, lease=timedelta(minutes=2)
+    )
+    return item
+
+
+async def test_a_reminder_outside_the_window_is_sent_unless_the_agent_defers(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    item = await _night_reminder(wrapper, clock)
+    server.script("Time to take the pill.")
+    sent = await agent.proactive_turn(item, LA, [])
+    prompt = server.completions[0].json["messages"][-1]["content"]
+    assert "outside their usual contact window" in prompt
+    assert "02:14" in prompt
+    assert "take the pill" in prompt
+    assert (sent.text, sent.defer_until, sent.reason) == ("Time to take the pill.", None, "")
+    assert [m.role for m in sent.messages] == ["user", "assistant"]
+
+    server.script(Reply.tool_call("defer", json.dumps({"until": "08:00", "reason": "asleep"})))
+    deferred = await agent.proactive_turn(item, LA, [])
+    assert deferred.defer_until == datetime(2026, 4, 29, 15, 0, tzinfo=UTC)  # 08:00 in LA
+    assert deferred.reason == "asleep"
+    assert deferred.text == "take the pill"  # no text from the model: as written
+    _, answer, result = deferred.messages
+    assert answer.tool_calls[0].name == "defer"
+    assert json.loads(result.content) == {"ok": True, "deferred_until": "2026-04-29T15:00:00+00:00"}
+    # Pure: the job is as it was.
+    (still,) = await wrapper.outbox.listing()
+    assert (still.status, still.due_at, still.decided_at) == ("claimed", NIGHT, None)
+
+
+async def test_only_defer_acts_in_a_proactive_turn(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    item = await _night_reminder(wrapper, clock)
+    server.script(
+        Reply.calls(
+            ScriptedToolCall("remember", json.dumps({"content": "more pills"})),
+            ScriptedToolCall("defer", json.dumps({"until": "whenever", "reason": "x"})),
+            content="Pill time!",
+        )
+    )
+    output = await agent.proactive_turn(item, LA, [])
+    assert (output.text, output.defer_until) == ("Pill time!", None)
+    _, _, remembered, defer = output.messages
+    assert "only defer" in json.loads(remembered.content)["error"]
+    assert json.loads(defer.content)["ok"] is False  # an unreadable time: sent, not held
+    assert len(server.completions) == 1  # one model call, no tool rounds
+    assert await wrapper.recall(user_key="telegram:42", query="pills") == []
+
+
+async def test_a_model_outage_sends_the_reminder_as_written(
     store: tuple[InteractionWrapper, SettableClock],
 ) -> None:
     wrapper, clock = store
-    async with FakeLLMServer() as server:
-        server.script(Reply.error(500))
-        provider = OpenAIProvider(
-            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-        )
-        agent = Agent(
-            wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
-        )
-        result = await agent.on_message(text="hi", message_id="x", **DM)
-        await provider.aclose()
-    assert result.model_failed
-    assert result.reply == UNAVAILABLE_REPLY
+    item = await _night_reminder(wrapper, clock)
+    provider = OpenAIProvider(
+        base_url="http://127.0.0.1:9/v1", model="m", api_key="k", max_retries=0, timeout=2
+    )
+    agent = Agent(
+        wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
+    )
+    output = await agent.proactive_turn(item, LA, [])
+    await provider.aclose()
+    assert (output.text, output.messages, output.defer_until) == ("take the pill", (), None)
+
+
+async def test_a_deferral_is_committed_with_the_job(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    item = await _night_reminder(wrapper, clock)
+    server.script(Reply.tool_call("defer", json.dumps({"until": "08:00", "reason": "asleep"})))
+    decision = await _turns(store, agent).proactive(item, worker="w1")
+    assert decision is not None
+    assert decision.defer_until == datetime(2026, 4, 29, 15, 0, tzinfo=UTC)
+    (deferred,) = await wrapper.outbox.listing()
+    assert deferred.status == "deferred"
+    assert deferred.defer_reason == "asleep"
+    assert deferred.due_at == datetime(2026, 4, 29, 15, 0, tzinfo=UTC)
+
+
+async def test_a_proactive_turn_sees_the_thread_and_the_next_turn_sees_it(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    turns = _turns(store, agent)
+    server.script("Sure, I'll nudge you.", "Time to stretch!", "Glad you did.")
+    await _say(turns, clock, "nudge me to stretch at 15:30", "p1")
+    await wrapper.outbox.enqueue(
+        kind="reminder", channel="telegram", thread_id="dm:42", thread_key=THREAD_KEY,
+        user_key="telegram:42", text="stretch", due_at=clock.now(), now=clock.now(),
+    )  # fmt: skip
+    clock.advance(minutes=30)
+    jobs = await wrapper.outbox.claim_due(now=clock.now(), worker="w1", lease=timedelta(minutes=2))
+    (job,) = [j for j in jobs if j.kind == "reminder"]
+    decision = await turns.proactive(job, worker="w1")
+    assert decision is not None
+    assert decision.text == "Time to stretch!"
+    clock.advance(minutes=5)
+    await _say(turns, clock, "done, thanks", "p2")
+    first, proactive, after = (c.json["messages"] for c in server.completions)
+    # The proactive request is the conversation so far plus the job, after the same prefix.
+    assert proactive[: len(first)] == first
+    assert proactive[len(first)]["content"] == "Sure, I'll nudge you."
+    assert "A reminder the person asked for is due now: stretch" in proactive[-1]["content"]
+    # The next turn begins with the proactive request and what was sent.
+    assert after[: len(proactive)] == proactive
+    assert after[len(proactive)]["content"] == "Time to stretch!"
+    assert after[-1]["content"].endswith("done, thanks")
+
+
+# ------------------------------------------------------------------ console
 
 
 async def test_console_chat_with_no_llm(tmp_path: Path) -> None:
@@ -111,214 +434,3 @@ async def test_console_chat_with_no_llm(tmp_path: Path) -> None:
     later = io.StringIO()
     await chat(settings, stdin=io.StringIO(""), stdout=later, clock=clock, poll_interval=0.01)
     assert later.getvalue().splitlines() == ["clockbot (reminder)> Reminder: stretch"]
-
-
-async def _night_reminder(wrapper: InteractionWrapper, clock: SettableClock, outbox: Outbox) -> int:
-    await wrapper.on_user_message(text="clock: home tz America/Los_Angeles", message_id="tz", **DM)
-    due = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles
-    return await outbox.enqueue(
-        kind="reminder", channel="telegram", thread_id="dm:42",
-        thread_key="agent:main:telegram:dm:42", user_key="telegram:42", text="take the pill",
-        due_at=due, now=clock.now(),
-    )  # fmt: skip
-
-
-@pytest.mark.parametrize("defers", [False, True])
-async def test_a_reminder_outside_the_window_goes_out_unless_the_agent_defers(
-    store: tuple[InteractionWrapper, SettableClock], defers: bool
-) -> None:
-    wrapper, clock = store
-    outbox = Outbox(wrapper.database)
-    job = await _night_reminder(wrapper, clock, outbox)
-    sent: list[tuple[int, str, datetime]] = []
-
-    async def deliver(item: OutboxItem, text: str) -> None:
-        sent.append((item.id, text, clock.now()))
-
-    async with FakeLLMServer() as server:
-        if defers:
-            server.script(
-                Reply.tool_call("defer", json.dumps({"until": "08:00", "reason": "asleep"}))
-            )
-        else:
-            server.script("Time to take the pill.")
-        provider = OpenAIProvider(
-            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-        )
-        scheduler = Scheduler(
-            wrapper=wrapper, outbox=outbox, provider=provider, deliver=deliver, clock=clock,
-            contact_window=DEFAULT_CONTACT_WINDOW,
-        )  # fmt: skip
-        clock.set(datetime(2026, 4, 29, 9, 14, tzinfo=UTC))
-        assert await scheduler.run_once() == 1
-        prompt = server.completions[0].json["messages"][-1]["content"]
-        await provider.aclose()
-    assert "outside their usual contact window" in prompt
-    assert "02:14" in prompt
-    (item,) = await outbox.listing()
-    if not defers:
-        assert sent == [(job, "Time to take the pill.", clock.now())]
-        assert item.status == "sent"
-        return
-    assert sent == []
-    assert item.status == "deferred"
-    assert item.defer_reason == "asleep"
-    assert item.due_at == datetime(2026, 4, 29, 15, 0, tzinfo=UTC)  # 08:00 in Los Angeles
-    quiet = Scheduler(
-        wrapper=wrapper, outbox=outbox, provider=None, deliver=deliver, clock=clock,
-        contact_window=DEFAULT_CONTACT_WINDOW,
-    )  # fmt: skip
-    assert await quiet.run_once() == 0  # not before 08:00
-    clock.set(datetime(2026, 4, 29, 15, 0, tzinfo=UTC))
-    assert await quiet.run_once() == 1
-    assert sent == [(job, "take the pill", clock.now())]
-
-
-async def test_a_model_outage_sends_the_reminder_as_written(
-    store: tuple[InteractionWrapper, SettableClock],
-) -> None:
-    wrapper, clock = store
-    outbox = Outbox(wrapper.database)
-    await _night_reminder(wrapper, clock, outbox)
-    sent: list[str] = []
-
-    async def deliver(item: OutboxItem, text: str) -> None:
-        sent.append(text)
-
-    provider = OpenAIProvider(
-        base_url="http://127.0.0.1:9/v1", model="m", api_key="k", max_retries=0, timeout=2
-    )
-    scheduler = Scheduler(
-        wrapper=wrapper, outbox=outbox, provider=provider, deliver=deliver, clock=clock,
-        contact_window=DEFAULT_CONTACT_WINDOW,
-    )  # fmt: skip
-    clock.set(datetime(2026, 4, 29, 9, 14, tzinfo=UTC))
-    assert await scheduler.run_once() == 1
-    await provider.aclose()
-    assert sent == ["take the pill"]
-    (item,) = await outbox.listing()
-    assert item.status == "sent"
-
-
-async def test_a_message_the_model_failed_on_is_answered_when_it_returns(
-    store: tuple[InteractionWrapper, SettableClock],
-) -> None:
-    wrapper, clock = store
-    async with FakeLLMServer() as server:
-        server.script(Reply.error(500), Reply.error(500), "Sorry for the wait: hello!")
-        provider = OpenAIProvider(
-            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-        )
-        agent = Agent(
-            wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
-        )
-        first = await agent.on_message(text="hello?", message_id="kept-1", **DM)
-        assert first.model_failed
-        assert first.reply == UNAVAILABLE_REPLY
-        redelivered = await agent.on_message(text="hello?", message_id="kept-1", **DM)
-        assert redelivered.reply is None  # the channel's redelivery is not a second message
-        clock.advance(seconds=30)
-        assert await agent.retry_pending() == []  # still down: kept, tried again later
-        clock.advance(seconds=30)
-        (answered,) = await agent.retry_pending()
-        assert answered.reply == "Sorry for the wait: hello!"
-        assert await agent.retry_pending() == []  # answered once, then forgotten
-        await provider.aclose()
-        last = server.completions[-1].json["messages"][-1]["content"]
-    assert last.endswith("hello?")
-    assert last.startswith("[Runtime time context")
-
-
-async def test_a_message_without_an_id_cannot_be_kept_and_says_so(
-    store: tuple[InteractionWrapper, SettableClock],
-) -> None:
-    wrapper, clock = store
-    async with FakeLLMServer() as server:
-        server.script(Reply.error(500))
-        provider = OpenAIProvider(
-            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-        )
-        agent = Agent(
-            wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
-        )
-        result = await agent.on_message(text="hi", **DM)
-        await provider.aclose()
-    assert result.reply == UNAVAILABLE_NO_ID_REPLY
-
-
-async def test_a_channel_error_is_retried_not_dropped(
-    store: tuple[InteractionWrapper, SettableClock],
-) -> None:
-    from bot.scheduler import DeliveryError
-
-    wrapper, clock = store
-    outbox = Outbox(wrapper.database)
-    job = await outbox.enqueue(
-        kind="reply", channel="telegram", thread_id="dm:42", thread_key="agent:main:telegram:dm:42",
-        user_key="telegram:42", text="hello", due_at=clock.now(), now=clock.now(),
-    )  # fmt: skip
-    attempts: list[datetime] = []
-
-    async def flaky(item: OutboxItem, text: str) -> None:
-        attempts.append(clock.now())
-        if len(attempts) == 1:
-            raise DeliveryError("429 Too Many Requests", retry_after=2)
-
-    scheduler = Scheduler(
-        wrapper=wrapper, outbox=outbox, provider=None, deliver=flaky, clock=clock,
-        contact_window=DEFAULT_CONTACT_WINDOW,
-    )  # fmt: skip
-    assert await scheduler.run_once() == 1
-    (waiting,) = await outbox.listing()
-    assert waiting.status == "pending"
-    assert waiting.last_error == "429 Too Many Requests"
-    assert await scheduler.run_once() == 0  # not before retry_after
-    clock.advance(seconds=2)
-    assert await scheduler.run_once() == 1
-    (sent,) = await outbox.listing()
-    assert (sent.id, sent.status, len(attempts)) == (job, "sent", 2)
-
-
-async def test_a_proactive_turn_sees_the_thread_and_the_next_turn_sees_it(
-    store: tuple[InteractionWrapper, SettableClock],
-) -> None:
-    wrapper, clock = store
-    outbox = Outbox(wrapper.database)
-    sent: list[str] = []
-
-    async def deliver(item: OutboxItem, text: str) -> None:
-        sent.append(text)
-
-    async with FakeLLMServer() as server:
-        server.script("Sure, I'll nudge you.", "Time to stretch!", "Glad you did.")
-        provider = OpenAIProvider(
-            base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-        )
-        agent = Agent(
-            wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
-        )
-        await agent.on_message(text="nudge me to stretch at 15:30", message_id="p1", **DM)
-        await outbox.enqueue(
-            kind="reminder", channel="telegram", thread_id="dm:42",
-            thread_key="agent:main:telegram:dm:42", user_key="telegram:42", text="stretch",
-            due_at=clock.now(), now=clock.now(),
-        )  # fmt: skip
-        scheduler = Scheduler(
-            wrapper=wrapper, outbox=outbox, provider=provider, deliver=deliver, clock=clock,
-            contact_window=DEFAULT_CONTACT_WINDOW,
-        )  # fmt: skip
-        clock.advance(minutes=30)
-        assert await scheduler.run_once() == 1
-        clock.advance(minutes=5)
-        await agent.on_message(text="done, thanks", message_id="p2", **DM)
-        await provider.aclose()
-    first, proactive, after = (c.json["messages"] for c in server.completions)
-    assert sent == ["Time to stretch!"]
-    # The proactive request is the conversation so far plus the job, after the same prefix.
-    assert proactive[: len(first)] == first
-    assert proactive[len(first)]["content"] == "Sure, I'll nudge you."
-    assert "A reminder the person asked for is due now: stretch" in proactive[-1]["content"]
-    # The next turn begins with the proactive request and what was sent.
-    assert after[: len(proactive)] == proactive
-    assert after[len(proactive)]["content"] == "Time to stretch!"
-    assert after[-1]["content"].endswith("done, thanks")

@@ -18,7 +18,7 @@ import pytest
 from bot.config import Settings
 from bot.gateway import Gateway
 from channels.base import Channel, ChannelError, HttpRoute, Inbound, Outgoing, Sink, StateStore
-from wrapper.pending import PendingTurns
+from clockcore import MessageRef
 
 NOW = datetime(2026, 3, 7, 15, tzinfo=UTC)
 
@@ -97,7 +97,8 @@ async def test_a_message_is_answered_once_through_its_route(
     assert reply.user_id == "7"
     assert "Tokyo" in reply.text
     assert channel.typing_routes[0] == {"chat": "7"}
-    assert await PendingTurns(gateway.wrapper.database).count() == 0  # answered: off the list
+    assert await gateway.wrapper.waiting.count() == 0  # answered: off the list
+    assert reply.key == "test:m1#reply"  # keyed by the message, so a repeat is recognisable
     [item] = await gateway.outbox.listing()
     assert item.status == "sent"
 
@@ -120,11 +121,15 @@ async def test_a_turn_left_by_a_dead_worker_is_answered_once_after_restart(
 ) -> None:
     first = RecordingChannel()
     async with Gateway(settings, channels=[first]) as gw:
-        # What a worker that crashed right after journaling leaves behind.
-        await gw.wrapper.receive(
-            channel="test", thread_id="dm:7", user_id="7", text="what's coming up",
-            message_id="m1", route={"chat": "7"}, answer_by=datetime.now(UTC) - timedelta(1),
+        # What a worker that crashed right after journaling leaves behind: a claim
+        # held by a worker that never beats again.
+        ref = MessageRef(
+            channel="test", thread_id="dm:7", user_id="7", message_id="m1",
+            text="what's coming up", received_at=datetime.now(UTC), route={"chat": "7"},
         )  # fmt: skip
+        await gw.wrapper.receive(
+            ref, hold_for="w-dead", lease_until=datetime.now(UTC) + timedelta(hours=1)
+        )
     second = RecordingChannel()
     async with Gateway(settings, channels=[second], retry_interval=0.05) as gw:
         for _ in range(200):
@@ -195,9 +200,11 @@ async def test_the_platform_zone_is_the_default_until_the_person_sets_one(
 
 async def test_a_hint_reaches_the_envelope_as_a_notice(gateway: Gateway) -> None:
     hint = "Their mail's Date header carries UTC+02:00 (a hint, not their zone)."
-    envelope = await gateway.wrapper.receive(
-        channel="test", thread_id="dm:7", user_id="7", text="hi", message_id="h1", hint=hint
-    )
+    ref = MessageRef(
+        channel="test", thread_id="dm:7", user_id="7", message_id="h1", text="hi",
+        received_at=datetime.now(UTC),
+    )  # fmt: skip
+    envelope = await gateway.wrapper.receive(ref, hint=hint)
     assert hint in envelope.notices
     assert hint in envelope.render()
     assert await gateway.wrapper.user_timezone("test:7") is None
@@ -219,8 +226,8 @@ async def test_a_job_for_a_channel_not_running_here_waits(
 
 async def test_adapters_keep_small_values_across_restarts(settings: Settings) -> None:
     async with Gateway(settings, channels=[RecordingChannel()]) as gw:
-        await gw.state.put("test:uid", "41")
-        await gw.state.put("test:uid", "42")
+        await gw.wrapper.channel_state.put("test:uid", "41")
+        await gw.wrapper.channel_state.put("test:uid", "42")
     channel = RecordingChannel()
     async with Gateway(settings, channels=[channel]):
         assert channel.state is not None

@@ -16,9 +16,10 @@ import pytest
 from bot import prompt, tools
 from bot.llm.types import Message, ToolCall
 from bot.prompt import SYSTEM_PROMPT, assemble, user_turn
-from bot.tools import TOOLS, ToolContext, run_tool, tool_names
+from bot.tools import TOOLS, ToolSession, run_tool, tool_names
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from wrapper import InteractionWrapper
+from wrapper.effects import MarkReminded, NewMemory
 
 NIGHT = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles
 
@@ -61,7 +62,7 @@ def test_each_request_begins_with_the_previous_one() -> None:
 
 
 @pytest.fixture
-async def context(tmp_path: Path) -> AsyncIterator[ToolContext]:
+async def context(tmp_path: Path) -> AsyncIterator[ToolSession]:
     clock = SettableClock(NIGHT)
     wrapper = await InteractionWrapper.open(
         f"sqlite:///{tmp_path / 't.db'}", agent_tz="UTC", clock=clock
@@ -76,20 +77,21 @@ async def context(tmp_path: Path) -> AsyncIterator[ToolContext]:
         channel="console", thread_id="dm:me", user_id="me", text="hi"
     )
     try:
-        yield ToolContext(
-            wrapper=wrapper, envelope=envelope, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW
-        )
+        yield ToolSession(
+            wrapper=wrapper, envelope=envelope, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
+            key_base="console:m1", user_id="me", can_send=False,
+        )  # fmt: skip
     finally:
         await wrapper.close()
 
 
-async def _call(context: ToolContext, name: str, **arguments: object) -> dict[str, object]:
+async def _call(context: ToolSession, name: str, **arguments: object) -> dict[str, object]:
     result = json.loads(await run_tool(ToolCall("c1", name, json.dumps(arguments)), context))
     assert isinstance(result, dict)
     return result
 
 
-async def test_time_tools_answer_exactly(context: ToolContext) -> None:
+async def test_time_tools_answer_exactly(context: ToolSession) -> None:
     now = await _call(context, "current_time")
     assert now == {"now": "2026-04-29T02:14:00-07:00", "zone": "America/Los_Angeles"}
     tokyo = await _call(context, "current_time", zone="Asia/Tokyo")
@@ -100,7 +102,7 @@ async def test_time_tools_answer_exactly(context: ToolContext) -> None:
     assert converted["to"] == "2026-04-30T21:45:00+05:45"
 
 
-async def test_remember_returns_the_time_context_with_its_advisory(context: ToolContext) -> None:
+async def test_remember_returns_the_time_context_with_its_advisory(context: ToolSession) -> None:
     result = await _call(context, "remember", content="dentist", due_at="tomorrow 9am")
     assert result["stored"] is True
     assert result["due_at"] == "2026-04-30T09:00:00-07:00"
@@ -110,6 +112,22 @@ async def test_remember_returns_the_time_context_with_its_advisory(context: Tool
     assert "02:14" in str(time_context["advisory"])
     marked = await _call(context, "update_memory", id=result["id"], reminded_at="now")
     assert marked["reminded_at"] == "2026-04-29T02:14:00-07:00"
+    # Nothing written: the item and its mark are staged for the turn's commit.
+    item, mark = context.staged
+    assert isinstance(item, NewMemory)
+    assert (item.id, item.content, item.due_at) == (
+        result["id"], "dentist", datetime(2026, 4, 30, 16, tzinfo=UTC)
+    )  # fmt: skip
+    assert mark == MarkReminded(id=result["id"], at=NIGHT)
+    assert await context.wrapper.recall(user_key="console:me", query="dentist") == []
+
+
+async def test_read_only_tools_stage_nothing(context: ToolSession) -> None:
+    await _call(context, "current_time")
+    await _call(context, "parse_time", text="tomorrow 9am")
+    await _call(context, "convert_time", text="9am", to_zone="Asia/Tokyo")
+    await _call(context, "recall", query="anything")
+    assert context.staged == []
 
 
 @pytest.mark.parametrize(
@@ -124,17 +142,24 @@ async def test_remember_returns_the_time_context_with_its_advisory(context: Tool
         ("update_memory", {"id": 999, "reminded_at": "now"}, "bad_arguments", "999"),
         ("convert_time", {"text": "9am", "to_zone": "EST"}, "bad_arguments", "America/New_York"),
         ("send_message", {"text": "hi"}, "not_available", "send_message"),
+        (
+            "remember",
+            {"content": "x", "due_at": "tomorrow 9am", "notify": True},
+            "bad_arguments",
+            "not available",
+        ),
     ],
 )
 async def test_bad_calls_come_back_as_error_results(
-    context: ToolContext, name: str, arguments: dict[str, object], kind: str, needle: str
+    context: ToolSession, name: str, arguments: dict[str, object], kind: str, needle: str
 ) -> None:
     result = await _call(context, name, **arguments)
     assert result["error"] == kind
     assert needle in str(result["message"])
+    assert context.staged == []
 
 
-async def test_arguments_that_are_not_json_are_an_error_result(context: ToolContext) -> None:
+async def test_arguments_that_are_not_json_are_an_error_result(context: ToolSession) -> None:
     result = json.loads(await run_tool(ToolCall("c", "parse_time", "{not json"), context))
     assert result["error"] == "bad_arguments"
     listed = json.loads(await run_tool(ToolCall("c", "parse_time", "[1, 2]"), context))

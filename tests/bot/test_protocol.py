@@ -20,6 +20,8 @@ import pytest
 
 from bot.agent import SUMMARY_PROMPT, Agent
 from bot.llm import AnthropicProvider, OpenAIProvider, Provider
+from bot.turns import Turns
+from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from tests.support.fake_llm import FakeLLMServer, Reply
 from wrapper import InteractionWrapper
@@ -82,21 +84,25 @@ async def test_twelve_turns_keep_the_cached_prefix(api: str, tmp_path: Path) -> 
                 wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
                 compact_after_chars=3_000, keep_recent=4,
             )  # fmt: skip
+            turns = Turns(wrapper=wrapper, agent=agent, clock=clock, worker="w1", channels={})
             for n, text in enumerate(TEXTS):
                 clock.advance(hours=14) if n == 6 else clock.advance(minutes=7)  # two days
-                result = await agent.on_message(
-                    channel="telegram",
-                    thread_id="dm:42",
-                    user_id="42",
-                    text=text,
-                    message_id=str(n),
-                )
-                assert result.reply
+                await turns.intake(
+                    Inbound(
+                        channel="telegram", thread_id="dm:42", user_id="42", text=text,
+                        message_id=str(n), received_at=clock.now(),
+                    )
+                )  # fmt: skip
+                await turns.drain()
             await provider.aclose()
             bodies = [r.json for r in server.completions]
+            replies = {item.key for item in await wrapper.outbox.listing() if item.text}
+            history = await wrapper.history.load("agent:main:telegram:dm:42")
     finally:
         await wrapper.close()
 
+    assert replies == {f"telegram:{n}#reply" for n in range(len(TEXTS))}  # every turn answered
+    assert "compacted at" in history[0].content  # the compaction was committed with its turn
     summaries = [b for b in bodies if SUMMARY_PROMPT in json.dumps(b)]
     turns = [b for b in bodies if SUMMARY_PROMPT not in json.dumps(b)]
     assert len(summaries) == 1  # exactly one compaction

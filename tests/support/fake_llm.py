@@ -34,6 +34,20 @@ is reported as `prompt_tokens` (total input, cached included), `cached_tokens` (
 `requests` holds every request (GETs and unknown paths too) as a `RecordedRequest`: method,
 path, headers, the raw body bytes and the parsed JSON. `completions` is the subset that hit a
 completion endpoint. Leaving the `async with` wakes any reply still sleeping in `Reply.slow`.
+
+Responder mode plays a model that thinks and uses tools, for as long as the server runs (it
+outlives the clients, e.g. a `clockbot run` killed and restarted)::
+
+    async with FakeLLMServer(responder=Responder(seed=7)) as server:
+        ...
+        server.responder.calls          # every OpenAI request it answered, with its timing
+
+For each chat request it waits a seeded random `delay` (1-3 s) and reads the newest user
+message: "msg N" (after the runtime block) first gets the tool calls `remember` (notify,
+"reminder N", due in an hour), `clock_it` ("action N") and `schedule_message` ("scheduled N",
+in five hours), all in one round or one per round; the request after the last tool result gets
+"answer to msg N". Other requests (a proactive turn, a summary) get a short text. Scripted
+replies, when queued, still come first.
 """
 
 from __future__ import annotations
@@ -43,16 +57,25 @@ import contextlib
 import dataclasses
 import itertools
 import json
+import random
+import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Literal, Self
 
 from aiohttp import web
 from multidict import CIMultiDict, CIMultiDictProxy
 
-__all__ = ["FakeLLMServer", "RecordedRequest", "Reply", "ScriptedToolCall"]
+__all__ = [
+    "FakeLLMServer",
+    "ModelCall",
+    "RecordedRequest",
+    "Reply",
+    "Responder",
+    "ScriptedToolCall",
+]
 
 COMPLETION_PATHS = ("/v1/chat/completions", "/v1/messages")
 
@@ -134,11 +157,118 @@ class Reply:
         return dataclasses.replace(then or cls(content="sorry, I was slow"), delay=seconds)
 
 
+@dataclass(slots=True)
+class ModelCall:
+    """One request the responder took: which message, which round, and when (loop time)."""
+
+    n: int | None  # the "msg N" it answers; None for any other request
+    round: int  # 0 for the first request of the turn
+    final: bool  # this request gets the text answer (the tool results are in)
+    started: float
+    delay: float
+    ended: float | None = None  # when the answer went out, or the wait was cut short
+    cut: bool = False  # the client went away (or the server closed) before the answer
+
+    @property
+    def due(self) -> float:
+        """When the answer is (or was) planned to go out."""
+        return self.started + self.delay
+
+
+_MSG_RE = re.compile(r"(?:^|\n)msg (\d+)\s*$")
+
+
+class Responder:
+    """A model that thinks 1-3 s and calls the three writing tools before answering.
+
+    `tools_per_round` "all" sends the three calls in one answer, "each" one per answer.
+    `calls` records every request it took, oldest first.
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        delay: tuple[float, float] = (1.0, 3.0),
+        tools_per_round: Literal["all", "each"] = "all",
+        remind_in: str = "in 1 hour",
+        schedule_in: str = "in 5 hours",
+    ) -> None:
+        self.delay = delay
+        self.tools_per_round = tools_per_round
+        self.remind_in = remind_in
+        self.schedule_in = schedule_in
+        self.calls: list[ModelCall] = []
+        self._random = random.Random(seed)
+
+    def tool_calls(self, n: int) -> tuple[ScriptedToolCall, ...]:
+        """The calls the model makes for "msg N", in order."""
+        return (
+            ScriptedToolCall(
+                "remember",
+                json.dumps({"content": f"reminder {n}", "due_at": self.remind_in, "notify": True}),
+            ),
+            ScriptedToolCall("clock_it", json.dumps({"label": f"action {n}"})),
+            ScriptedToolCall(
+                "schedule_message", json.dumps({"text": f"scheduled {n}", "at": self.schedule_in})
+            ),
+        )
+
+    def plan(self, body: Any, now: float) -> tuple[Reply, ModelCall]:
+        """The reply to an OpenAI chat request, and its record (already in `calls`)."""
+        n, done = _newest_turn(body)
+        delay = self._random.uniform(*self.delay)
+        calls = self.tool_calls(n) if n is not None else ()
+        reply: Reply
+        if n is None:
+            reply, final = Reply.text("Noted."), True
+        elif self.tools_per_round == "all":
+            final = done > 0
+            reply = Reply.text(f"answer to msg {n}") if final else Reply.calls(*calls)
+        else:
+            final = done >= len(calls)
+            reply = Reply.text(f"answer to msg {n}") if final else Reply.calls(calls[done])
+        call = ModelCall(n=n, round=done, final=final, started=now, delay=delay)
+        self.calls.append(call)
+        return dataclasses.replace(reply, delay=delay), call
+
+    def in_flight(self, at: float) -> list[ModelCall]:
+        """The requests being thought about at loop time `at`."""
+        return [c for c in self.calls if c.started <= at < (c.ended or c.due)]
+
+
+def _newest_turn(body: Any) -> tuple[int | None, int]:
+    """("msg N"'s N or None, how many model answers follow it) for an OpenAI request body."""
+    if not isinstance(body, dict) or not body.get("tools"):
+        return None, 0  # a summary request has no tools
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return None, 0
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, dict) and message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):
+                content = "".join(
+                    part.get("text", "") for part in content if isinstance(part, dict)
+                )
+            match = _MSG_RE.search(content) if isinstance(content, str) else None
+            if match is None:
+                return None, 0
+            later = messages[index + 1 :]
+            answers = sum(1 for m in later if isinstance(m, dict) and m.get("role") == "assistant")
+            return int(match[1]), answers
+    return None, 0
+
+
 class FakeLLMServer:
     """The fake OpenAI + Anthropic server; use it as an async context manager."""
 
-    def __init__(self, *, default_text: str = "Hello from the fake LLM.") -> None:
+    def __init__(
+        self, *, default_text: str = "Hello from the fake LLM.", responder: Responder | None = None
+    ) -> None:
         self.default_text = default_text
+        self.responder = responder
         self.requests: list[RecordedRequest] = []
         self._script: deque[Reply] = deque()
         self._ids = itertools.count(1)
@@ -232,11 +362,26 @@ class FakeLLMServer:
         self.requests.append(recorded)
         return recorded
 
-    async def _next_reply(self) -> Reply:
-        reply = self._script.popleft() if self._script else Reply.text(self.default_text)
-        if reply.delay > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._closing.wait(), timeout=reply.delay)
+    async def _next_reply(self, recorded: RecordedRequest | None = None) -> Reply:
+        call: ModelCall | None = None
+        loop = asyncio.get_running_loop()
+        if self._script:
+            reply = self._script.popleft()
+        elif self.responder is not None and recorded is not None:
+            reply, call = self.responder.plan(recorded.json, loop.time())
+        else:
+            reply = Reply.text(self.default_text)
+        try:
+            if reply.delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._closing.wait(), timeout=reply.delay)
+        except asyncio.CancelledError:  # the client went away (handler cancellation)
+            if call is not None:
+                call.cut, call.ended = True, loop.time()
+            raise
+        if call is not None:
+            call.cut = self._closing.is_set()
+            call.ended = loop.time()
         return reply
 
     def _call_id(self, call: ScriptedToolCall, prefix: str) -> str:
@@ -244,7 +389,7 @@ class FakeLLMServer:
 
     async def _openai_completion(self, request: web.Request) -> web.Response:
         recorded = await self._record(request)
-        reply = await self._next_reply()
+        reply = await self._next_reply(recorded)
         if reply.status != 200:
             kind = "rate_limit_error" if reply.status == 429 else "server_error"
             error = {"message": reply.error_message, "type": kind, "param": None, "code": None}

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 from clockcore import NaiveDatetimeError
 from wrapper import (
@@ -14,6 +18,7 @@ from wrapper import (
     MessageTooLargeError,
     StoreUnavailableError,
 )
+from wrapper import db as wrapper_db
 from wrapper.db import resolve_url
 
 
@@ -64,10 +69,35 @@ async def test_an_unreachable_postgres_is_a_clear_error() -> None:
 
 
 async def test_opening_twice_migrates_once(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'c.sqlite3'}"
-    for _ in range(2):
-        wrapper = await InteractionWrapper.open(url, agent_tz="UTC")
-        await wrapper.close()
+    path = tmp_path / "c.sqlite3"
+    url = f"sqlite:///{path}"
+    heads = ScriptDirectory.from_config(_alembic_config()).get_heads()
+    wrapper = await InteractionWrapper.open(url, agent_tz="UTC")
+    await wrapper.on_user_message(
+        channel="telegram", thread_id="dm:1", user_id="1", text="hi", message_id="m1"
+    )
+    await wrapper.close()
+    with closing(sqlite3.connect(path)) as db:
+        tables = db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+
+    wrapper = await InteractionWrapper.open(url, agent_tz="UTC")
+    again = await wrapper.on_user_message(
+        channel="telegram", thread_id="dm:1", user_id="1", text="hi", message_id="m1"
+    )
+    await wrapper.close()
+    assert again.duplicate  # the second open kept what the first wrote
+    with closing(sqlite3.connect(path)) as db:
+        versions = [row[0] for row in db.execute("SELECT version_num FROM alembic_version")]
+        assert db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall() == tables
+    assert versions == heads  # one row, at the newest revision
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(wrapper_db.__file__).with_name("migrations"))
+    )
+    return config
 
 
 async def test_bad_messages_are_refused_before_anything_is_written(

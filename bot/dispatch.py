@@ -1,0 +1,160 @@
+"""The dispatcher: claim due outbox jobs, have proactive ones decided, deliver, count.
+
+Every job ends in one of three visible states: sent, deferred by the agent
+(with its reason), or failed with the error kept. Nothing here holds or drops
+a message because of the hour: outside the person's contact window the agent
+is told so, in the advisory, and only its own ``defer`` keeps the message back
+(`bot.turns.Turns.proactive`, which also sends a reminder as written when the
+model cannot be reached). A decision is committed before the send, so a
+crash between them sends the decided text, decided once.
+
+Every failure counts toward `MAX_ATTEMPTS` (each claim is an attempt): a
+channel error, an adapter's bug, a store error while deciding. A job whose
+worker died is claimed again as soon as its heartbeat stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from datetime import timedelta
+
+from bot.turns import Turns
+from channels.base import Channel, ChannelError, Outgoing
+from clockcore import Clock
+from wrapper import InteractionWrapper
+from wrapper.outbox import OutboxItem
+
+__all__ = ["CLAIM_LEASE", "MAX_ATTEMPTS", "Dispatcher"]
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 12
+"""Attempts at one job before it is marked failed (with backoff, about an hour of trying)."""
+CLAIM_LEASE = timedelta(minutes=2)
+"""The last resort: how long a live worker's claim on a job lasts."""
+
+
+class Dispatcher:
+    """Claims due jobs and delivers them, one worker of possibly many."""
+
+    def __init__(
+        self,
+        *,
+        wrapper: InteractionWrapper,
+        turns: Turns,
+        channels: Mapping[str, Channel],
+        clock: Clock,
+        worker: str,
+        lease: timedelta = CLAIM_LEASE,
+    ) -> None:
+        self._wrapper = wrapper
+        self._turns = turns
+        self._channels = channels
+        self._clock = clock
+        self.worker = worker
+        self._lease = lease
+        self._stopping = asyncio.Event()
+        self._woken = asyncio.Event()
+        self._running = 0
+
+    @property
+    def idle(self) -> bool:
+        """No job is being handled in this process right now."""
+        return self._running == 0
+
+    async def run_once(self) -> int:
+        """Claim and handle every job due now; the number handled."""
+        self._running += 1
+        try:
+            now = self._clock.now()
+            items = await self._wrapper.outbox.claim_due(
+                now=now, worker=self.worker, lease=self._lease,
+                alive_since=self._wrapper.workers.liveness(now)["alive_since"],
+            )  # fmt: skip
+            for item in items:
+                await self._handle(item)
+            return len(items)
+        finally:
+            self._running -= 1
+
+    async def run_forever(self, *, interval: float = 1.0) -> None:
+        """Poll for due jobs until `stop` is called; a job in hand is always finished."""
+        while not self._stopping.is_set():
+            self._woken.clear()
+            try:
+                await self.run_once()
+            except Exception:  # the store is down: keep the loop, try again next round
+                log.exception("dispatching failed; trying again")
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow the
+            # cancellation that stops this loop when its timeout fires at once.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(interval):
+                    await self._woken.wait()
+
+    def wake(self) -> None:
+        """A job was just enqueued: look now rather than at the next interval."""
+        self._woken.set()
+
+    def stop(self) -> None:
+        """Ask `run_forever` to return after the job it is handling, if any."""
+        self._stopping.set()
+        self._woken.set()
+
+    async def _handle(self, item: OutboxItem) -> None:
+        outbox = self._wrapper.outbox
+        try:
+            text = await self._text(item)
+            if text is None:
+                return  # deferred, or another worker has the job now
+            await self._deliver(item, text)
+        except Exception as exc:
+            permanent = isinstance(exc, ChannelError) and exc.permanent
+            if permanent or item.attempts >= MAX_ATTEMPTS:
+                log.warning("job %s failed for good: %s", item.id, _error(exc))
+                await outbox.fail(item.id, worker=self.worker, error=_error(exc))
+                return
+            retry_after = exc.retry_after if isinstance(exc, ChannelError) else None
+            wait = timedelta(seconds=retry_after or min(2**item.attempts, 600))
+            if not isinstance(exc, ChannelError):
+                log.exception("job %s: unexpected error", item.id)
+            await outbox.retry_later(
+                item.id, worker=self.worker, error=_error(exc), at=self._clock.now() + wait
+            )
+            return
+        await self._wrapper.record_delivery(item, worker=self.worker, text=text)
+
+    async def _text(self, item: OutboxItem) -> str | None:
+        """What to send: the decided text, deciding it first for a proactive job."""
+        if item.kind == "reply":
+            return item.text
+        if item.decided_at is not None:
+            return item.final_text or item.text
+        decision = await self._turns.proactive(item, worker=self.worker)
+        if decision is None or decision.defer_until is not None:
+            return None
+        return decision.text
+
+    async def _deliver(self, item: OutboxItem, text: str) -> None:
+        channel = self._channels.get(item.channel)
+        if channel is None:
+            raise ChannelError(f"the {item.channel} channel is not running here")
+        route = await self._wrapper.routes.get(item.thread_key)
+        await channel.send(
+            Outgoing(
+                kind=item.kind,
+                thread_id=item.thread_id,
+                user_id=item.user_id,
+                text=text,
+                route=route,
+                key=item.key,
+            )
+        )
+
+
+def _error(exc: BaseException) -> str:
+    if isinstance(exc, ChannelError):
+        return str(exc)
+    return f"unexpected error: {type(exc).__name__}"

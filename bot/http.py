@@ -1,0 +1,103 @@
+"""The gateway's one HTTP server: ``GET /healthz`` and the adapters' webhook routes.
+
+`HttpServer` knows nothing of the store or the channels: the gateway hands it
+the routes and a `Health` probe, and the server renders the probe's report
+as ``/healthz`` (200 when nothing is wrong, 503 naming what is). aiohttp is
+imported only when the server starts, so a console-only run never loads it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from channels.base import HttpRoute
+
+__all__ = ["MAX_BODY_BYTES", "Health", "HealthReport", "HttpServer"]
+
+log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 2 * 1024 * 1024
+"""The largest request body read; a larger one is refused with 413."""
+
+
+@dataclass(frozen=True, slots=True)
+class HealthReport:
+    """What ``/healthz`` shows.
+
+    Attributes:
+        channels: the names of the channels running here.
+        problems: what is unwell (``store``, a channel's name) → one line saying how.
+    """
+
+    channels: Sequence[str]
+    problems: Mapping[str, str] = field(default_factory=dict)
+
+
+Health = Callable[[], Awaitable[HealthReport]]
+"""Probes the store and the channels; must not raise (a problem goes in the report)."""
+
+
+class HttpServer:
+    """An aiohttp server on `host`:`port` serving `routes` and ``/healthz``; port 0 picks one."""
+
+    def __init__(
+        self, host: str, port: int, *, routes: Sequence[HttpRoute], health: Health
+    ) -> None:
+        self._host = host
+        self._requested_port = port
+        self._routes = tuple(routes)
+        self._health = health
+        self._runner: Any = None
+        self._port: int | None = None
+
+    @property
+    def port(self) -> int:
+        """The port bound once started (the real one when 0 was asked for).
+
+        Raises:
+            RuntimeError: the server is not running.
+        """
+        if self._port is None:
+            raise RuntimeError("the HTTP server is not running")
+        return self._port
+
+    async def start(self) -> None:
+        """Bind and serve; returns once the port accepts connections."""
+        from aiohttp import web
+
+        app = web.Application(client_max_size=MAX_BODY_BYTES)
+        app.router.add_get("/healthz", self._healthz)
+        for route in self._routes:
+            app.router.add_route(route.method, route.path, route.handler)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self._host, self._requested_port).start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self._port = int(runner.addresses[0][1])
+        log.info("serving HTTP on %s:%s", self._host, self._port)
+
+    async def stop(self) -> None:
+        """Stop serving and release the port; does nothing when not running."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+        self._runner = None
+        self._port = None
+
+    async def _healthz(self, request: Any) -> Any:
+        from aiohttp import web
+
+        report = await self._health()
+        body = {
+            "status": "ok" if not report.problems else "degraded",
+            "channels": sorted(report.channels),
+            "problems": dict(report.problems),
+        }
+        return web.json_response(body, status=503 if report.problems else 200, dumps=json.dumps)

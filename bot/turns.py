@@ -1,0 +1,318 @@
+"""Turns: receive → answer → commit, and the retries. The one owner of a message's life.
+
+A message arrives (`Turns.intake`): the wrapper journals it and puts it on the
+waiting list, claimed by this worker, in one transaction; then the adapter
+may confirm it to its platform. Its turn runs in the background, one turn at
+a time per thread in arrival order: the agent answers from the envelope and
+the history (reading, staging, writing nothing), and `commit` writes it all
+at once (`InteractionWrapper.commit_turn`): the history, every staged tool
+effect, the reply's outbox row and the message's removal from the waiting
+list. A crash before that leaves the message waiting and nothing else; a
+crash after it leaves nothing to do.
+
+The waiting list is worked by `retry_forever`: messages whose model failed
+(after a backoff), and messages a dead worker held (as soon as its heartbeat
+stops, `wrapper.workers`). A message answered late says so in its envelope.
+
+Proactive jobs (reminders, scheduled messages) come from the dispatcher
+(`bot.dispatch`) through `proactive`, under the same per-thread order: one
+model call decides the text or a deferral, committed with the job's claim.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager, suppress
+from dataclasses import replace
+from datetime import timedelta
+
+from bot.agent import RETRY_LEASE, UNAVAILABLE_REPLY, Agent, message_to_stored
+from bot.llm.errors import LLMError
+from channels.base import Channel, Inbound
+from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
+from wrapper import InteractionWrapper, MessageTooLargeError
+from wrapper.effects import Enqueue
+from wrapper.keys import thread_key, user_key
+from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
+from wrapper.pending import WaitingTurn
+from wrapper.turn_commit import TurnCommit
+
+__all__ = [
+    "GAVE_UP_REPLY",
+    "MAX_TURN_ATTEMPTS",
+    "TOO_LARGE_REPLY",
+    "Turns",
+]
+
+log = logging.getLogger(__name__)
+
+TOO_LARGE_REPLY = (
+    "That message is too long for me ({size:,} characters; I read up to {limit:,}). "
+    "Could you send it in parts?"
+)
+GAVE_UP_REPLY = (
+    "I'm sorry: I could not answer your message from {when} after several tries. "
+    "Could you send it again?"
+)
+MAX_TURN_ATTEMPTS = 8
+"""Failed turns of one message (with backoff, about half an hour) before it is given up, visibly."""
+TYPING_EVERY = 4.0
+"""Seconds between typing indicators while a turn runs (Telegram's lasts five)."""
+_RETRY_BASE = timedelta(seconds=5)
+_RETRY_MAX = timedelta(minutes=5)
+
+
+class Turns:
+    """Runs every turn of one worker."""
+
+    def __init__(
+        self,
+        *,
+        wrapper: InteractionWrapper,
+        agent: Agent,
+        clock: Clock,
+        worker: str,
+        channels: Mapping[str, Channel],
+        on_commit: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._wrapper = wrapper
+        self._agent = agent
+        self._clock = clock
+        self._worker = worker
+        self._channels = channels
+        self._on_commit = on_commit
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        self._woken = asyncio.Event()
+
+    @property
+    def busy(self) -> bool:
+        """A turn is running (or waiting for its thread) in this worker."""
+        return bool(self._tasks)
+
+    async def drain(self, timeout: float | None = None) -> None:  # noqa: ASYNC109
+        """Wait for the turns in hand."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=timeout)
+
+    # ------------------------------------------------------------- inbound
+
+    async def intake(self, inbound: Inbound, *, platform_zone: str | None = None) -> None:
+        """Record one message and start its turn (the adapters' `Sink`).
+
+        Returns once the message is journaled and on the waiting list; raises
+        when the store cannot record it, and then the adapter must not
+        confirm it to its platform. A redelivered message starts nothing, but
+        wakes the retry loop: its first worker may have died mid-turn.
+        """
+        ref = inbound.ref
+        now = self._clock.now()
+        respond = inbound.respond
+        try:
+            envelope = await self._wrapper.receive(
+                ref, hold_for=self._worker if respond else None,
+                lease_until=now + RETRY_LEASE if respond else None,
+                platform_zone=platform_zone or inbound.user_zone, hint=inbound.hint,
+            )  # fmt: skip
+        except MessageTooLargeError as exc:
+            await self._refuse_too_large(ref, exc)
+            return
+        if envelope.duplicate:
+            self._woken.set()
+            return
+        if respond:
+            waiting = WaitingTurn(ref, envelope, attempts=0, fence=1, worker=self._worker)
+            self._start(waiting, late=False)
+
+    def _start(self, waiting: WaitingTurn, *, late: bool) -> None:
+        task = asyncio.create_task(self._in_order(waiting, late=late))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _in_order(self, waiting: WaitingTurn, *, late: bool) -> None:
+        ref = waiting.ref
+        key = waiting.envelope.thread_key if waiting.envelope else self._thread_key(ref)
+        async with self._thread(key):
+            typing = asyncio.create_task(self._keep_typing(ref))
+            try:
+                await self._turn(waiting, late=late)
+            except Exception:
+                # The store failed mid-turn: the message stays claimed by this live
+                # worker until its lease ends; release it now if the store allows.
+                log.exception("a %s turn failed; it will be retried", ref.channel)
+                await self._release_quietly(waiting)
+            finally:
+                typing.cancel()
+
+    async def _turn(self, waiting: WaitingTurn, *, late: bool) -> None:
+        ref = waiting.ref
+        envelope = waiting.envelope or await self._fresh_envelope(ref)
+        if late:
+            envelope = replace(envelope, notices=(*envelope.notices, self._late_notice(ref)))
+        if waiting.attempts >= MAX_TURN_ATTEMPTS:
+            await self._give_up(waiting, envelope)
+            return
+        history = await self._wrapper.history.load(envelope.thread_key)
+        try:
+            output = await self._agent.answer(envelope, history, ref)
+        except LLMError as exc:
+            log.warning("model unavailable for a %s message: %s", ref.channel, exc)
+            await self._release(waiting, envelope, notify=True)
+            return
+        reply = self._enqueue(ref, envelope, "reply", output.reply)
+        commit = TurnCommit(
+            thread_key=envelope.thread_key,
+            at=self._clock.now(),
+            history=tuple(message_to_stored(m) for m in output.messages),
+            compaction=output.compaction,
+            effects=(*output.effects, reply),
+            waiting=waiting,
+        )
+        await self._commit(commit)
+
+    async def _commit(self, commit: TurnCommit) -> bool:
+        if await self._wrapper.commit_turn(commit):
+            self._on_commit()
+            return True
+        log.warning("a turn lost its claim to another worker; its result is dropped")
+        return False
+
+    async def _release(
+        self, waiting: WaitingTurn, envelope: ContextEnvelope, *, notify: bool
+    ) -> None:
+        wait = min(_RETRY_BASE * 2**waiting.attempts, _RETRY_MAX)
+        notice = (
+            self._enqueue(waiting.ref, envelope, "unavailable", UNAVAILABLE_REPLY)
+            if notify
+            else None
+        )
+        retry_at = self._clock.now() + wait
+        if await self._wrapper.release_turn(waiting, retry_at=retry_at, notice=notice):
+            self._on_commit()
+
+    async def _release_quietly(self, waiting: WaitingTurn) -> None:
+        try:
+            envelope = waiting.envelope or await self._fresh_envelope(waiting.ref)
+            await self._release(waiting, envelope, notify=False)
+        except Exception:
+            log.exception("could not give the message back; its lease will")
+
+    async def _give_up(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
+        ref = waiting.ref
+        when = to_iso(ref.received_at, envelope.session_tz)
+        log.error("giving up on a %s message after %d attempts", ref.channel, waiting.attempts)
+        reply = self._enqueue(ref, envelope, "reply", GAVE_UP_REPLY.format(when=when))
+        commit = TurnCommit(
+            thread_key=envelope.thread_key, at=self._clock.now(), effects=(reply,), waiting=waiting
+        )
+        await self._commit(commit)
+
+    def _enqueue(self, ref: MessageRef, envelope: ContextEnvelope, what: str, text: str) -> Enqueue:
+        if len(text) > MAX_TEXT_CHARS:
+            text = text[: MAX_TEXT_CHARS - 1] + "…"
+        return Enqueue(
+            key=f"{ref.key}#{what}", kind="reply", channel=ref.channel, thread_id=ref.thread_id,
+            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=ref.user_id,
+            text=text, due_at=self._clock.now(),
+        )  # fmt: skip
+
+    def _late_notice(self, ref: MessageRef) -> str:
+        waited = max(self._clock.now() - ref.received_at, timedelta(0))
+        return (
+            f"Answering late: the person wrote this {format_elapsed(waited)} ago "
+            f"({to_iso(self._clock.now(), 'UTC')} now); it could not be answered sooner."
+        )
+
+    async def _fresh_envelope(self, ref: MessageRef) -> ContextEnvelope:
+        """The envelope of a journaled message kept without one (an older build's row)."""
+        envelope = await self._wrapper.receive(ref)
+        return replace(envelope, duplicate=False)
+
+    def _thread_key(self, ref: MessageRef) -> str:
+        return thread_key(self._wrapper.agent_id, ref.channel, ref.thread_id)
+
+    async def _refuse_too_large(self, ref: MessageRef, exc: MessageTooLargeError) -> None:
+        """Answer an oversized message without storing it (the journal refuses it)."""
+        now = self._clock.now()
+        key = self._thread_key(ref)
+        await self._wrapper.routes.put(thread_key=key, channel=ref.channel, route=ref.route, at=now)
+        await self._wrapper.outbox.enqueue(
+            kind="reply", channel=ref.channel, thread_id=ref.thread_id, thread_key=key,
+            user_key=user_key(ref.channel, ref.user_id), user_id=ref.user_id,
+            text=TOO_LARGE_REPLY.format(size=exc.size, limit=exc.limit), due_at=now, now=now,
+            key=f"{ref.key}#too-large" if ref.message_id else new_job_key(),
+        )  # fmt: skip
+        self._on_commit()
+
+    async def _keep_typing(self, ref: MessageRef) -> None:
+        channel = self._channels.get(ref.channel)
+        if channel is None or not ref.route:
+            return
+        while True:
+            try:
+                await channel.typing(ref.route)
+            except Exception as exc:  # an indicator is never worth a failed turn
+                log.debug("typing indicator failed: %s", type(exc).__name__)
+            await asyncio.sleep(TYPING_EVERY)
+
+    @asynccontextmanager
+    async def _thread(self, key: str) -> AsyncIterator[None]:
+        """One turn at a time per thread, in arrival order (asyncio locks are FIFO)."""
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    # ------------------------------------------------------------- retries
+
+    async def retry_once(self) -> int:
+        """Take the waiting messages nobody live is answering and start their turns; how many."""
+        taken = await self._wrapper.waiting.claim(
+            worker=self._worker, now=self._clock.now(), lease=RETRY_LEASE
+        )
+        for waiting in taken:
+            self._start(waiting, late=True)
+        return len(taken)
+
+    async def retry_forever(self, *, interval: float) -> None:
+        """Work the waiting list every `interval` seconds, or at once when woken."""
+        while True:
+            self._woken.clear()
+            try:
+                await self.retry_once()
+            except Exception:
+                log.exception("retrying waiting messages failed; trying again later")
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow the
+            # cancellation that stops this loop when its timeout fires at once.
+            with suppress(TimeoutError):
+                async with asyncio.timeout(interval):
+                    await self._woken.wait()
+
+    # ------------------------------------------------------------- proactive
+
+    async def proactive(self, item: OutboxItem, *, worker: str) -> JobDecision | None:
+        """The agent's decision on a claimed proactive job, committed; None if its claim is lost."""
+        async with self._thread(item.thread_key):
+            history = await self._wrapper.history.load(item.thread_key)
+            zone = await self._wrapper.user_timezone(item.user_key) if item.user_key else None
+            output = await self._agent.proactive_turn(item, zone, history)
+            decision = JobDecision(
+                item_id=item.id, worker=worker, text=output.text,
+                defer_until=output.defer_until, reason=output.reason,
+            )  # fmt: skip
+            commit = TurnCommit(
+                thread_key=item.thread_key,
+                at=self._clock.now(),
+                history=tuple(message_to_stored(m) for m in output.messages),
+                job=decision,
+            )
+            return decision if await self._commit(commit) else None

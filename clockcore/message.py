@@ -1,0 +1,61 @@
+"""`MessageRef`: one message a person wrote, as one value from the adapter to the outbox.
+
+The adapter builds it (through `channels.base.Inbound.ref`); the wrapper keys
+and journals it; the envelope, the waiting list and the turn carry it; the
+outbox rows a turn writes are keyed by it. Nothing downstream takes the fields
+apart again or re-parses them out of a thread key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from clockcore.clock import as_utc
+
+__all__ = ["MessageRef"]
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """One inbound message.
+
+    Attributes:
+        channel: the adapter's name (``telegram``, ``slack``, ``email``, ``console``).
+        thread_id: the conversation, in the adapter's documented shape.
+        user_id: the writer, stable on that channel.
+        message_id: unique per channel; a redelivery carries the same id. None
+            only for messages recorded through the bare wrapper API, which can
+            then never be recognised again (nor answered by a turn).
+        text: what they wrote.
+        received_at: when they wrote it, aware UTC.
+        route: what the adapter needs to answer in this thread (a copy of
+            what was given; treat it as read-only).
+
+    Raises:
+        NaiveDatetimeError: `received_at` is naive.
+    """
+
+    channel: str
+    thread_id: str
+    user_id: str
+    message_id: str | None
+    text: str
+    received_at: datetime
+    route: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "received_at", as_utc(self.received_at))
+        object.__setattr__(self, "route", dict(self.route))
+
+    @property
+    def key(self) -> str:
+        """``<channel>:<message_id>``: the journal's key, and the base of every key a turn makes.
+
+        Raises:
+            ValueError: the message has no id.
+        """
+        if self.message_id is None:
+            raise ValueError("a message without an id has no key")
+        return f"{self.channel}:{self.message_id}"

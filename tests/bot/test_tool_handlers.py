@@ -1,0 +1,707 @@
+"""The tool handlers (memory, actions, timezones, messages): what they stage, what they answer.
+
+Writing tools stage an effect in `ToolSession.staged` and touch nothing; a
+later tool of the same turn sees what is staged (read your writes). Where a
+test needs the effect in the store, it commits the session's staged effects
+as the turn's commit does (`World.commit`), against a real SQLite store.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.llm.types import ToolCall
+from bot.tools import TOOLS, ToolSession, run_tool
+from clockcore import DEFAULT_CONTACT_WINDOW, DEFAULT_POLICY, MessageRef, Policy, SettableClock
+from clockcore.envelope import ContextEnvelope
+from wrapper import InteractionWrapper, Outbox
+from wrapper.effects import (
+    ActionStatusChange,
+    Enqueue,
+    ForgetMemory,
+    MarkReminded,
+    NewAction,
+    NewMemory,
+    ZoneChange,
+)
+from wrapper.pending import WaitingTurn
+from wrapper.turn_commit import TurnCommit
+
+NIGHT = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles
+LA = "America/Los_Angeles"
+WORKER = "w1"
+
+
+@dataclass
+class World:
+    wrapper: InteractionWrapper
+    clock: SettableClock
+    outbox: Outbox
+    _ids: itertools.count[int] = field(default_factory=itertools.count)
+    _held: dict[int, WaitingTurn] = field(default_factory=dict)
+
+    async def say(
+        self, text: str, *, user: str = "me", thread: str | None = None
+    ) -> ContextEnvelope:
+        return await self.wrapper.on_user_message(
+            channel="console", thread_id=thread or f"dm:{user}", user_id=user, text=text
+        )
+
+    async def context(self, *, user: str = "me", outbox: bool = True) -> ToolSession:
+        """A turn's tool session for a new message "hi", held on the waiting list as a turn's."""
+        ref = MessageRef(
+            channel="console", thread_id=f"dm:{user}", user_id=user,
+            message_id=f"m{next(self._ids)}", text="hi", received_at=self.clock.now(),
+        )  # fmt: skip
+        envelope = await self.wrapper.receive(
+            ref, hold_for=WORKER, lease_until=self.clock.now() + timedelta(hours=1)
+        )
+        session = ToolSession(
+            wrapper=self.wrapper, envelope=envelope, clock=self.clock,
+            contact_window=DEFAULT_CONTACT_WINDOW, key_base=ref.key, user_id=user,
+            can_send=outbox,
+        )  # fmt: skip
+        self._held[id(session)] = WaitingTurn(ref, envelope, attempts=0, fence=1, worker=WORKER)
+        return session
+
+    async def commit(self, session: ToolSession) -> None:
+        """Commit the session's staged effects as its turn's commit would."""
+        waiting = self._held.pop(id(session))
+        commit = TurnCommit(
+            thread_key=session.envelope.thread_key,
+            at=self.clock.now(),
+            effects=tuple(session.staged),
+            waiting=waiting,
+        )
+        assert await self.wrapper.commit_turn(commit)
+
+
+async def _open(tmp_path: Path, policy: Policy | None = None) -> World:
+    clock = SettableClock(NIGHT)
+    wrapper = await InteractionWrapper.open(
+        f"sqlite:///{tmp_path / 't.db'}", agent_tz="UTC", clock=clock, policy=policy
+    )
+    world = World(wrapper, clock, Outbox(wrapper.database))
+    await world.say(f"clock: home tz {LA}")
+    return world
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    opened = await _open(tmp_path)
+    try:
+        yield opened
+    finally:
+        await opened.wrapper.close()
+
+
+@pytest.fixture
+async def context(world: World) -> ToolSession:
+    return await world.context()
+
+
+async def _call(context: ToolSession, name: str, **arguments: object) -> dict[str, object]:
+    result = json.loads(await run_tool(ToolCall("c1", name, json.dumps(arguments)), context))
+    assert isinstance(result, dict)
+    return result
+
+
+def _error(result: dict[str, object], kind: str, needle: str) -> None:
+    assert result["error"] == kind, result
+    assert needle in str(result["message"]), result
+
+
+def _items(result: dict[str, object]) -> list[dict[str, object]]:
+    items = result["items"]
+    assert isinstance(items, list)
+    assert result["count"] == len(items)
+    return items
+
+
+# ------------------------------------------------------------------ remember / recall
+
+
+async def test_remember_stages_the_item_and_writes_nothing(
+    world: World, context: ToolSession
+) -> None:
+    result = await _call(context, "remember", content=" pills ", due_at="tomorrow 9am", notify=True)
+    item, reminder = context.staged
+    assert item == NewMemory(
+        id=result["id"], user_key="console:me", content="pills",
+        due_at=datetime(2026, 4, 30, 16, tzinfo=UTC), created_at=world.clock.now(),
+    )  # fmt: skip
+    assert isinstance(reminder, Enqueue)
+    assert (reminder.kind, reminder.memory_id, reminder.text) == ("reminder", item.id, "pills")
+    assert reminder.key == f"{context.key_base}#1"
+    assert await world.wrapper.find_memory(user_key="console:me", item_id=item.id) is None
+    assert await world.outbox.listing() == []
+
+    await world.commit(context)
+    stored = await world.wrapper.find_memory(user_key="console:me", item_id=item.id)
+    assert stored is not None
+    assert stored.content == "pills"
+    (job,) = await world.outbox.listing()
+    assert (job.kind, job.status, job.memory_id, job.key) == (
+        "reminder", "pending", item.id, reminder.key,
+    )  # fmt: skip
+
+
+async def _check_dentist_recall(session: ToolSession, first: object, last: object) -> None:
+    both = _items(await _call(session, "recall", query="dentist"))
+    assert [item["id"] for item in both] == [last, first]
+    assert both[0] == {"id": last, "content": "call the DENTIST back"}
+    one = _items(await _call(session, "recall", query="tuesday, Dentist?"))
+    assert one == [
+        {"id": first, "content": "Dentist on Tuesday", "due_at": "2026-04-30T09:00:00-07:00"}
+    ]
+    assert _items(await _call(session, "recall", query="dentist milk")) == []
+
+
+DENTIST = (
+    {"content": "Dentist on Tuesday", "due_at": "tomorrow 9am"},
+    {"content": "buy milk"},
+    {"content": "call the DENTIST back"},
+)
+
+
+async def test_recall_needs_every_word_newest_first(world: World) -> None:
+    ids = []
+    for arguments in DENTIST:  # one turn each
+        context = await world.context()
+        ids.append((await _call(context, "remember", **arguments))["id"])
+        await world.commit(context)
+        world.clock.advance(timedelta(minutes=1))
+    await _check_dentist_recall(await world.context(), ids[0], ids[-1])
+
+
+async def test_recall_sees_what_this_turn_remembered_newest_first(
+    world: World, context: ToolSession
+) -> None:
+    ids = []
+    for arguments in DENTIST:
+        ids.append((await _call(context, "remember", **arguments))["id"])
+        world.clock.advance(timedelta(minutes=1))
+    await _check_dentist_recall(context, ids[0], ids[-1])
+
+
+async def test_items_of_one_turn_are_recalled_newest_first_after_the_commit(
+    world: World, context: ToolSession
+) -> None:
+    ids = []
+    for n in range(10):  # 10! orders: a lucky pass is out of reach
+        ids.append((await _call(context, "remember", content=f"note {n}"))["id"])
+        world.clock.advance(timedelta(minutes=1))
+    await world.commit(context)
+    found = _items(await _call(await world.context(), "recall", query="note"))
+    assert [item["id"] for item in found] == ids[::-1]
+
+
+async def test_recall_shows_reminded_at_and_stops_at_twenty(world: World) -> None:
+    ids = []
+    for n in range(25):  # one turn each
+        context = await world.context()
+        ids.append((await _call(context, "remember", content=f"note {n}"))["id"])
+        await world.commit(context)
+        world.clock.advance(timedelta(seconds=1))
+    later = await world.context()
+    await _call(later, "update_memory", id=ids[-1], reminded_at="now")
+    await world.commit(later)
+    found = _items(await _call(await world.context(), "recall", query="NOTE"))
+    assert len(found) == 20
+    assert found[0]["id"] == ids[-1]
+    assert found[0]["reminded_at"] == "2026-04-29T02:14:25-07:00"
+    assert "reminded_at" not in found[1]
+
+
+async def test_recall_of_staged_items_stops_at_twenty(context: ToolSession) -> None:
+    for n in range(25):
+        await _call(context, "remember", content=f"note {n}")
+    assert len(_items(await _call(context, "recall", query="note"))) == 20
+
+
+@pytest.mark.parametrize("query", ["", "   ", "?! ..."])
+async def test_recall_without_words_is_bad_arguments(context: ToolSession, query: str) -> None:
+    _error(await _call(context, "recall", query=query), "bad_arguments", "query")
+
+
+async def test_another_person_cannot_recall_my_items(world: World, context: ToolSession) -> None:
+    await _call(context, "remember", content="secret plan")
+    theirs = await world.context(user="you")
+    assert _items(await _call(theirs, "recall", query="secret")) == []  # not my staged items
+    await world.commit(context)
+    assert _items(await _call(theirs, "recall", query="secret")) == []
+    assert len(_items(await _call(await world.context(), "recall", query="secret"))) == 1
+
+
+async def test_linked_identities_share_what_recall_finds(
+    world: World, context: ToolSession
+) -> None:
+    await _call(context, "remember", content="passport renewal")
+    await world.commit(context)
+    issued = await world.say("clock: link")
+    code = re.search(r"Link code (\w+)", " ".join(issued.notices))
+    assert code is not None
+    linked = await world.wrapper.on_user_message(
+        channel="telegram", thread_id="dm:7", user_id="7", text=f"clock: link {code.group(1)}"
+    )
+    assert any("Linked" in notice for notice in linked.notices)
+    other = ToolSession(
+        wrapper=world.wrapper, envelope=linked, clock=world.clock,
+        contact_window=DEFAULT_CONTACT_WINDOW, key_base="telegram:l1", user_id="7",
+    )  # fmt: skip
+    assert [i["content"] for i in _items(await _call(other, "recall", query="passport"))] == [
+        "passport renewal"
+    ]
+
+
+# ------------------------------------------------------------------ update_memory
+
+
+async def test_update_memory_offers_no_content() -> None:
+    (spec,) = [t for t in TOOLS if t.name == "update_memory"]
+    assert set(spec.parameters["properties"]) == {"id", "reminded_at"}
+    assert spec.parameters["additionalProperties"] is False
+
+
+async def test_update_memory_with_content_only_is_bad_arguments(
+    world: World, context: ToolSession
+) -> None:
+    item = await _call(context, "remember", content="pills")
+    before = list(context.staged)
+    result = await _call(context, "update_memory", id=item["id"], content="vitamins")
+    _error(result, "bad_arguments", "reminded_at")
+    assert context.staged == before
+
+
+async def test_update_memory_on_a_staged_item(world: World, context: ToolSession) -> None:
+    item = await _call(context, "remember", content="pills", due_at="in 1 hour")
+    marked = await _call(context, "update_memory", id=item["id"], reminded_at="now")
+    assert marked == {"id": item["id"], "reminded_at": "2026-04-29T02:14:00-07:00"}
+    assert context.staged[-1] == MarkReminded(id=item["id"], at=NIGHT)
+    await world.commit(context)
+    (stored,) = await world.wrapper.recall(user_key="console:me", query="pills")
+    assert stored.reminded_at == NIGHT
+
+
+async def test_recall_sees_a_staged_reminded_mark(context: ToolSession) -> None:
+    item = await _call(context, "remember", content="pills", due_at="in 1 hour")
+    await _call(context, "update_memory", id=item["id"], reminded_at="now")
+    (shown,) = _items(await _call(context, "recall", query="pills"))
+    assert shown["reminded_at"] == "2026-04-29T02:14:00-07:00"
+
+
+async def test_update_memory_of_a_forgotten_item_is_bad_arguments(
+    world: World, context: ToolSession
+) -> None:
+    item = await _call(context, "remember", content="pills")
+    await world.commit(context)
+    later = await world.context()
+    await _call(later, "forget", id=item["id"])
+    result = await _call(later, "update_memory", id=item["id"], reminded_at="now")
+    _error(result, "bad_arguments", str(item["id"]))
+
+
+# ------------------------------------------------------------------ forget
+
+
+async def test_forget_deletes_only_my_item_and_cancels_its_reminder(
+    world: World, context: ToolSession
+) -> None:
+    item = await _call(context, "remember", content="pills", due_at="tomorrow 9am", notify=True)
+    await world.commit(context)
+    (reminder,) = await world.outbox.listing()
+    assert (reminder.kind, reminder.status, reminder.memory_id) == (
+        "reminder",
+        "pending",
+        item["id"],
+    )
+
+    theirs = await world.context(user="you")
+    _error(await _call(theirs, "forget", id=item["id"]), "bad_arguments", str(item["id"]))
+    assert theirs.staged == []
+    await world.commit(theirs)
+    (still,) = await world.outbox.listing()
+    assert still.status == "pending"
+
+    mine = await world.context()
+    assert len(_items(await _call(mine, "recall", query="pills"))) == 1
+    gone = await _call(mine, "forget", id=item["id"])
+    assert gone == {"id": item["id"], "forgotten": True, "reminders_canceled": 1}
+    assert mine.staged == [ForgetMemory(user_key="console:me", id=item["id"])]
+    assert _items(await _call(mine, "recall", query="pills")) == []  # read your writes
+    _error(await _call(mine, "forget", id=item["id"]), "bad_arguments", str(item["id"]))
+    (waiting,) = await world.outbox.listing()
+    assert waiting.status == "pending"  # nothing written before the commit
+
+    await world.commit(mine)
+    (canceled,) = await world.outbox.listing()
+    assert (canceled.status, canceled.last_error) == ("failed", "canceled")
+    assert _items(await _call(await world.context(), "recall", query="pills")) == []
+
+
+async def test_forget_of_a_staged_item_unstages_it_and_its_reminder(
+    world: World, context: ToolSession
+) -> None:
+    kept = await _call(context, "remember", content="keys")
+    item = await _call(context, "remember", content="pills", due_at="tomorrow 9am", notify=True)
+    assert len(context.staged) == 3
+    gone = await _call(context, "forget", id=item["id"])
+    assert gone == {"id": item["id"], "forgotten": True, "reminders_canceled": 1}
+    (left,) = context.staged
+    assert isinstance(left, NewMemory)
+    assert left.id == kept["id"]
+    assert _items(await _call(context, "recall", query="pills")) == []
+    _error(await _call(context, "forget", id=item["id"]), "bad_arguments", str(item["id"]))
+
+    await world.commit(context)
+    assert await world.outbox.listing() == []
+    assert await world.wrapper.find_memory(user_key="console:me", item_id=item["id"]) is None
+    assert await world.wrapper.find_memory(user_key="console:me", item_id=kept["id"]) is not None
+
+
+@pytest.mark.parametrize("bad", ["7", 1.5, True, None])
+async def test_forget_needs_an_integer_id(context: ToolSession, bad: object) -> None:
+    _error(await _call(context, "forget", id=bad), "bad_arguments", "integer")
+
+
+# ------------------------------------------------------------------ actions
+
+
+async def test_clock_it_shows_in_the_next_envelope(world: World, context: ToolSession) -> None:
+    result = await _call(context, "clock_it", label="going to the gym", expected_minutes=150)
+    action = result["id"]
+    assert isinstance(action, str)
+    assert action.startswith("act_")
+    assert result["recorded"] is True
+    (staged,) = context.staged
+    assert isinstance(staged, NewAction)
+    assert (staged.id, staged.label, staged.expected_minutes) == (action, "going to the gym", 150)
+    assert (await world.say("not yet")).open_actions == ()
+    await world.commit(context)
+    world.clock.advance(timedelta(minutes=5))
+    envelope = await world.say("back")
+    (shown,) = envelope.open_actions
+    assert shown.id == action
+    assert shown.source == "clock_it"
+    assert shown.thread_key == context.envelope.thread_key
+    assert shown.expected_typical_minutes == 150
+    assert shown.expected_max_minutes is not None
+    assert shown.expected_max_minutes >= 150
+    assert shown.expires_at >= NIGHT + timedelta(minutes=150)
+    # Another person's thread does not see it.
+    assert (await world.say("hi", user="you")).open_actions == ()
+
+
+async def test_expected_minutes_stretches_the_expiry(world: World, context: ToolSession) -> None:
+    await _call(context, "clock_it", label="long hike", expected_minutes=48 * 60)
+    await world.commit(context)
+    world.clock.advance(timedelta(hours=40))
+    (shown,) = (await world.say("back")).open_actions
+    assert shown.expires_at >= NIGHT + timedelta(hours=48)
+    assert shown.expected_max_minutes == 48 * 60
+
+
+@pytest.mark.parametrize(
+    ("arguments", "needle"),
+    [
+        ({"label": ""}, "label"),
+        ({"label": "gym", "expected_minutes": 0}, "expected_minutes"),
+        ({"label": "gym", "expected_minutes": "ten"}, "expected_minutes"),
+        ({"label": "gym", "expected_minutes": 10**9}, "expected_minutes"),
+    ],
+)
+async def test_clock_it_bad_arguments(
+    context: ToolSession, arguments: dict[str, object], needle: str
+) -> None:
+    _error(await _call(context, "clock_it", **arguments), "bad_arguments", needle)
+    assert context.staged == []
+
+
+async def test_clock_it_respects_the_policy_cap(tmp_path: Path) -> None:
+    policy = DEFAULT_POLICY.with_overrides({"store": {"latest_actions": {"max_items": 2}}})
+    world = await _open(tmp_path, policy)
+    try:
+        ids = []
+        for label in ("laundry", "cooking", "reading"):
+            context = await world.context()
+            ids.append((await _call(context, "clock_it", label=label))["id"])
+            await world.commit(context)
+            world.clock.advance(timedelta(minutes=1))
+        envelope = await world.say("still here")
+        assert {a.id for a in envelope.open_actions} == set(ids[1:])
+    finally:
+        await world.wrapper.close()
+
+
+async def test_clock_it_is_not_available_when_actions_are_off(tmp_path: Path) -> None:
+    policy = DEFAULT_POLICY.with_overrides({"store": {"latest_actions": {"enabled": False}}})
+    world = await _open(tmp_path, policy)
+    try:
+        context = await world.context()
+        _error(await _call(context, "clock_it", label="gym"), "not_available", "turned off")
+        assert context.staged == []
+    finally:
+        await world.wrapper.close()
+
+
+async def test_update_action_changes_only_my_action(world: World, context: ToolSession) -> None:
+    action = (await _call(context, "clock_it", label="cooking dinner"))["id"]
+    await world.commit(context)
+    theirs = await world.context(user="you")
+    _error(
+        await _call(theirs, "update_action", id=action, status="done"), "bad_arguments", "no action"
+    )
+    world.clock.advance(timedelta(minutes=1))
+    assert [a.id for a in (await world.say("hm")).open_actions] == [action]
+
+    mine = await world.context()
+    changed = await _call(mine, "update_action", id=action, status="in_progress")
+    assert changed == {"id": action, "status": "in_progress"}
+    assert mine.staged == [
+        ActionStatusChange(user_key="console:me", id=str(action), status="in_progress")
+    ]
+    await world.commit(mine)
+    (shown,) = (await world.say("hm")).open_actions
+    assert shown.status == "in_progress"
+
+    mine = await world.context()
+    assert (await _call(mine, "update_action", id=action, status="done"))["status"] == "done"
+    await world.commit(mine)
+    assert (await world.say("done")).open_actions == ()
+
+
+async def test_update_action_on_a_staged_action(world: World, context: ToolSession) -> None:
+    action = (await _call(context, "clock_it", label="cooking dinner"))["id"]
+    assert (await _call(context, "update_action", id=action, status="done"))["status"] == "done"
+    await world.commit(context)
+    assert (await world.say("hm")).open_actions == ()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "needle"),
+    [
+        ({"id": "act_000000000000", "status": "done"}, "act_000000000000"),
+        ({"id": "", "status": "done"}, "id"),
+        ({"id": "act_1", "status": "expired"}, "status must be one of"),
+    ],
+)
+async def test_update_action_bad_arguments(
+    context: ToolSession, arguments: dict[str, object], needle: str
+) -> None:
+    _error(await _call(context, "update_action", **arguments), "bad_arguments", needle)
+    assert context.staged == []
+
+
+# ------------------------------------------------------------------ timezones
+
+
+async def test_set_timezone_thread_changes_the_session_zone(
+    world: World, context: ToolSession
+) -> None:
+    result = await _call(context, "set_timezone", zone="asia/tokyo", scope="thread")
+    assert result["zone"] == "Asia/Tokyo"
+    assert result["now"] == "2026-04-29T18:14:00+09:00"
+    assert context.staged == [
+        ZoneChange(
+            user_key="console:me", thread_key=context.envelope.thread_key, zone="Asia/Tokyo",
+            scope="thread",
+        )
+    ]  # fmt: skip
+    assert context.session_tz == "Asia/Tokyo"
+    assert (await world.say("not yet")).session_tz == LA
+    await world.commit(context)
+    envelope = await world.say("ok")
+    assert envelope.session_tz == "Asia/Tokyo"
+    assert envelope.user_tz == LA
+    assert (await world.say("hi", user="you")).session_tz != "Asia/Tokyo"
+
+
+async def test_set_timezone_then_the_time_tools_use_the_new_zone(context: ToolSession) -> None:
+    before = await _call(context, "parse_time", text="tomorrow 9am")
+    assert before["start_instant"] == "2026-04-30T09:00:00-07:00"
+    await _call(context, "set_timezone", zone="Asia/Tokyo", scope="thread")
+    after = await _call(context, "parse_time", text="tomorrow 9am")
+    assert after["start_instant"] == "2026-04-30T09:00:00+09:00"
+    assert (await _call(context, "current_time"))["zone"] == "Asia/Tokyo"
+    scheduled = await _call(context, "schedule_message", text="hi", at="tomorrow 9am")
+    assert scheduled["at"] == "2026-04-30T09:00:00+09:00"
+    (_, job) = context.staged
+    assert isinstance(job, Enqueue)
+    assert job.due_at == datetime(2026, 4, 30, 0, tzinfo=UTC)
+
+
+async def test_set_timezone_home_changes_the_person_zone(
+    world: World, context: ToolSession
+) -> None:
+    result = await _call(context, "set_timezone", zone="Europe/Berlin", scope="home")
+    assert result["zone"] == "Europe/Berlin"
+    assert context.session_tz == "Europe/Berlin"  # the thread has no zone of its own
+    assert await world.wrapper.user_timezone(context.envelope.user_key) == LA
+    await world.commit(context)
+    envelope = await world.say("ok")
+    assert envelope.user_tz == "Europe/Berlin"
+    assert envelope.session_tz == "Europe/Berlin"
+    assert await world.wrapper.user_timezone(context.envelope.user_key) == "Europe/Berlin"
+
+
+async def test_set_timezone_home_leaves_a_thread_zone(world: World) -> None:
+    await world.say("clock: tz Asia/Tokyo")
+    context = await world.context()
+    assert context.session_tz == "Asia/Tokyo"
+    result = await _call(context, "set_timezone", zone="Europe/Berlin", scope="home")
+    assert "keeps its own zone" in str(result["note"])
+    assert context.session_tz == "Asia/Tokyo"
+
+
+async def test_set_timezone_on_a_thread_not_seen_yet(world: World) -> None:
+    thread_key = "agent:main:console:room"
+    zone = await world.wrapper.set_timezone(
+        user_key="console:me", thread_key=thread_key, zone="Asia/Kathmandu", scope="thread"
+    )
+    assert zone == "Asia/Kathmandu"
+    envelope = await world.say("first words", thread="room")
+    assert envelope.thread_key == thread_key
+    assert envelope.session_tz == "Asia/Kathmandu"
+    assert envelope.elapsed_since_last_interaction is None
+    assert envelope.session_started_at == NIGHT
+
+
+@pytest.mark.parametrize(
+    ("arguments", "needle"),
+    [
+        ({"zone": "Mars/Base", "scope": "thread"}, "Mars/Base"),
+        ({"zone": "EST", "scope": "home"}, "EST"),
+        ({"zone": "Europe/Paris", "scope": "world"}, "scope"),
+        ({"zone": "", "scope": "home"}, "zone"),
+    ],
+)
+async def test_set_timezone_bad_arguments(
+    world: World, context: ToolSession, arguments: dict[str, object], needle: str
+) -> None:
+    _error(await _call(context, "set_timezone", **arguments), "bad_arguments", needle)
+    assert context.staged == []
+    assert context.session_tz == LA
+    await world.commit(context)
+    assert (await world.say("ok")).user_tz == LA
+
+
+# ------------------------------------------------------------------ messages
+
+
+async def test_schedule_message_at_night_carries_the_advisory(
+    world: World, context: ToolSession
+) -> None:
+    result = await _call(context, "schedule_message", text="wake up!", at="tomorrow 3am")
+    assert result["scheduled"] is True
+    assert result["at"] == "2026-04-30T03:00:00-07:00"
+    assert result["id"] == f"{context.key_base}#1"
+    timing = result["time_context"]
+    assert isinstance(timing, dict)
+    assert timing["now"] == "2026-04-30T03:00:00-07:00"
+    assert timing["within_contact_window"] is False
+    assert "03:00" in str(timing["advisory"])
+    (staged,) = context.staged
+    assert isinstance(staged, Enqueue)
+    assert staged.key == result["id"]
+    assert await world.outbox.listing() == []
+    await world.commit(context)
+    (job,) = await world.outbox.listing()
+    assert job.key == result["id"]
+    assert (job.kind, job.status, job.text) == ("proactive", "pending", "wake up!")
+    assert job.due_at == datetime(2026, 4, 30, 10, 0, tzinfo=UTC)
+    assert (job.channel, job.thread_id, job.thread_key) == (
+        "console",
+        "dm:me",
+        context.envelope.thread_key,
+    )
+    assert job.user_key == "console:me"
+    assert job.user_id == "me"
+
+
+async def test_each_message_a_turn_queues_has_its_own_key(
+    world: World, context: ToolSession
+) -> None:
+    first = await _call(context, "send_message", text="one")
+    second = await _call(context, "schedule_message", text="two", at="tomorrow 12pm")
+    assert (first["id"], second["id"]) == (f"{context.key_base}#1", f"{context.key_base}#2")
+    await world.commit(context)
+    assert {job.key for job in await world.outbox.listing()} == {first["id"], second["id"]}
+
+
+async def test_schedule_message_in_the_day_has_no_advisory(context: ToolSession) -> None:
+    result = await _call(context, "schedule_message", text="lunch?", at="tomorrow 12pm")
+    timing = result["time_context"]
+    assert isinstance(timing, dict)
+    assert timing["within_contact_window"] is True
+    assert timing["advisory"] == ""
+
+
+@pytest.mark.parametrize(
+    ("at", "needle"),
+    [
+        ("2026-04-28T10:00:00-07:00", "already passed"),
+        ("9am EST", "EST"),
+        ("at 25:00", "25:00"),
+        ("", "at"),
+    ],
+)
+async def test_schedule_message_bad_arguments(
+    world: World, context: ToolSession, at: str, needle: str
+) -> None:
+    _error(await _call(context, "schedule_message", text="x", at=at), "bad_arguments", needle)
+    assert context.staged == []
+    await world.commit(context)
+    assert await world.outbox.listing() == []
+
+
+async def test_messages_need_an_outbox(world: World) -> None:
+    bare = await world.context(outbox=False)
+    _error(await _call(bare, "send_message", text="hi"), "not_available", "send_message")
+    _error(
+        await _call(bare, "schedule_message", text="hi", at="tomorrow 9am"),
+        "not_available",
+        "schedule_message",
+    )
+    assert bare.staged == []
+    await world.commit(bare)
+    assert await world.outbox.listing() == []
+
+
+async def test_send_message_queues_now_with_the_time_context(
+    world: World, context: ToolSession
+) -> None:
+    result = await _call(context, "send_message", text="quick note")
+    assert result["queued"] is True
+    timing = result["time_context"]
+    assert isinstance(timing, dict)
+    assert timing["within_contact_window"] is False
+    assert "02:14" in str(timing["advisory"])
+    _error(await _call(context, "send_message", text="  "), "bad_arguments", "text")
+    _error(await _call(context, "send_message", text="a\x00b"), "bad_arguments", "NUL")
+    (staged,) = context.staged
+    assert isinstance(staged, Enqueue)
+    await world.commit(context)
+    (job,) = await world.outbox.listing()
+    assert (job.key, job.kind, job.due_at, job.text) == (
+        result["id"],
+        "proactive",
+        NIGHT,
+        "quick note",
+    )
+
+
+async def test_defer_in_an_ordinary_turn_is_not_applicable(
+    world: World, context: ToolSession
+) -> None:
+    result = await _call(context, "defer", until="tomorrow 9am", reason="night")
+    _error(result, "not_applicable", "schedule_message")
+    assert "proactive message" in str(result["message"])
+    assert context.staged == []

@@ -1,0 +1,97 @@
+"""`clockbot run` as a child process that a test can kill -9 and start again.
+
+The child runs this checkout's code (``python -m bot.cli`` with the repository first on
+``PYTHONPATH``), with only the ``CLOCKBOT_*`` variables the test gives it, and writes its log to
+one file across restarts::
+
+    bot = BotProcess(env={"CLOCKBOT_HOME": ...}, log=tmp_path / "clockbot.log")
+    await bot.start()
+    await bot.kill()        # SIGKILL: no handler, no clean-up, like a power cut
+    await bot.start()       # the same store, a new process
+    await bot.stop()        # SIGTERM, then SIGKILL if it does not leave in time
+
+Times (`starts`, and what `start`/`kill` return) are the running loop's clock, the one the
+fake peers stamp their records with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["REPO_ROOT", "BotProcess"]
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class BotProcess:
+    """One `clockbot run` at a time over the same settings."""
+
+    def __init__(self, *, env: Mapping[str, str], log: Path, args: tuple[str, ...] = ()) -> None:
+        inherited = {k: v for k, v in os.environ.items() if not k.startswith("CLOCKBOT_")}
+        path = os.pathsep.join(p for p in (str(REPO_ROOT), inherited.get("PYTHONPATH")) if p)
+        self._env = {**inherited, "PYTHONPATH": path, "PYTHONUNBUFFERED": "1", **env}
+        self._args = args
+        self.log = log
+        self.starts: list[float] = []
+        self._process: asyncio.subprocess.Process | None = None
+
+    @property
+    def running(self) -> bool:
+        """A child was started and has not been seen to exit."""
+        return self._process is not None and self._process.returncode is None
+
+    async def start(self) -> float:
+        """Start a new child; the loop time it was started at."""
+        assert not self.running, "the previous clockbot is still running"
+        with self.log.open("ab") as log:
+            log.write(f"\n===== start {len(self.starts)} =====\n".encode())
+            log.flush()
+            self._process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot.cli", "run", *self._args,
+                cwd=REPO_ROOT, env=self._env, stdin=asyncio.subprocess.DEVNULL,
+                stdout=log, stderr=log,
+            )  # fmt: skip
+        at = asyncio.get_running_loop().time()
+        self.starts.append(at)
+        return at
+
+    async def kill(self) -> float:
+        """SIGKILL the child and reap it; the loop time the signal was sent."""
+        process = self._process
+        assert process is not None
+        at = asyncio.get_running_loop().time()
+        if process.returncode is None:
+            process.send_signal(signal.SIGKILL)
+        await process.wait()
+        return at
+
+    async def stop(self, *, grace: float = 10.0) -> int | None:
+        """SIGTERM the child, SIGKILL it after `grace` seconds; its exit code (None: none ran)."""
+        process = self._process
+        if process is None:
+            return None
+        if process.returncode is None:
+            process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), grace)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+        return process.returncode
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit code of the latest child once it has exited, else None."""
+        return None if self._process is None else self._process.returncode
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The end of the log, for a failure message."""
+        if not self.log.exists():
+            return "(no log)"
+        text = self.log.read_text(errors="replace").splitlines()
+        return "\n".join(text[-lines:])
