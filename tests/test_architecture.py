@@ -77,3 +77,42 @@ def test_public_surface_is_a_sorted_all(package: str) -> None:
 @pytest.mark.parametrize("package", PACKAGES)
 def test_package_is_typed(package: str) -> None:
     assert (ROOT / package / "py.typed").exists()
+
+
+# One owner for a turn (issue "One turn, one owner, committed once"): the calls that open,
+# write and end a turn's transaction, and the only module each may be called from.
+TURN_CALLS = {
+    "commit_turn": "bot/turns.py",  # the one transaction that commits a turn
+    "release_turn": "bot/turns.py",  # a failed turn's message given back
+    "commit_in": "wrapper/core.py",  # its body, run by commit_turn
+    "release_in": "wrapper/core.py",
+    "finish": "wrapper/turn_commit.py",  # the message leaves the waiting list
+}
+
+
+def _calls(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in TURN_CALLS:
+                found.append((node.lineno, name))
+    return found
+
+
+def test_only_bot_turns_commits_a_turn() -> None:
+    seen: dict[str, set[str]] = {name: set() for name in TURN_CALLS}
+    for package in PACKAGES:
+        for path in _sources(package):
+            where = path.relative_to(ROOT).as_posix()
+            for _, name in _calls(path):
+                seen[name].add(where)
+    assert seen == {name: {owner} for name, owner in TURN_CALLS.items()}
+
+
+def test_the_checker_sees_a_turn_commit(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("async def f(w, c):\n    await w.commit_turn(c)\n    commit_in(1, c)\n")
+    assert sorted(_calls(bad)) == [(2, "commit_turn"), (3, "commit_in")]
