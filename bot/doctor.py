@@ -13,6 +13,7 @@ that talk to Telegram, Slack or the mail servers are not done yet.
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,6 +25,7 @@ from bot import messages
 from bot.channel_registry import CHANNELS, ChannelSpec
 from bot.config import ConfigError, Settings, load_settings
 from bot.redact import masked_db, masked_http
+from clockcore import duckling_reader
 from wrapper import InteractionWrapper, WrapperError
 
 __all__ = [
@@ -63,7 +65,7 @@ class Check:
 
 
 async def diagnose(settings: Settings, *, probe_timeout: float = PROBE_TIMEOUT) -> list[Check]:
-    """Run every check, in order: config, store, llm, then each channel of the registry.
+    """Run every check, in order: config, store, llm, time, then each channel of the registry.
 
     Args:
         settings: the loaded settings.
@@ -76,6 +78,7 @@ async def diagnose(settings: Settings, *, probe_timeout: float = PROBE_TIMEOUT) 
         _check_config(settings),
         await _check_store(settings),
         await _check_llm(settings, probe_timeout),
+        _check_time_reader(),
         *(_check_channel(spec, settings) for spec in CHANNELS),
     ]
 
@@ -109,6 +112,14 @@ def _check_config(settings: Settings) -> Check:
     if settings.config_file is None:
         return Check("config", True, messages.DOCTOR_CONFIG_NO_FILE)
     return Check("config", True, messages.DOCTOR_CONFIG_FROM_FILE.format(path=settings.config_file))
+
+
+def _check_time_reader() -> Check:
+    """Which reader reads times here; the grammar alone is a fallback, not a failure."""
+    if not duckling_reader.available():
+        return Check("time", True, messages.DOCTOR_TIME_GRAMMAR)
+    version = importlib.metadata.version("pyduckling-native-phihos")
+    return Check("time", True, messages.DOCTOR_TIME_DUCKLING.format(version=version))
 
 
 async def _check_store(settings: Settings) -> Check:

@@ -22,6 +22,11 @@ DOCTOR_LLM_OK = "{provider} at {url} reachable (HTTP {status}), model {model}"
 DOCTOR_LLM_REFUSED_KEY = "{provider} at {url} refused the API key (HTTP {status})"
 DOCTOR_LLM_HTTP = "{provider} at {url} answered HTTP {status}"
 DOCTOR_LLM_UNREACHABLE = "{provider} at {url} unreachable: {reason}"
+DOCTOR_TIME_DUCKLING = "Duckling {version} reads times, clockcore decides"
+DOCTOR_TIME_GRAMMAR = (
+    "clockcore's own grammar reads times (no Duckling wheel for this platform: "
+    "fewer phrasings are read, the rest are asked)"
+)
 DOCTOR_CHANNEL_OFF = "not configured"
 DOCTOR_CHANNEL_ON = "configured ({summary}); connection checks are not done yet"
 DOCTOR_CHANNEL_NO_EXTRA = "configured, but the {extra} extra is missing: {install}"

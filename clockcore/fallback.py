@@ -29,6 +29,29 @@ def _fallback_parser():  # type: ignore[no-untyped-def]  # dateparser's types ar
     )
 
 
+UNREAD_NUMBER_QUESTION = (
+    "I can read a day in {text!r}, but not what the {number} in it means. "
+    "Could you write the time as, say, 'tomorrow at 9:00'?"
+)
+
+
+def _unread_number(text: str, found: datetime) -> str | None:
+    """A number in `text` that dateparser did not use: without it, the same date comes back."""
+    parser = _fallback_parser()
+    for match in re.finditer(r"\d+", text):
+        number = match.group()
+        if len(number) == 4 and int(number) == found.year:
+            continue  # a year that matches the default year changes nothing when dropped
+        blanked = text[: match.start()] + " " * len(number) + text[match.end() :]
+        try:
+            again = parser.get_date_data(blanked)["date_obj"]
+        except (ValueError, OverflowError, LookupError, TypeError):
+            continue
+        if again is not None and again.date() == found.date():
+            return number
+    return None
+
+
 def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> ParseResult | None:
     """Written dates outside the grammar ("8. März 2026"), read by dateparser, anchored here."""
     from dateparser.timezone_parser import pop_tz_offset_from_string
@@ -66,6 +89,14 @@ def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> P
             clarification_question=FLOATING_QUESTION.format(what=text.strip()),
         )
     base |= {"zone": anchor.label, "zone_source": anchor.source}
+    if "time" not in parts and (unread := _unread_number(text, found)) is not None:
+        # "mañana a las 9": dateparser reads tomorrow and drops the 9. Ask, never guess the day.
+        return result(
+            "absolute",
+            needs_clarification=True,
+            **base,
+            clarification_question=UNREAD_NUMBER_QUESTION.format(number=unread, text=text.strip()),
+        )
     if "time" in parts:
         return point(found.replace(tzinfo=None, microsecond=0), tz, anchor, base, "absolute")
     day = found.date()

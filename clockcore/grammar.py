@@ -198,7 +198,8 @@ _SCANNER = re.compile(
     | (?P<clock24>\b(?P<h24>\d{{1,2}}):(?P<m24>\d{{2}})(?::(?P<s24>\d{{2}}))?(?![\d:]))
     | (?P<named>\b(?:noon|midday|midnight)\b)
     | (?P<oclock>\b(?:at\s+)?(?P<hoc>\d{{1,2}})\s?o'?clock\b)
-    | (?P<atclock>\bat\s+(?P<hat>\d{{1,2}})\b(?![.,:/%]\d|\s*[%$€£]|\s+[a-z]{{2,}}s\b))
+    | (?P<atclock>\bat\s+(?P<hat>\d{{1,2}})\b
+        (?![.,:/%]\d|\s*[%$€£]|\s+[a-z]{{2,}}s\b|\s*[ap]\.?m\.?(?![a-z])))
     | (?P<period>\b(?:this\s+|in\s+the\s+)?(?P<per>morning|afternoon|evening|night)\b)
     | (?P<utc>\b(?:UTC|GMT)\b)
     | (?P<iana>\b[A-Za-z][A-Za-z_\-]+(?:/[A-Za-z0-9_+\-]+)+\b)

@@ -34,6 +34,8 @@ class ParseResult:
         matched_text: the part of the text that was read as time.
         candidates: the instants a DST gap or fold could mean (aware UTC).
         reason: why the text is invalid, for ``kind="invalid"``.
+        reader: whose reading this is: ``grammar`` (clockcore's own) or
+            ``duckling`` (Duckling's, anchored by clockcore).
     """
 
     kind: ParseKind
@@ -46,6 +48,7 @@ class ParseResult:
     matched_text: str = ""
     candidates: tuple[datetime, ...] = ()
     reason: str | None = None
+    reader: Literal["grammar", "duckling"] = "grammar"
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, with instants as ISO-8601 in the anchoring zone."""
@@ -65,6 +68,7 @@ class ParseResult:
             "matched_text": self.matched_text,
             "candidates": [iso(c) for c in self.candidates],
             "reason": self.reason,
+            "reader": self.reader,
         }
 
 

@@ -13,8 +13,12 @@ Nothing here reads the clock: the reference instant is always passed in.
 from __future__ import annotations
 
 import calendar
+import itertools
+import re
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 
+from clockcore import duckling_reader
 from clockcore.anchoring import (
     FLOATING_QUESTION,
     AmbiguousText,
@@ -48,7 +52,7 @@ from clockcore.grammar import (
     scan_text,
 )
 from clockcore.parse_result import ParseResult, TimeExpression
-from clockcore.zones import fixed_offset_label, get_zone, require_zone
+from clockcore.zones import fixed_offset_label, get_zone, require_zone, to_iso
 from clockcore.zonetext import Anchor, zone_of
 
 __all__ = ["find_time_expressions", "mentions_time", "parse_anchored_time"]
@@ -107,6 +111,8 @@ def _clock(token: Token, text: str, period: str | None) -> time:
         hour, minute, second = int(g["h24"] or 0), int(g["m24"] or 0), int(g["s24"] or 0)
         if hour > 23:
             raise NotATime(f"{token.text(text)!r} is not a time: hours run 00–23")
+        if 1 <= hour < 12 and period in _LATER_PERIODS:  # "3:15 in the afternoon"
+            hour += 12
     else:
         hour, minute = int(g["hoc"] or g["hat"] or 0), 0
         if hour > 23:
@@ -342,7 +348,8 @@ def parse_anchored_time(text: str, tz: str | None, reference_instant: datetime) 
                     matched_text=_span(text, group),
                     clarification_question=anchor_or_question,
                 )
-            return _combine(text, group, anchor_or_question, reference)
+            read = _combine(text, group, anchor_or_question, reference)
+            return _second_reader(text, tokens, group, read, anchor_or_question, reference)
         if zone_tokens and zone_tokens[0].kind == "abbr":
             question = zone_of(zone_tokens[0], text)
             assert isinstance(question, str)
@@ -353,6 +360,10 @@ def parse_anchored_time(text: str, tz: str | None, reference_instant: datetime) 
                 matched_text=zone_tokens[0].text(text),
             )
         anchor = zone_of(zone_tokens[0], text) if zone_tokens else caller
+        if isinstance(anchor, Anchor) and (
+            found := _duckling_only(text, tokens, anchor, reference)
+        ):
+            return found
         fallback = library_fallback(
             text, anchor if isinstance(anchor, Anchor) else caller, reference
         )
@@ -368,6 +379,232 @@ def parse_anchored_time(text: str, tz: str | None, reference_instant: datetime) 
     except NotATime as invalid:
         return result("invalid", reason=str(invalid), matched_text=text.strip())
     return result("invalid", reason="no date or time found", matched_text="")
+
+
+# Words that join a time expression without adding to what it says.
+_GLUE = frozenset({"at", "on", "by", "around", "about", "@", "in", "the", "of", "is", "for"})
+_WORDS = re.compile(r"[^\W_]+|[^\w\s,.!?;:'\"()]+")
+# Tokens clockcore reads itself: exact elapsed time, timestamps, zones.
+_OWN_KINDS = frozenset({"relative", "stamp", "abbr"})
+_DIGIT = re.compile(r"\d")
+
+
+def _masked(text: str, tokens: list[Token]) -> str:
+    """`text` with its zone names blanked (same length): the zone is clockcore's to read."""
+    chars = list(text)
+    for token in tokens:
+        if token.kind in ZONE_KINDS:
+            chars[token.start : token.end] = " " * (token.end - token.start)
+    return "".join(chars)
+
+
+def _readings(
+    text: str, tokens: list[Token], anchor: Anchor, reference: datetime
+) -> list[duckling_reader.Reading]:
+    if any(t.kind in _OWN_KINDS for t in tokens) or not duckling_reader.available():
+        return []
+    local = reference.astimezone(anchor.tz).replace(tzinfo=None, microsecond=0)
+    return [r for r in duckling_reader.read(_masked(text, tokens), local) if not r.latent]
+
+
+def _reads_more(text: str, reading: duckling_reader.Reading, start: int, end: int) -> bool:
+    """Whether `reading` covers [start, end) and more words than glue beyond it."""
+    if reading.start > start or reading.end < end or (reading.start, reading.end) == (start, end):
+        return False
+    extra = text[reading.start : start] + " " + text[end : reading.end]
+    return any(word.lower() not in _GLUE for word in _WORDS.findall(extra))
+
+
+def _second_reader(
+    text: str,
+    tokens: list[Token],
+    group: list[Token],
+    read: ParseResult,
+    anchor: Anchor | None,
+    reference: datetime,
+) -> ParseResult:
+    """The grammar's reading, unless Duckling read more of the same expression.
+
+    "at half past 3pm": the grammar reads "3pm", Duckling the whole of it. A
+    reading that covers the grammar's and more than glue words beyond it
+    replaces it; anything else leaves the grammar's (its rules are the spec).
+    """
+    if anchor is None or read.kind in ("relative", "floating", "invalid"):
+        return read
+    start, end = group[0].start, group[-1].end
+    readings = _readings(text, tokens, anchor, reference)
+    near = [r for r in readings if r.start < end and r.end > start]
+    clash = _clash(near)
+    if clash is not None:
+        return _conflict(clash, anchor, reference)
+    wider = [r for r in near if _reads_more(text, r, start, end)]
+    if wider:
+        widest = max(wider, key=lambda r: r.end - r.start)
+        start, end = widest.start, widest.end
+        read = _anchored(widest, anchor, reference)
+    left = _leftover(text, start, end)
+    if left is None or read.needs_clarification:
+        return read
+    return replace(
+        read, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=LEFTOVER_QUESTION.format(read=read.matched_text, left=left),
+    )  # fmt: skip
+
+
+LEFTOVER_QUESTION = (
+    "I can read {read!r}, but not the {left!r} next to it, so I'd rather ask: "
+    "what time do you mean exactly?"
+)
+# Words that say something about time when they stand next to a time expression.
+_TEMPORAL = frozenset(
+    {*MONTHS, *WEEKDAYS, *PERIODS, *(w for p in DAY_WORDS for w in p.split())}
+    | {"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
+    | {"every", "each", "half", "quarter", "past", "between", "until", "till", "through"}
+    | {"am", "pm", "noon", "midday", "midnight", "weekday", "weekdays", "weekend", "weekends"}
+    | {"daily", "weekly", "monthly", "yearly", "hourly", "fortnightly"}
+    | {w for w in NUMBER_WORDS if w not in ("a", "an")}
+) - {"the", "after", "before", "day"}
+# Words that join a range's end to it: temporal only before a number ("9 to 5", not "to call").
+_RANGE_JOINERS = frozenset({"to", "and", "-", "–", "—"})
+
+
+def _leftover(text: str, start: int, end: int) -> str | None:
+    """The first temporal word next to `text[start:end]` (across glue words), or None."""
+    words = [(m.start(), m.end(), m.group().lower()) for m in _WORDS.finditer(text)]
+    before = [w for w in words if w[1] <= start][::-1]
+    after = [w for w in words if w[0] >= end]
+    for side in (before, after):
+        for index, (_, _, word) in enumerate(side):
+            if word in _GLUE:
+                continue
+            following = side[index - 1][2] if side is before and index else None
+            if side is after and index + 1 < len(side):
+                following = side[index + 1][2]
+            if word in _TEMPORAL or _DIGIT.search(word):
+                return word
+            if word in _RANGE_JOINERS and following and _DIGIT.search(following):
+                return word
+            break
+    return None
+
+
+def _clash(readings: list[duckling_reader.Reading]) -> tuple[duckling_reader.Reading, ...] | None:
+    """Two readings that overlap without one containing the other ("in 1h30")."""
+    for first, second in itertools.combinations(readings, 2):
+        inside = (first.start <= second.start and second.end <= first.end) or (
+            second.start <= first.start and first.end <= second.end
+        )
+        if not inside:
+            return first, second
+    return None
+
+
+def _conflict(
+    readings: tuple[duckling_reader.Reading, ...], anchor: Anchor, reference: datetime
+) -> ParseResult:
+    options = []
+    for reading in readings:
+        found = _anchored(reading, anchor, reference)
+        when = to_iso(found.start_instant, anchor.tz) if found.start_instant else "?"
+        options.append(f"{reading.text.strip()!r} ({when})")
+    text = " or ".join(options)
+    return result(
+        "absolute",
+        needs_clarification=True,
+        matched_text=" / ".join(r.text.strip() for r in readings),
+        zone=anchor.label,
+        zone_source=anchor.source,
+        clarification_question=f"I can read that two ways: {text}. Which do you mean?",
+        reader="duckling",
+    )
+
+
+def _duckling_only(
+    text: str, tokens: list[Token], anchor: Anchor, reference: datetime
+) -> ParseResult | None:
+    """Duckling's reading where the grammar found no time ("first tuesday of october").
+
+    Only a reading that leaves no number outside it: "le 3 mars 2027 à 14h" is
+    read by Duckling as "14h" alone, and goes to the written-date fallback.
+    """
+    readings = _readings(text, tokens, anchor, reference)
+    clash = _clash(readings)
+    if clash is not None:
+        return _conflict(clash, anchor, reference)
+    if len(readings) != 1:
+        return None
+    (reading,) = readings
+    outside = text[: reading.start] + " " + text[reading.end :]
+    if _DIGIT.search(outside):
+        return None
+    return _anchored(reading, anchor, reference)
+
+
+_SPANS = {"week": (0, 7), "month": (1, 0), "quarter": (3, 0), "year": (12, 0)}
+
+
+def _anchored(
+    reading: duckling_reader.Reading, anchor: Anchor, reference: datetime, *, again: bool = True
+) -> ParseResult:
+    """A Duckling reading as clockcore anchors it: DST questions, whole days, next occurrences."""
+    tz = anchor.tz
+    base: dict[str, object] = {
+        "matched_text": reading.text.strip(),
+        "zone": anchor.label,
+        "zone_source": anchor.source,
+        "reader": "duckling",
+    }
+    if reading.end_wall is not None:
+        first = point(reading.walls[0], tz, anchor, base, "absolute")
+        last = point(reading.end_wall, tz, anchor, base, "absolute")
+        if first.needs_clarification:
+            return first
+        if last.needs_clarification:
+            return last
+        return result(
+            "absolute", start_instant=first.start_instant, end_instant=last.start_instant, **base
+        )
+    if reading.grain in ("second", "minute", "hour"):
+        for wall in reading.walls:
+            found = point(wall, tz, anchor, base, "absolute")
+            if found.needs_clarification or (found.start_instant or reference) > reference:
+                return found
+        return point(reading.walls[0], tz, anchor, base, "absolute")
+    day = reading.walls[0].date()
+    months, days = _SPANS.get(reading.grain, (0, 1))
+    after = add_months(day, months) + timedelta(days=days)
+    if day_start(after, tz) <= reference and not _PAST_OR_YEAR.search(reading.text):
+        # "first tuesday of october" on October 31st: Duckling answers this year's.
+        return (again and _next_year(reading, anchor, reference)) or result(
+            "absolute", needs_clarification=True, clarification_question=PAST_QUESTION.format(
+                text=reading.text.strip(), day=day.isoformat()), **base,
+        )  # fmt: skip
+    return result(
+        "absolute", start_instant=day_start(day, tz), end_instant=day_start(after, tz), **base
+    )
+
+
+PAST_QUESTION = "{text!r} reads as {day}, which has passed. Which date do you mean?"
+# A reading that may lie in the past: it names a year, or says it looks back.
+_PAST_OR_YEAR = re.compile(r"\d{4}|\b(?:yesterday|last|ago|previous|past)\b", re.IGNORECASE)
+
+
+def _next_year(
+    reading: duckling_reader.Reading, anchor: Anchor, reference: datetime
+) -> ParseResult | None:
+    """The same words read from next January 1st: the next occurrence of a yearly date."""
+    local = reference.astimezone(anchor.tz)
+    january = datetime.combine(date(local.year + 1, 1, 1), time())  # naive: a wall time
+    reread = [
+        r
+        for r in duckling_reader.read(reading.text, january)
+        if (r.start, r.end) == (0, len(reading.text)) and r.end_wall is None
+    ]
+    if len(reread) != 1 or reread[0].grain != reading.grain:
+        return None
+    moved = replace(reread[0], start=reading.start, end=reading.end)
+    found = _anchored(moved, anchor, reference, again=False)
+    return found if (found.start_instant or reference) > reference else None
 
 
 def _span(text: str, group: list[Token]) -> str:

@@ -171,8 +171,8 @@ def test_run_names_the_missing_extra(
 
 async def test_the_doctor_checks_every_channel_in_table_order(tmp_path: Path) -> None:
     checks = await diagnose(_settings(tmp_path, {}))
-    assert [c.name for c in checks[3:]] == [spec.name for spec in CHANNELS]
-    assert all(c.ok and c.detail == "not configured" for c in checks[3:])
+    assert [c.name for c in checks[4:]] == [spec.name for spec in CHANNELS]
+    assert all(c.ok and c.detail == "not configured" for c in checks[4:])
 
 
 @SPECS

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from bot.cli import app
 from bot.config import EmailSettings, LLMSettings, Settings, SlackSettings, TelegramSettings
 from bot.doctor import Check, diagnose
+from clockcore import duckling_reader
 
 KEY = "sk-test-Secret-4c1d2e"
 runner = CliRunner()
@@ -88,7 +89,9 @@ def _by_name(checks: list[Check]) -> dict[str, Check]:
 
 async def test_a_plain_setup_passes_every_check(tmp_path: Path) -> None:
     checks = await diagnose(_settings(tmp_path))
-    assert [c.name for c in checks] == ["config", "store", "llm", "telegram", "slack", "email"]
+    assert [c.name for c in checks] == [
+        "config", "store", "llm", "time", "telegram", "slack", "email",
+    ]  # fmt: skip
     assert all(c.ok for c in checks)
     found = _by_name(checks)
     assert found["llm"].detail == "rules agent (no LLM configured)"
@@ -212,8 +215,10 @@ def test_doctor_exits_0_when_everything_passes(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == f"ok   config: loaded from {tmp_path / 'config.yaml'} and the environment"
-    assert len(lines) == 6
+    assert len(lines) == 7
     assert all(line.startswith("ok   ") for line in lines)
+    reader = "Duckling" if duckling_reader.available() else "clockcore's own grammar"
+    assert lines[3].startswith(f"ok   time: {reader}")
 
 
 def test_doctor_exits_1_on_a_failed_check_without_showing_the_key(tmp_path: Path) -> None:

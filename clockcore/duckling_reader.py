@@ -1,0 +1,177 @@
+"""Duckling's readings of a text, as wall-clock candidates that clockcore anchors.
+
+Duckling (`pyduckling-native-phihos`, module `duckling`) recognises far more of
+how people write times than a hand grammar: "half past 3pm", "Mon 9:00",
+"first tuesday of october", "9-10am tomorrow". It only *proposes*: every
+decision DESIGN.md's time rules make (the zone, DST gaps and folds, a date
+alone is the whole local day) stays in `clockcore.timeparse`.
+
+Duckling's own zone handling is not used. Given the `tzdata` package's zone
+files (the "slim" TZif form) it gets offsets wrong, even today's: for New York
+on 2026-03-07 it says -04:00, and for Berlin in January +02:00 (measured with
+0.3.0). So it is asked in UTC, with the person's *local* wall-clock time as
+the reference ("it is 10:00"), and what comes back is read as wall-clock
+fields. Only the UTC zone is loaded, from `tzdata` (not the system).
+
+Also measured, and handled here:
+- its `body` is mis-decoded for non-ASCII text; `start`/`end` are right, in
+  characters, so spans are cut from the original text;
+- a range's end is exclusive by one grain ("9-10am" is 09:00–11:00 at hour
+  grain): `Reading.end_wall` is the end a person means (10:00). A part of the
+  day ("this evening", 18:00–00:00) has no written end, and keeps Duckling's;
+- a time without a date comes with alternatives (today, tomorrow, …):
+  `Reading.walls` keeps them, in Duckling's order.
+
+The runtime starts lazily, on the first `read`: importing clockcore (or
+`clockbot --help`) never loads it. Where no wheel exists (Linux aarch64,
+Windows) `available()` is False and clockcore's own grammar reads alone.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["Reading", "available", "read", "reader_name"]
+
+Grain = Literal["second", "minute", "hour", "day", "week", "month", "quarter", "year"]
+
+_STEP = {
+    "second": timedelta(seconds=1),
+    "minute": timedelta(minutes=1),
+    "hour": timedelta(hours=1),
+    "day": timedelta(days=1),
+    "week": timedelta(weeks=1),
+}
+_LOCK = threading.Lock()
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
+# Words that write a range's end: "9-10am", "from 9 to 5", "between 2 and 4pm".
+_RANGE_MARK = re.compile(r"[-–—]|\b(?:to|until|till|through|thru|and)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One expression Duckling found.
+
+    Attributes:
+        start: where it begins in the text, in characters.
+        end: where it ends (exclusive).
+        text: ``text[start:end]`` of the original.
+        walls: naive local wall-clock starts, the preferred first; a time
+            without a date lists its next occurrences.
+        grain: the start's precision (``minute``, ``hour``, ``day``, ``month``…).
+        end_wall: for a range, the end a person means (Duckling's exclusive
+            end less one grain), naive local; None for a single time.
+        latent: Duckling's own doubt (a bare number); never chosen here.
+    """
+
+    start: int
+    end: int
+    text: str
+    walls: tuple[datetime, ...]
+    grain: str
+    end_wall: datetime | None = None
+    latent: bool = False
+
+    @property
+    def is_range(self) -> bool:
+        return self.end_wall is not None
+
+
+@cache
+def available() -> bool:
+    """Whether Duckling can run here (its wheel is installed and starts)."""
+    try:
+        _engine()
+    except (ImportError, OSError):
+        return False
+    return True
+
+
+def reader_name() -> str:
+    """``duckling`` or ``grammar``: which reader `parse_anchored_time` uses here."""
+    return "duckling" if available() else "grammar"
+
+
+@cache
+def _engine() -> tuple[Any, Any, Any]:
+    """(the duckling module, the UTC reference-time zone table, the time dimension)."""
+    import duckling
+    import tzdata
+
+    with _LOCK:
+        duckling.init()
+        zones = duckling.load_time_zones(str(Path(tzdata.__file__).parent / "zoneinfo" / "Etc"))
+        return duckling, zones, duckling.parse_dimensions(["time"])
+
+
+@cache
+def _locale(language: str) -> Any:
+    duckling, _, _ = _engine()
+    return duckling.default_locale_lang(duckling.parse_lang(language.upper()))
+
+
+def read(text: str, local_reference: datetime, *, language: str = "en") -> list[Reading]:
+    """Duckling's non-latent readings of `text`, in text order.
+
+    Args:
+        text: what the person wrote (zones already masked out by the caller).
+        local_reference: "now" as the person's naive local wall-clock time.
+        language: an ISO 639-1 code; Duckling reads English for one it lacks.
+
+    Returns an empty list when Duckling is not available.
+    """
+    if not available():
+        return []
+    duckling, zones, dimensions = _engine()
+    stamp = int(local_reference.replace(tzinfo=UTC).timestamp())
+    context = duckling.Context(duckling.parse_ref_time(zones, "UTC", stamp), _locale(language))
+    # The Rust bridge panics on NUL and lone surrogates: they are no part of a time anyway.
+    clean = _UNSAFE.sub(" ", text)
+    try:
+        entities = duckling.parse(clean, context, dimensions, False)
+    except (ValueError, TypeError, RecursionError):
+        return []
+    found = []
+    for entity in entities:
+        reading = _reading(text, entity)
+        if reading is not None:
+            found.append(reading)
+    return sorted(found, key=lambda r: (r.start, -r.end))
+
+
+def _wall(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp).replace(tzinfo=None)
+
+
+def _reading(text: str, entity: dict[str, Any]) -> Reading | None:
+    start, end = int(entity["start"]), int(entity["end"])
+    value = entity.get("value") or {}
+    latent = bool(entity.get("latent"))
+    if value.get("type") == "value":
+        options = value.get("values") or [value]
+        walls = tuple(_wall(v["value"]) for v in options if v.get("type", "value") == "value")
+        if not walls:
+            return None
+        return Reading(start, end, text[start:end], walls, str(value["grain"]), latent=latent)
+    if value.get("type") == "interval":
+        low, high = value.get("from"), value.get("to")
+        if not low or not high:
+            return None  # "after 5pm", "before Friday": open, not a time to act on
+        grain = str(high["grain"])
+        step = _STEP.get(grain)
+        if step is None:
+            return None
+        begin, finish = _wall(low["value"]), _wall(high["value"])
+        if _RANGE_MARK.search(text[start:end]) and finish - step > begin:
+            finish -= step  # "9-10am": Duckling's end is one grain past what was written
+        return Reading(
+            start, end, text[start:end], (begin,), str(low["grain"]), end_wall=finish,
+            latent=latent,
+        )  # fmt: skip
+    return None
