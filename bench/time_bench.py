@@ -2,7 +2,9 @@
 
 Prints, for one core (CPython runs this single-threaded):
 - parse_anchored_time over 50 mixed phrasings: parses/s, p50 and p99 latency,
-  and the same figures for dateparser.parse on the same phrasings;
+  with the default reader (Duckling where installed, beside the grammar) and
+  with the grammar alone, then over the issue's everyday phrasings, and the
+  same figures for dateparser.parse on the 50;
 - find_time_expressions over realistic ~20-word chat messages, most with no
   time in them: messages/s, beside dateparser's search_dates on a sample.
 Targets (issue 2): >= 2,000 parses/s and >= 5,000 messages/s.
@@ -19,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from clockcore import find_time_expressions, parse_anchored_time
+from clockcore import duckling_reader, find_time_expressions, parse_anchored_time
 
 REFERENCE = datetime.fromisoformat("2026-03-07T10:00:00-05:00")
 ZONES = ("America/New_York", "Europe/Berlin", "Asia/Kathmandu", None)
@@ -37,6 +39,13 @@ PHRASINGS = [
     "let's talk in 20 minutes", "hello there", "sounds good",
 ]  # fmt: skip
 assert len(PHRASINGS) == 50
+
+# The issue's everyday forms, where Duckling reads what the grammar alone does not.
+EVERYDAY = [
+    "remind me at half past 3pm to call mom", "at 3 AM", "3:15 in the afternoon", "Mon 9:00",
+    "9-10am tomorrow", "1pm-2pm tomorrow", "first tuesday of october",
+    "ping me on Tue at quarter to 4pm about the report", "in 1h30", "between 2 and 4pm",
+]  # fmt: skip
 
 _FILLER = [
     "sounds",
@@ -174,10 +183,18 @@ def main() -> None:
         library_en(warm)
 
     print("parse: 50 mixed phrasings, anchored in America/New_York")
+    duckling_reader.set_enabled(False)
+    grammar = measure(ours, PHRASINGS, rounds)
+    duckling_reader.set_enabled(True)
     mine = measure(ours, PHRASINGS, rounds)
+    everyday = measure(ours, EVERYDAY, rounds)
     raw = measure(library, PHRASINGS, max(1, rounds // 4))
     raw_en = measure(library_en, PHRASINGS, max(1, rounds // 2))
-    print(_row("clockcore parse_anchored_time", mine, "parses"))
+    reader = duckling_reader.reader_name()
+    print(_row(f"parse_anchored_time, default ({reader})", mine, "parses"))
+    print(_row("parse_anchored_time, grammar alone", grammar, "parses"))
+    print(_row(f"  everyday phrasings ({reader})", everyday, "parses"))
+    print(f"  default / grammar alone: {mine['rate'] / grammar['rate']:.2f}x")
     print(_row("dateparser.parse (auto language)", raw, "parses"))
     print(_row("dateparser.parse (languages=en)", raw_en, "parses"))
     print(f"  ratio clockcore / dateparser(en): {mine['rate'] / raw_en['rate']:.1f}x"

@@ -16,7 +16,13 @@ from datetime import datetime
 from itertools import count
 
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
-from clockcore import RUNTIME_BLOCK_END, find_time_expressions, parse_directives, require_zone
+from clockcore import (
+    RUNTIME_BLOCK_END,
+    locate_time,
+    parse_directives,
+    require_zone,
+    without_time,
+)
 from clockcore.places import lookup_place
 
 __all__ = ["RulesProvider"]
@@ -94,14 +100,14 @@ class RulesProvider:
         return _say(NEEDS_LLM)
 
     def _reminder(self, rest: str) -> Completion:
-        found = find_time_expressions(rest)
-        if not found:
+        found = locate_time(rest)
+        if found is None:
             return _say(
                 "When should I remind you? For example: 'remind me tomorrow at 9 to call the bank'."
             )
-        when = found[0].text
-        what = (rest[: found[0].start] + " " + rest[found[0].end :]).strip()
-        what = _TO.sub(" ", " " + what).strip(" .!,") or "your reminder"
+        what = _TO.sub(" ", " " + without_time(rest, found)).strip(" .!,") or "your reminder"
+        # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
+        when = found.text if found.whole else rest.strip()
         return self._call("remember", content=what, due_at=when, notify=True)
 
 

@@ -50,7 +50,13 @@ from clockcore.policy import (
 from clockcore.provider import TimezoneProvider
 from clockcore.session import SessionZone, ZoneSource, resolve_session_zone
 from clockcore.state import ClockState, dump_state, load_state, state_schema
-from clockcore.timeparse import find_time_expressions, mentions_time, parse_anchored_time
+from clockcore.timeparse import (
+    find_time_expressions,
+    locate_time,
+    mentions_time,
+    parse_anchored_time,
+    without_time,
+)
 from clockcore.window import (
     DEFAULT_CONTACT_WINDOW,
     ContactWindow,
@@ -125,6 +131,7 @@ __all__ = [
     "is_valid_zone",
     "load_policy",
     "load_state",
+    "locate_time",
     "mentions_time",
     "offset_minutes",
     "parse_anchored_time",
@@ -135,5 +142,6 @@ __all__ = [
     "runtime_time_context",
     "state_schema",
     "to_iso",
+    "without_time",
     "zone_mentions",
 ]

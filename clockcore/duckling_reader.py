@@ -37,7 +37,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["Reading", "available", "read", "reader_name"]
+__all__ = ["Reading", "available", "read", "reader_name", "set_enabled"]
 
 Grain = Literal["second", "minute", "hour", "day", "week", "month", "quarter", "year"]
 
@@ -83,9 +83,25 @@ class Reading:
         return self.end_wall is not None
 
 
-@cache
+_switch = {"enabled": True}
+
+
+def set_enabled(enabled: bool) -> None:
+    """Turn Duckling off (or back on) for this process: the grammar then reads alone.
+
+    For benchmarks and tests of the fallback reader, and for an operator who
+    wants the grammar only.
+    """
+    _switch["enabled"] = enabled
+
+
 def available() -> bool:
-    """Whether Duckling can run here (its wheel is installed and starts)."""
+    """Whether Duckling reads times here: installed, starting, and not turned off."""
+    return _switch["enabled"] and _installed()
+
+
+@cache
+def _installed() -> bool:
     try:
         _engine()
     except (ImportError, OSError):

@@ -36,6 +36,8 @@ class ParseResult:
         reason: why the text is invalid, for ``kind="invalid"``.
         reader: whose reading this is: ``grammar`` (clockcore's own) or
             ``duckling`` (Duckling's, anchored by clockcore).
+        span: where `matched_text` is in the text, as (start, end) characters;
+            None when nothing was read.
     """
 
     kind: ParseKind
@@ -49,6 +51,7 @@ class ParseResult:
     candidates: tuple[datetime, ...] = ()
     reason: str | None = None
     reader: Literal["grammar", "duckling"] = "grammar"
+    span: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, with instants as ISO-8601 in the anchoring zone."""
@@ -74,9 +77,14 @@ class ParseResult:
 
 @dataclass(frozen=True, slots=True)
 class TimeExpression:
-    """A time expression found inside a longer message: ``text[start:end]``."""
+    """A time expression found inside a longer message: ``text[start:end]``.
+
+    `whole` is False when words beside it say more about time than it does
+    ("every" in "every Monday at 9am"): the expression alone is not what was meant.
+    """
 
     start: int
     end: int
     text: str
     parts: tuple[str, ...] = field(default=())
+    whole: bool = True

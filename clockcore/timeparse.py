@@ -16,7 +16,7 @@ import calendar
 import itertools
 import re
 from dataclasses import replace
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from clockcore import duckling_reader
 from clockcore.anchoring import (
@@ -55,7 +55,13 @@ from clockcore.parse_result import ParseResult, TimeExpression
 from clockcore.zones import fixed_offset_label, get_zone, require_zone, to_iso
 from clockcore.zonetext import Anchor, zone_of
 
-__all__ = ["find_time_expressions", "mentions_time", "parse_anchored_time"]
+__all__ = [
+    "find_time_expressions",
+    "locate_time",
+    "mentions_time",
+    "parse_anchored_time",
+    "without_time",
+]
 
 
 def _amount(text: str) -> float:
@@ -216,6 +222,7 @@ def _combine(
     text: str, group: list[Token], anchor: Anchor | None, reference: datetime
 ) -> ParseResult:
     matched = text[group[0].start : group[-1].end].strip()
+    span = (group[0].start, group[-1].end)
     by_kind: dict[str, Token] = {}
     for token in group:
         category = (
@@ -226,7 +233,7 @@ def _combine(
             else token.kind
         )
         by_kind.setdefault(category, token)
-    base: dict[str, object] = {"matched_text": matched}
+    base: dict[str, object] = {"matched_text": matched, "span": span}
     if anchor is not None:
         base |= {"zone": anchor.label, "zone_source": anchor.source}
 
@@ -332,6 +339,13 @@ def parse_anchored_time(text: str, tz: str | None, reference_instant: datetime) 
     reference = as_utc(reference_instant)
     caller = Anchor(get_zone(tz), require_zone(tz), "caller") if tz is not None else None
     text = text[:MAX_TEXT]
+    found = _parse(text, caller, reference)
+    if found.span is None and found.matched_text and (at := text.find(found.matched_text)) >= 0:
+        found = replace(found, span=(at, at + len(found.matched_text)))
+    return found
+
+
+def _parse(text: str, caller: Anchor | None, reference: datetime) -> ParseResult:
     tokens = scan_text(text)
     groups = group_tokens(text, tokens)
     time_groups = [g for g in groups if any(t.kind in TIME_KINDS for t in g)]
@@ -407,12 +421,19 @@ def _readings(
     return [r for r in duckling_reader.read(_masked(text, tokens), local) if not r.latent]
 
 
-def _reads_more(text: str, reading: duckling_reader.Reading, start: int, end: int) -> bool:
-    """Whether `reading` covers [start, end) and more words than glue beyond it."""
-    if reading.start > start or reading.end < end or (reading.start, reading.end) == (start, end):
+def _reads_more(text: str, reading: duckling_reader.Reading, group: list[Token]) -> bool:
+    """Whether `reading` covers every piece the grammar read, and words beyond glue besides.
+
+    The grammar's pieces may have holes between them ("today at quarter past
+    7am" is "today" and "7am"): a word in a hole is a word it did not read.
+    """
+    if reading.start > group[0].start or reading.end < group[-1].end:
         return False
-    extra = text[reading.start : start] + " " + text[end : reading.end]
-    return any(word.lower() not in _GLUE for word in _WORDS.findall(extra))
+    chars = list(text[reading.start : reading.end])
+    for token in group:
+        for index in range(token.start - reading.start, token.end - reading.start):
+            chars[index] = " "
+    return any(word.lower() not in _GLUE for word in _WORDS.findall("".join(chars)))
 
 
 def _second_reader(
@@ -437,11 +458,15 @@ def _second_reader(
     clash = _clash(near)
     if clash is not None:
         return _conflict(clash, anchor, reference)
-    wider = [r for r in near if _reads_more(text, r, start, end)]
+    wider = [r for r in near if _reads_more(text, r, group)]
     if wider:
         widest = max(wider, key=lambda r: r.end - r.start)
         start, end = widest.start, widest.end
-        read = _anchored(widest, anchor, reference)
+        theirs = _anchored(widest, anchor, reference)
+        if _clock_disagrees(read, theirs, anchor):
+            # "quarter to 12pm": the grammar's 12pm is noon, Duckling's reading 23:45.
+            return _disagreement(read, theirs, anchor)
+        read = theirs
     left = _leftover(text, start, end)
     if left is None or read.needs_clarification:
         return read
@@ -486,6 +511,32 @@ def _leftover(text: str, start: int, end: int) -> str | None:
                 return word
             break
     return None
+
+
+_NEAR = timedelta(hours=1)
+"""How far "half past", "quarter to" and the like move the hour the grammar read."""
+
+
+def _clock_disagrees(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> bool:
+    """Both read a point in time, but hours apart on the clock: one of them misread the hour."""
+    if ours.start_instant is None or theirs.start_instant is None:
+        return False
+    if ours.start_instant != ours.end_instant or theirs.start_instant != theirs.end_instant:
+        return False
+    mine = ours.start_instant.astimezone(anchor.tz)
+    other = theirs.start_instant.astimezone(anchor.tz)
+    minutes = abs((mine.hour * 60 + mine.minute) - (other.hour * 60 + other.minute))
+    return min(minutes, 24 * 60 - minutes) > _NEAR.total_seconds() // 60
+
+
+def _disagreement(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> ParseResult:
+    options = " or ".join(
+        to_iso(found.start_instant, anchor.tz) for found in (ours, theirs) if found.start_instant
+    )
+    return replace(
+        theirs, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=f"I can read {theirs.matched_text!r} as {options}. Which is it?",
+    )  # fmt: skip
 
 
 def _clash(readings: list[duckling_reader.Reading]) -> tuple[duckling_reader.Reading, ...] | None:
@@ -550,6 +601,7 @@ def _anchored(
     tz = anchor.tz
     base: dict[str, object] = {
         "matched_text": reading.text.strip(),
+        "span": _stripped(reading.text, reading.start),
         "zone": anchor.label,
         "zone_source": anchor.source,
         "reader": "duckling",
@@ -605,6 +657,43 @@ def _next_year(
     moved = replace(reread[0], start=reading.start, end=reading.end)
     found = _anchored(moved, anchor, reference, again=False)
     return found if (found.start_instant or reference) > reference else None
+
+
+def _stripped(part: str, start: int) -> tuple[int, int]:
+    """The span of `part` (found at `start`) without its surrounding whitespace."""
+    lead = len(part) - len(part.lstrip())
+    return start + lead, start + len(part.rstrip())
+
+
+def locate_time(text: str) -> TimeExpression | None:
+    """Where `text` names the time a parse would read, zone aside; None if it names none.
+
+    For taking the time out of a message ("remind me at half past 3pm to call
+    mom"): the span is the one `parse_anchored_time` reads, Duckling's where it
+    reads more than the grammar.
+    """
+    found = parse_anchored_time(text, "UTC", _LOCATE_AT)
+    if found.span is None:
+        return None
+    start, end = found.span
+    whole = not (found.needs_clarification and _leftover(text, start, end) is not None)
+    return TimeExpression(start=start, end=end, text=text[start:end], whole=whole)
+
+
+_LOCATE_AT = datetime(2026, 1, 1, 12, tzinfo=UTC)
+"""Any instant will do: where an expression stands does not depend on when it is read."""
+# Glue that belongs to the time rather than to what is left: "at", "on", "by" 9am.
+_TIME_GLUE = re.compile(r"(?:\b(?:at|on|by|around|about|@)\s*)+$", re.IGNORECASE)
+
+
+def without_time(text: str, expression: TimeExpression) -> str:
+    """`text` minus `expression` and the glue words that tied it in, spaces collapsed.
+
+    "remind me at half past 3pm to call mom" → "remind me to call mom".
+    """
+    before = _TIME_GLUE.sub("", text[: expression.start].rstrip())
+    rest = f"{before} {text[expression.end :]}"
+    return " ".join(rest.split()).replace(" ,", ",").strip(" ,")
 
 
 def _span(text: str, group: list[Token]) -> str:

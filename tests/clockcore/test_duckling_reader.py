@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clockcore import duckling_reader, parse_anchored_time
+from clockcore import duckling_reader, locate_time, parse_anchored_time, without_time
 from clockcore.parse_result import ParseResult
 
 ZONES = [
@@ -249,3 +249,47 @@ def test_clockbot_help_does_not_load_duckling() -> None:
     ).stdout.split()
     assert out[0] == "False"  # --help: not loaded
     assert out[1] == str(duckling_reader.available())  # the first parse loads it, where it can
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "content"),
+    [
+        ("remind me at half past 3pm to call mom", "at half past 3pm", "remind me to call mom"),
+        ("remind me tomorrow at 9 to call the bank", "tomorrow at 9", "remind me to call the bank"),
+        ("call the bank tomorrow at 9am, please", "tomorrow at 9am", "call the bank, please"),
+        ("water the plants on Friday", "on Friday", "water the plants"),
+        ("stretch in 90 minutes", "in 90 minutes", "stretch"),
+    ],
+)
+def test_the_content_is_the_message_minus_the_time_and_its_glue(
+    text: str, expression: str, content: str
+) -> None:
+    found = locate_time(text)
+    assert found is not None
+    assert (found.text, found.whole) == (expression, True)
+    assert without_time(text, found) == content
+
+
+def test_a_time_not_read_whole_is_located_but_not_whole() -> None:
+    found = locate_time("remind me every Monday at 9am to submit the timesheet")
+    assert found is not None
+    assert found.text == "Monday at 9am"
+    assert not found.whole
+    assert locate_time("sounds good to me") is None
+
+
+def test_the_grammar_alone_still_reads_its_own_forms_and_asks_the_rest() -> None:
+    # Where no wheel exists the grammar reads alone; it must not misread the rows.
+    reference = datetime(2026, 3, 7, 15, tzinfo=UTC)  # Saturday 10:00 in New York
+    duckling_reader.set_enabled(False)
+    try:
+        assert duckling_reader.reader_name() == "grammar"
+        read = parse_anchored_time("tomorrow at 9am", "America/New_York", reference)
+        assert read.start_instant == datetime(2026, 3, 8, 13, tzinfo=UTC)
+        assert read.reader == "grammar"
+        at3 = parse_anchored_time("at 3 AM", "America/New_York", reference)
+        assert at3.start_instant == datetime(2026, 3, 8, 7, tzinfo=UTC)
+        every = parse_anchored_time("every Monday at 9am", "America/New_York", reference)
+        assert every.needs_clarification
+    finally:
+        duckling_reader.set_enabled(True)

@@ -1,0 +1,56 @@
+"""The rules agent (no LLM) takes reminders as people write them, through the whole gateway.
+
+Real store, real outbox and dispatcher, the recording channel of test_gateway; the time is
+read by clockcore (Duckling where installed), the content is what is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.config import Settings
+from bot.gateway import Gateway
+from tests.bot.test_gateway import RecordingChannel, inbound
+
+NEW_YORK = ZoneInfo("America/New_York")
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[Gateway, RecordingChannel]]:
+    channel = RecordingChannel()
+    settings = Settings(home=tmp_path, http_port=0)
+    async with Gateway(settings, channels=[channel], poll_interval=0.05) as gateway:
+        await gateway.accept(inbound("clock: home tz America/New_York", message_id="tz"))
+        await gateway.settle()
+        yield gateway, channel
+
+
+async def test_half_past_3pm_is_read_whole_and_the_content_is_what_is_left(
+    world: tuple[Gateway, RecordingChannel],
+) -> None:
+    gateway, channel = world
+    await gateway.accept(inbound("remind me at half past 3pm to call mom", message_id="r1"))
+    await gateway.settle()
+    (item,) = await gateway.wrapper.recall(user_key="test:7", query="mom")
+    assert item.content == "call mom"
+    assert item.due_at is not None
+    local = item.due_at.astimezone(NEW_YORK)
+    assert (local.hour, local.minute) == (15, 30)
+    assert "15:30" in channel.sent[-1].text or "3:30" in channel.sent[-1].text
+
+
+async def test_every_monday_is_asked_not_stored_as_one_monday(
+    world: tuple[Gateway, RecordingChannel],
+) -> None:
+    gateway, channel = world
+    text = "remind me every Monday at 9am to submit the timesheet"
+    await gateway.accept(inbound(text, message_id="r2"))
+    await gateway.settle()
+    assert await gateway.wrapper.recall(user_key="test:7", query="timesheet") == []
+    assert [job.kind for job in await gateway.outbox.listing() if job.kind == "reminder"] == []
+    reply = channel.sent[-1].text
+    assert "every" in reply
