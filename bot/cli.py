@@ -23,14 +23,17 @@ from bot.state_cli import state_app
 from channels.base import ChannelError
 from clockcore import (
     ParseResult,
+    RecurrenceResult,
     SystemClock,
     UnknownTimezoneError,
     agent_timezone,
     as_utc,
     parse_anchored_time,
+    parse_recurrence,
     require_zone,
     to_iso,
 )
+from clockcore.duckling_reader import reader_name
 from clockcore.zones import zone_from_label
 
 app = typer.Typer(
@@ -144,12 +147,38 @@ def time_parse(
 
     Exit codes: 0 read, 1 needs clarification, 2 invalid or a usage error.
     """
-    result = parse_anchored_time(text, _zone(tz), _now(now))
+    zone, reference = _zone(tz), _now(now)
+    repeating = parse_recurrence(text, zone, reference)
+    if repeating.kind != "invalid":
+        _show_recurrence(repeating, zone, as_json=as_json)
+        return
+    result = parse_anchored_time(text, zone, reference)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
         typer.echo(_describe(result))
     _exit_for(result, text)
+
+
+SHOWN_OCCURRENCES = 5
+
+
+def _show_recurrence(result: RecurrenceResult, zone: str | None, *, as_json: bool) -> None:
+    """A recurring time: its RRULE and next occurrences (exit 1 when it needs a question)."""
+    shown = [to_iso(at, zone or result.zone or "UTC") for at in result.next_occurrences]
+    shown = shown[:SHOWN_OCCURRENCES]
+    fields = {**result.to_dict(zone=zone), "next_occurrences": shown, "reader": reader_name()}
+    if as_json:
+        typer.echo(json.dumps(fields, ensure_ascii=False, indent=2))
+    elif result.needs_clarification:
+        typer.echo(f"recurring, needs clarification: {result.clarification_question}")
+    else:
+        where = result.zone or (f"floating, read in {zone}" if zone else "floating")
+        typer.echo(f"recurring: {result.rrule} ({where})")
+        for at in shown:
+            typer.echo(f"  {at}")
+    if result.needs_clarification:
+        raise typer.Exit(1)
 
 
 def _describe(result: ParseResult) -> str:

@@ -48,6 +48,7 @@ from clockcore.policy import (
     load_policy,
 )
 from clockcore.provider import TimezoneProvider
+from clockcore.recurrence import RecurrenceResult, occurrences, parse_recurrence
 from clockcore.session import SessionZone, ZoneSource, resolve_session_zone
 from clockcore.state import ClockState, dump_state, load_state, state_schema
 from clockcore.timeparse import (
@@ -103,6 +104,7 @@ __all__ = [
     "Policy",
     "PolicyError",
     "PolicyFacts",
+    "RecurrenceResult",
     "SessionZone",
     "SettableClock",
     "StateError",
@@ -133,9 +135,11 @@ __all__ = [
     "load_state",
     "locate_time",
     "mentions_time",
+    "occurrences",
     "offset_minutes",
     "parse_anchored_time",
     "parse_directives",
+    "parse_recurrence",
     "render_block",
     "require_zone",
     "resolve_session_zone",

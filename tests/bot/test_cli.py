@@ -26,6 +26,42 @@ def test_parse_json_across_the_dst_change() -> None:
     assert parsed["zone"] == "America/New_York"
 
 
+def test_parse_a_recurrence_prints_its_rrule_and_next_five() -> None:
+    result = runner.invoke(
+        app,
+        ["time", "parse", "every Sunday at 2:30am", "--tz", "America/New_York", "--now", NOW,
+         "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    parsed = json.loads(result.stdout)
+    assert parsed["rrule"] == "FREQ=WEEKLY;BYDAY=SU;BYHOUR=2;BYMINUTE=30;BYSECOND=0"
+    assert parsed["floating"] is True
+    assert parsed["next_occurrences"] == [
+        "2026-03-08T03:30:00-04:00",  # 02:30 is skipped that night: the offset before the gap
+        "2026-03-15T02:30:00-04:00",
+        "2026-03-22T02:30:00-04:00",
+        "2026-03-29T02:30:00-04:00",
+        "2026-04-05T02:30:00-04:00",
+    ]
+    assert parsed["reader"] in ("duckling", "grammar")
+
+
+def test_parse_a_recurrence_in_plain_words_and_one_that_asks() -> None:
+    plain = runner.invoke(
+        app, ["time", "parse", "weekdays at 8am", "--tz", "Europe/Berlin", "--now", NOW]
+    )
+    assert plain.exit_code == 0, plain.output
+    lines = plain.stdout.splitlines()
+    assert lines[0] == (
+        "recurring: FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=8;BYMINUTE=0;BYSECOND=0 "
+        "(floating, read in Europe/Berlin)"
+    )
+    assert lines[1] == "  2026-03-09T08:00:00+01:00"
+    asks = runner.invoke(app, ["time", "parse", "every Monday", "--tz", "UTC", "--now", NOW])
+    assert asks.exit_code == 1
+    assert "what time" in asks.stdout.lower()
+
+
 def test_parse_without_a_zone_is_floating_and_asks() -> None:
     result = runner.invoke(app, ["time", "parse", "tomorrow 9am", "--now", NOW, "--json"])
     assert result.exit_code == 1
