@@ -143,7 +143,7 @@ class Agent:
         session = ToolSession(
             wrapper=self._wrapper, envelope=envelope, clock=self._clock,
             contact_window=self._window, key_base=ref.key, user_id=ref.user_id,
-            can_send=self._can_send,
+            can_send=self._can_send, language=ref.language,
         )  # fmt: skip
         produced = await self._converse(earlier, newest, session)
         final = produced[-1]

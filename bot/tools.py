@@ -194,8 +194,10 @@ class ToolSession:
         key_base: str,
         user_id: str | None,
         can_send: bool = True,
+        language: str | None = None,
     ) -> None:
         self.wrapper = wrapper
+        self.language = language
         self.envelope = envelope
         self.clock = clock
         self.contact_window = contact_window
@@ -318,7 +320,9 @@ async def _current_time(arguments: Mapping[str, Any], context: ToolSession) -> d
 async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = _text(arguments, "text")
     assert text is not None
-    parsed = parse_anchored_time(text, context.session_tz, context.clock.now())
+    parsed = parse_anchored_time(
+        text, context.session_tz, context.clock.now(), language=context.language
+    )
     return parsed.to_dict()
 
 
@@ -327,7 +331,9 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
     assert text is not None
     assert target is not None
     target = require_zone(target)
-    parsed = parse_anchored_time(text, context.session_tz, context.clock.now())
+    parsed = parse_anchored_time(
+        text, context.session_tz, context.clock.now(), language=context.language
+    )
     if parsed.start_instant is None:
         raise _BadArguments(parsed.clarification_question or parsed.reason or "no time found")
     source = zone_from_label(parsed.zone or "UTC")
@@ -340,7 +346,9 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
 
 
 def _instant(text: str, context: ToolSession) -> datetime:
-    parsed = parse_anchored_time(text, context.session_tz, context.clock.now())
+    parsed = parse_anchored_time(
+        text, context.session_tz, context.clock.now(), language=context.language
+    )
     if parsed.needs_clarification or parsed.start_instant is None:
         raise _BadArguments(
             parsed.clarification_question or parsed.reason or f"cannot read a time in {text!r}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from clockcore.message import MessageRef
+from clockcore.message import MessageRef, primary_language
 
 __all__ = [
     "Channel",
@@ -58,6 +58,9 @@ class Inbound:
             set one themselves.
         hint: a fact about the message for the agent's envelope (an email's
             ``Date:`` offset), never acted on by the gateway.
+        language: the person's language as the platform reports it (Telegram
+            ``language_code``, Slack ``locale``, email ``Content-Language``),
+            ISO 639-1 ("es"); times they write are read in it and in English.
     """
 
     channel: str
@@ -70,6 +73,7 @@ class Inbound:
     respond: bool = True
     user_zone: str | None = None
     hint: str | None = None
+    language: str | None = None
 
     @property
     def ref(self) -> MessageRef:
@@ -77,7 +81,7 @@ class Inbound:
         return MessageRef(
             channel=self.channel, thread_id=self.thread_id, user_id=self.user_id,
             message_id=self.message_id, text=self.text, received_at=self.received_at,
-            route=self.route,
+            route=self.route, language=primary_language(self.language),
         )  # fmt: skip
 
 

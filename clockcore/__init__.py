@@ -36,7 +36,7 @@ from clockcore.errors import (
     StateError,
     UnknownTimezoneError,
 )
-from clockcore.message import MessageRef
+from clockcore.message import MessageRef, primary_language
 from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
 from clockcore.policy import (
     DEFAULT_POLICY,
@@ -140,6 +140,7 @@ __all__ = [
     "parse_anchored_time",
     "parse_directives",
     "parse_recurrence",
+    "primary_language",
     "render_block",
     "require_zone",
     "resolve_session_zone",

@@ -8,13 +8,29 @@ apart again or re-parses them out of a thread key.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from clockcore.clock import as_utc
 
-__all__ = ["MessageRef"]
+__all__ = ["MessageRef", "primary_language"]
+
+_TAG = re.compile(r"^[a-z]{2,3}$")
+
+
+def primary_language(raw: str | None) -> str | None:
+    """The primary ISO 639 subtag of a platform's language tag, or None.
+
+    "pt-BR", "es_ES", "de", "en-US, fr;q=0.8" (a Content-Language list: the
+    first) give "pt", "es", "de", "en"; anything else gives None.
+    """
+    if not raw:
+        return None
+    first = raw.split(",")[0].split(";")[0].strip().replace("_", "-")
+    primary = first.split("-")[0].lower()
+    return primary if _TAG.match(primary) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +48,8 @@ class MessageRef:
         received_at: when they wrote it, aware UTC.
         route: what the adapter needs to answer in this thread (a copy of
             what was given; treat it as read-only).
+        language: the person's language as the platform reports it (ISO 639-1,
+            "es"), a hint for reading times; None when unknown.
 
     Raises:
         NaiveDatetimeError: `received_at` is naive.
@@ -44,6 +62,7 @@ class MessageRef:
     text: str
     received_at: datetime
     route: Mapping[str, str] = field(default_factory=dict)
+    language: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "received_at", as_utc(self.received_at))

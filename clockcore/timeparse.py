@@ -51,6 +51,7 @@ from clockcore.grammar import (
     has_time_words,
     scan_text,
 )
+from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult, TimeExpression
 from clockcore.zones import fixed_offset_label, get_zone, require_zone, to_iso
 from clockcore.zonetext import Anchor, zone_of
@@ -320,7 +321,9 @@ def _combine(
     raise NotATime("no date or time found")  # a lone period or zone
 
 
-def parse_anchored_time(text: str, tz: str | None, reference_instant: datetime) -> ParseResult:
+def parse_anchored_time(
+    text: str, tz: str | None, reference_instant: datetime, *, language: str | None = None
+) -> ParseResult:
     """Read the time `text` names, anchored per DESIGN.md's time rules.
 
     A zone named in the text wins over `tz`; with neither, calendar times are
@@ -331,6 +334,8 @@ def parse_anchored_time(text: str, tz: str | None, reference_instant: datetime) 
         text: what the person wrote; words around the expression are fine.
         tz: the session's IANA zone, or None when nothing is known.
         reference_instant: "now" for this decision, aware.
+        language: the person's language (ISO 639-1, "es"), as their platform
+            reports it: times are read in it and in English. None: English.
 
     Raises:
         UnknownTimezoneError: `tz` is not an IANA id.
@@ -339,13 +344,25 @@ def parse_anchored_time(text: str, tz: str | None, reference_instant: datetime) 
     reference = as_utc(reference_instant)
     caller = Anchor(get_zone(tz), require_zone(tz), "caller") if tz is not None else None
     text = text[:MAX_TEXT]
-    found = _parse(text, caller, reference)
+    found = _parse(text, caller, reference, _languages(language))
     if found.span is None and found.matched_text and (at := text.find(found.matched_text)) >= 0:
         found = replace(found, span=(at, at + len(found.matched_text)))
     return found
 
 
-def _parse(text: str, caller: Anchor | None, reference: datetime) -> ParseResult:
+def _languages(language: str | None) -> tuple[str, ...]:
+    """The languages to read in: the person's (when Duckling knows it), then English."""
+    primary = primary_language(language)
+    return (primary, "en") if primary in DUCKLING_LANGUAGES and primary != "en" else ("en",)
+
+
+# Languages Duckling reads times in that clockcore passes on (the issue's list and a few more).
+DUCKLING_LANGUAGES = frozenset({"en", "es", "de", "fr", "pt", "it", "nl", "sv", "da", "nb", "pl"})
+
+
+def _parse(
+    text: str, caller: Anchor | None, reference: datetime, languages: tuple[str, ...]
+) -> ParseResult:
     tokens = scan_text(text)
     groups = group_tokens(text, tokens)
     time_groups = [g for g in groups if any(t.kind in TIME_KINDS for t in g)]
@@ -363,7 +380,9 @@ def _parse(text: str, caller: Anchor | None, reference: datetime) -> ParseResult
                     clarification_question=anchor_or_question,
                 )
             read = _combine(text, group, anchor_or_question, reference)
-            return _second_reader(text, tokens, group, read, anchor_or_question, reference)
+            return _second_reader(
+                text, tokens, group, read, anchor_or_question, reference, languages
+            )
         if zone_tokens and zone_tokens[0].kind == "abbr":
             question = zone_of(zone_tokens[0], text)
             assert isinstance(question, str)
@@ -375,7 +394,7 @@ def _parse(text: str, caller: Anchor | None, reference: datetime) -> ParseResult
             )
         anchor = zone_of(zone_tokens[0], text) if zone_tokens else caller
         if isinstance(anchor, Anchor) and (
-            found := _duckling_only(text, tokens, anchor, reference)
+            found := _duckling_only(text, tokens, anchor, reference, languages)
         ):
             return found
         fallback = library_fallback(
@@ -413,12 +432,30 @@ def _masked(text: str, tokens: list[Token]) -> str:
 
 
 def _readings(
-    text: str, tokens: list[Token], anchor: Anchor, reference: datetime
+    text: str,
+    tokens: list[Token],
+    anchor: Anchor,
+    reference: datetime,
+    languages: tuple[str, ...] = ("en",),
 ) -> list[duckling_reader.Reading]:
+    """Duckling's readings in each language, the first language's where spans repeat."""
     if any(t.kind in _OWN_KINDS for t in tokens) or not duckling_reader.available():
         return []
     local = reference.astimezone(anchor.tz).replace(tzinfo=None, microsecond=0)
-    return [r for r in duckling_reader.read(_masked(text, tokens), local) if not r.latent]
+    masked = _masked(text, tokens)
+    found: dict[tuple[int, int], duckling_reader.Reading] = {}
+    for language in languages:
+        for reading in duckling_reader.read(masked, local, language=language):
+            if not reading.latent:
+                found.setdefault((reading.start, reading.end), reading)
+    spans = list(found.values())
+    # A reading inside another ("9h" in "demain à 9h") is a part of it, not a second time.
+    outer = [
+        r
+        for r in spans
+        if not any(o is not r and o.start <= r.start and r.end <= o.end for o in spans)
+    ]
+    return sorted(outer, key=lambda r: (r.start, -r.end))
 
 
 def _reads_more(text: str, reading: duckling_reader.Reading, group: list[Token]) -> bool:
@@ -443,6 +480,7 @@ def _second_reader(
     read: ParseResult,
     anchor: Anchor | None,
     reference: datetime,
+    languages: tuple[str, ...] = ("en",),
 ) -> ParseResult:
     """The grammar's reading, unless Duckling read more of the same expression.
 
@@ -453,7 +491,7 @@ def _second_reader(
     if anchor is None or read.kind in ("relative", "floating", "invalid"):
         return read
     start, end = group[0].start, group[-1].end
-    readings = _readings(text, tokens, anchor, reference)
+    readings = _readings(text, tokens, anchor, reference, languages)
     near = [r for r in readings if r.start < end and r.end > start]
     clash = _clash(near)
     if clash is not None:
@@ -571,14 +609,18 @@ def _conflict(
 
 
 def _duckling_only(
-    text: str, tokens: list[Token], anchor: Anchor, reference: datetime
+    text: str,
+    tokens: list[Token],
+    anchor: Anchor,
+    reference: datetime,
+    languages: tuple[str, ...] = ("en",),
 ) -> ParseResult | None:
     """Duckling's reading where the grammar found no time ("first tuesday of october").
 
     Only a reading that leaves no number outside it: "le 3 mars 2027 à 14h" is
     read by Duckling as "14h" alone, and goes to the written-date fallback.
     """
-    readings = _readings(text, tokens, anchor, reference)
+    readings = _readings(text, tokens, anchor, reference, languages)
     clash = _clash(readings)
     if clash is not None:
         return _conflict(clash, anchor, reference)

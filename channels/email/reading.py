@@ -170,6 +170,7 @@ def read_mail(
             received_at=facts.internal_date or now,
             route=route,
             hint=date_hint(message),
+            language=_one_line(_header(message, "content-language")) or None,
         )
     )
 

@@ -99,6 +99,14 @@ class _Once:
     ok: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class _Profile:
+    """What a person's Slack profile says: their IANA zone and their locale ("es-ES")."""
+
+    zone: str | None = None
+    locale: str | None = None
+
+
 class SlackChannel(Channel):
     """Slack DMs and channel mentions, through slack-bolt's `AsyncApp`.
 
@@ -159,7 +167,7 @@ class SlackChannel(Channel):
         self._socket: AsyncSocketModeHandler | None = None
         self._bot_user_id: str | None = None
         self._team_id = ""
-        self._zones: dict[str, tuple[str | None, datetime]] = {}
+        self._profiles: dict[str, tuple[_Profile, datetime]] = {}
         self._inflight: dict[str, _Once] = {}
         self._busy = 0
         self._idle = asyncio.Event()
@@ -343,7 +351,8 @@ class SlackChannel(Channel):
                 message_id=post.message_id,
                 received_at=post.received_at,
                 route=post.route,
-                user_zone=await self._zone_of(post.user),
+                user_zone=(profile := await self._profile_of(post.user)).zone,
+                language=profile.locale,
             )
             await sink(inbound)
             once.ok = True
@@ -352,25 +361,34 @@ class SlackChannel(Channel):
             if self._inflight.get(post.message_id) is once:
                 del self._inflight[post.message_id]
 
-    async def _zone_of(self, user: str) -> str | None:
-        """The IANA zone in the person's Slack profile, cached for a day; None if unknown."""
+    async def _profile_of(self, user: str) -> _Profile:
+        """The zone and locale in the person's Slack profile, cached for a day.
+
+        A failed ``users.info`` keeps what was known and asks again later.
+        """
         now = self._clock.now()
-        cached = self._zones.get(user)
+        cached = self._profiles.get(user)
         if cached is not None and now - cached[1] < ZONE_MAX_AGE:
             return cached[0]
-        previous = cached[0] if cached is not None else None
+        previous = cached[0] if cached is not None else _Profile()
         assert self._client is not None
         try:
-            info = await asyncio.wait_for(self._client.users_info(user=user), _ZONE_TIMEOUT)
+            info = await asyncio.wait_for(
+                self._client.users_info(user=user, include_locale=True), _ZONE_TIMEOUT
+            )
         except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
             log.warning("slack: users.info failed (%s); keeping the zone known so far", why(exc))
-            self._zones[user] = (previous, now - ZONE_MAX_AGE + _ZONE_RETRY)
+            self._profiles[user] = (previous, now - ZONE_MAX_AGE + _ZONE_RETRY)
             return previous
-        profile = info.get("user")
-        tz = profile.get("tz") if isinstance(profile, Mapping) else None
-        zone = canonical_zone(tz) if isinstance(tz, str) and tz else None
-        self._zones[user] = (zone, now)
-        return zone
+        person = info.get("user")
+        tz = person.get("tz") if isinstance(person, Mapping) else None
+        locale = person.get("locale") if isinstance(person, Mapping) else None
+        profile = _Profile(
+            zone=canonical_zone(tz) if isinstance(tz, str) and tz else None,
+            locale=locale if isinstance(locale, str) and locale else None,
+        )
+        self._profiles[user] = (profile, now)
+        return profile
 
     # --- outbound ---------------------------------------------------------------------------
 

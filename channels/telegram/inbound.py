@@ -123,6 +123,7 @@ def read_message(
         received_at=received,
         route=route_of(message),
         respond=respond,
+        language=user.language_code,
     )
     return Reading(inbound, user.username, addressed, direct)
 

@@ -7,6 +7,7 @@ waiting list belong to `bot.turns.Turns`, tested here through it.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import json
@@ -24,7 +25,7 @@ from bot.llm import OpenAIProvider
 from bot.llm.errors import LLMError
 from bot.turns import Turns
 from channels.base import Inbound
-from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock
+from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock, duckling_reader
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
 from wrapper import InteractionWrapper, OutboxItem
 from wrapper.effects import Enqueue, NewAction, NewMemory
@@ -172,6 +173,25 @@ async def test_answer_writes_nothing_and_returns_the_staged_effects(
     assert await wrapper.recall(user_key="telegram:42", query="pills") == []
     assert await wrapper.outbox.listing() == []
     assert (await wrapper.on_user_message(text="and?", **DM)).open_actions == ()
+
+
+async def test_times_the_model_passes_on_are_read_in_the_persons_language(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    # The model copies the person's words into due_at; the platform said they write Spanish.
+    if not duckling_reader.available():
+        pytest.skip("no pyduckling-native-phihos wheel on this platform: English only")
+    wrapper, clock = store
+    server.script(
+        Reply.tool_call("remember", json.dumps({"content": "llamar a mamá", "due_at": "mañana a las 9"})),
+        "Hecho.",
+    )  # fmt: skip
+    ref = dataclasses.replace(_ref(clock, "recuérdame mañana a las 9 llamar a mamá"), language="es")
+    envelope = await wrapper.receive(ref)
+    output = await agent.answer(envelope, [], ref)
+    (memory,) = output.effects
+    assert isinstance(memory, NewMemory)
+    assert memory.due_at == datetime(2026, 3, 8, 9, tzinfo=UTC)  # 09:00 tomorrow, UTC person
 
 
 async def test_a_model_outage_raises_and_stages_nothing(

@@ -13,7 +13,8 @@ Web API (``api_url`` = ``http://127.0.0.1:<port>/api/``; form or JSON bodies; th
 match, else ``invalid_auth``):
 
 - ``auth.test``: the bot (`bot_user_id`, `bot_id`, `team_id`);
-- ``users.info``: ``user.tz`` from `zones` (missing users get no ``tz``);
+- ``users.info``: ``user.tz`` from `zones` (missing users get no ``tz``), and
+  ``user.locale`` from `locales` when asked with ``include_locale``;
 - ``chat.postMessage``: recorded in `posts`, answered with a fresh ``ts``;
 - ``apps.connections.open`` (app token): ``ws://127.0.0.1:<port>/link/?ticket=<n>``;
 - `fail_next(method, status=429, retry_after=1)` or ``error="channel_not_found"`` scripts the
@@ -177,12 +178,14 @@ class FakeSlack:
         self,
         *,
         zones: Mapping[str, str | None] | None = None,
+        locales: Mapping[str, str] | None = None,
         bot_token: str = "xoxb-fake-bot-token",
         app_token: str = "xapp-fake-app-token",
     ) -> None:
         self.bot_token = bot_token
         self.app_token = app_token
         self.zones: dict[str, str | None] = dict(zones or {})
+        self.locales: dict[str, str] = dict(locales or {})
         self.bot_user_id = BOT_USER
         self.bot_id = BOT_ID
         self.team_id = TEAM
@@ -407,12 +410,12 @@ class FakeSlack:
             }
         if method == "users.info":
             user = str(params.get("user", ""))
-            if user not in self.zones:
-                return {"ok": True, "user": {"id": user, "name": user.lower()}}
-            return {
-                "ok": True,
-                "user": {"id": user, "name": user.lower(), "tz": self.zones[user]},
-            }
+            person: dict[str, Any] = {"id": user, "name": user.lower()}
+            if user in self.zones:
+                person["tz"] = self.zones[user]
+            if user in self.locales and str(params.get("include_locale")).lower() in ("1", "true"):
+                person["locale"] = self.locales[user]  # Slack sends it only when asked
+            return {"ok": True, "user": person}
         if method == "chat.postMessage":
             ts = _next_ts()
             post = {**params, "ts": ts}

@@ -122,12 +122,15 @@ class TgUser:
     id: int
     username: str | None = None
     first_name: str = "Test"
+    language_code: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The Bot API ``User`` object."""
         data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
         if self.username:
             data["username"] = self.username
+        if self.language_code:
+            data["language_code"] = self.language_code
         return data
 
 
@@ -265,9 +268,15 @@ class FakeTelegram:
 
     # --- updates --------------------------------------------------------------------------------
 
-    def user(self, user_id: int, username: str | None = None, first_name: str = "Test") -> TgUser:
+    def user(
+        self,
+        user_id: int,
+        username: str | None = None,
+        first_name: str = "Test",
+        language_code: str | None = None,
+    ) -> TgUser:
         """A user to write messages as."""
-        return TgUser(user_id, username, first_name)
+        return TgUser(user_id, username, first_name, language_code)
 
     def private(self, user: TgUser, text: str | None, **extra: Any) -> dict[str, Any]:
         """Queue a private-chat message from `user`; the update."""

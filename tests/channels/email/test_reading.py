@@ -227,6 +227,17 @@ def test_read_mail_builds_the_inbound() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [(b"Content-Language: de-DE\r\n", "de"), (b"Content-Language: es, en\r\n", "es"), (b"", None)],
+)
+def test_content_language_is_the_language_hint(header: bytes, language: str | None) -> None:
+    raw = b"From: a@example.test\r\nMessage-ID: <l1@x>\r\n" + header + b"\r\nmorgen um 9\r\n"
+    outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    assert outcome.inbound.ref.language == language
+
+
 def test_a_mail_without_message_id_gets_a_stable_one() -> None:
     raw = b"From: a@example.test\r\n\r\nhello\r\n"
     first = read_mail(raw, FACTS, SCREEN, now=NOW)

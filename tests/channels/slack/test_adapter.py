@@ -107,6 +107,22 @@ async def test_the_zone_is_asked_once_a_day_and_follows_travel(
         await channel.stop()
 
 
+async def test_the_profile_locale_is_the_language_hint(
+    slack: FakeSlack, collected: Collected, state: MemoryState
+) -> None:
+    slack.locales["U1"] = "es-ES"
+    channel = socket_channel(slack)
+    await channel.start(collected, state)
+    try:
+        await slack.wait_acked(await slack.push_event(dm_event("mañana a las 9", user="U1")))
+        await slack.wait_acked(await slack.push_event(dm_event("hola", user="U2")))
+        assert [i.ref.language for i in collected.inbound] == ["es", None]
+        assert all(str(c.params.get("include_locale")).lower() in ("1", "true")
+                   for c in slack.calls_to("users.info"))  # fmt: skip
+    finally:
+        await channel.stop()
+
+
 async def test_a_failed_users_info_still_hands_the_message_over(
     slack: FakeSlack, collected: Collected, state: MemoryState
 ) -> None:

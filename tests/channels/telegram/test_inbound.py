@@ -131,6 +131,16 @@ def test_received_at_is_the_messages_own_date(fake: FakeTelegram) -> None:
     assert reading.inbound.received_at == datetime(2026, 1, 1, tzinfo=UTC)
 
 
+@pytest.mark.parametrize(("code", "language"), [("es", "es"), ("pt-br", "pt"), (None, None)])
+def test_the_users_language_code_is_the_language_hint(
+    fake: FakeTelegram, code: str | None, language: str | None
+) -> None:
+    update = fake.private(fake.user(42, language_code=code), "mañana a las 9")
+    reading = read_message(_message(update), ME, open_groups=False, now=NOW)
+    assert reading is not None
+    assert reading.inbound.ref.language == language
+
+
 def test_a_photo_is_recorded_unanswered_with_a_text_only_reply(fake: FakeTelegram) -> None:
     alice = fake.user(42)
     reading = read_message(_message(fake.photo(42, alice)), ME, open_groups=False, now=NOW)
