@@ -21,7 +21,12 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from clockcore import duckling_reader, find_time_expressions, parse_anchored_time
+from clockcore import (
+    duckling_reader,
+    find_time_expressions,
+    parse_anchored_time,
+    parse_recurrence,
+)
 
 REFERENCE = datetime.fromisoformat("2026-03-07T10:00:00-05:00")
 ZONES = ("America/New_York", "Europe/Berlin", "Asia/Kathmandu", None)
@@ -45,6 +50,20 @@ EVERYDAY = [
     "remind me at half past 3pm to call mom", "at 3 AM", "3:15 in the afternoon", "Mon 9:00",
     "9-10am tomorrow", "1pm-2pm tomorrow", "first tuesday of october",
     "ping me on Tue at quarter to 4pm about the report", "in 1h30", "between 2 and 4pm",
+]  # fmt: skip
+
+RECURRING = [
+    "every Monday at 9am", "each Friday at 5:30pm", "every other Tuesday at 6pm", "weekdays at 8am",
+    "on the first Monday of every month at 10am", "every year on March 5 at 9am", "every 3 hours",
+    "every day at 9am for 5 days", "remind me every Tuesday and Thursday at 7 to stretch",
+    "every 90 minutes",
+]  # fmt: skip
+
+ELSEWHERE = [  # (language, text): the person's language comes from their platform
+    ("es", "recuérdame mañana a las 9 llamar a mamá"), ("es", "el lunes a las 15:30"),
+    ("de", "erinnere mich morgen um 9 Uhr an die Bank"), ("de", "am Montag um 15:30"),
+    ("fr", "demain à 9h"), ("pt", "amanhã às 9"), ("it", "domani alle 9"),
+    ("nl", "morgen om 9 uur"),
 ]  # fmt: skip
 
 _FILLER = [
@@ -152,7 +171,7 @@ def measure(fn: Callable[[str], object], inputs: Sequence[str], rounds: int) -> 
 
 def _row(name: str, figures: dict[str, float], unit: str) -> str:
     return (
-        f"  {name:<34} {figures['rate']:>10,.0f} {unit}/s   p50 {figures['p50_us']:>8.1f} µs"
+        f"  {name:<40} {figures['rate']:>10,.0f} {unit}/s   p50 {figures['p50_us']:>8.1f} µs"
         f"   p99 {figures['p99_us']:>9.1f} µs   ({int(figures['calls'])} calls)"
     )
 
@@ -195,6 +214,17 @@ def main() -> None:
     print(_row("parse_anchored_time, grammar alone", grammar, "parses"))
     print(_row(f"  everyday phrasings ({reader})", everyday, "parses"))
     print(f"  default / grammar alone: {mine['rate'] / grammar['rate']:.2f}x")
+    repeating = measure(
+        lambda t: parse_recurrence(t, "America/New_York", REFERENCE), RECURRING, rounds
+    )
+    print(_row("parse_recurrence, 10 forms", repeating, "parses"))
+    languages = {text: language for language, text in ELSEWHERE}
+    elsewhere = measure(
+        lambda t: parse_anchored_time(t, "Europe/Madrid", REFERENCE, language=languages[t]),
+        [text for _, text in ELSEWHERE],
+        rounds,
+    )
+    print(_row("  in es/de/fr/pt/it/nl, with the hint", elsewhere, "parses"))
     print(_row("dateparser.parse (auto language)", raw, "parses"))
     print(_row("dateparser.parse (languages=en)", raw_en, "parses"))
     print(f"  ratio clockcore / dateparser(en): {mine['rate'] / raw_en['rate']:.1f}x"

@@ -778,17 +778,47 @@ def find_time_expressions(text: str) -> list[TimeExpression]:
     if not has_time_words(text):
         return []
     tokens = scan_text(text)
-    found = []
+    spans: list[tuple[int, int, tuple[str, ...]]] = []
     for group in group_tokens(text, tokens):
         if not any(t.kind in TIME_KINDS for t in group):
             continue
-        start, end = group[0].start, group[-1].end
-        found.append(
-            TimeExpression(
-                start=start, end=end, text=text[start:end], parts=tuple(t.kind for t in group)
-            )
-        )
-    return found
+        start, kinds = group[0].start, tuple(t.kind for t in group)
+        before = text[:start]
+        if lead := _RANGE_START.search(before):  # "9-10am", "between 2 and 4pm"
+            start, kinds = lead.start(), ("range", *kinds)
+        if lead := _FRAME_START.search(text[:start]):  # "every Monday", "each Friday"
+            start, kinds = lead.start(), ("recurrence", *kinds)
+        spans.append((start, group[-1].end, kinds))
+    for match in _REPEAT.finditer(text):  # "every 90 minutes", "daily"
+        if all(match.end() <= s or match.start() >= e for s, e, _ in spans):
+            spans.append((match.start(), match.end(), ("recurrence",)))
+    merged: list[tuple[int, int, tuple[str, ...]]] = []
+    for start, end, kinds in sorted(spans):
+        if merged and _JOINED.fullmatch(text[merged[-1][1] : start]):
+            first, _, earlier = merged.pop()
+            start, kinds = first, (*earlier, *kinds)
+        merged.append((start, end, kinds))
+    return [TimeExpression(start=s, end=e, text=text[s:e], parts=k) for s, e, k in merged]
+
+
+# What widens a grammar expression in find_time_expressions: a range's start before it,
+# a recurrence's frame before it, and recurrences the grammar has no piece of.
+_RANGE_START = re.compile(
+    r"(?:\b(?:from|between)\s+)?\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*"
+    r"(?:[-–—]|\bto\b|\band\b|\buntil\b|\btill\b)\s*$",
+    re.IGNORECASE,
+)
+_FRAME_START = re.compile(
+    r"\b(?:every(?:\s+other)?|each|(?:on\s+)?the\s+(?:first|second|third|fourth|last))\s+$",
+    re.IGNORECASE,
+)
+_REPEAT = re.compile(
+    r"\b(?:every|each)\s+(?:other\s+)?(?:\d+\s*|[a-z]+\s+)?"
+    r"(?:minutes?|hours?|days?|weeks?|months?|years?|weekdays?|night|morning|evening)\b"
+    r"|\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|yearly|annually|weekdays)\b",
+    re.IGNORECASE,
+)
+_JOINED = re.compile(r"[\s,]*(?:(?:at|on|from|of|the|in)[\s,]+)*[\s,]*", re.IGNORECASE)
 
 
 def mentions_time(text: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +59,11 @@ def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
         yield postgres_server.url(name)
     finally:
         postgres_server.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.peer("postgres"))])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The store's URL: every test that asks for it runs on SQLite and on a real PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'clock.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))

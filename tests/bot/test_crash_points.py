@@ -68,13 +68,6 @@ STEPS = [
 ]
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.peer("postgres"))])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clock.sqlite3'}"
-    return str(request.getfixturevalue("postgres_url"))
-
-
 @pytest.fixture
 async def model() -> AsyncIterator[FakeLLMServer]:
     async with FakeLLMServer(responder=Responder(delay=(0.0, 0.0))) as server:

@@ -19,19 +19,15 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clockcore import duckling_reader, locate_time, parse_anchored_time, without_time
+from clockcore import (
+    duckling_reader,
+    find_time_expressions,
+    locate_time,
+    parse_anchored_time,
+    without_time,
+)
 from clockcore.parse_result import ParseResult
-
-ZONES = [
-    "America/New_York",
-    "Europe/Berlin",
-    "Europe/London",
-    "Australia/Sydney",
-    "Asia/Kathmandu",
-    "Asia/Kolkata",
-    "Pacific/Chatham",
-    "UTC",
-]
+from tests.clockcore.test_timeparse_table import ZONES  # the canonical tables' eight
 
 
 def _transitions(zone: str) -> list[datetime]:
@@ -293,3 +289,20 @@ def test_the_grammar_alone_still_reads_its_own_forms_and_asks_the_rest() -> None
         assert every.needs_clarification
     finally:
         duckling_reader.set_enabled(True)
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("let's do 9-10am tomorrow if that works", "9-10am tomorrow"),
+        ("remind me every Monday at 9am to submit the timesheet", "every Monday at 9am"),
+        ("stretch every 90 minutes please", "every 90 minutes"),
+        ("water the plants daily at 7am", "daily at 7am"),
+        ("between 2 and 4pm works for me", "between 2 and 4pm"),
+        ("each Friday at 5pm we ship", "each Friday at 5pm"),
+    ],
+)
+def test_find_time_expressions_spans_ranges_and_recurrences(text: str, expression: str) -> None:
+    (found,) = find_time_expressions(text)
+    assert found.text == expression
+    assert text[found.start : found.end] == expression

@@ -1,10 +1,9 @@
-"""Wrapper fixtures: every scenario runs on SQLite and on a real PostgreSQL."""
+"""Wrapper fixtures: every scenario runs on SQLite and on a real PostgreSQL (`database_url`)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -12,13 +11,6 @@ from clockcore import SettableClock
 from wrapper import InteractionWrapper
 
 START = datetime(2026, 4, 29, 15, 34, 12, tzinfo=UTC)  # 08:34:12 in Los Angeles
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.peer("postgres"))])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clock.sqlite3'}"
-    return str(request.getfixturevalue("postgres_url"))
 
 
 @pytest.fixture
