@@ -22,7 +22,7 @@ from bot.agent import Agent
 from bot.channel_registry import build_channels
 from bot.config import Settings
 from bot.dispatch import Dispatcher
-from bot.http import HealthReport, HttpServer
+from bot.http import HealthReport, HttpServer, probe
 from bot.llm.types import Provider
 from bot.providers import make_provider
 from bot.turns import TOO_LARGE_REPLY, Turns
@@ -111,7 +111,11 @@ class Gateway:
             asyncio.create_task(
                 self.turns.retry_forever(interval=self._retry_interval or s.worker.heartbeat)
             ),
-            asyncio.create_task(self._beat_forever()),
+            asyncio.create_task(
+                self.wrapper.workers.beat_forever(
+                    self.worker, clock=self._clock, every=s.worker.heartbeat
+                )
+            ),
         ]
 
     async def stop(self) -> None:
@@ -186,15 +190,6 @@ class Gateway:
     def _wake(self) -> None:
         self.dispatcher.wake()
 
-    async def _beat_forever(self) -> None:
-        every = self._settings.worker.heartbeat
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.wrapper.workers.beat(self.worker, now=self._clock.now())
-            except Exception:
-                log.exception("heartbeat failed; trying again")
-
     # ------------------------------------------------------------- HTTP
 
     async def _start_http(self) -> None:
@@ -210,16 +205,4 @@ class Gateway:
         self.http_port = self._http.port
 
     async def _health(self) -> HealthReport:
-        problems: dict[str, str] = {}
-        try:
-            await self.wrapper.outbox.listing(limit=1)
-        except Exception as exc:
-            problems["store"] = type(exc).__name__
-        for channel in self._started:
-            try:
-                trouble = await channel.health()
-            except Exception as exc:
-                trouble = type(exc).__name__
-            if trouble:
-                problems[channel.name] = trouble
-        return HealthReport(channels=list(self.channels), problems=problems)
+        return await probe(lambda: self.wrapper.outbox.listing(limit=1), self._started)

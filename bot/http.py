@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from channels.base import HttpRoute
+from channels.base import Channel, HttpRoute
 
-__all__ = ["MAX_BODY_BYTES", "Health", "HealthReport", "HttpServer"]
+__all__ = ["MAX_BODY_BYTES", "Health", "HealthReport", "HttpServer", "probe"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,25 @@ class HealthReport:
 
 Health = Callable[[], Awaitable[HealthReport]]
 """Probes the store and the channels; must not raise (a problem goes in the report)."""
+
+
+async def probe(
+    store: Callable[[], Awaitable[object]], channels: Sequence[Channel]
+) -> HealthReport:
+    """Ask the store (any cheap read) and every channel how they are; never raises."""
+    problems: dict[str, str] = {}
+    try:
+        await store()
+    except Exception as exc:
+        problems["store"] = type(exc).__name__
+    for channel in channels:
+        try:
+            trouble = await channel.health()
+        except Exception as exc:
+            trouble = type(exc).__name__
+        if trouble:
+            problems[channel.name] = trouble
+    return HealthReport(channels=[c.name for c in channels], problems=problems)
 
 
 class HttpServer:

@@ -116,3 +116,40 @@ def test_the_checker_sees_a_turn_commit(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("async def f(w, c):\n    await w.commit_turn(c)\n    commit_in(1, c)\n")
     assert sorted(_calls(bad)) == [(2, "commit_turn"), (3, "commit_in")]
+
+
+# Keys are built and read in one place (issue "The middle floor"): nothing else in bot/ or
+# wrapper/ takes a key string apart. The adapters' own ids (Slack's "<team>:<channel>:<ts>")
+# are theirs to read, so channels/ is not checked.
+KEY_SPLITTERS = {"partition", "rpartition", "split", "rsplit"}
+
+
+def _key_splits(path: Path) -> list[int]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in KEY_SPLITTERS
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and node.args[0].value == ":"
+    ]
+
+
+def test_only_wrapper_keys_splits_a_key() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for package in ("bot", "wrapper")
+        for path in _sources(package)
+        if path.relative_to(ROOT).as_posix() != "wrapper/keys.py"
+        for line in _key_splits(path)
+    ]
+    assert not found, "split keys with wrapper.keys instead:\n" + "\n".join(found)
+
+
+def test_the_checker_sees_a_key_split(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("a, _, b = key.partition(':')\nc = key.split(':', 3)\nd = t.split('/')\n")
+    assert sorted(_key_splits(bad)) == [1, 2]

@@ -32,7 +32,7 @@ from clockcore.state import (
 )
 from wrapper import queries as q
 from wrapper.errors import StateImportError
-from wrapper.keys import split_thread_key, user_key
+from wrapper.keys import split_thread_key, split_user_key, user_key
 
 __all__ = ["export_state", "import_state", "user_key_for"]
 
@@ -145,7 +145,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
         )
         for channel_key, stamps in user.channels.items():
             identity = user_key_for(channel_key, user_id)
-            channel, _, channel_user_id = identity.partition(":")
+            channel, channel_user_id = split_user_key(identity)
             _upsert(
                 conn,
                 q.identities,

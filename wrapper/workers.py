@@ -14,6 +14,8 @@ state changes only while its claim is still the worker's.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
@@ -22,6 +24,7 @@ from sqlalchemy import and_, bindparam, delete, exists, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
+from clockcore import Clock
 from wrapper import queries as q
 from wrapper.db import Database
 from wrapper.tables import WorkerRow
@@ -42,6 +45,7 @@ DEAD_AFTER = timedelta(seconds=8)
 FORGET_AFTER = timedelta(days=1)
 """Rows of workers silent this long are deleted."""
 
+log = logging.getLogger(__name__)
 workers = WorkerRow.__table__  # type: ignore[attr-defined]
 
 
@@ -93,6 +97,15 @@ class Workers:
             conn.execute(delete(workers).where(workers.c.heartbeat_at < now - FORGET_AFTER))
 
         await self._db.run(work, inline=True)
+
+    async def beat_forever(self, worker: str, *, clock: Clock, every: float) -> None:
+        """Beat every `every` seconds until cancelled; a failed beat is logged and retried."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.beat(worker, now=clock.now())
+            except Exception:
+                log.exception("heartbeat failed; trying again")
 
     async def retire(self, worker: str) -> None:
         """A clean stop: the worker's claims are free at once."""
