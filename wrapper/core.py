@@ -1,20 +1,17 @@
-"""The CLOCK interaction wrapper (CLOCK §4.1, §4.5, §5–§7): the one path every message takes.
+"""The CLOCK interaction wrapper (CLOCK §4.1, §4.5, §5–§7): the facade DESIGN.md fixes.
 
-`InteractionWrapper.on_user_message` runs an ordered chain of steps, built in
-`_chain`; reading that function gives the order. Every write of one message
-happens in one transaction, so a message is either fully recorded or not at
-all, and a redelivered message changes nothing.
+`InteractionWrapper` opens the store and holds its parts (workers, waiting
+list, history, outbox, routes). Inbound messages run the chain it inherits
+from `wrapper.chain.MessageChain`; this module keeps the rest of the public
+API: outbound stamps, a turn's commit, memory, actions, zones, state I/O.
 """
 
 from __future__ import annotations
 
-import json
-import secrets
 import string
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any, Literal
 
 from sqlalchemy.engine import Connection, make_url
@@ -25,44 +22,25 @@ from clockcore import (
     DEFAULT_POLICY,
     Clock,
     ContactWindow,
-    Decision,
     Policy,
-    PolicyFacts,
-    SessionZone,
     SystemClock,
-    UnknownTimezoneError,
     agent_timezone,
     as_utc,
-    delta_hours,
-    evaluate,
-    mentions_time,
     require_zone,
-    resolve_session_zone,
-    runtime_time_context,
-    zone_mentions,
 )
-from clockcore.actions import (
-    classify_activity,
-    detect_temporal_action,
-    draft_action,
-)
-from clockcore.directives import Directives, parse_directives
-from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
-from clockcore.message import MessageRef
-from clockcore.zonetext import ZoneMention
-from wrapper import effects, keys, messages, queries
+from clockcore.envelope import UpcomingItem
+from wrapper import effects, keys, queries
+from wrapper.chain import SESSION_IDLE, MessageChain, own_or_platform_zone, upcoming_item
 from wrapper.db import Database, resolve_url
 from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.errors import (
-    MessageTooLargeError,
     StoreUnavailableError,
     UnknownItemError,
 )
 from wrapper.history import History
-from wrapper.keys import is_private_thread, split_thread_key
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, mark_sent_in
-from wrapper.pending import WaitingTurn, WaitingTurns, hold
-from wrapper.routes import ChannelState, Routes, save_route
+from wrapper.pending import WaitingTurn, WaitingTurns
+from wrapper.routes import ChannelState, Routes
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
 from wrapper.workers import Workers
 
@@ -74,62 +52,8 @@ __all__ = [
     "MemoryItem",
 ]
 
-SESSION_IDLE = timedelta(hours=1)
-"""A thread quiet this long starts a new session on its next message."""
-LINK_CODE_TTL = timedelta(minutes=10)
-MAX_TEXT = 100_000
-_LINK_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
-
-@dataclass(slots=True)
-class Turn:
-    """The working state of one message as it moves through the chain."""
-
-    channel: str
-    thread_id: str
-    user_id: str
-    text: str
-    received_at: datetime
-    message_id: str | None
-    thread_key: str
-    user_key: str
-    ref: MessageRef
-    hold_for: str | None = None
-    lease_until: datetime | None = None
-    platform_zone: str | None = None
-    duplicate: bool = False
-    mentions: tuple[ZoneMention, ...] = ()
-    temporal_phrase: str | None = None
-    talks_about_time: bool = False
-    person: Mapping[str, Any] = field(default_factory=dict)
-    thread: Mapping[str, Any] | None = None
-    spoke_before: datetime | None = None
-    session_started_at: datetime | None = None
-    directives: Directives = field(default_factory=Directives)
-    zone: SessionZone | None = None
-    policy: Policy = DEFAULT_POLICY
-    notices: list[str] = field(default_factory=list)
-    open_actions: list[OpenAction] = field(default_factory=list)
-    upcoming: list[UpcomingItem] = field(default_factory=list)
-    decision: Decision | None = None
-
-    @property
-    def user_tz(self) -> str | None:
-        return _own_or_platform_zone(self.person)
-
-    @property
-    def thread_kind(self) -> str:
-        return str((self.thread or {}).get("thread_kind") or "conversation")
-
-    @property
-    def private(self) -> bool:
-        return is_private_thread(self.channel, self.thread_id)
-
-
-Step = Callable[[Turn, Connection], None]
-
-
-class InteractionWrapper:
+class InteractionWrapper(MessageChain):
     """Keys, stamps, zones, directives, actions, policy and the envelope, for every message."""
 
     def __init__(
@@ -216,373 +140,6 @@ class InteractionWrapper:
     def database(self) -> Database:
         """The store, for tools that read it directly (benchmarks, tests)."""
         return self._db
-
-    # ------------------------------------------------------------- the chain
-
-    def _chain(self) -> list[Step]:
-        """The steps of `on_user_message`, in order.
-
-        dedupe → identity → stamp → directives → zone → actions → policy.
-        Directives come before the zone because ``clock: tz …`` changes it.
-        """
-        return [
-            self._dedupe,
-            self._identify,
-            self._stamp,
-            self._adopt_platform_zone,
-            self._apply_directives,
-            self._resolve_zone,
-            self._track_actions,
-            self._evaluate_policy,
-        ]
-
-    async def on_user_message(
-        self,
-        *,
-        channel: str,
-        thread_id: str,
-        user_id: str,
-        text: str,
-        received_at: datetime | None = None,
-        message_id: str | None = None,
-    ) -> ContextEnvelope:
-        """Record an inbound message and return its context envelope.
-
-        Raises:
-            ValueError: an empty channel, thread or user id.
-            MessageTooLargeError: `text` is over 100,000 characters (nothing is stored).
-            NaiveDatetimeError: `received_at` is naive.
-        """
-        return await self.receive(
-            MessageRef(
-                channel=channel, thread_id=thread_id, user_id=user_id, message_id=message_id,
-                text=text, received_at=as_utc(received_at) if received_at else self._clock.now(),
-            )
-        )  # fmt: skip
-
-    async def receive(
-        self,
-        ref: MessageRef,
-        *,
-        hold_for: str | None = None,
-        lease_until: datetime | None = None,
-        platform_zone: str | None = None,
-        hint: str | None = None,
-    ) -> ContextEnvelope:
-        """`on_user_message` with what the gateway adds, all in the one transaction.
-
-        The route in `ref` is saved for the thread (`wrapper.routes`). The
-        other arguments act only on a new message:
-
-        - `hold_for`: a worker id. The message goes on the waiting list
-          (`wrapper.pending`), claimed by that worker until `lease_until` or
-          its death, and leaves it only with its turn's commit. Needs an id.
-        - `platform_zone`: an IANA zone the platform reports for the person;
-          their default while they have not set one themselves. An unknown
-          zone is ignored.
-        - `hint`: one sentence for the envelope's notices (never acted on).
-
-        Raises:
-            ValueError: an empty channel, thread or user id; `hold_for` without
-                a message id or a `lease_until`.
-            MessageTooLargeError: the text is over 100,000 characters (nothing is stored).
-        """
-        for name, value in (
-            ("channel", ref.channel), ("thread_id", ref.thread_id), ("user_id", ref.user_id)
-        ):  # fmt: skip
-            if not value or not value.strip():
-                raise ValueError(f"{name} must not be empty")
-        if len(ref.text) > MAX_TEXT:
-            raise MessageTooLargeError(len(ref.text), MAX_TEXT)
-        if hold_for is not None and (ref.message_id is None or lease_until is None):
-            raise ValueError("holding a message for an answer needs its id and a lease")
-        turn = Turn(
-            channel=ref.channel,
-            thread_id=ref.thread_id,
-            user_id=ref.user_id,
-            text=ref.text,
-            received_at=ref.received_at,
-            message_id=ref.message_id,
-            thread_key=keys.thread_key(self._agent_id, ref.channel, ref.thread_id),
-            user_key=keys.user_key(ref.channel, ref.user_id),
-            ref=ref,
-            hold_for=hold_for,
-            lease_until=lease_until,
-            platform_zone=_known_zone(platform_zone),
-        )
-        if hint:
-            turn.notices.append(" ".join(hint.split())[:300])
-        _read_text(turn)
-        await self._db.run(lambda conn: self._handle(turn, conn), inline=True)
-        return self._envelope(turn)
-
-    def _handle(self, turn: Turn, conn: Connection) -> None:
-        for step in self._steps:
-            step(turn, conn)
-        self._gather(turn, conn)
-        if turn.duplicate:
-            conn.rollback()
-            return
-        if turn.ref.route:
-            save_route(
-                conn, thread_key=turn.thread_key, channel=turn.channel, route=turn.ref.route,
-                at=turn.received_at,
-            )  # fmt: skip
-        if turn.hold_for is not None and turn.lease_until is not None:
-            hold(
-                conn, turn.ref, worker=turn.hold_for, lease_until=turn.lease_until,
-                envelope=self._envelope(turn),
-            )  # fmt: skip
-
-    def _dedupe(self, turn: Turn, conn: Connection) -> None:
-        fresh = queries.journal_message(
-            conn,
-            channel=turn.channel,
-            message_id=turn.message_id,
-            thread_key=turn.thread_key,
-            user_key=turn.user_key,
-            received_at=turn.received_at,
-            text=turn.text,
-        )
-        turn.duplicate = not fresh
-
-    def _identify(self, turn: Turn, conn: Connection) -> None:
-        if turn.duplicate:
-            turn.person = queries.load_person(conn, turn.user_key) or {
-                "user_id": queries.own_user_id(turn.user_key)
-            }
-        else:
-            turn.person = queries.person_for(
-                conn,
-                user_key=turn.user_key,
-                channel=turn.channel,
-                channel_user_id=turn.user_id,
-                now=turn.received_at,
-            )
-        turn.thread, turn.spoke_before = queries.load_thread(conn, turn.thread_key, turn.user_key)
-        turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
-
-    def _stamp(self, turn: Turn, conn: Connection) -> None:
-        """CLOCK §4.1: recorded for every message, whatever the policy says about relevance."""
-        previous = (turn.thread or {}).get("last_interaction_at")
-        started = (turn.thread or {}).get("session_started_at")
-        if previous is None or turn.received_at - previous >= SESSION_IDLE:
-            started = turn.received_at
-        turn.session_started_at = started
-        if turn.duplicate or not turn.policy.store.last_message_timestamps:
-            return
-        queries.stamp_thread(
-            conn,
-            thread_key=turn.thread_key,
-            agent_id=self._agent_id,
-            channel=turn.channel,
-            thread_id=turn.thread_id,
-            at=turn.received_at,
-            from_user=True,
-            session_started_at=started or turn.received_at,
-            agent_tz=self._agent_tz,
-            delta_hours=delta_hours(
-                (turn.thread or {}).get("session_tz") or turn.user_tz or "UTC",
-                self._agent_tz,
-                turn.received_at,
-            ),
-        )
-        queries.stamp_participant(
-            conn, thread_key=turn.thread_key, user_key=turn.user_key, at=turn.received_at
-        )
-        queries.stamp_identity(conn, turn.user_key, user_at=turn.received_at, agent_at=None)
-        if turn.policy.cross_channel_tracking:
-            queries.stamp_person(
-                conn, turn.person["user_id"], at=turn.received_at, channel=turn.channel
-            )
-
-    def _adopt_platform_zone(self, turn: Turn, conn: Connection) -> None:
-        zone = turn.platform_zone
-        if turn.duplicate or zone is None or turn.person.get("platform_tz") == zone:
-            return
-        queries.update_person(conn, str(turn.person["user_id"]), platform_tz=zone)
-        turn.person = {**turn.person, "platform_tz": zone}
-
-    def _apply_directives(self, turn: Turn, conn: Connection) -> None:
-        directives = turn.directives
-        if turn.duplicate or not directives.any:
-            return
-        turn.notices.extend(directives.errors)
-        person_id = str(turn.person["user_id"])
-        thread_changes: dict[str, Any] = {}
-        if directives.kind is not None:
-            thread_changes["thread_kind"] = directives.kind
-        if directives.thread_tz is not None:
-            thread_changes["session_tz"] = directives.thread_tz
-        if thread_changes:
-            queries.update_thread(conn, turn.thread_key, **thread_changes)
-            turn.thread = {**(turn.thread or {}), **thread_changes}
-        if directives.home_tz is not None:
-            queries.update_person(conn, person_id, default_tz=directives.home_tz)
-            turn.person = {**turn.person, "default_tz": directives.home_tz}
-        if directives.mode is not None:
-            overrides = {**(turn.person.get("policy_overrides") or {}), "mode": directives.mode}
-            queries.update_person(conn, person_id, policy_overrides=overrides)
-            turn.person = {**turn.person, "policy_overrides": overrides}
-            turn.policy = _effective_policy(self._policy, overrides)
-        if directives.link and directives.link_code is None:
-            code = "".join(secrets.choice(_LINK_ALPHABET) for _ in range(6))
-            queries.save_link_code(
-                conn,
-                code=code,
-                user_key=turn.user_key,
-                expires_at=turn.received_at + LINK_CODE_TTL,
-            )
-            turn.notices.append(messages.LINK_CODE_ISSUED.format(code=code))
-        if directives.link_code is not None:
-            self._link(turn, conn, directives.link_code)
-        if directives.unlink:
-            alone = not queries.split_identity(
-                conn,
-                user_key=turn.user_key,
-                new_user_id="u_" + secrets.token_hex(12),
-                now=turn.received_at,
-            )
-            turn.notices.append(messages.NOT_LINKED if alone else messages.UNLINKED)
-            turn.person = queries.load_person(conn, turn.user_key) or turn.person
-
-    def _link(self, turn: Turn, conn: Connection, code: str) -> None:
-        issuer = queries.take_link_code(conn, code, now=turn.received_at)
-        if issuer is None:
-            turn.notices.append(messages.LINK_CODE_UNKNOWN)
-            return
-        if issuer == turn.user_key:
-            turn.notices.append(messages.LINK_CODE_SAME_IDENTITY)
-            return
-        theirs = queries.load_person(conn, issuer)
-        if theirs is None or theirs["user_id"] == turn.person["user_id"]:
-            turn.notices.append(messages.ALREADY_LINKED)
-            return
-        queries.merge_people(conn, keep=str(theirs["user_id"]), absorb=str(turn.person["user_id"]))
-        turn.person = queries.load_person(conn, turn.user_key) or turn.person
-        turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
-        turn.notices.append(messages.LINKED.format(other=issuer))
-
-    def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
-        known = list(turn.person.get("known_locations") or [])
-        turn.zone = resolve_session_zone(
-            turn.directives.rest if turn.directives.any else turn.text,
-            thread_override=(turn.thread or {}).get("session_tz"),
-            user_default=turn.user_tz,
-            known_locations=known,
-            mentions=turn.mentions,
-        )
-        turn.notices.extend(turn.zone.notices)
-        places = [m.text for m in turn.mentions if m.strength == "location" and m.zone]
-        if places and not turn.duplicate:
-            remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:3]
-            if remembered != known:
-                queries.update_person(conn, str(turn.person["user_id"]), known_locations=remembered)
-
-    def _track_actions(self, turn: Turn, conn: Connection) -> None:
-        settings = turn.policy.store.latest_actions
-        if turn.duplicate or not settings.enabled:
-            return
-        phrase, source = turn.directives.clock_it, "clock_it"
-        if phrase is None and settings.auto_clock_temporal_actions:
-            phrase, source = turn.temporal_phrase, "auto"
-        if phrase is None:
-            return
-        person_id = str(turn.person["user_id"])
-        known = classify_activity(phrase) is not None
-        draft = draft_action(
-            phrase,
-            source=source,  # type: ignore[arg-type]
-            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
-            store_quotes=settings.store_quotes,
-            calibration=queries.calibration_for(conn, person_id) if known else {},
-        )
-        _, expires = queries.record_action(
-            conn,
-            person_id=person_id,
-            thread_key=turn.thread_key,
-            draft=draft,
-            at=turn.received_at,
-            max_items=settings.max_items,
-        )
-        until = turn.person.get("actions_until")
-        turn.person = {**turn.person, "actions_until": max(until, expires) if until else expires}
-
-    def _evaluate_policy(self, turn: Turn, conn: Connection) -> None:
-        person_id = str(turn.person["user_id"])
-        until = turn.person.get("actions_until")
-        rows = (
-            queries.open_actions(conn, person_id, now=turn.received_at)
-            if until is not None and until > turn.received_at
-            else []
-        )
-        turn.open_actions = [
-            queries.row_as(OpenAction, row)
-            for row in rows
-            if row["thread_key"] == turn.thread_key
-            or (turn.private and is_private_thread(*split_thread_key(row["thread_key"])[1:]))
-        ]
-        # The message that clocked an action does not count as returning to it.
-        prior = [a for a in turn.open_actions if a.recorded_at < turn.received_at]
-        thread_last = (turn.thread or {}).get("last_interaction_at")
-        any_last = turn.person.get("last_interaction_any_channel_at")
-        facts = PolicyFacts(
-            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
-            elapsed_since_last_interaction=_elapsed(turn.received_at, thread_last),
-            elapsed_since_last_interaction_any_channel=(
-                _elapsed(turn.received_at, any_last) if turn.policy.cross_channel_tracking else None
-            ),
-            has_open_action=bool(prior),
-            mentions_time=turn.talks_about_time,
-            has_clock_directive=turn.directives.any,
-        )
-        turn.decision = evaluate(turn.policy, facts)
-
-    def _gather(self, turn: Turn, conn: Connection) -> None:
-        if turn.private and turn.person.get("has_due_items"):
-            horizon = turn.received_at + timedelta(days=7)
-            rows = queries.upcoming(
-                conn, str(turn.person["user_id"]), now=turn.received_at, horizon=horizon
-            )
-            turn.upcoming = [_upcoming(row, turn.received_at) for row in rows]
-
-    def _envelope(self, turn: Turn) -> ContextEnvelope:
-        assert turn.zone is not None
-        assert turn.decision is not None
-        zone = turn.zone.zone
-        thread_last = (turn.thread or {}).get("last_interaction_at")
-        any_last = turn.person.get("last_interaction_any_channel_at")
-        decision = turn.decision
-        return ContextEnvelope(
-            thread_key=turn.thread_key,
-            user_key=turn.user_key,
-            channel=turn.channel,
-            now=turn.received_at,
-            session_tz=zone,
-            session_tz_source=turn.zone.source,
-            user_tz=turn.user_tz,
-            agent_tz=self._agent_tz,
-            delta_hours=delta_hours(zone, self._agent_tz, turn.received_at),
-            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
-            elapsed_since_last_interaction=_elapsed(turn.received_at, thread_last),
-            elapsed_since_last_interaction_any_channel=(
-                _elapsed(turn.received_at, any_last) if turn.policy.cross_channel_tracking else None
-            ),
-            temporal_awareness=decision.temporal_awareness,
-            triggered_rules=decision.triggered_rules,
-            ask_for_updates=decision.ask_for_updates,
-            offer_recap=decision.offer_recap,
-            allow_hedged_reference=decision.allow_hedged_reference,
-            open_actions=tuple(turn.open_actions),
-            upcoming=tuple(turn.upcoming),
-            contact=runtime_time_context(turn.received_at, turn.user_tz, self._window),
-            notices=tuple(dict.fromkeys(turn.notices)),
-            duplicate=turn.duplicate,
-            session_started_at=turn.session_started_at,
-            elapsed_since_last_user_message=_elapsed(turn.received_at, turn.spoke_before),
-            any_channel_last_channel=turn.person.get("last_interaction_any_channel"),
-            message=turn.ref,
-        )
 
     # ------------------------------------------------------------- outbound
 
@@ -701,7 +258,7 @@ class InteractionWrapper:
     async def user_timezone(self, user_key: str) -> str | None:
         """The default zone of the person behind `user_key`, when they have one."""
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
-        return _own_or_platform_zone(person) if person else None
+        return own_or_platform_zone(person) if person else None
 
     # ------------------------------------------------------------- memory
 
@@ -743,7 +300,7 @@ class InteractionWrapper:
             horizon = instant + timedelta(days=within_days)
             return queries.upcoming(conn, str(person["user_id"]), now=instant, horizon=horizon)
 
-        return [_upcoming(row, instant) for row in await self._db.run(read)]
+        return [upcoming_item(row, instant) for row in await self._db.run(read)]
 
     async def recall(self, *, user_key: str, query: str, limit: int = 20) -> list[MemoryItem]:
         """The person's items whose content holds every word of `query`, newest first.
@@ -879,60 +436,6 @@ class InteractionWrapper:
 
         now = self._clock.now()
         await self._db.run(lambda conn: import_state(conn, state, now=now))
-
-
-@lru_cache(maxsize=256)
-def _cached_policy(base: Policy, overrides_key: str) -> Policy:
-    return base.with_overrides(json.loads(overrides_key)) if overrides_key != "{}" else base
-
-
-def _effective_policy(base: Policy, overrides: Mapping[str, Any]) -> Policy:
-    return _cached_policy(base, json.dumps(overrides, sort_keys=True))
-
-
-def _own_or_platform_zone(person: Mapping[str, Any]) -> str | None:
-    """The zone the person set, else the one their platform reports."""
-    zone = person.get("default_tz") or person.get("platform_tz")
-    return str(zone) if zone else None
-
-
-def _known_zone(zone: str | None) -> str | None:
-    """`zone` when it is a known IANA id (canonical spelling), else None."""
-    if not zone:
-        return None
-    try:
-        return require_zone(zone)
-    except UnknownTimezoneError:
-        return None
-
-
-def _read_text(turn: Turn) -> None:
-    """What the text says, worked out before the transaction: it needs no state."""
-    turn.directives = parse_directives(turn.text)
-    text = turn.directives.rest if turn.directives.any else turn.text
-    turn.mentions = tuple(zone_mentions(text))
-    turn.temporal_phrase = detect_temporal_action(turn.text)
-    turn.talks_about_time = mentions_time(turn.text)
-
-
-def _elapsed(now: datetime, then: datetime | None) -> timedelta | None:
-    if then is None:
-        return None
-    return max(now - then, timedelta(0))
-
-
-def _place_name(text: str) -> str:
-    return text[3:] if text.lower().startswith("in ") else text
-
-
-def _upcoming(row: Mapping[str, Any], now: datetime) -> UpcomingItem:
-    return UpcomingItem(
-        id=int(row["id"]),
-        content=str(row["content"]),
-        due_at=row["due_at"],
-        overdue=row["due_at"] <= now,
-        reminded_at=row["reminded_at"],
-    )
 
 
 # ------------------------------------------------------------- tool support

@@ -110,7 +110,12 @@ def claim_statement(dialect_name: str, *, live_workers: bool = False) -> Update:
     """
     now = _at("now")
     taken = (
-        claim_is_free(outbox.c.claimed_by, outbox.c.claim_expires_at)
+        and_(
+            claim_is_free(outbox.c.claimed_by, outbox.c.claim_expires_at),
+            # Never a job this worker is still sending: a late heartbeat can make a live
+            # worker look dead, and taking its own job back would send it twice.
+            or_(outbox.c.claimed_by != bindparam("worker"), outbox.c.claim_expires_at <= now),
+        )
         if live_workers
         else outbox.c.claim_expires_at <= now
     )

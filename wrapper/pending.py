@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import and_, bindparam, delete, func, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from clockcore import ContextEnvelope, MessageRef
@@ -117,6 +117,12 @@ def _claim_statement(postgres: bool) -> Any:
         .where(
             pending.c.retry_at <= bindparam("now", type_=UTCDateTime()),
             claim_is_free(pending.c.claimed_by, pending.c.claim_expires_at),
+            # Not a turn this worker is still running (a late heartbeat looks like death).
+            or_(
+                pending.c.claimed_by.is_(None),
+                pending.c.claimed_by != bindparam("worker"),
+                pending.c.claim_expires_at <= bindparam("now", type_=UTCDateTime()),
+            ),
         )
         .order_by(pending.c.received_at, pending.c.id)
         .limit(bindparam("limit"))

@@ -76,10 +76,10 @@ async def model() -> AsyncIterator[FakeLLMServer]:
 
 @pytest.fixture
 def settings(tmp_path: Path, database_url: str) -> Settings:
-    # Beats every 0.1 s, dead after 0.3 s: the restart takes the dead worker's claims at once.
+    # Beats every 0.1 s, dead after 0.5 s: the restart takes the dead worker's claims at once.
     return Settings(
         home=tmp_path, database_url=database_url, http_port=0,
-        worker=WorkerSettings(heartbeat=0.1, dead_after=0.3),
+        worker=WorkerSettings(heartbeat=0.1, dead_after=0.5),
     )  # fmt: skip
 
 
@@ -195,7 +195,8 @@ async def _run_with_crash(
 
         async def answered() -> bool:
             await gateway.settle(timeout=None)
-            return bool(second.sent or first.sent)
+            jobs = await gateway.wrapper.outbox.listing()
+            return any(job.kind == "reply" and job.status == "sent" for job in jobs)
 
         await _until(answered, "the reply")
         await gateway.settle(timeout=None)

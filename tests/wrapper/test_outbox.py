@@ -203,6 +203,22 @@ async def test_expired_lease_is_claimed_again(outbox: Outbox) -> None:
     assert (await _by_id(outbox, item_id)).claimed_by == "w2"
 
 
+async def test_a_worker_that_looks_dead_never_takes_back_its_own_job(outbox: Outbox) -> None:
+    # No heartbeat rows at all: every worker counts as dead. w1's job in flight is free for
+    # others at once, but w1 itself must not claim it again (it would send it twice).
+    item_id = await _enqueue(outbox)
+    alive_since = NOW - timedelta(seconds=8)
+    (first,) = await outbox.claim_due(now=NOW, worker="w1", lease=LEASE, alive_since=alive_since)
+    assert await outbox.claim_due(now=NOW, worker="w1", lease=LEASE, alive_since=alive_since) == []
+    (taken,) = await outbox.claim_due(now=NOW, worker="w2", lease=LEASE, alive_since=alive_since)
+    assert taken.id == first.id == item_id
+    assert taken.claimed_by == "w2"
+    # Its own lease run out, a worker may take its job back (nobody else came for it).
+    late = NOW + 2 * LEASE
+    (again,) = await outbox.claim_due(now=late, worker="w2", lease=LEASE, alive_since=late)
+    assert again.claimed_by == "w2"
+
+
 async def test_defer_waits_until_then_keeps_the_reason(outbox: Outbox) -> None:
     due = NOW - timedelta(minutes=3)
     item_id = await _enqueue(outbox, "Good morning!", kind="proactive", due_at=due)
