@@ -78,10 +78,6 @@ class Reading:
     end_wall: datetime | None = None
     latent: bool = False
 
-    @property
-    def is_range(self) -> bool:
-        return self.end_wall is not None
-
 
 _switch = {"enabled": True}
 

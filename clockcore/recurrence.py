@@ -96,7 +96,6 @@ _COUNT = re.compile(
     rf"|(?P<times>{_NUM_RE})\s+times)\b",
     re.IGNORECASE,
 )
-_GLUE = re.compile(r"^[\s,]*(?:(?:at|on|in|the|from|starting|beginning|,)\s*)*|[\s,]*$", re.I)
 _TIME_WORDS = re.compile(
     rf"\d|\b(?:{_DAY_RE}|{_MONTH_RE}|noon|midnight|morning|afternoon|evening|night|tonight|"
     r"half|quarter|past|every|each|daily|weekly|monthly|yearly|hourly|nightly|fortnightly|"
@@ -215,7 +214,7 @@ def parse_recurrence(text: str, tz: str | None, reference_instant: datetime) -> 
     clock, rest, question = _time_of_day(rest, reference)
     if question is not None:
         return _ask(question, text)
-    leftover = _TIME_WORDS.search(_strip_noise(rest))
+    leftover = _TIME_WORDS.search(rest)  # glue ("at", "on", "from") is no time word
     if leftover is not None:
         return _ask(
             f"I can read a repeating time in {text.strip()!r}, but not the "
@@ -380,10 +379,6 @@ def _time_of_day(rest: str, reference: datetime) -> tuple[dict[str, int] | None,
         return None, rest, "Repeating times run to the minute: which minute?"
     blanked = rest[: where.start] + " " * (where.end - where.start) + rest[where.end :]
     return {"BYHOUR": wall.hour, "BYMINUTE": wall.minute}, blanked, None
-
-
-def _strip_noise(rest: str) -> str:
-    return _GLUE.sub("", rest)
 
 
 def _rrule(parts: dict[str, object]) -> str:

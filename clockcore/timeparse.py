@@ -783,10 +783,11 @@ def find_time_expressions(text: str) -> list[TimeExpression]:
         if not any(t.kind in TIME_KINDS for t in group):
             continue
         start, kinds = group[0].start, tuple(t.kind for t in group)
-        before = text[:start]
-        if lead := _RANGE_START.search(before):  # "9-10am", "between 2 and 4pm"
+        # Only the few words before the expression can widen it: never rescan the message.
+        window = max(0, start - _LEAD_WINDOW)
+        if lead := _RANGE_START.search(text, window, start):  # "9-10am", "between 2 and 4pm"
             start, kinds = lead.start(), ("range", *kinds)
-        if lead := _FRAME_START.search(text[:start]):  # "every Monday", "each Friday"
+        if lead := _FRAME_START.search(text, max(0, start - _LEAD_WINDOW), start):  # "every"
             start, kinds = lead.start(), ("recurrence", *kinds)
         spans.append((start, group[-1].end, kinds))
     for match in _REPEAT.finditer(text):  # "every 90 minutes", "daily"
@@ -803,6 +804,8 @@ def find_time_expressions(text: str) -> list[TimeExpression]:
 
 # What widens a grammar expression in find_time_expressions: a range's start before it,
 # a recurrence's frame before it, and recurrences the grammar has no piece of.
+_LEAD_WINDOW = 48
+"""Characters before an expression searched for its range start or recurrence frame."""
 _RANGE_START = re.compile(
     r"(?:\b(?:from|between)\s+)?\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*"
     r"(?:[-–—]|\bto\b|\band\b|\buntil\b|\btill\b)\s*$",
