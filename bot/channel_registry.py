@@ -16,6 +16,7 @@ the channels it runs. The console is not here: it runs when no channel does.
 from __future__ import annotations
 
 import importlib.util
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -23,7 +24,7 @@ from typing import Any, Generic, TypeVar
 from bot import messages
 from bot.config import ChannelSettings, EmailSettings, Settings, SlackSettings, TelegramSettings
 from bot.redact import masked_http
-from channels.base import Channel
+from channels.base import Channel, Sink, StateStore
 from clockcore import Clock
 
 __all__ = [
@@ -33,7 +34,11 @@ __all__ = [
     "build_channels",
     "enabled_channels",
     "extra_for_module",
+    "start_channels",
+    "stop_channels",
 ]
+
+log = logging.getLogger(__name__)
 
 G = TypeVar("G", bound=ChannelSettings)
 
@@ -238,6 +243,29 @@ def build_channels(settings: Settings, *, clock: Clock) -> list[Channel]:
         MissingExtraError: an enabled channel's SDK is not installed.
     """
     return [spec.build(spec.group(settings), clock) for spec in enabled_channels(settings)]
+
+
+async def start_channels(
+    channels: Sequence[Channel], sink: Sink, state: StateStore, *, started: list[Channel]
+) -> None:
+    """Start `channels` in order, appending each to `started` once it runs.
+
+    Raises whatever a channel's start raises; `started` then holds those to stop.
+    """
+    for channel in channels:
+        await channel.start(sink, state)
+        started.append(channel)
+        log.info("channel %s started", channel.name)
+
+
+async def stop_channels(started: list[Channel]) -> None:
+    """Stop `started` in reverse order and empty it; one that fails is logged, not raised."""
+    for channel in reversed(started):
+        try:
+            await channel.stop()
+        except Exception:
+            log.exception("channel %s did not stop cleanly", channel.name)
+    started.clear()
 
 
 def extra_for_module(module: str | None) -> str | None:

@@ -17,7 +17,7 @@ from bot.channel_registry import enabled_channels, extra_for_module
 from bot.chat import chat as run_chat
 from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
-from bot.gateway import Gateway
+from bot.gateway import Gateway, run_until_signalled
 from bot.outbox_cli import outbox_command
 from bot.state_cli import state_app
 from channels.base import ChannelError
@@ -119,7 +119,7 @@ def run(config: ConfigOption = None) -> None:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        asyncio.run(Gateway(settings).run_until_stopped())
+        asyncio.run(run_until_signalled(Gateway(settings)))
     except ModuleNotFoundError as exc:
         extra = extra_for_module(exc.name) or "the channel's"
         _fail(f"a configured channel needs the {extra} extra: pip install 'clockbot[{extra}]'")

@@ -94,6 +94,23 @@ class Dispatcher:
                 async with asyncio.timeout(interval):
                     await self._woken.wait()
 
+    async def settle(self, *, timeout: float | None = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until no turn runs and no job is due or in hand (tests, the console).
+
+        Raises:
+            TimeoutError: still busy after `timeout` seconds (None waits as long as it takes).
+        """
+        async with asyncio.timeout(timeout):
+            while True:
+                if self._turns.busy:
+                    await self._turns.drain()
+                    continue
+                handled = await self.run_once()
+                if handled == 0 and not self._turns.busy and self.idle:
+                    return
+                if handled == 0:
+                    await asyncio.sleep(0.01)  # another claimer holds a job: let it finish
+
     def wake(self) -> None:
         """A job was just enqueued: look now rather than at the next interval."""
         self._woken.set()

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.agent import Agent
-from bot.channel_registry import build_channels
+from bot.channel_registry import build_channels, start_channels, stop_channels
 from bot.config import Settings
 from bot.dispatch import Dispatcher
-from bot.http import HealthReport, HttpServer, probe
+from bot.http import HttpServer, serve_channels
 from bot.llm.types import Provider
 from bot.providers import make_provider
 from bot.turns import TOO_LARGE_REPLY, Turns
@@ -31,9 +30,7 @@ from clockcore import Clock, SystemClock
 from wrapper import InteractionWrapper
 from wrapper.workers import new_worker_id
 
-__all__ = ["TOO_LARGE_REPLY", "Gateway"]
-
-log = logging.getLogger(__name__)
+__all__ = ["TOO_LARGE_REPLY", "Gateway", "run_until_signalled"]
 
 
 class Gateway:
@@ -88,7 +85,7 @@ class Gateway:
         )  # fmt: skip
         self.turns = Turns(
             wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,
-            channels=self.channels, on_commit=self._wake,
+            channels=self.channels, on_commit=lambda: self.dispatcher.wake(),
         )  # fmt: skip
         self.dispatcher = Dispatcher(
             wrapper=self.wrapper, turns=self.turns, channels=self.channels, clock=self._clock,
@@ -98,34 +95,29 @@ class Gateway:
             if self._channel_list is None:
                 self._channel_list = build_channels(s, clock=self._clock)
             self.channels.update((channel.name, channel) for channel in self._channel_list)
-            for channel in self._channel_list:
-                await channel.start(self.accept, self.wrapper.channel_state)
-                self._started.append(channel)
-                log.info("channel %s started", channel.name)
-            await self._start_http()
+            await start_channels(self._channel_list, self.accept, self.wrapper.channel_state,
+                                 started=self._started)  # fmt: skip
+            self._http = await serve_channels(
+                self._started, host=s.http_host, port=s.http_port, serve=self._serve_http,
+                store=lambda: self.wrapper.outbox.listing(limit=1),
+            )  # fmt: skip
+            self.http_port = self._http.port if self._http is not None else None
         except BaseException:
             await self.stop()
             raise
+        beat = s.worker.heartbeat
         self._background = [
-            asyncio.create_task(self.dispatcher.run_forever(interval=self._poll_interval)),
-            asyncio.create_task(
-                self.turns.retry_forever(interval=self._retry_interval or s.worker.heartbeat)
-            ),
-            asyncio.create_task(
-                self.wrapper.workers.beat_forever(
-                    self.worker, clock=self._clock, every=s.worker.heartbeat
-                )
-            ),
+            asyncio.create_task(job)
+            for job in (
+                self.dispatcher.run_forever(interval=self._poll_interval),
+                self.turns.retry_forever(interval=self._retry_interval or beat),
+                self.wrapper.workers.beat_forever(self.worker, clock=self._clock, every=beat),
+            )
         ]
 
     async def stop(self) -> None:
         """Stop receiving, finish the turns in hand, then stop sending and close the store."""
-        for channel in reversed(self._started):
-            try:
-                await channel.stop()
-            except Exception:
-                log.exception("channel %s did not stop cleanly", channel.name)
-        self._started.clear()
+        await stop_channels(self._started)
         if hasattr(self, "turns"):
             await self.turns.drain(timeout=30)
         if hasattr(self, "dispatcher"):
@@ -153,56 +145,21 @@ class Gateway:
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
 
-    async def run_until_stopped(self) -> None:
-        """Start, run until SIGINT or SIGTERM, then stop cleanly."""
-        stopping = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stopping.set)
-        await self.start()
-        try:
-            await stopping.wait()
-        finally:
-            await self.stop()
-
     async def settle(self, *, timeout: float | None = 10.0) -> None:  # noqa: ASYNC109
-        """Wait until no turn runs and no outbox job is due or in hand (tests, the console).
-
-        Raises:
-            TimeoutError: still busy after `timeout` seconds (None waits as long as it takes).
-        """
-        async with asyncio.timeout(timeout):
-            while True:
-                if self.turns.busy:
-                    await self.turns.drain()
-                    continue
-                handled = await self.dispatcher.run_once()
-                if handled == 0 and not self.turns.busy and self.dispatcher.idle:
-                    return
-                if handled == 0:
-                    await asyncio.sleep(0.01)  # another claimer holds a job: let it finish
+        """`bot.dispatch.Dispatcher.settle`: no turn running, no job due or in hand."""
+        await self.dispatcher.settle(timeout=timeout)
 
     async def accept(self, inbound: Inbound) -> None:
         """The adapters' `Sink`: `bot.turns.Turns.intake`."""
         await self.turns.intake(inbound)
 
-    def _wake(self) -> None:
-        self.dispatcher.wake()
 
-    # ------------------------------------------------------------- HTTP
-
-    async def _start_http(self) -> None:
-        routes = [route for channel in self._started for route in channel.http_routes()]
-        serve = self._serve_http
-        if serve is None:
-            serve = bool(routes) or any(c.name != "console" for c in self._started)
-        if not serve:
-            return
-        s = self._settings
-        self._http = HttpServer(s.http_host, s.http_port, routes=routes, health=self._health)
-        await self._http.start()
-        self.http_port = self._http.port
-
-    async def _health(self) -> HealthReport:
-        return await probe(lambda: self.wrapper.outbox.listing(limit=1), self._started)
+async def run_until_signalled(gateway: Gateway) -> None:
+    """Start `gateway`, run it until SIGINT or SIGTERM, then stop it cleanly."""
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stopping.set)
+    async with gateway:
+        await stopping.wait()

@@ -16,7 +16,7 @@ from typing import Any
 
 from channels.base import Channel, HttpRoute
 
-__all__ = ["MAX_BODY_BYTES", "Health", "HealthReport", "HttpServer", "probe"]
+__all__ = ["MAX_BODY_BYTES", "Health", "HealthReport", "HttpServer", "probe", "serve_channels"]
 
 log = logging.getLogger(__name__)
 
@@ -120,3 +120,31 @@ class HttpServer:
             "problems": dict(report.problems),
         }
         return web.json_response(body, status=503 if report.problems else 200, dumps=json.dumps)
+
+
+async def serve_channels(
+    channels: Sequence[Channel],
+    *,
+    host: str,
+    port: int,
+    store: Callable[[], Awaitable[object]],
+    serve: bool | None = None,
+) -> HttpServer | None:
+    """Start the server for `channels`' webhook routes and ``/healthz``, or None.
+
+    `serve` None serves when any channel has a route or any channel other than
+    the console runs (an operator's ``/healthz``); `store` is the cheap read
+    that `probe` makes of the store.
+    """
+    routes = [route for channel in channels for route in channel.http_routes()]
+    if serve is None:
+        serve = bool(routes) or any(c.name != "console" for c in channels)
+    if not serve:
+        return None
+
+    async def health() -> HealthReport:
+        return await probe(store, channels)
+
+    server = HttpServer(host, port, routes=routes, health=health)
+    await server.start()
+    return server

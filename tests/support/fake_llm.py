@@ -46,7 +46,9 @@ For each chat request it waits a seeded random `delay` (1-3 s) and reads the new
 message: "msg N" (after the runtime block) first gets the tool calls `remember` (notify,
 "reminder N", due in an hour), `clock_it` ("action N") and `schedule_message` ("scheduled N",
 in five hours), all in one round or one per round; the request after the last tool result gets
-"answer to msg N". Other requests (a proactive turn, a summary) get a short text. Scripted
+"answer to msg N". A proactive turn for "reminder N" or "scheduled N" waits `proactive_delay`
+and answers "due now: reminder N" (its call has ``proactive`` set); other requests (a
+summary) get a short text at once. Scripted
 replies, when queued, still come first.
 """
 
@@ -168,6 +170,7 @@ class ModelCall:
     delay: float
     ended: float | None = None  # when the answer went out, or the wait was cut short
     cut: bool = False  # the client went away (or the server closed) before the answer
+    proactive: bool = False  # a due job's turn: `n` is the N of "reminder N" / "scheduled N"
 
     @property
     def due(self) -> float:
@@ -176,6 +179,7 @@ class ModelCall:
 
 
 _MSG_RE = re.compile(r"(?:^|\n)msg (\d+)\s*$")
+_DUE_RE = re.compile(r"is due now: (reminder|scheduled) (\d+)\n")
 
 
 class Responder:
@@ -193,8 +197,10 @@ class Responder:
         tools_per_round: Literal["all", "each"] = "all",
         remind_in: str = "in 1 hour",
         schedule_in: str = "in 5 hours",
+        proactive_delay: float = 1.0,
     ) -> None:
         self.delay = delay
+        self.proactive_delay = proactive_delay
         self.tools_per_round = tools_per_round
         self.remind_in = remind_in
         self.schedule_in = schedule_in
@@ -216,6 +222,15 @@ class Responder:
 
     def plan(self, body: Any, now: float) -> tuple[Reply, ModelCall]:
         """The reply to an OpenAI chat request, and its record (already in `calls`)."""
+        due = _due_job(body)
+        if due is not None:
+            n, what = due
+            call = ModelCall(
+                n=n, round=0, final=True, started=now, delay=self.proactive_delay, proactive=True
+            )
+            self.calls.append(call)
+            reply = Reply.text(f"due now: {what}")
+            return dataclasses.replace(reply, delay=self.proactive_delay), call
         n, done = _newest_turn(body)
         delay = self._random.uniform(*self.delay)
         calls = self.tool_calls(n) if n is not None else ()
@@ -235,6 +250,20 @@ class Responder:
     def in_flight(self, at: float) -> list[ModelCall]:
         """The requests being thought about at loop time `at`."""
         return [c for c in self.calls if c.started <= at < (c.ended or c.due)]
+
+
+def _due_job(body: Any) -> tuple[int, str] | None:
+    """(N, "reminder N") when an OpenAI request body is the proactive turn of a due job."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list) or not messages or not isinstance(messages[-1], dict):
+        return None
+    content = messages[-1].get("content")
+    if isinstance(content, list):
+        content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    if messages[-1].get("role") != "user" or not isinstance(content, str):
+        return None
+    match = _DUE_RE.search(content)
+    return (int(match[2]), f"{match[1]} {match[2]}") if match else None
 
 
 def _newest_turn(body: Any) -> tuple[int | None, int]:
