@@ -19,6 +19,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
 from bot.gateway import Gateway, run_until_signalled
 from bot.outbox_cli import outbox_command
+from bot.reminders_cli import reminders_app
 from bot.state_cli import state_app
 from channels.base import ChannelError
 from clockcore import (
@@ -47,6 +48,7 @@ time_app = typer.Typer(help="Read, show and convert times the way the agent does
 app.add_typer(time_app, name="time")
 app.add_typer(state_app, name="state")
 app.command("outbox")(outbox_command)
+app.add_typer(reminders_app, name="reminders")
 app.command("doctor")(doctor_command)
 
 TzOption = Annotated[

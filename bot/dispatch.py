@@ -11,6 +11,11 @@ crash between them sends the decided text, decided once.
 Every failure counts toward `MAX_ATTEMPTS` (each claim is an attempt): a
 channel error, an adapter's bug, a store error while deciding. A job whose
 worker died is claimed again as soon as its heartbeat stops.
+
+A job of a recurring schedule has its next occurrence enqueued when it is
+claimed (`wrapper.schedules.advance_in`), and may be skipped there. A job
+sent more than `LATE_AFTER` after its time carries a note saying when it was
+due (missed occurrences of a schedule fold into that one message).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from channels.base import Channel, ChannelError, Outgoing
 from clockcore import Clock
 from wrapper import InteractionWrapper
 from wrapper.outbox import OutboxItem
+from wrapper.schedules import LATE_AFTER, late_note
 
 __all__ = ["CLAIM_LEASE", "MAX_ATTEMPTS", "Dispatcher"]
 
@@ -149,7 +155,16 @@ class Dispatcher:
             return item.text
         if item.decided_at is not None:
             return item.final_text or item.text
-        decision = await self._turns.proactive(item, worker=self.worker)
+        now, note = self._clock.now(), ""
+        if item.schedule_id is not None:
+            occurrence = await self._wrapper.reminders.advance(item, now=now, worker=self.worker)
+            if not occurrence.send:
+                return None  # skipped: missed with ``skip``, or its schedule paused or ended
+            note = occurrence.note
+        elif now - (item.occurs_at or item.due_at) > LATE_AFTER:
+            zone = await self._wrapper.user_timezone(item.user_key) if item.user_key else None
+            note = late_note(item.occurs_at or item.due_at, zone or "UTC")
+        decision = await self._turns.proactive(item, worker=self.worker, note=note)
         if decision is None or decision.defer_until is not None:
             return None
         return decision.text

@@ -49,6 +49,9 @@ scheduled message until the zone is known: ask first. Never map an abbreviation 
 such as EST, IST or BST to a zone on your own.
 - Use the tools for time: current_time, parse_time and convert_time answer \
 exactly; do not compute dates or offsets in your head.
+- A repeating reminder ("every weekday at 9") is schedule_recurring, never one \
+remember. list_reminders shows the person's reminders with their ids; snooze, \
+cancel_reminder and pause_reminders change them.
 - In group chats, give times in UTC with the conversion for each person who \
 needs it.
 

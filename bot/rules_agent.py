@@ -2,9 +2,17 @@
 
 It is a `Provider` like the others, so it runs through the same turn loop, the
 same tools and the same history. It reads the newest user message and answers
-what it can answer exactly: clock directives, "remind me … to …", "what time
-is it (in …)", "what's coming up". Anything else gets a plain sentence saying
-that free conversation needs an LLM.
+what it can answer exactly: clock directives, "remind me … to …" (once, or
+"every weekday at 9am"), "what are my reminders", "cancel the timesheet
+reminder", "pause my reminders until Monday", "resume my reminders", "move the
+3pm one to 4", "snooze 20 min", "remind me again tonight", "stop this one",
+"done", "what time is it (in …)", "what's coming up". Anything else gets a plain
+sentence saying that free conversation needs an LLM.
+
+Changing a reminder named by its words takes two tool calls: `list_reminders`,
+then, when exactly one reminder matches, the change; several matches are asked
+about, none is said. "Move the 3pm one to 4" keeps the day and, for a bare
+hour, the half of the day of the time it names (4 after 3pm is 16:00).
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from itertools import count
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
 from clockcore import (
     RUNTIME_BLOCK_END,
+    find_time_expressions,
     locate_time,
     parse_directives,
     require_zone,
@@ -44,6 +53,38 @@ _UPCOMING = re.compile(r"\b(?:what'?s|what is) (?:coming up|due|next)\b|\bupcomi
 _PROACTIVE = re.compile(
     r"^A (?:reminder|scheduled message)[^:]*is due now: (?P<what>.+)$", re.MULTILINE
 )
+_LIST = re.compile(
+    r"\b(?:what are|list|show(?: me)?|which are)\s+(?:all\s+)?my\s+reminders\b"
+    r"|^\s*(?:my\s+)?reminders\s*\??\s*$",
+    re.IGNORECASE,
+)
+_AGAIN = re.compile(r"^\s*remind me again\b\s*(?P<when>.*?)[\s.!]*$", re.IGNORECASE)
+_SNOOZE = re.compile(
+    r"^\s*snooze\b(?:\s+(?:it|this|that))?(?:\s+for)?\s*(?P<when>.*?)[\s.!]*$", re.I
+)
+_PAUSE = re.compile(
+    r"^\s*pause\s+(?:all\s+)?(?:of\s+)?(?:my\s+)?reminders?\b\s*"
+    r"(?:(?:until|till|til|through)\s+(?P<until>.+?))?[\s.!]*$",
+    re.IGNORECASE,
+)
+_RESUME = re.compile(
+    r"^\s*(?:resume|unpause|restart|continue)\s+(?:all\s+)?(?:my\s+)?reminders?\b", re.I
+)
+_CANCEL = re.compile(
+    r"^\s*(?:please\s+)?(?:cancel|stop|delete|remove|drop)\b\s*(?P<what>.*?)[\s.!]*$", re.I
+)
+_THIS_ONE = re.compile(r"^(?:this|that|it|this one|that one|this reminder|that reminder)$", re.I)
+_MOVE = re.compile(
+    r"^\s*(?:move|change|shift)\s+(?:the\s+|my\s+)?(?P<what>.+?)\s+"
+    r"(?:one\s+|reminder\s+)?to\s+(?P<to>.+?)[\s.!]*$",
+    re.IGNORECASE,
+)
+_DONE = re.compile(r"^\s*(?:done|did it|finished|all done|got it)\s*[.!]*\s*$", re.IGNORECASE)
+_CLOCK = re.compile(r"^(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?$", re.I)
+_FILLER = frozenset(
+    {"the", "my", "a", "an", "reminder", "reminders", "one", "this", "that", "for", "to"}
+    | {"about", "please", "all", "of"}
+)
 _ID_SUFFIX = re.compile(r" \(id [^)]*\)$")
 _DUE_LINE = re.compile(r"^- \[(?:DUE|OVERDUE) [^\]]+\].*$", re.MULTILINE)
 
@@ -59,7 +100,8 @@ class RulesProvider:
     async def complete(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Completion:
         last = messages[-1]
         if last.role == "tool":
-            return _say(_after_tool(last))
+            follow = self._follow_up(last, _newest_text(messages))
+            return follow or _say(_after_tool(last))
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             return _say(f"Reminder: {due['what'].strip()}")
@@ -82,6 +124,8 @@ class RulesProvider:
         directives = parse_directives(text)
         if directives.any:
             return _say(_directive_reply(directives, block))
+        if reminders := self._reminders(text):
+            return reminders
         if remind := _REMIND.match(text):
             return self._reminder(remind["rest"])
         if asked := _TIME_IN.search(text):
@@ -99,7 +143,79 @@ class RulesProvider:
             return _say("\n".join(due) or "Nothing is due in the next 7 days.")
         return _say(NEEDS_LLM)
 
+    def _reminders(self, text: str) -> Completion | None:
+        """A request about reminders already set, or None."""
+        if _LIST.search(text):
+            return self._call("list_reminders")
+        if again := _AGAIN.match(text) or _SNOOZE.match(text):
+            return self._call("snooze", until=_later(again["when"]))
+        if pause := _PAUSE.match(text):
+            if pause["until"] is None:
+                return _say("Until when? For example: 'pause my reminders until Monday'.")
+            return self._call("pause_reminders", until=pause["until"].strip())
+        if _RESUME.match(text):
+            return self._call("pause_reminders", resume=True)
+        if _DONE.match(text):
+            return _say("Good, marked done.")
+        if cancel := _CANCEL.match(text):
+            what = cancel["what"].strip()
+            if not what or _THIS_ONE.match(what):
+                return self._call("cancel_reminder")
+            return self._call("list_reminders")
+        if _MOVE.match(text):
+            return self._call("list_reminders")
+        return None
+
+    def _follow_up(self, result: Message, text: str) -> Completion | None:
+        """After `list_reminders`: the change the person asked for, on the one reminder meant."""
+        if result.name != "list_reminders":
+            return None
+        try:
+            listed = json.loads(result.content).get("reminders", [])
+        except (json.JSONDecodeError, AttributeError):
+            return None
+        if cancel := _CANCEL.match(text):
+            found = _matching(listed, cancel["what"])
+            if isinstance(found, str):
+                return _say(found)
+            return self._call("cancel_reminder", id=found["id"])
+        if move := _MOVE.match(text):
+            return self._move(listed, move["what"], move["to"])
+        return None
+
+    def _move(self, listed: list[dict[str, object]], what: str, to: str) -> Completion:
+        source = _CLOCK.match(what.strip())
+        if source is None:
+            found = _matching(listed, what)
+            if isinstance(found, str):
+                return _say(found)
+            hits = [found]
+        else:
+            hits = [r for r in listed if _same_clock(r.get("next"), source)]
+        hits = [r for r in hits if str(r.get("id", "")).startswith("r")]
+        if len(hits) != 1:
+            return _say(
+                f"I can't tell which one-shot reminder {what!r} is; 'what are my reminders' "
+                "lists them (a repeating one is changed by cancelling it and setting it anew)."
+            )
+        (hit,) = hits
+        next_at = datetime.fromisoformat(str(hit["next"]))
+        target = to.strip()
+        wanted = _CLOCK.match(target)
+        if wanted is not None and wanted["ap"] is None and source is not None and source["ap"]:
+            target = f"{target}{source['ap']}"  # "to 4" after "3pm" is 4pm
+        if wanted is not None:
+            target = f"{next_at:%Y-%m-%d} at {target}"  # the same day
+        return self._call("snooze", id=hit["id"], until=target)
+
     def _reminder(self, rest: str) -> Completion:
+        repeat = next(
+            (e for e in find_time_expressions(rest) if "recurrence" in e.parts and e.whole), None
+        )
+        if repeat is not None:
+            what = rest[: repeat.start] + " " + rest[repeat.end :]
+            what = _TO.sub(" ", " " + what).strip(" .!,") or "your reminder"
+            return self._call("schedule_recurring", text=what, every=repeat.text)
         found = locate_time(rest)
         if found is None:
             return _say(
@@ -161,7 +277,82 @@ def _after_tool(result: Message) -> str:
     if result.name == "remember":
         due = data.get("due_at")
         return f"I'll remind you at {_readable(due)}." if due else "Noted."
+    if result.name == "schedule_recurring":
+        nexts = ", ".join(_readable(at) for at in data.get("next", []))
+        return f"Set: {data['text']}, repeating. Next: {nexts}. Its id is {data['id']}."
+    if result.name == "list_reminders":
+        return _listing(data.get("reminders", []))
+    if result.name == "snooze":
+        if data.get("moved"):
+            return f"Moved: {data['text']}, to {_readable(data['until'])}."
+        return f"Snoozed: {data['text']}, until {_readable(data['until'])}."
+    if result.name == "cancel_reminder":
+        return f"Canceled {data['id']}."
+    if result.name == "pause_reminders":
+        if data.get("resumed"):
+            return "Your reminders are back on."
+        until = data.get("until")
+        return f"Paused until {_readable(until)}." if until else "Paused until you resume them."
     return "Done."
+
+
+def _listing(reminders: list[dict[str, object]]) -> str:
+    if not reminders:
+        return "You have no reminders set."
+    lines = []
+    for r in reminders:
+        when = f"next {_readable(str(r['next']))}" if r.get("next") else "paused"
+        repeats = " (repeats)" if r.get("repeats") else ""
+        lines.append(f"- {r.get('id') or 'new'}: {r['text']}{repeats}, {when}")
+    return "Your reminders:\n" + "\n".join(lines)
+
+
+def _newest_text(messages: Sequence[Message]) -> str:
+    """What the person wrote in the newest user message."""
+    for message in reversed(messages):
+        if message.role == "user":
+            return _split(message.content)[1]
+    return ""
+
+
+def _later(when: str) -> str:
+    """The snooze time as written; a bare duration ("20 min") is from now; none is 10 minutes."""
+    when = when.strip()
+    if not when:
+        return "in 10 minutes"
+    return f"in {when}" if when[0].isdigit() else when
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[\w']+", text.casefold()) if w not in _FILLER]
+
+
+def _matching(listed: list[dict[str, object]], what: str) -> dict[str, object] | str:
+    """The one reminder whose text holds every word of `what`, or what to say instead."""
+    words = _words(what)
+    hits = [r for r in listed if r.get("id") and all(w in str(r["text"]).casefold() for w in words)]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        return f"I can't find a reminder about {what.strip()!r}."
+    names = "; ".join(f"{r['id']}: {r['text']}" for r in hits)
+    example = f"cancel {hits[0]['id']}"
+    return f"Several reminders match: {names}. Which one? Say its id, e.g. {example!r}."
+
+
+def _same_clock(iso: object, clock: re.Match[str]) -> bool:
+    if not isinstance(iso, str):
+        return False
+    local = datetime.fromisoformat(iso)
+    hour, minute = int(clock["h"]), int(clock["m"] or 0)
+    meridiem = (clock["ap"] or "").replace(".", "").lower()
+    if meridiem == "pm" and hour < 12:
+        hour += 12
+    elif meridiem == "am" and hour == 12:
+        hour = 0
+    return (local.hour, local.minute) == (hour, minute) or (
+        not meridiem and (local.hour - 12, local.minute) == (hour, minute)
+    )
 
 
 def _readable(iso: str) -> str:

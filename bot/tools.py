@@ -15,14 +15,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime
 from typing import Any, Literal
 
 from bot.llm.types import ToolCall, ToolSpec
+from bot.reminder_tools import REMINDER_HANDLERS, REMINDER_TOOLS
+from bot.tool_session import (
+    TEXT,
+    WHEN,
+    BadArguments,
+    NotAvailable,
+    ToolSession,
+    instant,
+    integer_arg,
+    iso,
+    object_schema,
+    sending,
+    text_arg,
+    time_context,
+)
 from clockcore import (
-    Clock,
-    ContactWindow,
-    ContextEnvelope,
     UnknownTimezoneError,
     parse_anchored_time,
     require_zone,
@@ -30,13 +41,11 @@ from clockcore import (
     to_iso,
 )
 from clockcore.zones import zone_from_label
-from wrapper import InteractionWrapper, UnknownItemError
+from wrapper import UnknownItemError
 from wrapper.effects import (
     SETTABLE_ACTION_STATUSES,
     ActionsDisabledError,
     ActionStatusChange,
-    Effect,
-    Enqueue,
     ForgetMemory,
     MarkReminded,
     NewAction,
@@ -46,27 +55,9 @@ from wrapper.effects import (
     check_memory,
     new_action_id,
     new_memory_id,
-    outbox_values,
 )
 
 __all__ = ["READ_ONLY_TOOLS", "TOOLS", "ToolRegistryError", "ToolSession", "run_tool", "tool_names"]
-
-
-def _object(properties: Mapping[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": dict(properties),
-        "required": list(required),
-        "additionalProperties": False,
-    }
-
-
-_TEXT = {"type": "string"}
-_WHEN = {
-    "type": "string",
-    "description": "A time as the person said it ('tomorrow 9am', 'in 2 hours') "
-    "or an ISO-8601 instant with an offset.",
-}
 
 
 class ToolRegistryError(ValueError):
@@ -79,33 +70,35 @@ def _build() -> tuple[ToolSpec, ...]:
             "remember",
             "Store something for the person, optionally due at a time; with notify, "
             "it is delivered to them when due.",
-            _object(
-                {"content": _TEXT, "due_at": _WHEN, "notify": {"type": "boolean"}}, ("content",)
+            object_schema(
+                {"content": TEXT, "due_at": WHEN, "notify": {"type": "boolean"}}, ("content",)
             ),
         ),
         ToolSpec(
             "update_memory",
             "Mark a stored item reminded: after mentioning a [DUE]/[OVERDUE] item, set "
             "reminded_at to 'now'.",
-            _object({"id": {"type": "integer"}, "reminded_at": _TEXT}, ("id", "reminded_at")),
+            object_schema({"id": {"type": "integer"}, "reminded_at": TEXT}, ("id", "reminded_at")),
         ),
         ToolSpec(
             "recall",
             "Search what the person asked you to remember.",
-            _object({"query": _TEXT}, ("query",)),
+            object_schema({"query": TEXT}, ("query",)),
         ),
-        ToolSpec("forget", "Delete a stored item.", _object({"id": {"type": "integer"}}, ("id",))),
+        ToolSpec(
+            "forget", "Delete a stored item.", object_schema({"id": {"type": "integer"}}, ("id",))
+        ),
         ToolSpec(
             "clock_it",
             "Record an action the person is about to do, for light continuity later.",
-            _object({"label": _TEXT, "expected_minutes": {"type": "integer"}}, ("label",)),
+            object_schema({"label": TEXT, "expected_minutes": {"type": "integer"}}, ("label",)),
         ),
         ToolSpec(
             "update_action",
             "Change the status of a recorded action.",
-            _object(
+            object_schema(
                 {
-                    "id": _TEXT,
+                    "id": TEXT,
                     "status": {
                         "type": "string",
                         "enum": ["in_progress", "likely_done", "done", "canceled"],
@@ -117,151 +110,63 @@ def _build() -> tuple[ToolSpec, ...]:
         ToolSpec(
             "set_timezone",
             "Set the timezone for this thread or the person's home zone (an IANA id).",
-            _object(
-                {"zone": _TEXT, "scope": {"type": "string", "enum": ["thread", "home"]}},
+            object_schema(
+                {"zone": TEXT, "scope": {"type": "string", "enum": ["thread", "home"]}},
                 ("zone", "scope"),
             ),
         ),
         ToolSpec(
             "current_time",
             "The current time in a zone (default: the session's).",
-            _object({"zone": _TEXT}),
+            object_schema({"zone": TEXT}),
         ),
         ToolSpec(
             "parse_time",
             "Read a time expression exactly, in the session's zone unless it names one.",
-            _object({"text": _TEXT}, ("text",)),
+            object_schema({"text": TEXT}, ("text",)),
         ),
         ToolSpec(
             "convert_time",
             "Show the time a text names in another IANA zone.",
-            _object({"text": _TEXT, "to_zone": _TEXT}, ("text", "to_zone")),
+            object_schema({"text": TEXT, "to_zone": TEXT}, ("text", "to_zone")),
         ),
         ToolSpec(
             "schedule_message",
             "Send the person a message at a later time.",
-            _object({"text": _TEXT, "at": _WHEN}, ("text", "at")),
+            object_schema({"text": TEXT, "at": WHEN}, ("text", "at")),
         ),
         ToolSpec(
-            "send_message", "Send the person a message now.", _object({"text": _TEXT}, ("text",))
+            "send_message",
+            "Send the person a message now.",
+            object_schema({"text": TEXT}, ("text",)),
         ),
         ToolSpec(
             "defer",
             "Hold the message being sent until a later time, with a short reason "
             "(e.g. outside the person's contact window).",
-            _object({"until": _WHEN, "reason": _TEXT}, ("until", "reason")),
+            object_schema({"until": WHEN, "reason": TEXT}, ("until", "reason")),
         ),
     )
-    names = [spec.name for spec in specs]
+    everything: tuple[ToolSpec, ...] = (*specs, *REMINDER_TOOLS)
+    names = [spec.name for spec in everything]
     if len(set(names)) != len(names):
         raise ToolRegistryError(f"duplicate tool names: {sorted(names)}")
-    return specs
+    return everything
 
 
 TOOLS: tuple[ToolSpec, ...] = _build()
 """Every tool, once, in a fixed order. Pass this same tuple to every request."""
 
 
-READ_ONLY_TOOLS = frozenset({"current_time", "parse_time", "convert_time", "recall"})
+READ_ONLY_TOOLS = frozenset(
+    {"current_time", "parse_time", "convert_time", "recall", "list_reminders"}
+)
 """Tools that only read: they run at once and stage nothing."""
 
 
 def tool_names() -> tuple[str, ...]:
     """The tool names in order."""
     return tuple(spec.name for spec in TOOLS)
-
-
-class ToolSession:
-    """What one turn's tool calls share: the envelope, the clock, and the staged writes.
-
-    Reading tools read the store at once. Writing tools only stage an effect
-    (`wrapper.effects`) and answer from it; later tools see what is staged
-    (an item remembered can be recalled or forgotten, a zone set is the
-    session's zone from then on). `bot.turns` commits `staged` with the turn.
-
-    `key_base` is the turn's message key (`MessageRef.key`): every message a
-    tool enqueues is keyed ``<key_base>#<n>``, `n` counting the turn's tool
-    calls. `can_send` False (no outbox here) turns the sending tools off.
-    """
-
-    def __init__(
-        self,
-        *,
-        wrapper: InteractionWrapper,
-        envelope: ContextEnvelope,
-        clock: Clock,
-        contact_window: ContactWindow,
-        key_base: str,
-        user_id: str | None,
-        can_send: bool = True,
-        language: str | None = None,
-    ) -> None:
-        self.wrapper = wrapper
-        self.language = language
-        self.envelope = envelope
-        self.clock = clock
-        self.contact_window = contact_window
-        self.key_base = key_base
-        self.user_id = user_id
-        self.can_send = can_send
-        self.session_tz = envelope.session_tz
-        self.staged: list[Effect] = []
-        self._calls = 0
-
-    def next_key(self) -> str:
-        """The key of the next message a tool enqueues."""
-        self._calls += 1
-        return f"{self.key_base}#{self._calls}"
-
-    def stage(self, effect: Effect) -> None:
-        self.staged.append(effect)
-
-    def staged_memories(self) -> list[NewMemory]:
-        return [e for e in self.staged if isinstance(e, NewMemory)]
-
-    def reminded_marks(self) -> dict[int, datetime]:
-        """The reminded_at marks staged this turn, the latest per item."""
-        return {e.id: e.at for e in self.staged if isinstance(e, MarkReminded)}
-
-    def forgotten(self) -> set[int]:
-        return {e.id for e in self.staged if isinstance(e, ForgetMemory)}
-
-    def unstage_memory(self, item_id: int) -> int:
-        """Drop a staged item and its staged reminders; how many reminders went with it."""
-        reminders = [e for e in self.staged if isinstance(e, Enqueue) and e.memory_id == item_id]
-        self.staged = [
-            e
-            for e in self.staged
-            if not (isinstance(e, NewMemory) and e.id == item_id) and e not in reminders
-        ]
-        return len(reminders)
-
-    def enqueue(
-        self,
-        kind: Literal["proactive", "reminder"],
-        text: str,
-        due: datetime,
-        memory_id: int | None = None,
-    ) -> Enqueue:
-        envelope = self.envelope
-        message = envelope.message
-        effect = Enqueue(
-            key=self.next_key(), kind=kind,
-            channel=message.channel if message else envelope.channel,
-            thread_id=message.thread_id if message else "",
-            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=self.user_id,
-            text=text, due_at=due, memory_id=memory_id,
-        )  # fmt: skip
-        try:
-            outbox_values(effect, self.clock.now())
-        except ValueError as exc:
-            raise _BadArguments(str(exc)) from exc
-        self.stage(effect)
-        return effect
-
-
-class _BadArguments(ValueError):
-    """Arguments the model got wrong; its message goes back to the model."""
 
 
 Handler = Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
@@ -280,9 +185,9 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
         return _error("bad_arguments", "arguments must be a JSON object")
     try:
         result = await handler(arguments, context)
-    except (_BadArguments, UnknownTimezoneError, UnknownItemError) as exc:
+    except (BadArguments, UnknownTimezoneError, UnknownItemError) as exc:
         return _error("bad_arguments", str(exc))
-    except _NotAvailable as exc:
+    except NotAvailable as exc:
         return _error("not_available", str(exc))
     return json.dumps(result, ensure_ascii=False)
 
@@ -291,34 +196,14 @@ def _error(kind: str, message: str) -> str:
     return json.dumps({"error": kind, "message": message}, ensure_ascii=False)
 
 
-class _NotAvailable(Exception):
-    """A tool that cannot act here: no outbox, or turned off by the person's policy."""
-
-
-def _text(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:
-    value = arguments.get(name)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise _BadArguments(f"{name} must be a non-empty string")
-    return value.strip()
-
-
-def _time_context(context: ToolSession) -> dict[str, object]:
-    envelope = context.envelope
-    return runtime_time_context(
-        context.clock.now(), envelope.user_tz, context.contact_window
-    ).to_dict()
-
-
 async def _current_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    zone = _text(arguments, "zone", required=False) or context.session_tz
+    zone = text_arg(arguments, "zone", required=False) or context.session_tz
     zone = require_zone(zone)
     return {"now": to_iso(context.clock.now(), zone), "zone": zone}
 
 
 async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    text = _text(arguments, "text")
+    text = text_arg(arguments, "text")
     assert text is not None
     parsed = parse_anchored_time(
         text, context.session_tz, context.clock.now(), language=context.language
@@ -327,7 +212,7 @@ async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dic
 
 
 async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    text, target = _text(arguments, "text"), _text(arguments, "to_zone")
+    text, target = text_arg(arguments, "text"), text_arg(arguments, "to_zone")
     assert text is not None
     assert target is not None
     target = require_zone(target)
@@ -335,7 +220,7 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
         text, context.session_tz, context.clock.now(), language=context.language
     )
     if parsed.start_instant is None:
-        raise _BadArguments(parsed.clarification_question or parsed.reason or "no time found")
+        raise BadArguments(parsed.clarification_question or parsed.reason or "no time found")
     source = zone_from_label(parsed.zone or "UTC")
     return {
         "from": to_iso(parsed.start_instant, source),
@@ -345,31 +230,20 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
     }
 
 
-def _instant(text: str, context: ToolSession) -> datetime:
-    parsed = parse_anchored_time(
-        text, context.session_tz, context.clock.now(), language=context.language
-    )
-    if parsed.needs_clarification or parsed.start_instant is None:
-        raise _BadArguments(
-            parsed.clarification_question or parsed.reason or f"cannot read a time in {text!r}"
-        )
-    return parsed.start_instant
-
-
 async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    content = _text(arguments, "content")
+    content = text_arg(arguments, "content")
     assert content is not None
-    due_text = _text(arguments, "due_at", required=False)
-    due = _instant(due_text, context) if due_text else None
+    due_text = text_arg(arguments, "due_at", required=False)
+    due = instant(due_text, context) if due_text else None
     notify = bool(arguments.get("notify"))
     if notify and (due is None or not context.can_send):
-        raise _BadArguments(
+        raise BadArguments(
             "notify needs a due_at" if due is None else "notify is not available here"
         )
     try:
         content = check_memory(content)
     except ValueError as exc:
-        raise _BadArguments(str(exc)) from exc
+        raise BadArguments(str(exc)) from exc
     item = NewMemory(
         id=new_memory_id(), user_key=context.envelope.user_key, content=content, due_at=due,
         created_at=context.clock.now(),
@@ -380,8 +254,8 @@ async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[
         context.enqueue("reminder", content, due, memory_id=item.id)
         result["notify"] = True
     if due is not None:
-        result["due_at"] = _iso(due, context)
-        result["time_context"] = _time_context(context)
+        result["due_at"] = iso(due, context)
+        result["time_context"] = time_context(context)
     return result
 
 
@@ -397,37 +271,24 @@ async def _known_item(item: int, context: ToolSession) -> None:
 
 
 async def _update_memory(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    item = _integer(arguments, "id")
+    item = integer_arg(arguments, "id")
     assert item is not None
-    reminded = _text(arguments, "reminded_at", required=False)
+    reminded = text_arg(arguments, "reminded_at", required=False)
     if reminded is None:
-        raise _BadArguments("give reminded_at ('now' or an instant)")
-    at = context.clock.now() if reminded.lower() == "now" else _instant(reminded, context)
+        raise BadArguments("give reminded_at ('now' or an instant)")
+    at = context.clock.now() if reminded.lower() == "now" else instant(reminded, context)
     await _known_item(item, context)
     context.stage(MarkReminded(id=item, at=at))
-    return {"id": item, "reminded_at": _iso(at, context)}
-
-
-def _integer(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:
-    value = arguments.get(name)
-    if value is None and not required:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _BadArguments(f"{name} must be an integer")
-    return value
-
-
-def _iso(at: datetime | None, context: ToolSession) -> str | None:
-    return to_iso(at, context.session_tz) if at is not None else None
+    return {"id": item, "reminded_at": iso(at, context)}
 
 
 async def _recall(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    query = _text(arguments, "query")
+    query = text_arg(arguments, "query")
     assert query is not None
     try:
         found = await context.wrapper.recall(user_key=context.envelope.user_key, query=query)
     except ValueError as exc:
-        raise _BadArguments(str(exc)) from exc
+        raise BadArguments(str(exc)) from exc
     words = [w.strip(".,;:!?").casefold() for w in query.split()]
     gone = context.forgotten()
     marked = context.reminded_marks()
@@ -444,16 +305,16 @@ async def _recall(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
         reminded_at = marked.get(item_id, reminded_at)
         shown: dict[str, Any] = {"id": item_id, "content": content}
         if due_at is not None:
-            shown["due_at"] = _iso(due_at, context)
+            shown["due_at"] = iso(due_at, context)
         if reminded_at is not None:
-            shown["reminded_at"] = _iso(reminded_at, context)
+            shown["reminded_at"] = iso(reminded_at, context)
         items.append(shown)
     del items[20:]  # staged items come on top of the store's 20: keep its cap
     return {"query": query, "count": len(items), "items": items}
 
 
 async def _forget(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    item = _integer(arguments, "id")
+    item = integer_arg(arguments, "id")
     assert item is not None
     if any(staged.id == item for staged in context.staged_memories()):
         canceled = context.unstage_memory(item)
@@ -465,16 +326,16 @@ async def _forget(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
 
 
 async def _clock_it(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    label = _text(arguments, "label")
+    label = text_arg(arguments, "label")
     assert label is not None
-    minutes = _integer(arguments, "expected_minutes", required=False)
+    minutes = integer_arg(arguments, "expected_minutes", required=False)
     try:
         label = check_action(label, minutes)
     except ValueError as exc:
-        raise _BadArguments(str(exc)) from exc
+        raise BadArguments(str(exc)) from exc
     envelope = context.envelope
     if not await context.wrapper.actions_enabled(envelope.user_key):
-        raise _NotAvailable(str(ActionsDisabledError()))
+        raise NotAvailable(str(ActionsDisabledError()))
     action = NewAction(
         id=new_action_id(), user_key=envelope.user_key, thread_key=envelope.thread_key,
         label=label, expected_minutes=minutes, at=context.clock.now(),
@@ -487,23 +348,23 @@ async def _clock_it(arguments: Mapping[str, Any], context: ToolSession) -> dict[
 
 
 async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    action, status = _text(arguments, "id"), _text(arguments, "status")
+    action, status = text_arg(arguments, "id"), text_arg(arguments, "status")
     assert action is not None
     assert status is not None
     if status not in SETTABLE_ACTION_STATUSES:
-        raise _BadArguments(
+        raise BadArguments(
             f"status must be one of {sorted(SETTABLE_ACTION_STATUSES)}, not {status!r}"
         )
     user_key = context.envelope.user_key
     staged = any(isinstance(e, NewAction) and e.id == action for e in context.staged)
     if not staged and not await context.wrapper.has_action(user_key=user_key, action_id=action):
-        raise _BadArguments(f"no action with id {action!r}")
+        raise BadArguments(f"no action with id {action!r}")
     context.stage(ActionStatusChange(user_key=user_key, id=action, status=status))
     return {"id": action, "status": status}
 
 
 async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    zone, scope = _text(arguments, "zone"), _text(arguments, "scope")
+    zone, scope = text_arg(arguments, "zone"), text_arg(arguments, "scope")
     assert zone is not None
     where: Literal["thread", "home"]
     if scope == "thread":
@@ -511,7 +372,7 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
     elif scope == "home":
         where = "home"
     else:
-        raise _BadArguments("scope must be 'thread' or 'home'")
+        raise BadArguments("scope must be 'thread' or 'home'")
     canonical = require_zone(zone)
     envelope = context.envelope
     context.stage(
@@ -531,39 +392,34 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
     }
 
 
-def _sending(context: ToolSession, name: str) -> None:
-    if not context.can_send:
-        raise _NotAvailable(f"{name} is not available here: there is no outbox to send through")
-
-
 async def _schedule_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    text, when = _text(arguments, "text"), _text(arguments, "at")
+    text, when = text_arg(arguments, "text"), text_arg(arguments, "at")
     assert text is not None
     assert when is not None
-    _sending(context, "schedule_message")
-    at = _instant(when, context)
+    sending(context, "schedule_message")
+    at = instant(when, context)
     now = context.clock.now()
     if at < now:
-        raise _BadArguments(
-            f"{when!r} is {_iso(at, context)}, which has already passed "
-            f"(it is now {_iso(now, context)}); give a later time, or use send_message"
+        raise BadArguments(
+            f"{when!r} is {iso(at, context)}, which has already passed "
+            f"(it is now {iso(now, context)}); give a later time, or use send_message"
         )
     item = context.enqueue("proactive", text, at)
     timing = runtime_time_context(at, context.envelope.user_tz, context.contact_window)
     return {
         "id": item.key,
         "scheduled": True,
-        "at": _iso(at, context),
+        "at": iso(at, context),
         "time_context": timing.to_dict(),
     }
 
 
 async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    text = _text(arguments, "text")
+    text = text_arg(arguments, "text")
     assert text is not None
-    _sending(context, "send_message")
+    sending(context, "send_message")
     item = context.enqueue("proactive", text, context.clock.now())
-    return {"id": item.key, "queued": True, "time_context": _time_context(context)}
+    return {"id": item.key, "queued": True, "time_context": time_context(context)}
 
 
 async def _defer(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
@@ -589,6 +445,7 @@ _HANDLERS: dict[str, Handler] = {
     "schedule_message": _schedule_message,
     "send_message": _send_message,
     "defer": _defer,
+    **REMINDER_HANDLERS,
 }
 if set(_HANDLERS) != set(tool_names()):  # pragma: no cover - caught by any import
     raise ToolRegistryError("every declared tool needs a handler, and only those")

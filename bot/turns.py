@@ -299,14 +299,20 @@ class Turns:
 
     # ------------------------------------------------------------- proactive
 
-    async def proactive(self, item: OutboxItem, *, worker: str) -> JobDecision | None:
-        """The agent's decision on a claimed proactive job, committed; None if its claim is lost."""
+    async def proactive(
+        self, item: OutboxItem, *, worker: str, note: str = ""
+    ) -> JobDecision | None:
+        """The agent's decision on a claimed proactive job, committed; None if its claim is lost.
+
+        `note` (a late job's) goes after the text the agent chose, whatever it wrote.
+        """
         async with self._thread(item.thread_key):
             history = await self._wrapper.history.load(item.thread_key)
             zone = await self._wrapper.user_timezone(item.user_key) if item.user_key else None
             output = await self._agent.proactive_turn(item, zone, history)
+            text = f"{output.text}\n\n{note}" if note else output.text
             decision = JobDecision(
-                item_id=item.id, worker=worker, text=output.text,
+                item_id=item.id, worker=worker, text=text,
                 defer_until=output.defer_until, reason=output.reason,
             )  # fmt: skip
             commit = TurnCommit(

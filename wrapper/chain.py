@@ -10,6 +10,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from collections.abc import Callable, Mapping
@@ -55,6 +56,8 @@ from wrapper.errors import (
 from wrapper.keys import is_private_thread, split_thread_key
 from wrapper.pending import hold
 from wrapper.routes import save_route
+from wrapper.rows import MAX_KNOWN_PLACES, MAX_NOTICE_CHARS, PersonRow, ThreadState
+from wrapper.schedules import rezone_in
 
 __all__ = [
     "LINK_CODE_TTL",
@@ -63,7 +66,6 @@ __all__ = [
     "MessageChain",
     "Step",
     "Turn",
-    "own_or_platform_zone",
     "upcoming_item",
 ]
 
@@ -94,8 +96,8 @@ class Turn:
     mentions: tuple[ZoneMention, ...] = ()
     temporal_phrase: str | None = None
     talks_about_time: bool = False
-    person: Mapping[str, Any] = field(default_factory=dict)
-    thread: Mapping[str, Any] | None = None
+    person: PersonRow = field(default_factory=lambda: PersonRow(user_id=""))
+    thread: ThreadState = field(default_factory=ThreadState)
     spoke_before: datetime | None = None
     session_started_at: datetime | None = None
     directives: Directives = field(default_factory=Directives)
@@ -108,11 +110,11 @@ class Turn:
 
     @property
     def user_tz(self) -> str | None:
-        return own_or_platform_zone(self.person)
+        return self.person.own_zone
 
     @property
     def thread_kind(self) -> str:
-        return str((self.thread or {}).get("thread_kind") or "conversation")
+        return self.thread.thread_kind
 
     @property
     def private(self) -> bool:
@@ -225,7 +227,7 @@ class MessageChain:
             platform_zone=_known_zone(platform_zone),
         )
         if hint:
-            turn.notices.append(" ".join(hint.split())[:300])
+            turn.notices.append(" ".join(hint.split())[:MAX_NOTICE_CHARS])
         _read_text(turn)
         await self._db.run(lambda conn: self._handle(turn, conn), inline=True)
         return self._envelope(turn)
@@ -262,9 +264,9 @@ class MessageChain:
 
     def _identify(self, turn: Turn, conn: Connection) -> None:
         if turn.duplicate:
-            turn.person = queries.load_person(conn, turn.user_key) or {
-                "user_id": queries.own_user_id(turn.user_key)
-            }
+            turn.person = queries.load_person(conn, turn.user_key) or PersonRow(
+                user_id=queries.own_user_id(turn.user_key)
+            )
         else:
             turn.person = queries.person_for(
                 conn,
@@ -273,13 +275,14 @@ class MessageChain:
                 channel_user_id=turn.user_id,
                 now=turn.received_at,
             )
-        turn.thread, turn.spoke_before = queries.load_thread(conn, turn.thread_key, turn.user_key)
-        turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
+        thread, turn.spoke_before = queries.load_thread(conn, turn.thread_key, turn.user_key)
+        turn.thread = thread or ThreadState()
+        turn.policy = _effective_policy(self._policy, turn.person.policy_overrides)
 
     def _stamp(self, turn: Turn, conn: Connection) -> None:
         """CLOCK §4.1: recorded for every message, whatever the policy says about relevance."""
-        previous = (turn.thread or {}).get("last_interaction_at")
-        started = (turn.thread or {}).get("session_started_at")
+        previous = turn.thread.last_interaction_at
+        started = turn.thread.session_started_at
         if previous is None or turn.received_at - previous >= SESSION_IDLE:
             started = turn.received_at
         turn.session_started_at = started
@@ -296,7 +299,7 @@ class MessageChain:
             session_started_at=started or turn.received_at,
             agent_tz=self._agent_tz,
             delta_hours=delta_hours(
-                (turn.thread or {}).get("session_tz") or turn.user_tz or "UTC",
+                turn.thread.session_tz or turn.user_tz or "UTC",
                 self._agent_tz,
                 turn.received_at,
             ),
@@ -307,22 +310,25 @@ class MessageChain:
         queries.stamp_identity(conn, turn.user_key, user_at=turn.received_at, agent_at=None)
         if turn.policy.cross_channel_tracking:
             queries.stamp_person(
-                conn, turn.person["user_id"], at=turn.received_at, channel=turn.channel
+                conn, turn.person.user_id, at=turn.received_at, channel=turn.channel
             )
 
     def _adopt_platform_zone(self, turn: Turn, conn: Connection) -> None:
         zone = turn.platform_zone
-        if turn.duplicate or zone is None or turn.person.get("platform_tz") == zone:
+        if turn.duplicate or zone is None or turn.person.platform_tz == zone:
             return
-        queries.update_person(conn, str(turn.person["user_id"]), platform_tz=zone)
-        turn.person = {**turn.person, "platform_tz": zone}
+        queries.update_person(conn, turn.person.user_id, platform_tz=zone)
+        old = turn.person.own_zone
+        turn.person = dataclasses.replace(turn.person, platform_tz=zone)
+        if turn.person.own_zone != old:
+            rezone_in(conn, turn.person.user_id, old=old, now=turn.received_at)
 
     def _apply_directives(self, turn: Turn, conn: Connection) -> None:
         directives = turn.directives
         if turn.duplicate or not directives.any:
             return
         turn.notices.extend(directives.errors)
-        person_id = str(turn.person["user_id"])
+        person_id = turn.person.user_id
         thread_changes: dict[str, Any] = {}
         if directives.kind is not None:
             thread_changes["thread_kind"] = directives.kind
@@ -330,14 +336,17 @@ class MessageChain:
             thread_changes["session_tz"] = directives.thread_tz
         if thread_changes:
             queries.update_thread(conn, turn.thread_key, **thread_changes)
-            turn.thread = {**(turn.thread or {}), **thread_changes}
+            turn.thread = dataclasses.replace(turn.thread, **thread_changes)
         if directives.home_tz is not None:
             queries.update_person(conn, person_id, default_tz=directives.home_tz)
-            turn.person = {**turn.person, "default_tz": directives.home_tz}
+            old = turn.person.own_zone
+            turn.person = dataclasses.replace(turn.person, default_tz=directives.home_tz)
+            if turn.person.own_zone != old:
+                rezone_in(conn, person_id, old=old, now=turn.received_at)
         if directives.mode is not None:
-            overrides = {**(turn.person.get("policy_overrides") or {}), "mode": directives.mode}
+            overrides = {**(turn.person.policy_overrides), "mode": directives.mode}
             queries.update_person(conn, person_id, policy_overrides=overrides)
-            turn.person = {**turn.person, "policy_overrides": overrides}
+            turn.person = dataclasses.replace(turn.person, policy_overrides=overrides)
             turn.policy = _effective_policy(self._policy, overrides)
         if directives.link and directives.link_code is None:
             code = "".join(secrets.choice(_LINK_ALPHABET) for _ in range(6))
@@ -369,19 +378,19 @@ class MessageChain:
             turn.notices.append(messages.LINK_CODE_SAME_IDENTITY)
             return
         theirs = queries.load_person(conn, issuer)
-        if theirs is None or theirs["user_id"] == turn.person["user_id"]:
+        if theirs is None or theirs.user_id == turn.person.user_id:
             turn.notices.append(messages.ALREADY_LINKED)
             return
-        queries.merge_people(conn, keep=str(theirs["user_id"]), absorb=str(turn.person["user_id"]))
+        queries.merge_people(conn, keep=theirs.user_id, absorb=turn.person.user_id)
         turn.person = queries.load_person(conn, turn.user_key) or turn.person
-        turn.policy = _effective_policy(self._policy, turn.person.get("policy_overrides") or {})
+        turn.policy = _effective_policy(self._policy, turn.person.policy_overrides)
         turn.notices.append(messages.LINKED.format(other=issuer))
 
     def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
-        known = list(turn.person.get("known_locations") or [])
+        known = list(turn.person.known_locations)
         turn.zone = resolve_session_zone(
             turn.directives.rest if turn.directives.any else turn.text,
-            thread_override=(turn.thread or {}).get("session_tz"),
+            thread_override=turn.thread.session_tz,
             user_default=turn.user_tz,
             known_locations=known,
             mentions=turn.mentions,
@@ -389,9 +398,9 @@ class MessageChain:
         turn.notices.extend(turn.zone.notices)
         places = [m.text for m in turn.mentions if m.strength == "location" and m.zone]
         if places and not turn.duplicate:
-            remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:3]
+            remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:MAX_KNOWN_PLACES]
             if remembered != known:
-                queries.update_person(conn, str(turn.person["user_id"]), known_locations=remembered)
+                queries.update_person(conn, turn.person.user_id, known_locations=remembered)
 
     def _track_actions(self, turn: Turn, conn: Connection) -> None:
         settings = turn.policy.store.latest_actions
@@ -402,7 +411,7 @@ class MessageChain:
             phrase, source = turn.temporal_phrase, "auto"
         if phrase is None:
             return
-        person_id = str(turn.person["user_id"])
+        person_id = turn.person.user_id
         known = classify_activity(phrase) is not None
         draft = draft_action(
             phrase,
@@ -419,12 +428,14 @@ class MessageChain:
             at=turn.received_at,
             max_items=settings.max_items,
         )
-        until = turn.person.get("actions_until")
-        turn.person = {**turn.person, "actions_until": max(until, expires) if until else expires}
+        until = turn.person.actions_until
+        turn.person = dataclasses.replace(
+            turn.person, actions_until=max(until, expires) if until else expires
+        )
 
     def _evaluate_policy(self, turn: Turn, conn: Connection) -> None:
-        person_id = str(turn.person["user_id"])
-        until = turn.person.get("actions_until")
+        person_id = turn.person.user_id
+        until = turn.person.actions_until
         rows = (
             queries.open_actions(conn, person_id, now=turn.received_at)
             if until is not None and until > turn.received_at
@@ -438,8 +449,8 @@ class MessageChain:
         ]
         # The message that clocked an action does not count as returning to it.
         prior = [a for a in turn.open_actions if a.recorded_at < turn.received_at]
-        thread_last = (turn.thread or {}).get("last_interaction_at")
-        any_last = turn.person.get("last_interaction_any_channel_at")
+        thread_last = turn.thread.last_interaction_at
+        any_last = turn.person.last_interaction_any_channel_at
         facts = PolicyFacts(
             thread_kind=turn.thread_kind,  # type: ignore[arg-type]
             elapsed_since_last_interaction=_elapsed(turn.received_at, thread_last),
@@ -453,10 +464,10 @@ class MessageChain:
         turn.decision = evaluate(turn.policy, facts)
 
     def _gather(self, turn: Turn, conn: Connection) -> None:
-        if turn.private and turn.person.get("has_due_items"):
+        if turn.private and turn.person.has_due_items:
             horizon = turn.received_at + timedelta(days=7)
             rows = queries.upcoming(
-                conn, str(turn.person["user_id"]), now=turn.received_at, horizon=horizon
+                conn, turn.person.user_id, now=turn.received_at, horizon=horizon
             )
             turn.upcoming = [upcoming_item(row, turn.received_at) for row in rows]
 
@@ -464,8 +475,8 @@ class MessageChain:
         assert turn.zone is not None
         assert turn.decision is not None
         zone = turn.zone.zone
-        thread_last = (turn.thread or {}).get("last_interaction_at")
-        any_last = turn.person.get("last_interaction_any_channel_at")
+        thread_last = turn.thread.last_interaction_at
+        any_last = turn.person.last_interaction_any_channel_at
         decision = turn.decision
         return ContextEnvelope(
             thread_key=turn.thread_key,
@@ -494,7 +505,7 @@ class MessageChain:
             duplicate=turn.duplicate,
             session_started_at=turn.session_started_at,
             elapsed_since_last_user_message=_elapsed(turn.received_at, turn.spoke_before),
-            any_channel_last_channel=turn.person.get("last_interaction_any_channel"),
+            any_channel_last_channel=turn.person.last_interaction_any_channel,
             message=turn.ref,
         )
 
@@ -506,12 +517,6 @@ def _cached_policy(base: Policy, overrides_key: str) -> Policy:
 
 def _effective_policy(base: Policy, overrides: Mapping[str, Any]) -> Policy:
     return _cached_policy(base, json.dumps(overrides, sort_keys=True))
-
-
-def own_or_platform_zone(person: Mapping[str, Any]) -> str | None:
-    """The zone the person set, else the one their platform reports."""
-    zone = person.get("default_tz") or person.get("platform_tz")
-    return str(zone) if zone else None
 
 
 def _known_zone(zone: str | None) -> str | None:

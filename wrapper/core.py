@@ -30,7 +30,7 @@ from clockcore import (
 )
 from clockcore.envelope import UpcomingItem
 from wrapper import effects, keys, queries
-from wrapper.chain import SESSION_IDLE, MessageChain, own_or_platform_zone, upcoming_item
+from wrapper.chain import SESSION_IDLE, MessageChain, upcoming_item
 from wrapper.db import Database, resolve_url
 from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.errors import (
@@ -40,6 +40,7 @@ from wrapper.errors import (
 from wrapper.history import History
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
+from wrapper.reminders import Reminders
 from wrapper.routes import ChannelState, Routes
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
 from wrapper.workers import Workers
@@ -77,6 +78,7 @@ class InteractionWrapper(MessageChain):
         self.waiting = WaitingTurns(database, self.workers)
         self.history = History(database)
         self.outbox = Outbox(database)
+        self.reminders = Reminders(database)
         self.routes = Routes(database)
         self.channel_state = ChannelState(database, clock_now=clock.now)
 
@@ -167,8 +169,8 @@ class InteractionWrapper(MessageChain):
     ) -> None:
         thread_key = keys.thread_key(self._agent_id, channel, thread_id)
         thread, _ = queries.load_thread(conn, thread_key, "")
-        previous = (thread or {}).get("last_interaction_at")
-        started = (thread or {}).get("session_started_at")
+        previous = thread.last_interaction_at if thread else None
+        started = thread.session_started_at if thread else None
         if previous is None or at - previous >= SESSION_IDLE:
             started = at
         queries.stamp_thread(
@@ -181,7 +183,7 @@ class InteractionWrapper(MessageChain):
             from_user=False,
             session_started_at=started or at,
             agent_tz=self._agent_tz,
-            delta_hours=(thread or {}).get("delta_hours") or 0.0,
+            delta_hours=(thread.delta_hours if thread else None) or 0.0,
         )
         if user_id is not None:
             queries.stamp_identity(conn, keys.user_key(channel, user_id), user_at=None, agent_at=at)
@@ -228,7 +230,7 @@ class InteractionWrapper(MessageChain):
             person = queries.load_person(conn, user_key)
             if person is None:
                 return None
-            row = queries.memory_item(conn, user_id=str(person["user_id"]), item_id=item_id)
+            row = queries.memory_item(conn, user_id=person.user_id, item_id=item_id)
             return queries.row_as(MemoryItem, row) if row is not None else None
 
         return await self._db.run(read, inline=True)
@@ -251,14 +253,14 @@ class InteractionWrapper(MessageChain):
             person = queries.load_person(conn, user_key)
             if person is None:
                 return False
-            return queries.has_action(conn, user_id=str(person["user_id"]), action_id=action_id)
+            return queries.has_action(conn, user_id=person.user_id, action_id=action_id)
 
         return await self._db.run(read, inline=True)
 
     async def user_timezone(self, user_key: str) -> str | None:
         """The default zone of the person behind `user_key`, when they have one."""
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
-        return own_or_platform_zone(person) if person else None
+        return person.own_zone if person else None
 
     # ------------------------------------------------------------- memory
 
@@ -298,7 +300,7 @@ class InteractionWrapper(MessageChain):
             if person is None:
                 return []
             horizon = instant + timedelta(days=within_days)
-            return queries.upcoming(conn, str(person["user_id"]), now=instant, horizon=horizon)
+            return queries.upcoming(conn, person.user_id, now=instant, horizon=horizon)
 
         return [upcoming_item(row, instant) for row in await self._db.run(read)]
 
@@ -323,7 +325,7 @@ class InteractionWrapper(MessageChain):
             if person is None:
                 return []
             found: list[MemoryItem] = []
-            for row in queries.memory_newest_first(conn, str(person["user_id"])):
+            for row in queries.memory_newest_first(conn, person.user_id):
                 content = str(row["content"]).casefold()
                 if all(word in content for word in words):
                     found.append(queries.row_as(MemoryItem, row))

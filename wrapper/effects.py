@@ -26,6 +26,9 @@ from clockcore.actions import MAX_TTL, classify_activity, draft_action
 from wrapper import keys, queries
 from wrapper.errors import WrapperError
 from wrapper.outbox import cancel_reminders, enqueue_in, item_values
+from wrapper.reminders import ReminderChange, change_in
+from wrapper.rows import PersonRow
+from wrapper.schedules import NewSchedule, create_in, rezone_in
 
 __all__ = [
     "MAX_EXPECTED_MINUTES",
@@ -39,6 +42,8 @@ __all__ = [
     "MarkReminded",
     "NewAction",
     "NewMemory",
+    "NewSchedule",
+    "ReminderChange",
     "ZoneChange",
     "actions_enabled",
     "apply_effect",
@@ -191,7 +196,15 @@ class Enqueue:
 
 
 Effect = (
-    NewMemory | MarkReminded | ForgetMemory | NewAction | ActionStatusChange | ZoneChange | Enqueue
+    NewMemory
+    | MarkReminded
+    | ForgetMemory
+    | NewAction
+    | ActionStatusChange
+    | ZoneChange
+    | Enqueue
+    | NewSchedule
+    | ReminderChange
 )
 
 
@@ -214,6 +227,10 @@ def apply_effect(
             set_zone(conn, effect, agent_tz=agent_tz, now=now)
         case Enqueue():
             enqueue_in(conn, outbox_values(effect, now))
+        case NewSchedule():
+            create_in(conn, effect, now=now)
+        case ReminderChange():
+            change_in(conn, effect, now=now)
 
 
 def outbox_values(effect: Enqueue, now: datetime) -> dict[str, Any]:
@@ -230,7 +247,7 @@ def outbox_values(effect: Enqueue, now: datetime) -> dict[str, Any]:
     )  # fmt: skip
 
 
-def _person(conn: Connection, user_key: str, now: datetime) -> Any:
+def _person(conn: Connection, user_key: str, now: datetime) -> PersonRow:
     channel, channel_user_id = keys.split_user_key(user_key)
     return queries.person_for(
         conn, user_key=user_key, channel=channel, channel_user_id=channel_user_id, now=now
@@ -241,7 +258,7 @@ def store_memory(conn: Connection, item: NewMemory, *, now: datetime) -> int:
     """Insert the item (creating the person when new); its id."""
     person = _person(conn, item.user_key, now)
     return queries.insert_memory(
-        conn, item_id=item.id, user_id=str(person["user_id"]), content=item.content,
+        conn, item_id=item.id, user_id=person.user_id, content=item.content,
         now=item.created_at or now, due_at=item.due_at,
     )  # fmt: skip
 
@@ -251,7 +268,7 @@ def drop_memory(conn: Connection, *, user_key: str, item_id: int) -> int | None:
     person = queries.load_person(conn, user_key)
     if person is None:
         return None
-    if not queries.delete_memory(conn, user_id=str(person["user_id"]), item_id=item_id):
+    if not queries.delete_memory(conn, user_id=person.user_id, item_id=item_id):
         return None
     return cancel_reminders(conn, item_id)
 
@@ -259,7 +276,7 @@ def drop_memory(conn: Connection, *, user_key: str, item_id: int) -> int | None:
 def actions_enabled(conn: Connection, *, policy: Policy, user_key: str) -> bool:
     """Whether the person's policy lets actions be recorded."""
     person = queries.load_person(conn, user_key)
-    overrides = (person or {}).get("policy_overrides") or {}
+    overrides = person.policy_overrides if person else {}
     return bool(policy.with_overrides(overrides).store.latest_actions.enabled)
 
 
@@ -273,8 +290,8 @@ def record_action(conn: Connection, action: NewAction, *, policy: Policy) -> str
         ActionsDisabledError: the person's policy turns action tracking off.
     """
     person = _person(conn, action.user_key, action.at)
-    person_id = str(person["user_id"])
-    settings = policy.with_overrides(person.get("policy_overrides") or {}).store.latest_actions
+    person_id = person.user_id
+    settings = policy.with_overrides(person.policy_overrides).store.latest_actions
     if not settings.enabled:
         raise ActionsDisabledError()
     thread, _ = queries.load_thread(conn, action.thread_key, action.user_key)
@@ -282,7 +299,7 @@ def record_action(conn: Connection, action: NewAction, *, policy: Policy) -> str
     draft = draft_action(
         action.label,
         source="clock_it",
-        thread_kind=str((thread or {}).get("thread_kind") or "conversation"),  # type: ignore[arg-type]
+        thread_kind=thread.thread_kind if thread else "conversation",  # type: ignore[arg-type]
         store_quotes=False,
         calibration=queries.calibration_for(conn, person_id) if known else {},
     )
@@ -305,7 +322,7 @@ def change_action(conn: Connection, *, user_key: str, action_id: str, status: st
     if person is None:
         return False
     return queries.set_action_status(
-        conn, user_id=str(person["user_id"]), action_id=action_id, status=status
+        conn, user_id=person.user_id, action_id=action_id, status=status
     )
 
 
@@ -320,4 +337,6 @@ def set_zone(conn: Connection, change: ZoneChange, *, agent_tz: str, now: dateti
         )  # fmt: skip
     else:
         person = _person(conn, change.user_key, now)
-        queries.update_person(conn, str(person["user_id"]), default_tz=change.zone)
+        queries.update_person(conn, person.user_id, default_tz=change.zone)
+        if person.own_zone != change.zone:
+            rezone_in(conn, person.user_id, old=person.own_zone, now=now)

@@ -2,7 +2,8 @@
 
 An item is ``pending`` (or ``deferred``) until it is due, then ``claimed`` by
 one worker for a lease, then ``sent``, back to ``pending`` (`retry_later`),
-``deferred`` by the agent, or ``failed``. Nothing is deleted: every state
+``deferred`` by the agent, ``failed``, or ``skipped`` (an occurrence of a
+recurring schedule not sent: `wrapper.schedules`). Nothing is deleted: every state
 stays visible in `Outbox.listing`.
 
 A claim is one ``UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING *``, with
@@ -50,10 +51,11 @@ __all__ = [
     "item_values",
     "mark_sent_in",
     "new_job_key",
+    "outbox_item",
 ]
 
 OutboxKind = Literal["reply", "proactive", "reminder"]
-OutboxStatus = Literal["pending", "claimed", "sent", "deferred", "failed"]
+OutboxStatus = Literal["pending", "claimed", "sent", "deferred", "failed", "skipped"]
 
 MAX_TEXT_CHARS = 20_000
 MAX_ERROR_CHARS = 500
@@ -94,6 +96,8 @@ class OutboxItem:
     user_id: str | None
     final_text: str | None
     decided_at: datetime | None
+    schedule_id: int | None = None
+    occurs_at: datetime | None = None
 
 
 def new_job_key() -> str:
@@ -180,6 +184,7 @@ _DEFER = (
         status="deferred",
         deferred_from=outbox.c.due_at,
         due_at=_at("until"),
+        occurs_at=_at("until"),
         defer_reason=bindparam("reason"),
         claimed_by=None,
         claim_expires_at=None,
@@ -312,7 +317,7 @@ class Outbox:
 
         def work(conn: Connection) -> list[OutboxItem]:
             stmt = _claim_for(conn.dialect.name, live_workers=alive_since is not None)
-            items = [_item(row._mapping) for row in conn.execute(stmt, params)]
+            items = [outbox_item(row._mapping) for row in conn.execute(stmt, params)]
             return sorted(items, key=lambda item: (item.due_at, item.id))
 
         return await self._db.run(work, inline=True)
@@ -349,7 +354,7 @@ class Outbox:
         params: dict[str, Any] = {"limit": limit, "status": status}
 
         def work(conn: Connection) -> list[OutboxItem]:
-            return [_item(row._mapping) for row in conn.execute(stmt, params)]
+            return [outbox_item(row._mapping) for row in conn.execute(stmt, params)]
 
         return await self._db.run(work, inline=True)
 
@@ -403,6 +408,7 @@ def item_values(
         "kind": kind, "channel": channel, "thread_id": thread_id, "thread_key": thread_key,
         "user_key": user_key, "user_id": user_id, "text": text, "status": "pending",
         "due_at": due_at, "attempts": 0, "memory_id": memory_id, "created_at": now, "key": key,
+        "occurs_at": due_at,
     }  # fmt: skip
 
 
@@ -414,5 +420,6 @@ def enqueue_in(conn: Connection, values: dict[str, Any]) -> int:
     return int(conn.execute(select(outbox.c.id).where(outbox.c.key == values["key"])).scalar_one())
 
 
-def _item(row: Any) -> OutboxItem:
+def outbox_item(row: Any) -> OutboxItem:
+    """An `OutboxItem` from a row of the outbox table."""
     return OutboxItem(**{name: row[name] for name in OutboxItem.__dataclass_fields__})

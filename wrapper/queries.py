@@ -19,6 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from clockcore.actions import OPEN_STATUSES, ActionDraft
+from wrapper.rows import MAX_KNOWN_PLACES, PersonRow, ThreadState
 from wrapper.tables import (
     ActionRow,
     CalibrationRow,
@@ -27,6 +28,7 @@ from wrapper.tables import (
     LinkCodeRow,
     MemoryRow,
     ParticipantRow,
+    ScheduleRow,
     ThreadRow,
     UserRow,
 )
@@ -41,6 +43,7 @@ actions = ActionRow.__table__  # type: ignore[attr-defined]
 calibration = CalibrationRow.__table__  # type: ignore[attr-defined]
 memory = MemoryRow.__table__  # type: ignore[attr-defined]
 journal = JournalRow.__table__  # type: ignore[attr-defined]
+schedules = ScheduleRow.__table__  # type: ignore[attr-defined]
 
 UPCOMING_LIMIT = 50
 T = TypeVar("T")
@@ -282,22 +285,21 @@ def journal_message(
     return conn.execute(_sql(conn).journal, params).first() is not None
 
 
-def load_person(conn: Connection, user_key: str) -> Mapping[str, Any] | None:
+def load_person(conn: Connection, user_key: str) -> PersonRow | None:
     """The identity joined with its person, or None."""
     row = conn.execute(_sql(conn).person, {"user_key": user_key}).mappings().first()
-    return dict(row) if row is not None else None
+    return PersonRow.from_row(row) if row is not None else None
 
 
 def load_thread(
     conn: Connection, thread_key: str, user_key: str
-) -> tuple[Mapping[str, Any] | None, datetime | None]:
-    """The thread row (or None) and this user's previous message instant in it."""
+) -> tuple[ThreadState | None, datetime | None]:
+    """The thread (or None) and this user's previous message instant in it."""
     params = {"thread_key": thread_key, "user_key": user_key}
     row = conn.execute(_sql(conn).thread, params).mappings().first()
     if row is None:
         return None, None
-    found = dict(row)
-    return found, found.pop("spoke_before")
+    return ThreadState.from_row(row), row["spoke_before"]
 
 
 def stamp_identity(
@@ -374,7 +376,7 @@ def upcoming(
 
 def person_for(
     conn: Connection, *, user_key: str, channel: str, channel_user_id: str, now: datetime
-) -> Mapping[str, Any]:
+) -> PersonRow:
     """The identity joined with its person, created (with a person of its own) when new.
 
     Creation is safe under races: the person id is derived from the key and both
@@ -548,7 +550,7 @@ def merge_people(conn: Connection, *, keep: str, absorb: str) -> None:
             policy_overrides=overrides,
             known_locations=list(
                 dict.fromkeys([*(kept["known_locations"] or []), *(gone["known_locations"] or [])])
-            )[:5],
+            )[:MAX_KNOWN_PLACES],
             last_interaction_any_channel_at=latest,
             last_interaction_any_channel=channel,
             actions_until=max(
@@ -557,7 +559,7 @@ def merge_people(conn: Connection, *, keep: str, absorb: str) -> None:
             has_due_items=bool(kept["has_due_items"] or gone["has_due_items"]),
         )
     )
-    for table in (identities, actions, memory):
+    for table in (identities, actions, memory, schedules):
         conn.execute(update(table).where(table.c.user_id == absorb).values(user_id=keep))
     taken = select(calibration.c.activity).where(calibration.c.user_id == keep)
     conn.execute(

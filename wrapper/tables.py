@@ -236,6 +236,8 @@ class OutboxRow(SQLModel, table=True):
     user_id: str | None = Field(default=None)
     final_text: str | None = Field(default=None)
     decided_at: datetime | None = _instant()
+    schedule_id: int | None = Field(default=None, sa_type=BigId, index=True)
+    occurs_at: datetime | None = _instant()
 
 
 class PendingTurnRow(SQLModel, table=True):
@@ -296,3 +298,34 @@ class WorkerRow(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=40)
     started_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     heartbeat_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class ScheduleRow(SQLModel, table=True):
+    """A recurring reminder: its rule, zone (None: floating), text, thread and state.
+
+    `dtstart` is the rule's DTSTART as naive wall time (ISO text, so no driver
+    turns it into an instant); `user_id` is the person, `channel_user_id` the
+    id the channel knows them by (the outbox jobs' route).
+    """
+
+    __tablename__ = "schedules"
+
+    id: int = Field(sa_column=Column(BigId, primary_key=True, autoincrement=False))
+    user_id: str = Field(foreign_key="users.id", index=True, max_length=40)
+    user_key: str
+    thread_key: str
+    channel: str = Field(max_length=32)
+    thread_id: str
+    channel_user_id: str | None = Field(default=None)
+    text: str
+    rrule: str = Field(max_length=500)
+    dtstart: str = Field(max_length=32)
+    zone: str | None = Field(default=None, max_length=64)
+    origin_tz: str = Field(max_length=64)
+    elapsed: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    missed: str = Field(default="one", max_length=8, sa_column_kwargs={"server_default": "one"})
+    state: str = Field(
+        default="active", max_length=8, sa_column_kwargs={"server_default": "active"}
+    )
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    updated_at: datetime = Field(sa_type=UTCDateTime, nullable=False)

@@ -43,7 +43,7 @@ async def test_half_past_3pm_is_read_whole_and_the_content_is_what_is_left(
     assert "15:30" in channel.sent[-1].text or "3:30" in channel.sent[-1].text
 
 
-async def test_every_monday_is_asked_not_stored_as_one_monday(
+async def test_every_monday_is_a_recurring_schedule_not_one_monday(
     world: tuple[Gateway, RecordingChannel],
 ) -> None:
     gateway, channel = world
@@ -51,6 +51,12 @@ async def test_every_monday_is_asked_not_stored_as_one_monday(
     await gateway.accept(inbound(text, message_id="r2"))
     await gateway.settle()
     assert await gateway.wrapper.recall(user_key="test:7", query="timesheet") == []
-    assert [job.kind for job in await gateway.outbox.listing() if job.kind == "reminder"] == []
+    (schedule,) = await gateway.wrapper.reminders.listing("test:7")
+    assert schedule.text == "submit the timesheet"
+    assert "BYDAY=MO" in schedule.rrule and "BYHOUR=9" in schedule.rrule
+    assert schedule.zone is None  # floating: it follows the person
+    assert schedule.next_at is not None
+    local = schedule.next_at.astimezone(NEW_YORK)
+    assert (local.weekday(), local.hour, local.minute) == (0, 9, 0)
     reply = channel.sent[-1].text
-    assert "every" in reply
+    assert "repeating" in reply and f"s{schedule.id}" in reply

@@ -1,0 +1,250 @@
+"""The reminder tools: recurring schedules, the list, snooze, cancel, pause and resume.
+
+Their definitions join `bot.tools.TOOLS` once, at import, after the others, so
+the tool list stays byte-stable. Like every writing tool they only stage
+effects (`wrapper.schedules.NewSchedule`, `wrapper.reminders.ReminderChange`,
+an `Enqueue` for a snooze), committed with the turn.
+
+Reminders are named ``s<id>`` (recurring) and ``r<id>`` (one-shot), the ids
+`list_reminders` shows. Snooze without an id means the newest reminder sent in
+this thread: what a person answering a reminder means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from bot.llm.types import ToolSpec
+from bot.tool_session import (
+    TEXT,
+    WHEN,
+    BadArguments,
+    ToolSession,
+    instant,
+    iso,
+    object_schema,
+    sending,
+    text_arg,
+)
+from clockcore import parse_recurrence
+from wrapper.effects import Enqueue
+from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
+from wrapper.schedules import MISSED_RUNS, WAITING, NewSchedule, new_schedule_id
+
+__all__ = ["REMINDER_HANDLERS", "REMINDER_TOOLS"]
+
+_ID = {"type": "string", "description": "A reminder id from list_reminders ('s12', 'r40')."}
+
+REMINDER_TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "schedule_recurring",
+        "Remind the person again and again: 'every weekday at 9am', 'every other Monday at "
+        "18:30', 'on the first Friday of every month at 10'. missed says what happens to "
+        "occurrences missed while clockbot was offline: one late message (default), skip, "
+        "or all.",
+        object_schema(
+            {
+                "text": TEXT,
+                "every": {"type": "string", "description": "The repeat as the person said it."},
+                "missed": {"type": "string", "enum": list(MISSED_RUNS)},
+            },
+            ("text", "every"),
+        ),
+    ),
+    ToolSpec(
+        "list_reminders",
+        "The person's reminders: recurring ones with their rule and next time, and "
+        "one-shot ones still to come.",
+        object_schema({}),
+    ),
+    ToolSpec(
+        "snooze",
+        "Bring a reminder back later ('in 10 minutes', 'tonight at 8'); without an id, the "
+        "reminder last sent in this conversation. A one-shot reminder still to come moves.",
+        object_schema({"id": _ID, "until": WHEN}, ("until",)),
+    ),
+    ToolSpec(
+        "cancel_reminder",
+        "Cancel a reminder: a recurring one stops for good, a one-shot one is not sent. "
+        "Without an id, the reminder last sent in this conversation (its whole schedule "
+        "when it repeats).",
+        object_schema({"id": _ID}),
+    ),
+    ToolSpec(
+        "pause_reminders",
+        "Pause one reminder (id) or all of them until a time, or until resumed; resume=true "
+        "resumes them.",
+        object_schema({"id": _ID, "until": WHEN, "resume": {"type": "boolean"}}),
+    ),
+)
+
+
+async def _schedule_recurring(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    text, every = text_arg(arguments, "text"), text_arg(arguments, "every")
+    assert text is not None
+    assert every is not None
+    missed = arguments.get("missed", "one")
+    if missed not in MISSED_RUNS:
+        raise BadArguments(f"missed must be one of {list(MISSED_RUNS)}, not {missed!r}")
+    sending(context, "schedule_recurring")
+    now = context.clock.now()
+    rule = parse_recurrence(every, context.session_tz, now)
+    if rule.kind != "recurring" or rule.rrule is None or rule.dtstart is None:
+        raise BadArguments(
+            rule.clarification_question
+            or f"{every!r} is not a repeating time; say it like 'every Monday at 9am'"
+        )
+    envelope = context.envelope
+    message = envelope.message
+    schedule = NewSchedule(
+        id=new_schedule_id(), user_key=envelope.user_key, thread_key=envelope.thread_key,
+        channel=message.channel if message else envelope.channel,
+        thread_id=message.thread_id if message else "", user_id=context.user_id, text=text,
+        rrule=rule.rrule, dtstart=rule.dtstart, zone=rule.zone, origin_tz=context.session_tz,
+        elapsed=rule.elapsed, missed=missed,
+    )  # fmt: skip
+    context.stage(schedule)
+    return {
+        "id": f"s{schedule.id}",
+        "scheduled": True,
+        "text": text,
+        "rule": rule.rrule,
+        "zone": rule.zone or f"floating (now {context.session_tz})",
+        "next": [iso(at, context) for at in rule.next_occurrences[:3]],
+        "missed": missed,
+    }
+
+
+async def _list_reminders(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    user_key = context.envelope.user_key
+    schedules, one_shots = await context.wrapper.reminders.reminders(user_key)
+    changed = {e.target: e.action for e in context.staged if isinstance(e, ReminderChange)}
+    items: list[dict[str, Any]] = []
+    for schedule in schedules:
+        shown: dict[str, Any] = {
+            "id": reminder_id(schedule), "text": schedule.text, "repeats": schedule.rrule,
+            "zone": schedule.zone or "floating", "state": schedule.state,
+            "next": iso(schedule.next_at, context),
+        }  # fmt: skip
+        items.append(shown)
+    for job in one_shots:
+        items.append({"id": reminder_id(job), "text": job.text, "next": iso(job.due_at, context)})
+    for item in items:
+        if item["id"] in changed:
+            item["changed_this_turn"] = changed[item["id"]]
+    for effect in context.staged:
+        if isinstance(effect, NewSchedule):
+            items.append({"id": f"s{effect.id}", "text": effect.text, "repeats": effect.rrule})
+        elif isinstance(effect, Enqueue) and effect.kind in ("reminder", "proactive"):
+            items.append({"id": None, "text": effect.text, "next": iso(effect.due_at, context)})
+    return {"count": len(items), "reminders": items}
+
+
+async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    until = text_arg(arguments, "until")
+    assert until is not None
+    sending(context, "snooze")
+    at = _future(until, context)
+    named = text_arg(arguments, "id", required=False)
+    wrapper, envelope = context.wrapper, context.envelope
+    if named is None:
+        job = await wrapper.reminders.last_sent(envelope.thread_key)
+        if job is None:
+            raise BadArguments("no reminder was sent in this conversation; give an id")
+    else:
+        parsed = parse_reminder_id(named)
+        if parsed is None:
+            raise BadArguments(f"{named!r} is not a reminder id like 'r40'")
+        if parsed[0] == "s":
+            raise BadArguments(
+                "a recurring reminder comes again by itself; to hold it, use pause_reminders"
+            )
+        job = await wrapper.reminders.job(envelope.user_key, parsed[1])
+        if job is None:
+            raise BadArguments(f"no reminder {named!r}")
+    moved = job.status in WAITING  # not sent yet: it moves
+    if moved:
+        context.stage(ReminderChange(envelope.user_key, reminder_id(job), "move", at))
+    else:
+        context.enqueue("reminder", job.text, at)
+    shown = {"snoozed": reminder_id(job), "text": job.text, "until": iso(at, context)}
+    return {**shown, "moved": True} if moved else shown
+
+
+async def _cancel_reminder(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    if arguments.get("id") is None:
+        arguments = {"id": await _this_one(context)}
+    target = await _owned(arguments, context)
+    context.stage(ReminderChange(context.envelope.user_key, target, "cancel"))
+    return {"id": target, "canceled": True}
+
+
+async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    target = await _owned(arguments, context) if arguments.get("id") is not None else "all"
+    if arguments.get("resume"):
+        context.stage(ReminderChange(context.envelope.user_key, target, "resume"))
+        return {"id": target, "resumed": True}
+    until_text = text_arg(arguments, "until", required=False)
+    until = _future(until_text, context) if until_text else None
+    if until is None and target.startswith("r"):
+        raise BadArguments("a one-shot reminder is paused until a time: give until")
+    context.stage(ReminderChange(context.envelope.user_key, target, "pause", until))
+    return {"id": target, "paused": True, "until": iso(until, context) if until else None}
+
+
+async def _this_one(context: ToolSession) -> str:
+    """The repeating reminder "this one" means: the one whose reminder was last sent here.
+
+    A snoozed copy of an occurrence is a one-shot job; it stands for the
+    person's active repeating reminder with the same text.
+    """
+    envelope = context.envelope
+    last = await context.wrapper.reminders.last_sent(envelope.thread_key)
+    if last is None:
+        raise BadArguments("no reminder was sent in this conversation; give an id")
+    if last.schedule_id is not None:
+        return f"s{last.schedule_id}"
+    schedules, _ = await context.wrapper.reminders.reminders(envelope.user_key)
+    same = [s for s in schedules if s.text == last.text and s.state != "ended"]
+    if len(same) != 1:
+        raise BadArguments("the reminder last sent here does not repeat: nothing more will come")
+    return reminder_id(same[0])
+
+
+async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
+    """The id argument, checked to name a reminder of this person that is still to come."""
+    named = text_arg(arguments, "id")
+    assert named is not None
+    parsed = parse_reminder_id(named)
+    if parsed is None:
+        raise BadArguments(f"{named!r} is not a reminder id like 's12' or 'r40'")
+    kind, number = parsed
+    user_key = context.envelope.user_key
+    if any(isinstance(e, NewSchedule) and e.id == number for e in context.staged):
+        raise BadArguments("that reminder is being set up in this turn; change it next turn")
+    schedules, one_shots = await context.wrapper.reminders.reminders(user_key)
+    known = {reminder_id(s) for s in schedules} | {reminder_id(j) for j in one_shots}
+    target = f"{kind}{number}"
+    if target not in known:
+        raise BadArguments(f"no reminder {named!r} still to come; list_reminders shows them")
+    return target
+
+
+def _future(text: str, context: ToolSession) -> datetime:
+    at = instant(text, context)
+    if at <= context.clock.now():
+        raise BadArguments(f"{text!r} is {iso(at, context)}, which has already passed")
+    return at
+
+
+REMINDER_HANDLERS: dict[
+    str, Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
+] = {
+    "schedule_recurring": _schedule_recurring,
+    "list_reminders": _list_reminders,
+    "snooze": _snooze,
+    "cancel_reminder": _cancel_reminder,
+    "pause_reminders": _pause_reminders,
+}

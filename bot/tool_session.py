@@ -1,0 +1,200 @@
+"""What a turn's tool calls share (`ToolSession`), and the helpers every tool module uses.
+
+`bot.tools` builds the tool list and runs calls; the handlers there and in
+`bot.reminder_tools` read their arguments with `text_arg`/`integer_arg`,
+raise `BadArguments` (its message goes back to the model) or `NotAvailable`,
+and stage effects on the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Literal
+
+from clockcore import (
+    Clock,
+    ContactWindow,
+    ContextEnvelope,
+    parse_anchored_time,
+    runtime_time_context,
+    to_iso,
+)
+from wrapper import InteractionWrapper
+from wrapper.effects import Effect, Enqueue, ForgetMemory, MarkReminded, NewMemory, outbox_values
+
+__all__ = [
+    "TEXT",
+    "WHEN",
+    "BadArguments",
+    "NotAvailable",
+    "ToolSession",
+    "instant",
+    "integer_arg",
+    "iso",
+    "object_schema",
+    "sending",
+    "text_arg",
+    "time_context",
+]
+
+
+def object_schema(properties: Mapping[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(required),
+        "additionalProperties": False,
+    }
+
+
+TEXT = {"type": "string"}
+
+
+WHEN = {
+    "type": "string",
+    "description": "A time as the person said it ('tomorrow 9am', 'in 2 hours') "
+    "or an ISO-8601 instant with an offset.",
+}
+
+
+class ToolSession:
+    """What one turn's tool calls share: the envelope, the clock, and the staged writes.
+
+    Reading tools read the store at once. Writing tools only stage an effect
+    (`wrapper.effects`) and answer from it; later tools see what is staged
+    (an item remembered can be recalled or forgotten, a zone set is the
+    session's zone from then on). `bot.turns` commits `staged` with the turn.
+
+    `key_base` is the turn's message key (`MessageRef.key`): every message a
+    tool enqueues is keyed ``<key_base>#<n>``, `n` counting the turn's tool
+    calls. `can_send` False (no outbox here) turns the sending tools off.
+    """
+
+    def __init__(
+        self,
+        *,
+        wrapper: InteractionWrapper,
+        envelope: ContextEnvelope,
+        clock: Clock,
+        contact_window: ContactWindow,
+        key_base: str,
+        user_id: str | None,
+        can_send: bool = True,
+        language: str | None = None,
+    ) -> None:
+        self.wrapper = wrapper
+        self.language = language
+        self.envelope = envelope
+        self.clock = clock
+        self.contact_window = contact_window
+        self.key_base = key_base
+        self.user_id = user_id
+        self.can_send = can_send
+        self.session_tz = envelope.session_tz
+        self.staged: list[Effect] = []
+        self._calls = 0
+
+    def next_key(self) -> str:
+        """The key of the next message a tool enqueues."""
+        self._calls += 1
+        return f"{self.key_base}#{self._calls}"
+
+    def stage(self, effect: Effect) -> None:
+        self.staged.append(effect)
+
+    def staged_memories(self) -> list[NewMemory]:
+        return [e for e in self.staged if isinstance(e, NewMemory)]
+
+    def reminded_marks(self) -> dict[int, datetime]:
+        """The reminded_at marks staged this turn, the latest per item."""
+        return {e.id: e.at for e in self.staged if isinstance(e, MarkReminded)}
+
+    def forgotten(self) -> set[int]:
+        return {e.id for e in self.staged if isinstance(e, ForgetMemory)}
+
+    def unstage_memory(self, item_id: int) -> int:
+        """Drop a staged item and its staged reminders; how many reminders went with it."""
+        reminders = [e for e in self.staged if isinstance(e, Enqueue) and e.memory_id == item_id]
+        self.staged = [
+            e
+            for e in self.staged
+            if not (isinstance(e, NewMemory) and e.id == item_id) and e not in reminders
+        ]
+        return len(reminders)
+
+    def enqueue(
+        self,
+        kind: Literal["proactive", "reminder"],
+        text: str,
+        due: datetime,
+        memory_id: int | None = None,
+    ) -> Enqueue:
+        envelope = self.envelope
+        message = envelope.message
+        effect = Enqueue(
+            key=self.next_key(), kind=kind,
+            channel=message.channel if message else envelope.channel,
+            thread_id=message.thread_id if message else "",
+            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=self.user_id,
+            text=text, due_at=due, memory_id=memory_id,
+        )  # fmt: skip
+        try:
+            outbox_values(effect, self.clock.now())
+        except ValueError as exc:
+            raise BadArguments(str(exc)) from exc
+        self.stage(effect)
+        return effect
+
+
+class BadArguments(ValueError):
+    """Arguments the model got wrong; its message goes back to the model."""
+
+
+class NotAvailable(Exception):
+    """A tool that cannot act here: no outbox, or turned off by the person's policy."""
+
+
+def text_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:
+    value = arguments.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise BadArguments(f"{name} must be a non-empty string")
+    return value.strip()
+
+
+def time_context(context: ToolSession) -> dict[str, object]:
+    envelope = context.envelope
+    return runtime_time_context(
+        context.clock.now(), envelope.user_tz, context.contact_window
+    ).to_dict()
+
+
+def instant(text: str, context: ToolSession) -> datetime:
+    parsed = parse_anchored_time(
+        text, context.session_tz, context.clock.now(), language=context.language
+    )
+    if parsed.needs_clarification or parsed.start_instant is None:
+        raise BadArguments(
+            parsed.clarification_question or parsed.reason or f"cannot read a time in {text!r}"
+        )
+    return parsed.start_instant
+
+
+def integer_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:
+    value = arguments.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadArguments(f"{name} must be an integer")
+    return value
+
+
+def iso(at: datetime | None, context: ToolSession) -> str | None:
+    return to_iso(at, context.session_tz) if at is not None else None
+
+
+def sending(context: ToolSession, name: str) -> None:
+    if not context.can_send:
+        raise NotAvailable(f"{name} is not available here: there is no outbox to send through")

@@ -1,0 +1,73 @@
+"""The README's reminder lines, piped into the console with no LLM, answer as the README says.
+
+`bot.chat.chat` is what ``clockbot chat`` runs; here on a settable clock and a real SQLite
+store, with `linger` so reminders that fall due after the input ends are printed. Issue 13,
+acceptance "Console".
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.chat import chat
+from bot.config import Settings
+from clockcore import SettableClock
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
+
+
+def _readme_blocks() -> list[list[str]]:
+    """The lines of the README's two reminder examples, without their comments."""
+    section = README.read_text().split("## Reminders", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
+    return [[re.sub(r"\s{2,}\(.*\)$", "", line).strip() for line in b.splitlines()] for b in blocks]
+
+
+async def _session(settings: Settings, clock: SettableClock, lines: list[str]) -> list[str]:
+    out = io.StringIO()
+    await chat(
+        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
+        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.2),
+    )  # fmt: skip
+    return out.getvalue().splitlines()
+
+
+async def test_the_readme_reminder_lines_answer_correctly(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    setting_up, on_arrival = _readme_blocks()
+    assert on_arrival == ["snooze 20 min", "remind me again tonight", "stop this one"]
+    out = await _session(settings, clock, setting_up)
+    text = "\n".join(out)
+    assert out[0] == "clockbot> Your home timezone is now America/New_York."
+    assert out[1] == "clockbot> I'll remind you at 2026-06-11 15:00:00 (UTC-04:00)."
+    assert out[2].startswith(
+        "clockbot> Set: submit the timesheet, repeating. Next: 2026-06-11 09:00:00 (UTC-04:00), "
+        "2026-06-12 09:00:00 (UTC-04:00), 2026-06-15 09:00:00 (UTC-04:00)."
+    )
+    assert out[3].startswith("clockbot> Set: stretch, repeating. Next: 2026-06-10 20:00:00")
+    assert "clockbot> Your reminders:" in text
+    assert re.search(r"- s\d+: submit the timesheet \(repeats\), next 2026-06-11 09:00", text)
+    assert re.search(r"- r\d+: call the bank, next 2026-06-11 15:00", text)
+    assert "clockbot> Moved: call the bank, to 2026-06-11 16:00:00 (UTC-04:00)." in out
+    assert "clockbot> Paused until 2026-06-15 00:00:00 (UTC-04:00)." in out
+    assert "clockbot> Your reminders are back on." in out
+    assert re.match(r"clockbot> Canceled s\d+\.$", out[-1])
+    # 20:00 in New York: the daily stretch arrives while the console lingers.
+    clock.set(datetime(2026, 6, 11, 0, 0, 5, tzinfo=UTC))
+    assert await _session(settings, clock, []) == ["clockbot (reminder)> Reminder: stretch"]
+    snoozed = await _session(settings, clock, ["snooze 20 min"])
+    assert snoozed == ["clockbot> Snoozed: stretch, until 2026-06-10 20:20:05 (UTC-04:00)."]
+    clock.advance(minutes=20)
+    assert await _session(settings, clock, []) == ["clockbot (reminder)> Reminder: stretch"]
+    (stopped,) = await _session(settings, clock, ["stop this one"])
+    assert re.match(r"clockbot> Canceled s\d+\.$", stopped)
+    # The moved one-shot comes at 16:00 tomorrow; the stretch never again.
+    clock.set(datetime(2026, 6, 11, 20, 0, 5, tzinfo=UTC))
+    assert await _session(settings, clock, []) == ["clockbot (reminder)> Reminder: call the bank"]
+    clock.advance(days=3)
+    assert await _session(settings, clock, []) == []

@@ -1,0 +1,173 @@
+"""The rules agent (no LLM) manages reminders in every phrasing of issue 13, through the gateway.
+
+Real store (SQLite and PostgreSQL), the real gateway, dispatcher and tools, on a settable
+clock; the channel is test_gateway's recording stand-in. The person lives in New York.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.config import Settings
+from bot.gateway import Gateway
+from clockcore import SettableClock
+from tests.bot.test_gateway import RecordingChannel, inbound
+
+NEW_YORK = ZoneInfo("America/New_York")
+WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
+USER = "test:7"
+
+
+class World:
+    def __init__(self, gateway: Gateway, channel: RecordingChannel, clock: SettableClock) -> None:
+        self.gateway, self.channel, self.clock = gateway, channel, clock
+        self._n = 0
+
+    async def say(self, text: str) -> str:
+        """Send `text` as the person; the bot's answer."""
+        self._n += 1
+        before = len(self.channel.sent)
+        await self.gateway.accept(
+            inbound(text, message_id=f"m{self._n}", received_at=self.clock.now())
+        )
+        await self.gateway.settle()
+        answers = [m.text for m in self.channel.sent[before:] if m.kind == "reply"]
+        assert len(answers) == 1, answers
+        return answers[0]
+
+    async def wait(self, delta: timedelta) -> list[str]:
+        """Let `delta` pass; the reminders sent meanwhile."""
+        before = len(self.channel.sent)
+        self.clock.advance(delta)
+        await self.gateway.settle()
+        return [m.text for m in self.channel.sent[before:]]
+
+
+@pytest.fixture
+async def world(tmp_path: Path, database_url: str) -> AsyncIterator[World]:
+    clock = SettableClock(WEDNESDAY)
+    channel = RecordingChannel()
+    settings = Settings(home=tmp_path, http_port=0, database_url=database_url)
+    async with Gateway(settings, channels=[channel], clock=clock, poll_interval=0.05) as gateway:
+        w = World(gateway, channel, clock)
+        await w.say("clock: home tz America/New_York")
+        yield w
+
+
+async def _jobs(world: World) -> list[tuple[str, datetime]]:
+    schedules, one_shots = await world.gateway.wrapper.reminders.reminders(USER)
+    found = [(f"s:{s.text}", s.next_at) for s in schedules if s.next_at is not None]
+    return found + [(f"r:{j.text}", j.due_at) for j in one_shots]
+
+
+async def test_a_weekday_reminder_is_listed_with_its_id_and_next_time(world: World) -> None:
+    answer = await world.say("remind me every weekday at 9am to check the queue")
+    assert "repeating" in answer
+    await world.say("remind me tomorrow at 3pm to call the bank")
+    listing = await world.say("what are my reminders?")
+    (schedule,) = await world.gateway.wrapper.reminders.listing(USER)
+    assert f"s{schedule.id}: check the queue (repeats), next 2026-06-11 09:00" in listing
+    assert "call the bank, next 2026-06-11 15:00" in listing
+
+
+async def test_cancel_by_words_cancels_the_one_that_matches(world: World) -> None:
+    await world.say("remind me every Friday at 4pm to submit the timesheet")
+    await world.say("remind me every day at 8am to take the pill")
+    answer = await world.say("cancel the timesheet reminder")
+    assert answer.startswith("Canceled s")
+    assert [what for what, _ in await _jobs(world)] == ["s:take the pill"]
+    assert "can't find" in await world.say("cancel the yoga reminder")
+
+
+async def test_two_matches_are_asked_about(world: World) -> None:
+    await world.say("remind me every Monday at 9am to call mom")
+    await world.say("remind me every Sunday at 6pm to call mom back")
+    answer = await world.say("cancel the call mom reminder")
+    assert "Several reminders match" in answer and "Which one?" in answer
+    assert len(await _jobs(world)) == 2
+
+
+async def test_pause_until_monday_then_it_comes_again_on_monday(world: World) -> None:
+    await world.say("remind me every day at 8am to stretch")
+    answer = await world.say("pause my reminders until Monday")
+    assert answer.startswith("Paused until 2026-06-15 00:00")
+    ((_, next_at),) = await _jobs(world)
+    assert next_at.astimezone(NEW_YORK) == datetime(2026, 6, 15, 8, tzinfo=NEW_YORK)
+    assert await world.wait(timedelta(days=4)) == []  # Thursday to Sunday: nothing
+    sent = await world.wait(timedelta(days=1))  # Monday 10:00: the 08:00 one, late
+    assert len(sent) == 1 and "stretch" in sent[0]
+
+
+async def test_resume_after_pause_until_brings_everything_back_now(world: World) -> None:
+    await world.say("remind me every day at 8pm to stretch")
+    await world.say("remind me tomorrow at 3pm to call the bank")
+    await world.say("pause my reminders until Monday")
+    held = dict(await _jobs(world))
+    assert held["s:stretch"].astimezone(NEW_YORK) == datetime(2026, 6, 15, 20, tzinfo=NEW_YORK)
+    assert held["r:call the bank"].astimezone(NEW_YORK) == datetime(2026, 6, 15, tzinfo=NEW_YORK)
+    assert await world.say("resume my reminders") == "Your reminders are back on."
+    back = dict(await _jobs(world))
+    assert back["s:stretch"].astimezone(NEW_YORK) == datetime(2026, 6, 10, 20, tzinfo=NEW_YORK)
+    assert back["r:call the bank"].astimezone(NEW_YORK) == datetime(
+        2026, 6, 11, 15, tzinfo=NEW_YORK
+    )
+    (sent,) = await world.wait(timedelta(hours=10, minutes=1))
+    assert "stretch" in sent
+
+
+async def test_resume_brings_back_a_paused_schedule(world: World) -> None:
+    await world.say("remind me every day at 8am to stretch")
+    (schedule,) = await world.gateway.wrapper.reminders.listing(USER)
+    assert await world.gateway.wrapper.reminders.pause(USER, schedule.id, now=world.clock.now())
+    assert await _jobs(world) == []
+    assert await world.say("resume my reminders") == "Your reminders are back on."
+    ((_, next_at),) = await _jobs(world)
+    assert next_at.astimezone(NEW_YORK) == datetime(2026, 6, 11, 8, tzinfo=NEW_YORK)
+
+
+async def test_move_the_3pm_one_to_4(world: World) -> None:
+    await world.say("remind me tomorrow at 3pm to call the bank")
+    await world.say("remind me tomorrow at 5pm to pick up the kids")
+    answer = await world.say("move the 3pm one to 4")
+    assert answer == "Moved: call the bank, to 2026-06-11 16:00:00 (UTC-04:00)."
+    moved = dict(await _jobs(world))
+    assert moved["r:call the bank"].astimezone(NEW_YORK).hour == 16
+    assert moved["r:pick up the kids"].astimezone(NEW_YORK).hour == 17
+
+
+async def test_snooze_20_min_brings_the_reminder_back_once(world: World) -> None:
+    await world.say("remind me in 5 minutes to take the cake out")
+    (sent,) = await world.wait(timedelta(minutes=5))
+    assert "take the cake out" in sent
+    answer = await world.say("snooze 20 min")
+    assert answer.startswith("Snoozed: take the cake out, until 2026-06-10 10:25")
+    assert await world.wait(timedelta(minutes=19)) == []
+    (again,) = await world.wait(timedelta(minutes=1))
+    assert "take the cake out" in again
+    assert await world.wait(timedelta(hours=1)) == []
+
+
+async def test_remind_me_again_tonight(world: World) -> None:
+    await world.say("remind me in 5 minutes to water the plants")
+    await world.wait(timedelta(minutes=5))
+    answer = await world.say("remind me again tonight")
+    assert "until 2026-06-10 18:00" in answer
+    assert [what for what, _ in await _jobs(world)] == ["r:water the plants"]
+
+
+async def test_stop_this_one_ends_the_schedule_that_just_fired(world: World) -> None:
+    await world.say("remind me every day at 11am to drink water")
+    (sent,) = await world.wait(timedelta(hours=1))
+    assert "drink water" in sent
+    assert (await world.say("stop this one")).startswith("Canceled s")
+    assert await _jobs(world) == []
+    assert await world.wait(timedelta(days=2)) == []
+
+
+async def test_done_is_acknowledged(world: World) -> None:
+    assert await world.say("done") == "Good, marked done."
