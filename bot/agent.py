@@ -142,7 +142,7 @@ class Agent:
         newest = user_turn(envelope.render(ids=True), ref.text)
         session = ToolSession(
             wrapper=self._wrapper, envelope=envelope, clock=self._clock,
-            contact_window=self._window, key_base=ref.key, user_id=ref.user_id,
+            contact_window=envelope.contact.contact_window, key_base=ref.key, user_id=ref.user_id,
             can_send=self._can_send, language=ref.language,
         )  # fmt: skip
         produced = await self._converse(earlier, newest, session)
@@ -156,7 +156,11 @@ class Agent:
         )
 
     async def proactive_turn(
-        self, item: OutboxItem, zone: str | None, history: Sequence[StoredMessage]
+        self,
+        item: OutboxItem,
+        zone: str | None,
+        history: Sequence[StoredMessage],
+        window: ContactWindow | None = None,
     ) -> ProactiveOutput:
         """Decide a due proactive job: the text to send, or a deferral (only ``defer`` acts).
 
@@ -166,7 +170,7 @@ class Agent:
         sent as written and nothing is added to the history.
         """
         now = self._clock.now()
-        facts = runtime_time_context(now, zone, self._window)
+        facts = runtime_time_context(now, zone, window or self._window)
         prompt = proactive_turn(item.kind, item.text, facts.to_dict()["now"], facts.advisory)
         earlier = [stored_to_message(m) for m in history]
         try:

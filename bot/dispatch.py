@@ -182,6 +182,7 @@ class Dispatcher:
                 text=text,
                 route=route,
                 key=item.key,
+                reminder=f"r{item.id}" if item.kind == "reminder" else None,
             )
         )
 

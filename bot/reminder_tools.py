@@ -12,8 +12,9 @@ this thread: what a person answering a reminder means.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 from bot.llm.types import ToolSpec
@@ -28,8 +29,8 @@ from bot.tool_session import (
     sending,
     text_arg,
 )
-from clockcore import parse_recurrence
-from wrapper.effects import Enqueue
+from clockcore import ContactWindow, parse_recurrence
+from wrapper.effects import Enqueue, WindowChange
 from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
 from wrapper.schedules import MISSED_RUNS, WAITING, NewSchedule, new_schedule_id
 
@@ -71,6 +72,13 @@ REMINDER_TOOLS: tuple[ToolSpec, ...] = (
         "Without an id, the reminder last sent in this conversation (its whole schedule "
         "when it repeats).",
         object_schema({"id": _ID}),
+    ),
+    ToolSpec(
+        "set_contact_window",
+        "Set the hours the person may be contacted, in their own zone, as 24-hour HH:MM "
+        "('09:00', '22:00'); give start, end or both. Outside them, proactive messages "
+        "come to you with an advisory and you decide; nothing is held back by itself.",
+        object_schema({"start": TEXT, "end": TEXT}),
     ),
     ToolSpec(
         "pause_reminders",
@@ -232,6 +240,32 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     return target
 
 
+_HHMM = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
+
+
+def _time_of_day(arguments: Mapping[str, Any], name: str) -> time | None:
+    value = text_arg(arguments, name, required=False)
+    if value is None:
+        return None
+    found = _HHMM.match(value)
+    if found is None or int(found[1]) > 24 or int(found[2]) > 59:
+        raise BadArguments(f"{name} must be a 24-hour time like '09:00', not {value!r}")
+    hour, minute = int(found[1]), int(found[2])
+    return time(0) if hour == 24 and minute == 0 else time(hour % 24, minute)
+
+
+async def _set_contact_window(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    start, end = _time_of_day(arguments, "start"), _time_of_day(arguments, "end")
+    if start is None and end is None:
+        raise BadArguments("give start, end or both")
+    current = context.contact_window
+    window = ContactWindow(start or current.start, end or current.end)
+    stored = f"{window.start:%H:%M}-{window.end:%H:%M}"
+    context.stage(WindowChange(context.envelope.user_key, stored))
+    context.contact_window = window
+    return {"contact_window": str(window), "zone": context.envelope.user_tz or "unknown (UTC)"}
+
+
 def _future(text: str, context: ToolSession) -> datetime:
     at = instant(text, context)
     if at <= context.clock.now():
@@ -247,4 +281,5 @@ REMINDER_HANDLERS: dict[
     "snooze": _snooze,
     "cancel_reminder": _cancel_reminder,
     "pause_reminders": _pause_reminders,
+    "set_contact_window": _set_contact_window,
 }

@@ -60,7 +60,8 @@ _LIST = re.compile(
 )
 _AGAIN = re.compile(r"^\s*remind me again\b\s*(?P<when>.*?)[\s.!]*$", re.IGNORECASE)
 _SNOOZE = re.compile(
-    r"^\s*snooze\b(?:\s+(?:it|this|that))?(?:\s+for)?\s*(?P<when>.*?)[\s.!]*$", re.I
+    r"^\s*snooze\b(?:\s+(?P<id>r\d+))?(?:\s+(?:it|this|that))?(?:\s+for)?\s*(?P<when>.*?)[\s.!]*$",
+    re.I,
 )
 _PAUSE = re.compile(
     r"^\s*pause\s+(?:all\s+)?(?:of\s+)?(?:my\s+)?reminders?\b\s*"
@@ -79,7 +80,19 @@ _MOVE = re.compile(
     r"(?:one\s+|reminder\s+)?to\s+(?P<to>.+?)[\s.!]*$",
     re.IGNORECASE,
 )
-_DONE = re.compile(r"^\s*(?:done|did it|finished|all done|got it)\s*[.!]*\s*$", re.IGNORECASE)
+_QUIET = re.compile(
+    r"^\s*(?:please\s+)?(?:don'?t|do not|never)\s+(?:message|text|ping|contact|remind|write)"
+    r"(?:\s+to)?\s+me\s+(?P<side>before|after)\s+(?P<at>.+?)[\s.!]*$",
+    re.IGNORECASE,
+)
+_HOURS = re.compile(
+    r"^\s*my\s+(?:contact\s+)?(?:hours|window)\s+(?:are|is)\s+(?:from\s+)?(?P<start>.+?)"
+    r"\s*(?:to|until|till|-|–)\s*(?P<end>[^\s.!]+(?:\s*[ap]\.?m\.?)?)[\s.!]*$",
+    re.IGNORECASE,
+)
+_DONE = re.compile(
+    r"^\s*(?:done|did it|finished|all done|got it)(?:\s+r\d+)?\s*[.!]*\s*$", re.IGNORECASE
+)
 _CLOCK = re.compile(r"^(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?$", re.I)
 _FILLER = frozenset(
     {"the", "my", "a", "an", "reminder", "reminders", "one", "this", "that", "for", "to"}
@@ -147,14 +160,31 @@ class RulesProvider:
         """A request about reminders already set, or None."""
         if _LIST.search(text):
             return self._call("list_reminders")
-        if again := _AGAIN.match(text) or _SNOOZE.match(text):
+        if again := _AGAIN.match(text):
             return self._call("snooze", until=_later(again["when"]))
+        if snooze := _SNOOZE.match(text):
+            if snooze["id"]:
+                return self._call("snooze", id=snooze["id"], until=_later(snooze["when"]))
+            return self._call("snooze", until=_later(snooze["when"]))
         if pause := _PAUSE.match(text):
             if pause["until"] is None:
                 return _say("Until when? For example: 'pause my reminders until Monday'.")
             return self._call("pause_reminders", until=pause["until"].strip())
         if _RESUME.match(text):
             return self._call("pause_reminders", resume=True)
+        if quiet := _QUIET.match(text):
+            at, question = _hour(quiet["at"], twenty_four=False)
+            if at is None:
+                return _say(question)
+            side = "start" if quiet["side"].lower() == "before" else "end"
+            return self._call("set_contact_window", **{side: at})
+        if hours := _HOURS.match(text):
+            evident = _past_noon(hours["start"]) or _past_noon(hours["end"])
+            start, ask_start = _hour(hours["start"], twenty_four=evident)
+            end, ask_end = _hour(hours["end"], twenty_four=evident)
+            if start is None or end is None:
+                return _say(ask_start if start is None else ask_end)
+            return self._call("set_contact_window", start=start, end=end)
         if _DONE.match(text):
             return _say("Good, marked done.")
         if cancel := _CANCEL.match(text):
@@ -288,6 +318,11 @@ def _after_tool(result: Message) -> str:
         return f"Snoozed: {data['text']}, until {_readable(data['until'])}."
     if result.name == "cancel_reminder":
         return f"Canceled {data['id']}."
+    if result.name == "set_contact_window":
+        return (
+            f"Your contact hours are now {data['contact_window']} ({data['zone']}). Outside "
+            "them, anything I would send waits for a decision, not for the clock."
+        )
     if result.name == "pause_reminders":
         if data.get("resumed"):
             return "Your reminders are back on."
@@ -313,6 +348,40 @@ def _newest_text(messages: Sequence[Message]) -> str:
         if message.role == "user":
             return _split(message.content)[1]
     return ""
+
+
+_HOUR = re.compile(r"^(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>[ap])?(?:\.?m\.?)?$", re.IGNORECASE)
+
+
+def _hour(text: str, *, twenty_four: bool) -> tuple[str | None, str]:
+    """("HH:MM", "") for an hour read whole, else (None, the question to ask).
+
+    "9am", "9:30 pm", "21:00" and "09:00" are read; a bare "9" or "9:00" could be
+    morning or evening and is asked about, unless `twenty_four` (the other end
+    of a range is past 12, so the person writes 24-hour times).
+    """
+    found = _HOUR.match(text.strip())
+    if found is None:
+        written = text.strip()
+        return None, f"I can't read {written!r} as a time of day; say it like '9am' or '21:00'."
+    hour, minute = int(found["h"]), int(found["m"] or 0)
+    meridiem = (found["ap"] or "").lower()
+    if hour > 24 or minute > 59 or (meridiem and not 1 <= hour <= 12):
+        return None, f"{text.strip()!r} is not a time of day; say it like '9am' or '21:00'."
+    if meridiem:
+        hour = hour % 12 + (12 if meridiem == "p" else 0)
+    elif 1 <= hour <= 12 and not twenty_four and not text.strip().startswith("0"):
+        return None, (
+            f"Do you mean {hour}:{minute:02d} in the morning or {hour + 12 if hour < 12 else 0}:"
+            f"{minute:02d}? Say '{hour}am' or '{hour}pm'."
+        )
+    return f"{hour % 24:02d}:{minute:02d}", ""
+
+
+def _past_noon(text: str) -> bool:
+    """A bare hour past 12 ("22", "21:30"): the person writes 24-hour times."""
+    found = _HOUR.match(text.strip())
+    return found is not None and not found["ap"] and 12 < int(found["h"]) <= 24
 
 
 def _later(when: str) -> str:

@@ -308,8 +308,11 @@ class Turns:
         """
         async with self._thread(item.thread_key):
             history = await self._wrapper.history.load(item.thread_key)
-            zone = await self._wrapper.user_timezone(item.user_key) if item.user_key else None
-            output = await self._agent.proactive_turn(item, zone, history)
+            zone, window = None, None
+            if item.user_key:
+                zone = await self._wrapper.user_timezone(item.user_key)
+                window = await self._wrapper.contact_window_of(item.user_key)
+            output = await self._agent.proactive_turn(item, zone, history, window)
             text = f"{output.text}\n\n{note}" if note else output.text
             decision = JobDecision(
                 item_id=item.id, worker=worker, text=text,

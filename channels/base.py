@@ -98,6 +98,8 @@ class Outgoing:
         route: the latest `Inbound.route` seen in this thread (empty if none).
         key: unique per outbox job and the same on every attempt, for
             platforms that take an idempotency key (a mail's Message-ID).
+        reminder: for a reminder, how the person names it (``r<id>``), so an
+            adapter can put buttons under it whose presses say which one.
     """
 
     kind: OutgoingKind
@@ -106,6 +108,7 @@ class Outgoing:
     text: str
     route: Mapping[str, str]
     key: str
+    reminder: str | None = None
 
 
 class ChannelError(Exception):

@@ -500,7 +500,9 @@ class MessageChain:
             allow_hedged_reference=decision.allow_hedged_reference,
             open_actions=tuple(turn.open_actions),
             upcoming=tuple(turn.upcoming),
-            contact=runtime_time_context(turn.received_at, turn.user_tz, self._window),
+            contact=runtime_time_context(
+                turn.received_at, turn.user_tz, turn.person.window(self._window)
+            ),
             notices=tuple(dict.fromkeys(turn.notices)),
             duplicate=turn.duplicate,
             session_started_at=turn.session_started_at,

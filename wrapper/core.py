@@ -257,6 +257,11 @@ class InteractionWrapper(MessageChain):
 
         return await self._db.run(read, inline=True)
 
+    async def contact_window_of(self, user_key: str) -> ContactWindow:
+        """The contact window of the person behind `user_key`: theirs, else the default."""
+        person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
+        return person.window(self._window) if person else self._window
+
     async def user_timezone(self, user_key: str) -> str | None:
         """The default zone of the person behind `user_key`, when they have one."""
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))

@@ -44,6 +44,7 @@ __all__ = [
     "NewMemory",
     "NewSchedule",
     "ReminderChange",
+    "WindowChange",
     "ZoneChange",
     "actions_enabled",
     "apply_effect",
@@ -180,6 +181,14 @@ class ZoneChange:
 
 
 @dataclass(frozen=True, slots=True)
+class WindowChange:
+    """Set the person's contact window (``set_contact_window``): "HH:MM-HH:MM"."""
+
+    user_key: str
+    window: str
+
+
+@dataclass(frozen=True, slots=True)
 class Enqueue:
     """Put a message in the outbox; `key` makes a second insert a no-op."""
 
@@ -205,6 +214,7 @@ Effect = (
     | Enqueue
     | NewSchedule
     | ReminderChange
+    | WindowChange
 )
 
 
@@ -231,6 +241,9 @@ def apply_effect(
             create_in(conn, effect, now=now)
         case ReminderChange():
             change_in(conn, effect, now=now)
+        case WindowChange():
+            person = _person(conn, effect.user_key, now)
+            queries.update_person(conn, person.user_id, contact_window=effect.window)
 
 
 def outbox_values(effect: Enqueue, now: datetime) -> dict[str, Any]:

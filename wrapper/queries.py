@@ -112,6 +112,7 @@ class _Statements:
                 users.c.last_interaction_any_channel,
                 users.c.actions_until,
                 users.c.has_due_items,
+                users.c.contact_window,
             )
             .join(users, users.c.id == identities.c.user_id)
             .where(identities.c.user_key == bindparam("user_key"))

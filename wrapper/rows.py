@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from clockcore import ContactWindow, InvalidContactWindowError
+
 __all__ = [
     "MAX_KNOWN_PLACES",
     "MAX_NOTICE_CHARS",
@@ -43,6 +45,7 @@ class PersonRow:
         last_interaction_any_channel: that message's channel.
         actions_until: no action of theirs is open past this (a hint that skips a query).
         has_due_items: they may have reminders due (a hint that skips a query).
+        contact_window: the hours they set ("09:00-22:00"), None for the default.
     """
 
     user_id: str
@@ -54,6 +57,7 @@ class PersonRow:
     last_interaction_any_channel: str | None = None
     actions_until: datetime | None = None
     has_due_items: bool = False
+    contact_window: str | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[Any, Any]) -> PersonRow:
@@ -68,7 +72,17 @@ class PersonRow:
             last_interaction_any_channel=row["last_interaction_any_channel"],
             actions_until=row["actions_until"],
             has_due_items=bool(row["has_due_items"]),
+            contact_window=row["contact_window"],
         )
+
+    def window(self, default: ContactWindow) -> ContactWindow:
+        """Their contact window: the one they set, else `default` (also for a bad stored one)."""
+        if self.contact_window:
+            try:
+                return ContactWindow.parse(self.contact_window)
+            except InvalidContactWindowError:
+                pass
+        return default
 
     @property
     def own_zone(self) -> str | None:

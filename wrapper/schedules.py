@@ -13,7 +13,7 @@ it, `advance_in` enqueues the next one, computed from the rule (never by
 adding 24 hours) after the claimed occurrence and after now, and says whether
 to send this one:
 
-- on time (within `LATE_AFTER`): send it;
+- on time (within `LATE_AFTER`) with none folded into it: send it;
 - late (the process was down, the channel away): ``missed="one"``, the
   default, sends this one with a note naming when it was due and how many
   more came due meanwhile, and nothing for those; ``skip`` sends nothing;
@@ -274,9 +274,10 @@ def advance_in(conn: Connection, item: OutboxItem, *, now: datetime, worker: str
     if late and schedule.missed == "skip":
         conn.execute(_SKIP, {"item": item.id, "worker": worker, "reason": "missed while offline"})
         return Occurrence(send=False, missed=len(missed) + 1)
-    if not late:
+    folded = len(missed) if schedule.missed == "one" else 0
+    if not late and not folded:
         return Occurrence(send=True)
-    folded = 0 if schedule.missed == "all" else len(missed)
+    # Late, or standing for occurrences folded into it (a short outage over a frequent rule).
     return Occurrence(send=True, note=late_note(occurs, zone, folded), missed=folded)
 
 

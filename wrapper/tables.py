@@ -60,6 +60,8 @@ class UserRow(SQLModel, table=True):
     actions_until: datetime | None = _instant()
     has_due_items: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    # The hours the person set for being contacted ("09:00-22:00"); None: the default.
+    contact_window: str | None = Field(default=None, max_length=16)
 
 
 class IdentityRow(SQLModel, table=True):

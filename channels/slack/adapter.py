@@ -47,6 +47,8 @@ from slack_sdk.signature import SignatureVerifier
 from slack_sdk.web.async_client import AsyncWebClient
 
 from channels.base import Channel, ChannelError, HttpRoute, Inbound, Outgoing, Sink, StateStore
+from channels.reminder_buttons import PREFIX, press_message_id, words
+from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_blocks
 from channels.slack.errors import channel_error, why
 from channels.slack.events import Post, read_post, route_for_thread
 from channels.slack.render import to_parts
@@ -213,6 +215,7 @@ class SlackChannel(Channel):
                 ),
             )
             app.event(re.compile(r".+"))(self._on_event)
+            app.action(re.compile(rf"^{PREFIX}:"))(self._on_action)
             if self.mode == "socket":
                 await self._connect(app)
         except BaseException:
@@ -319,6 +322,54 @@ class SlackChannel(Channel):
             if self._busy == 0:
                 self._idle.set()
 
+    async def _on_action(self, ack: Any, body: dict[str, Any]) -> None:
+        """A reminder button: journaled as the person's words, then acked, then shown chosen.
+
+        As for events, a press not journaled is not acked. A press of something
+        that is not our button, or by someone not allowed, is only acked.
+        """
+        press = read_press(body, default_team=self._team_id)
+        post = None
+        if press is not None:
+            post = Post(
+                team=press.team, channel=press.channel, user=press.user,
+                text=words(press.action, press.reminder), ts=press.message_ts,
+                thread_ts=press.thread_ts, direct=press.channel.startswith("D"),
+            )  # fmt: skip
+        if press is None or post is None or not self._allowed(post):
+            await ack()
+            return
+        sink = self._sink
+        if sink is None:
+            raise ChannelError("slack: not running")
+        await sink(
+            Inbound(
+                channel=self.name,
+                thread_id=post.thread_id,
+                user_id=post.user,
+                text=post.text,
+                message_id=press_message_id(press.channel, press.message_ts, press.action),
+                received_at=self._clock.now(),
+                route=post.route,
+            )
+        )
+        await ack()
+        self._spawn(self._show_choice(press))
+
+    async def _show_choice(self, press: Press) -> None:
+        """Replace the buttons with what was chosen (``chat.update``); a failure is logged."""
+        if self._client is None:
+            return
+        await self._call(
+            "chat.update",
+            self._client.chat_update(
+                channel=press.channel,
+                ts=press.message_ts,
+                text=press.text,
+                blocks=chosen_blocks(press.text, press.action),
+            ),
+        )
+
     def _allowed(self, post: Post) -> bool:
         if self._allowed_users and post.user not in self._allowed_users:
             return False
@@ -408,19 +459,30 @@ class SlackChannel(Channel):
         parts = to_parts(message.text)
         done = self._progress.get(message.key, 0)
         for index in range(done, len(parts)):
-            await self._post_part(channel, route.get("thread_ts"), parts[index])
+            blocks = None
+            if message.reminder and index == len(parts) - 1:
+                blocks = reminder_blocks(parts[index], message.reminder)
+            await self._post_part(channel, route.get("thread_ts"), parts[index], blocks)
             self._progress[message.key] = index + 1
             self._progress.move_to_end(message.key)
             while len(self._progress) > _PROGRESS_KEPT:
                 self._progress.popitem(last=False)
         self._progress.pop(message.key, None)
 
-    async def _post_part(self, channel: str, thread_ts: str | None, text: str) -> None:
+    async def _post_part(
+        self,
+        channel: str,
+        thread_ts: str | None,
+        text: str,
+        blocks: list[dict[str, Any]] | None = None,
+    ) -> None:
         if self._client is None:
             raise ChannelError("slack: not running")
         await self._call(
             "chat.postMessage",
-            self._client.chat_postMessage(channel=channel, text=text, thread_ts=thread_ts),
+            self._client.chat_postMessage(
+                channel=channel, text=text, thread_ts=thread_ts, blocks=blocks
+            ),
         )
 
     async def _call(self, method: str, call: Any) -> Mapping[str, Any]:

@@ -29,7 +29,14 @@ from datetime import timedelta
 from typing import Literal
 
 from aiohttp import web
-from telegram import BotCommand, Message, ReplyParameters, Update
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+    Update,
+)
 from telegram.constants import ChatAction, ParseMode
 from telegram.error import (
     BadRequest,
@@ -44,6 +51,13 @@ from telegram.request import HTTPXRequest
 
 from channels.base import Channel, ChannelError, HttpRoute, Outgoing, Sink, StateStore
 from channels.telegram import messages
+from channels.telegram.buttons import (
+    chosen_keyboard,
+    chosen_text,
+    keyboard,
+    press_inbound,
+    read_press,
+)
 from channels.telegram.format import split_html
 from channels.telegram.inbound import (
     Identity,
@@ -63,7 +77,7 @@ log = logging.getLogger(__name__)
 
 WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
-ALLOWED_UPDATES = ("message",)
+ALLOWED_UPDATES = ("message", "callback_query")
 POLL_TIMEOUT = 25
 """Seconds one ``getUpdates`` long poll may wait for an update."""
 MAX_BACKOFF = 30.0
@@ -265,6 +279,9 @@ class TelegramChannel(Channel):
 
     async def _handle(self, update: Update) -> None:
         """Record one update through the sink, then send the adapter's own reply, if any."""
+        if update.callback_query is not None:
+            await self._press(update.callback_query)
+            return
         message = update.message
         if message is None or self._me is None or self._sink is None:
             return
@@ -290,6 +307,37 @@ class TelegramChannel(Channel):
             await self._reply_directly(message, reading.direct)
         self._remember(inbound.message_id)
 
+    async def _press(self, query: CallbackQuery) -> None:
+        """A reminder button: journaled as the person's words, answered, then shown chosen.
+
+        A press of something that is not our button, or by someone not allowed,
+        is only answered (Telegram shows a spinner until it is).
+        """
+        found = read_press(query.data)
+        user = query.from_user
+        inbound = None
+        if found is not None and is_allowed(self._allowed, str(user.id), user.username):
+            inbound = press_inbound(query, *found, now=self._clock.now())
+        if inbound is not None and self._sink is not None:
+            await self._sink(inbound)  # raises when not recorded: Telegram delivers it again
+        answer = chosen_text(found[0]) if inbound is not None and found is not None else None
+        try:
+            await self._bot.answer_callback_query(query.id, text=answer)
+        except TelegramError as exc:
+            log.warning("telegram: callback not answered: %s", self._safe(exc))
+        message = query.message
+        if inbound is None or found is None or not isinstance(message, Message):
+            return
+        try:
+            await self._bot.edit_message_reply_markup(
+                message.chat_id, message.message_id, reply_markup=chosen_keyboard(*found)
+            )
+        except BadRequest as exc:
+            if "not modified" not in exc.message.lower():  # a double tap shows it already
+                log.warning("telegram: button choice not shown: %s", self._safe(exc))
+        except TelegramError as exc:
+            log.warning("telegram: button choice not shown: %s", self._safe(exc))
+
     def _remember(self, message_id: str) -> None:
         self._recent[message_id] = None
         while len(self._recent) > RECENT:
@@ -313,16 +361,23 @@ class TelegramChannel(Channel):
         chat_id, topic, reply_to = _target(message)
         parts = split_html(message.text)
         done = self._parts_sent.get(message.key, 0)
+        buttons = keyboard(message.reminder) if message.reminder else None
         for number, part in enumerate(parts):
             if number < done:
                 continue
             quote = reply_to if number == 0 and message.kind == "reply" and chat_id < 0 else None
-            chat_id = await self._send_part(chat_id, topic, quote, part)
+            markup = buttons if number == len(parts) - 1 else None
+            chat_id = await self._send_part(chat_id, topic, quote, part, markup)
             self._parts_sent[message.key] = number + 1
         self._parts_sent.pop(message.key, None)
 
     async def _send_part(
-        self, chat_id: int, topic: int | None, quote: int | None, part: str
+        self,
+        chat_id: int,
+        topic: int | None,
+        quote: int | None,
+        part: str,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> int:
         """Send one part; the chat id it went to (a group may have become a supergroup)."""
         reply = ReplyParameters(quote, allow_sending_without_reply=True) if quote else None
@@ -334,6 +389,7 @@ class TelegramChannel(Channel):
                     parse_mode=ParseMode.HTML,
                     message_thread_id=topic,
                     reply_parameters=reply,
+                    reply_markup=markup,
                 )
                 return chat_id
             except ChatMigrated as exc:
@@ -343,7 +399,9 @@ class TelegramChannel(Channel):
                     raise self._error(exc) from exc
                 log.warning("telegram: HTML refused, sending plain text: %s", exc.message)
                 try:
-                    await self._bot.send_message(chat_id, _plain(part), message_thread_id=topic)
+                    await self._bot.send_message(
+                        chat_id, _plain(part), message_thread_id=topic, reply_markup=markup
+                    )
                 except TelegramError as again:
                     raise self._error(again) from again
                 return chat_id

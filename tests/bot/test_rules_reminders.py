@@ -7,7 +7,7 @@ clock; the channel is test_gateway's recording stand-in. The person lives in New
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -15,7 +15,7 @@ import pytest
 
 from bot.config import Settings
 from bot.gateway import Gateway
-from clockcore import SettableClock
+from clockcore import ContactWindow, SettableClock
 from tests.bot.test_gateway import RecordingChannel, inbound
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -171,3 +171,43 @@ async def test_stop_this_one_ends_the_schedule_that_just_fired(world: World) -> 
 
 async def test_done_is_acknowledged(world: World) -> None:
     assert await world.say("done") == "Good, marked done."
+
+
+# --- quiet hours: the person's own contact window ----------------------------------------------
+
+
+async def test_my_hours_are_9_to_22_sets_the_contact_window(world: World) -> None:
+    answer = await world.say("my hours are 9 to 22")
+    assert answer.startswith("Your contact hours are now 09:00–22:00 (America/New_York).")
+    assert await world.gateway.wrapper.contact_window_of(USER) == ContactWindow(time(9), time(22))
+
+
+async def test_dont_message_me_before_9am_moves_only_the_start(world: World) -> None:
+    await world.say("don't message me before 9am")
+    assert await world.gateway.wrapper.contact_window_of(USER) == ContactWindow(time(9), time(23))
+    await world.say("don't message me after 9:30pm")
+    window = await world.gateway.wrapper.contact_window_of(USER)
+    assert window == ContactWindow(time(9), time(21, 30))
+
+
+async def test_a_bare_hour_that_could_be_morning_or_evening_is_asked(world: World) -> None:
+    answer = await world.say("don't message me after 10")
+    assert answer == "Do you mean 10:00 in the morning or 22:00? Say '10am' or '10pm'."
+    assert await world.gateway.wrapper.contact_window_of(USER) == ContactWindow()
+
+
+async def test_outside_the_window_the_advisory_speaks_and_the_reminder_still_goes(
+    world: World,
+) -> None:
+    await world.say("my hours are 9am to 5pm")
+    await world.say("remind me today at 6pm to call mom")
+    world.clock.set(datetime(2026, 6, 10, 22, 0, 5, tzinfo=UTC))  # 18:00:05 in New York
+    envelope = await world.gateway.wrapper.on_user_message(
+        channel="test", thread_id="dm:7", user_id="7", text="hi", message_id="probe",
+        received_at=world.clock.now(),
+    )  # fmt: skip
+    assert envelope.contact.contact_window == ContactWindow(time(9), time(17))
+    assert not envelope.contact.within_contact_window
+    assert envelope.contact.advisory
+    sent = await world.wait(timedelta(seconds=1))
+    assert any("call mom" in text for text in sent)  # nothing holds it but the agent's defer

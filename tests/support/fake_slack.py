@@ -88,6 +88,7 @@ class _Envelope:
     envelope_id: str
     payload: dict[str, Any]
     attempts: int = 0
+    kind: str = "events_api"
 
 
 @dataclass(slots=True)
@@ -191,6 +192,7 @@ class FakeSlack:
         self.team_id = TEAM
         self.calls: list[RecordedCall] = []
         self.posts: list[dict[str, Any]] = []
+        self.updates: list[dict[str, Any]] = []  # chat.update calls accepted
         self.acks: list[str] = []
         self.connections = 0
         self._failures: dict[str, deque[ScriptedFailure]] = {}
@@ -301,6 +303,51 @@ class FakeSlack:
             await self._send_envelope(self._socket, envelope)
         return envelope_id
 
+    async def push_interaction(self, payload: Mapping[str, Any]) -> str:
+        """Deliver an ``interactive`` envelope (a button press) now, or on the next connection."""
+        envelope_id = f"env-{next(self._envelope_ids)}"
+        envelope = _Envelope(envelope_id, dict(payload), kind="interactive")
+        self._unacked[envelope_id] = envelope
+        if self._socket is not None:
+            await self._send_envelope(self._socket, envelope)
+        return envelope_id
+
+    def press(self, post: Mapping[str, Any], label: str, *, user: str = "U1") -> dict[str, Any]:
+        """The ``block_actions`` payload of `user` pressing the button `label` under `post`."""
+        blocks = post.get("blocks")
+        blocks = json.loads(blocks) if isinstance(blocks, str) else blocks
+        (button,) = [
+            b
+            for block in blocks or []
+            if block.get("type") == "actions"
+            for b in block["elements"]
+            if b["text"]["text"] == label
+        ]
+        message = {"type": "message", "ts": post["ts"], "text": post.get("text"), "blocks": blocks}
+        if post.get("thread_ts"):
+            message["thread_ts"] = post["thread_ts"]
+        channel = str(post["channel"])
+        return {
+            "type": "block_actions",
+            "team": {"id": self.team_id, "domain": "clockbot-test"},
+            "user": {"id": user, "team_id": self.team_id},
+            "api_app_id": "A0CLOCK",
+            "trigger_id": f"trig-{next(self._envelope_ids)}",
+            "container": {"type": "message", "message_ts": post["ts"], "channel_id": channel},
+            "channel": {"id": channel},
+            "message": message,
+            "actions": [
+                {
+                    "type": "button",
+                    "action_id": button["action_id"],
+                    "block_id": "rem",
+                    "value": button["value"],
+                    "action_ts": _next_ts(),
+                    "text": button["text"],
+                }
+            ],
+        }
+
     async def drop_connection(self) -> None:
         """Close the open socket from the server side, as Slack does when it refreshes."""
         socket, self._socket = self._socket, None
@@ -311,7 +358,7 @@ class FakeSlack:
     async def _send_envelope(self, socket: _Socket, envelope: _Envelope) -> None:
         message = {
             "envelope_id": envelope.envelope_id,
-            "type": "events_api",
+            "type": envelope.kind,
             "payload": envelope.payload,
             "accepts_response_payload": False,
             "retry_attempt": envelope.attempts,
@@ -421,6 +468,9 @@ class FakeSlack:
             post = {**params, "ts": ts}
             self.posts.append(post)
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": post}
+        if method == "chat.update":
+            self.updates.append(dict(params))
+            return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "apps.connections.open":
             return {"ok": True, "url": f"ws://127.0.0.1:{self.port}/link/?ticket={len(self.calls)}"}
         return {"ok": False, "error": "unknown_method"}

@@ -155,6 +155,7 @@ class SentMessage:
     reply_to_message_id: int | None
     message_id: int
     at: float
+    reply_markup: dict[str, Any] | None = None
 
 
 @dataclass
@@ -178,6 +179,9 @@ class FakeTelegram:
         self.webhook: dict[str, Any] | None = None
         self.commands: list[dict[str, Any]] = []
         self.freeze_offsets = False
+        self.answered: list[dict[str, Any]] = []  # answerCallbackQuery calls accepted
+        self.markups: dict[tuple[int, int], Any] = {}  # the keyboard each edit left
+        self._queries: set[str] = set()
         self._failures: dict[str, deque[_Failure]] = {}
         self._blocked: set[int] = set()
         self._chats: dict[int, dict[str, Any]] = {}
@@ -361,6 +365,26 @@ class FakeTelegram:
         self._notify()
         return update
 
+    def press(self, user: TgUser, sent: SentMessage, data: str) -> dict[str, Any]:
+        """Queue a ``callback_query``: `user` taps the inline button `data` under `sent`."""
+        query_id = f"q{next(self._update_ids)}"
+        self._queries.add(query_id)
+        chat = self._chats[sent.chat_id]
+        message = {
+            "message_id": sent.message_id, "date": START_DATE, "chat": chat,
+            "from": self._me(), "text": sent.plain,
+        }  # fmt: skip
+        if sent.reply_markup is not None:
+            message["reply_markup"] = sent.reply_markup
+        query = {
+            "id": query_id, "from": user.as_dict(), "chat_instance": f"ci{sent.chat_id}",
+            "message": message, "data": data,
+        }  # fmt: skip
+        update = {"update_id": next(self._update_ids), "callback_query": query}
+        self.updates.append(update)
+        self._notify()
+        return update
+
     def redeliver(self, update: dict[str, Any]) -> None:
         """Queue an update already handled again, same ``update_id`` (Telegram after a crash)."""
         self.updates.append(update)
@@ -512,10 +536,31 @@ class FakeTelegram:
                 reply_to_message_id=reply.get("message_id"),
                 message_id=message["message_id"],
                 at=asyncio.get_running_loop().time(),
+                reply_markup=params.get("reply_markup"),
             )
         )
         self._notify()
         return _ok(message)
+
+    async def _api_answercallbackquery(self, params: dict[str, Any]) -> web.Response:
+        query = str(params.get("callback_query_id", ""))
+        if query not in self._queries:
+            return _error(400, "Bad Request: query is too old and response timeout expired")
+        self.answered.append(params)
+        self._notify()
+        return _ok(True)
+
+    async def _api_editmessagereplymarkup(self, params: dict[str, Any]) -> web.Response:
+        chat_id, message_id = int(params["chat_id"]), int(params["message_id"])
+        found = [m for m in self.sent if (m.chat_id, m.message_id) == (chat_id, message_id)]
+        if not found:
+            return _error(400, "Bad Request: message to edit not found")
+        markup = params.get("reply_markup")
+        if self.markups.get((chat_id, message_id), found[0].reply_markup) == markup:
+            return _error(400, "Bad Request: message is not modified")
+        self.markups[(chat_id, message_id)] = markup
+        self._notify()
+        return _ok(True)
 
     # --- plumbing -------------------------------------------------------------------------------
 

@@ -279,3 +279,16 @@ async def test_a_claimed_occurrence_of_a_canceled_schedule_is_skipped(
     occurrence = await wrapper.reminders.advance(item, now=clock.now(), worker=WORKER)
     assert not occurrence.send
     assert [j.status for j in await _jobs(wrapper, schedule)] == ["skipped"]
+
+
+async def test_occurrences_folded_by_a_short_outage_are_said_though_not_late(
+    store: tuple[InteractionWrapper, SettableClock],
+) -> None:
+    wrapper, clock = store
+    schedule = await _schedule(wrapper, clock, "every 5 minutes", "UTC")
+    (job,) = await _waiting(wrapper, schedule)
+    clock.set(job.due_at + timedelta(minutes=8))  # under LATE_AFTER, past the next one
+    ((_, note),) = await _run_due(wrapper, clock)
+    assert "It came due 1 more time since" in note
+    (nxt,) = await _waiting(wrapper, schedule)
+    assert nxt.due_at == job.due_at + timedelta(minutes=10)

@@ -1,0 +1,85 @@
+"""Inline buttons under a reminder: [Done] [Snooze 10 min] [1 h] [Tomorrow].
+
+A press arrives as a ``callback_query``. It becomes an ordinary `Inbound` in
+words ("snooze r40 for 10 minutes"), so the agent, the rules agent and the
+history treat it like the same words typed. Its message id names the chat,
+the reminder's message and the button, so a double tap is journaled once and
+acted on once. The adapter answers the query, then replaces the keyboard with
+one button that shows what was chosen.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from channels.base import Inbound
+from channels.reminder_buttons import (
+    BUTTONS,
+    CHOSEN,
+    PREFIX,
+    press_message_id,
+    read_button,
+    words,
+)
+from channels.telegram.inbound import CHANNEL, route_of, thread_id_of
+
+__all__ = [
+    "chosen_keyboard",
+    "chosen_text",
+    "keyboard",
+    "press_inbound",
+    "read_press",
+]
+
+
+def keyboard(reminder: str) -> InlineKeyboardMarkup:
+    """The buttons under reminder `reminder` (an ``r<id>``)."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(label, callback_data=f"{PREFIX}:{a}:{reminder}")
+                for a, label in BUTTONS
+            ]
+        ]
+    )
+
+
+def chosen_keyboard(action: str, reminder: str) -> InlineKeyboardMarkup:
+    """What replaces the buttons once one was pressed: the choice, as an inert button."""
+    label = CHOSEN.get(action, "✓")
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(label, callback_data=f"{PREFIX}:noop:{reminder}")]]
+    )
+
+
+def read_press(data: str | None) -> tuple[str, str] | None:
+    """(action, reminder id) of a reminder button's callback data, None for anything else."""
+    return read_button(data)
+
+
+def chosen_text(action: str) -> str:
+    """The short answer to the callback query."""
+    return CHOSEN.get(action, "")
+
+
+def press_inbound(
+    query: CallbackQuery, action: str, reminder: str, now: datetime
+) -> Inbound | None:
+    """The press as the person's words in the reminder's thread; None without its message."""
+    message = query.message
+    if not isinstance(message, Message) or action == "noop":
+        return None
+    user = query.from_user
+    topic = message.message_thread_id if message.is_topic_message else None
+    return Inbound(
+        channel=CHANNEL,
+        thread_id=thread_id_of(message.chat.type, message.chat_id, user.id, topic),
+        user_id=str(user.id),
+        text=words(action, reminder),
+        message_id=press_message_id(str(message.chat_id), str(message.message_id), action),
+        received_at=now,
+        route=route_of(message),
+        language=user.language_code,
+    )

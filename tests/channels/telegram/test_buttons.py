@@ -1,0 +1,108 @@
+"""Reminder buttons on Telegram: python-telegram-bot against the fake Bot API, through the gateway.
+
+A reminder carries [Done] [Snooze 10 min] [1 h] [Tomorrow]; a press is a ``callback_query``
+that is journaled like a message (a double tap is one action), answered, and shown on the
+message. Issue 13, acceptance "Buttons" (Telegram). The rules agent answers; the clock is
+settable, the store SQLite.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.gateway import Gateway
+from clockcore import SettableClock
+from tests.channels.telegram.test_gateway import gateway
+from tests.support.fake_telegram import FakeTelegram, SentMessage, TgUser
+
+START = datetime(2026, 6, 10, 14, tzinfo=UTC)
+
+
+def _buttons(sent: SentMessage) -> list[tuple[str, str]]:
+    assert sent.reply_markup is not None
+    return [
+        (b["text"], b["callback_data"]) for row in sent.reply_markup["inline_keyboard"] for b in row
+    ]
+
+
+async def _stretch_reminder(
+    tg: FakeTelegram, gw: Gateway, clock: SettableClock, user: TgUser, *, answered: int = 0
+) -> SentMessage:
+    """`user` asks for a reminder in 5 minutes, and they pass; the reminder as sent."""
+    tg.private(user, "remind me in 5 minutes to stretch", date=int(clock.now().timestamp()))
+    await tg.wait_sent(answered + 1)
+    await gw.settle()
+    clock.advance(timedelta(minutes=5))
+    await gw.settle()
+    return tg.sent[-1]
+
+
+async def test_snooze_10_min_comes_back_once_and_a_double_tap_changes_nothing(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    clock = SettableClock(START)
+    alice = tg.user(42, "alice")
+    async with gateway(tg, tmp_path, clock=clock) as gw:
+        tg.private(alice, "clock: home tz Europe/Berlin", date=int(clock.now().timestamp()))
+        reminder = await _stretch_reminder(tg, gw, clock, alice, answered=1)
+        assert "stretch" in reminder.plain
+        buttons = _buttons(reminder)
+        assert [label for label, _ in buttons] == ["✓ Done", "Snooze 10 min", "1 h", "Tomorrow"]
+        assert all(len(data.encode()) <= 64 for _, data in buttons)  # the Bot API's limit
+        snooze = buttons[1][1]
+        assert tg.answered == []
+        tg.press(alice, reminder, snooze)
+        await tg.wait_calls("answerCallbackQuery", 1)
+        await tg.wait_sent(4)
+        await gw.settle()
+        assert tg.answered[0]["text"] == "⏰ Snoozed for 10 minutes"
+        shown = tg.markups[(reminder.chat_id, reminder.message_id)]
+        assert [b["text"] for row in shown["inline_keyboard"] for b in row] == [
+            "⏰ Snoozed for 10 minutes"
+        ]
+        assert tg.sent[-1].plain.startswith("Snoozed: stretch, until 2026-06-10 16:15")
+        tg.press(alice, reminder, snooze)  # the second tap of a double tap
+        await tg.wait_calls("answerCallbackQuery", 2)
+        await gw.settle()
+        assert len(tg.sent) == 4  # no second answer
+        clock.advance(minutes=9)
+        await gw.settle()
+        assert len(tg.sent) == 4
+        clock.advance(minutes=1)
+        await gw.settle()
+        clock.advance(hours=2)
+        await gw.settle()
+    again = [s for s in tg.sent[4:] if "stretch" in s.plain]
+    assert len(again) == 1  # it came back once, with buttons of its own
+    assert _buttons(again[0])[1][0] == "Snooze 10 min"
+
+
+async def test_done_is_answered_and_shown(tg: FakeTelegram, tmp_path: Path) -> None:
+    clock = SettableClock(START)
+    alice = tg.user(42, "alice")
+    async with gateway(tg, tmp_path, clock=clock) as gw:
+        reminder = await _stretch_reminder(tg, gw, clock, alice)
+        tg.press(alice, reminder, _buttons(reminder)[0][1])
+        await tg.wait_calls("answerCallbackQuery", 1)
+        await tg.wait_sent(3)
+        await gw.settle()
+    assert tg.answered[0]["text"] == "✓ Done"
+    assert tg.sent[-1].plain == "Good, marked done."
+
+
+async def test_a_forged_or_stale_button_is_answered_and_does_nothing(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    clock = SettableClock(START)
+    alice = tg.user(42, "alice")
+    async with gateway(tg, tmp_path, clock=clock) as gw:
+        tg.private(alice, "what time is it", date=int(clock.now().timestamp()))
+        (answer,) = await tg.wait_sent(1)
+        tg.press(alice, answer, "rem:snooze:everything")  # not a button of ours
+        tg.press(alice, answer, "rem:10m:r999999")  # a reminder that does not exist
+        await tg.wait_calls("answerCallbackQuery", 2)
+        await tg.wait_sent(2)
+        await gw.settle()
+    assert "no reminder" in tg.sent[-1].plain.lower()
+    assert len(tg.sent) == 2
