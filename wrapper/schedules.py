@@ -7,7 +7,7 @@ occurrence is computed), the text, the thread and route, and its state:
 
 At most one occurrence of a schedule waits in the outbox. It is a ``reminder``
 job with `schedule_id` and `occurs_at`, and its key names the schedule and the
-occurrence's wall time (``schedule-<id>@2026-03-09T09:00``), so an insert made
+occurrence's wall time to the second (``schedule-<id>@2026-03-09T09:00:00``), so an insert made
 twice, by two workers or after a crash, is one row. When the dispatcher claims
 it, `advance_in` enqueues the next one, computed from the rule (never by
 adding 24 hours) after the claimed occurrence and after now, and says whether
@@ -167,7 +167,9 @@ def _zone_of(conn: Connection, schedule: Schedule) -> str:
 
 
 def _key(schedule_id: int, wall: datetime) -> str:
-    return f"schedule-{schedule_id}@{wall.isoformat(timespec='minutes')}"
+    # To the second: a rule stepping in seconds has several occurrences a minute, and
+    # a key shared by two of them would stop the schedule (the next insert is a no-op).
+    return f"schedule-{schedule_id}@{wall.isoformat(timespec='seconds')}"
 
 
 def _next(conn: Connection, schedule: Schedule, after: datetime) -> tuple[datetime, str] | None:

@@ -292,3 +292,20 @@ async def test_occurrences_folded_by_a_short_outage_are_said_though_not_late(
     assert "It came due 1 more time since" in note
     (nxt,) = await _waiting(wrapper, schedule)
     assert nxt.due_at == job.due_at + timedelta(minutes=10)
+
+
+async def test_a_rule_stepping_in_seconds_goes_on_past_the_first_occurrence_of_a_minute(
+    store: tuple[InteractionWrapper, SettableClock],
+) -> None:
+    """Every occurrence gets its own job: keys that named only the minute stalled the schedule."""
+    wrapper, clock = store
+    start = clock.now().replace(tzinfo=None) + timedelta(seconds=10)
+    new = NewSchedule(
+        id=new_schedule_id(), user_key=USER, thread_key=THREAD, channel="test",
+        thread_id="dm:7", user_id="7", text="tick", rrule="FREQ=SECONDLY;INTERVAL=10",
+        dtstart=start, zone="UTC", origin_tz="UTC", elapsed=True, missed="all",
+    )  # fmt: skip
+    await wrapper.reminders.create(new, now=clock.now())
+    sent = await _walk(wrapper, clock, new.id, 8)
+    assert [at - sent[0] for at in sent] == [timedelta(seconds=10 * n) for n in range(8)]
+    assert len({job.key for job in await _jobs(wrapper, new.id)}) == 9  # 8 sent, 1 waiting
