@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from bot.turns import Turns
@@ -132,7 +132,7 @@ class Dispatcher:
             text = await self._text(item)
             if text is None:
                 return  # deferred, or another worker has the job now
-            await self._deliver(item, text)
+            platform_ids = await self._deliver(item, text)
         except Exception as exc:
             permanent = isinstance(exc, ChannelError) and exc.permanent
             if permanent or item.attempts >= MAX_ATTEMPTS:
@@ -147,7 +147,9 @@ class Dispatcher:
                 item.id, worker=self.worker, error=_error(exc), at=self._clock.now() + wait
             )
             return
-        await self._wrapper.record_delivery(item, worker=self.worker, text=text)
+        await self._wrapper.record_delivery(
+            item, worker=self.worker, text=text, platform_ids=platform_ids
+        )
 
     async def _text(self, item: OutboxItem) -> str | None:
         """What to send: the decided text, deciding it first for a proactive job."""
@@ -169,12 +171,13 @@ class Dispatcher:
             return None
         return decision.text
 
-    async def _deliver(self, item: OutboxItem, text: str) -> None:
+    async def _deliver(self, item: OutboxItem, text: str) -> Sequence[str]:
+        """Send the job; the platform's ids of what went out (kept so replies can name it)."""
         channel = self._channels.get(item.channel)
         if channel is None:
             raise ChannelError(f"the {item.channel} channel is not running here")
         route = await self._wrapper.routes.get(item.thread_key)
-        await channel.send(
+        ids = await channel.send(
             Outgoing(
                 kind=item.kind,
                 thread_id=item.thread_id,
@@ -185,6 +188,7 @@ class Dispatcher:
                 reminder=f"r{item.id}" if item.kind == "reminder" else None,
             )
         )
+        return tuple(ids or ())
 
 
 def _error(exc: BaseException) -> str:

@@ -31,6 +31,7 @@ from bot.tool_session import (
 )
 from clockcore import ContactWindow, parse_recurrence
 from wrapper.effects import Enqueue, WindowChange
+from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
 from wrapper.schedules import MISSED_RUNS, WAITING, NewSchedule, new_schedule_id
 
@@ -63,14 +64,15 @@ REMINDER_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "snooze",
         "Bring a reminder back later ('in 10 minutes', 'tonight at 8'); without an id, the "
-        "reminder last sent in this conversation. A one-shot reminder still to come moves.",
+        "reminder the message replies to, else the one last sent in this conversation. "
+        "A one-shot reminder still to come moves.",
         object_schema({"id": _ID, "until": WHEN}, ("until",)),
     ),
     ToolSpec(
         "cancel_reminder",
         "Cancel a reminder: a recurring one stops for good, a one-shot one is not sent. "
-        "Without an id, the reminder last sent in this conversation (its whole schedule "
-        "when it repeats).",
+        "Without an id, the reminder the message replies to, else the one last sent in this "
+        "conversation (its whole schedule when it repeats).",
         object_schema({"id": _ID}),
     ),
     ToolSpec(
@@ -158,7 +160,7 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     named = text_arg(arguments, "id", required=False)
     wrapper, envelope = context.wrapper, context.envelope
     if named is None:
-        job = await wrapper.reminders.last_sent(envelope.thread_key)
+        job = await _meant(context)
         if job is None:
             raise BadArguments("no reminder was sent in this conversation; give an id")
     else:
@@ -203,13 +205,13 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
 
 
 async def _this_one(context: ToolSession) -> str:
-    """The repeating reminder "this one" means: the one whose reminder was last sent here.
+    """The repeating reminder "this one" means: the one replied to, else the last sent here.
 
     A snoozed copy of an occurrence is a one-shot job; it stands for the
     person's active repeating reminder with the same text.
     """
     envelope = context.envelope
-    last = await context.wrapper.reminders.last_sent(envelope.thread_key)
+    last = await _meant(context)
     if last is None:
         raise BadArguments("no reminder was sent in this conversation; give an id")
     if last.schedule_id is not None:
@@ -219,6 +221,14 @@ async def _this_one(context: ToolSession) -> str:
     if len(same) != 1:
         raise BadArguments("the reminder last sent here does not repeat: nothing more will come")
     return reminder_id(same[0])
+
+
+async def _meant(context: ToolSession) -> OutboxItem | None:
+    """The reminder a message means without an id: the one it replies to, else the last sent."""
+    envelope = context.envelope
+    ref = envelope.message
+    reply_to = ref.reply_to if ref is not None else None
+    return await context.wrapper.reminders.meant(envelope.thread_key, envelope.channel, reply_to)
 
 
 async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:

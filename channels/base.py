@@ -61,6 +61,10 @@ class Inbound:
         language: the person's language as the platform reports it (Telegram
             ``language_code``, Slack ``locale``, email ``Content-Language``),
             ISO 639-1 ("es"); times they write are read in it and in English.
+        reply_to: the platform id of the message this one answers (Telegram
+            ``reply_to_message``, the parent of a Slack thread reply, an
+            email's ``In-Reply-To``), in the shape `Channel.send` returns ids,
+            so "snooze 20 min" in reply to a reminder means that reminder.
     """
 
     channel: str
@@ -74,6 +78,7 @@ class Inbound:
     user_zone: str | None = None
     hint: str | None = None
     language: str | None = None
+    reply_to: str | None = None
 
     @property
     def ref(self) -> MessageRef:
@@ -82,6 +87,7 @@ class Inbound:
             channel=self.channel, thread_id=self.thread_id, user_id=self.user_id,
             message_id=self.message_id, text=self.text, received_at=self.received_at,
             route=self.route, language=primary_language(self.language),
+            reply_to=self.reply_to,
         )  # fmt: skip
 
 
@@ -189,8 +195,13 @@ class Channel(ABC):
         """
 
     @abstractmethod
-    async def send(self, message: Outgoing) -> None:
-        """Deliver one message, split as the platform needs; raises `ChannelError`."""
+    async def send(self, message: Outgoing) -> Sequence[str] | None:
+        """Deliver one message, split as the platform needs; raises `ChannelError`.
+
+        Returns the platform's ids of what it posted (Telegram ``<chat>:<message>``,
+        Slack ``<channel>:<ts>``, a mail's Message-ID), the shape `Inbound.reply_to`
+        takes, so a reply to it can be matched; None where the platform has none.
+        """
 
     @abstractmethod
     async def stop(self) -> None:

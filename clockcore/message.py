@@ -50,6 +50,8 @@ class MessageRef:
             what was given; treat it as read-only).
         language: the person's language as the platform reports it (ISO 639-1,
             "es"), a hint for reading times; None when unknown.
+        reply_to: the platform id of the message this one replies to
+            (`channels.base.Inbound.reply_to`), or None.
 
     Raises:
         NaiveDatetimeError: `received_at` is naive.
@@ -63,6 +65,7 @@ class MessageRef:
     received_at: datetime
     route: Mapping[str, str] = field(default_factory=dict)
     language: str | None = None
+    reply_to: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "received_at", as_utc(self.received_at))

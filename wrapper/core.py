@@ -9,7 +9,7 @@ API: outbound stamps, a turn's commit, memory, actions, zones, state I/O.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -208,15 +208,26 @@ class InteractionWrapper(MessageChain):
             lambda conn: release_in(conn, turn, retry_at=retry_at, notice=notice, at=now)
         )
 
-    async def record_delivery(self, item: OutboxItem, *, worker: str, text: str) -> bool:
+    async def record_delivery(
+        self, item: OutboxItem, *, worker: str, text: str, platform_ids: Sequence[str] = ()
+    ) -> bool:
         """A job was sent: mark it sent and stamp the thread's agent message, in one transaction.
 
-        False (and nothing stamped) unless `worker` still holds the job.
+        `platform_ids` are the platform's ids of what went out (a reply to one
+        of them then finds the job). False (and nothing stamped) unless
+        `worker` still holds the job.
         """
         at = self._clock.now()
 
         def work(conn: Connection) -> bool:
-            if not mark_sent_in(conn, item.id, worker=worker, sent_at=at):
+            if not mark_sent_in(
+                conn,
+                item.id,
+                worker=worker,
+                sent_at=at,
+                channel=item.channel,
+                platform_ids=platform_ids,
+            ):
                 return False
             self._stamp_agent_message(conn, item.channel, item.thread_id, at, item.user_id)
             return True

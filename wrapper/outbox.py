@@ -22,6 +22,7 @@ send (`channels.base.Outgoing.key`; an email's Message-ID is made from it).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, get_args
@@ -31,7 +32,7 @@ from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
 from wrapper.db import Database
-from wrapper.tables import OutboxRow
+from wrapper.tables import OutboxRow, SentMessageRow
 from wrapper.types import UTCDateTime
 from wrapper.workers import claim_is_free
 
@@ -52,6 +53,7 @@ __all__ = [
     "mark_sent_in",
     "new_job_key",
     "outbox_item",
+    "sent_item_in",
 ]
 
 OutboxKind = Literal["reply", "proactive", "reminder"]
@@ -61,6 +63,7 @@ MAX_TEXT_CHARS = 20_000
 MAX_ERROR_CHARS = 500
 
 outbox = OutboxRow.__table__  # type: ignore[attr-defined]
+sent_messages = SentMessageRow.__table__  # type: ignore[attr-defined]
 
 _KINDS: frozenset[str] = frozenset(get_args(OutboxKind))
 _STATUSES: frozenset[str] = frozenset(get_args(OutboxStatus))
@@ -233,11 +236,43 @@ def decide_in(conn: Connection, decision: JobDecision, *, at: datetime) -> bool:
     return bool(conn.execute(stmt, params).rowcount)
 
 
-def mark_sent_in(conn: Connection, item_id: int, *, worker: str, sent_at: datetime) -> bool:
-    """In the caller's transaction: the item is sent; False unless `worker` still holds it."""
-    return bool(
-        conn.execute(_MARK_SENT, {"item": item_id, "worker": worker, "at": sent_at}).rowcount
+def mark_sent_in(
+    conn: Connection,
+    item_id: int,
+    *,
+    worker: str,
+    sent_at: datetime,
+    channel: str | None = None,
+    platform_ids: Sequence[str] = (),
+) -> bool:
+    """In the caller's transaction: the item is sent; False unless `worker` still holds it.
+
+    `platform_ids` (what `channel`'s send returned) are kept, so that a
+    person's reply naming one of them finds this item (`sent_item_in`).
+    """
+    if not conn.execute(_MARK_SENT, {"item": item_id, "worker": worker, "at": sent_at}).rowcount:
+        return False
+    if channel is not None and platform_ids:
+        rows = [
+            {"channel": channel, "platform_id": pid, "outbox_id": item_id, "sent_at": sent_at}
+            for pid in dict.fromkeys(platform_ids)
+        ]
+        conn.execute(q.insert_for(conn, sent_messages).values(rows).on_conflict_do_nothing())
+    return True
+
+
+def sent_item_in(conn: Connection, channel: str, platform_id: str) -> OutboxItem | None:
+    """The item that went out as the platform's message `platform_id`, or None."""
+    row = (
+        conn.execute(
+            select(outbox)
+            .join(sent_messages, sent_messages.c.outbox_id == outbox.c.id)
+            .where(sent_messages.c.channel == channel, sent_messages.c.platform_id == platform_id)
+        )
+        .mappings()
+        .first()
     )
+    return outbox_item(row) if row is not None else None
 
 
 def count_reminders(conn: Connection, memory_id: int) -> int:

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
 from wrapper.db import Database
-from wrapper.outbox import OutboxItem, outbox, outbox_item
+from wrapper.outbox import OutboxItem, outbox, outbox_item, sent_item_in
 from wrapper.schedules import (
     WAITING,
     NewSchedule,
@@ -42,6 +42,7 @@ __all__ = [
     "change_in",
     "job_in",
     "last_sent_in",
+    "meant_in",
     "one_shots_in",
     "overview_in",
     "owner_in",
@@ -117,6 +118,22 @@ def last_sent_in(conn: Connection, thread_key: str) -> OutboxItem | None:
         .first()
     )
     return outbox_item(row) if row is not None else None
+
+
+def meant_in(
+    conn: Connection, thread_key: str, channel: str, reply_to: str | None
+) -> OutboxItem | None:
+    """The reminder a message about "it" means: the one it replies to, else `last_sent_in`.
+
+    `reply_to` is the platform's id of the message replied to. It counts only
+    for a reminder sent in this same thread, so naming another thread's
+    message reaches nothing of anyone else's.
+    """
+    if reply_to:
+        replied = sent_item_in(conn, channel, reply_to)
+        if replied is not None and replied.kind == "reminder" and replied.thread_key == thread_key:
+            return replied
+    return last_sent_in(conn, thread_key)
 
 
 def job_in(conn: Connection, person_id: str, job_id: int) -> OutboxItem | None:
@@ -289,6 +306,12 @@ class Reminders:
     async def last_sent(self, thread_key: str) -> OutboxItem | None:
         """`last_sent_in`."""
         return await self._db.run(lambda conn: last_sent_in(conn, thread_key), inline=True)
+
+    async def meant(self, thread_key: str, channel: str, reply_to: str | None) -> OutboxItem | None:
+        """`meant_in`."""
+        return await self._db.run(
+            lambda conn: meant_in(conn, thread_key, channel, reply_to), inline=True
+        )
 
     async def overview(
         self, user_key: str | None = None

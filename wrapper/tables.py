@@ -28,6 +28,7 @@ __all__ = [
     "ParticipantRow",
     "PendingTurnRow",
     "RouteRow",
+    "SentMessageRow",
     "ThreadRow",
     "UserRow",
     "WorkerRow",
@@ -331,3 +332,19 @@ class ScheduleRow(SQLModel, table=True):
     )
     created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     updated_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class SentMessageRow(SQLModel, table=True):
+    """A message the platform took from us, by its own id: what a reply to it names.
+
+    `platform_id` is what `channels.base.Channel.send` returned (Telegram
+    ``<chat>:<message>``, Slack ``<channel>:<ts>``, a Message-ID); a person's
+    reply carries it as `Inbound.reply_to`, and this row leads to its job.
+    """
+
+    __tablename__ = "sent_messages"
+
+    channel: str = Field(primary_key=True, max_length=32)
+    platform_id: str = Field(primary_key=True)
+    outbox_id: int = Field(sa_column=Column(Integer, nullable=False))
+    sent_at: datetime = Field(sa_type=UTCDateTime, nullable=False)

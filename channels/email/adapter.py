@@ -130,8 +130,12 @@ class EmailChannel(Channel):
             return "email: the IMAP reader has stopped"
         return f"email: IMAP not connected ({self._reader.last_error or 'connecting'})"
 
-    async def send(self, message: Outgoing) -> None:
-        """Send one mail; raises `ChannelError` (``permanent`` on a 5xx or a bad recipient)."""
+    async def send(self, message: Outgoing) -> list[str]:
+        """Send one mail; its Message-ID.
+
+        Raises:
+            ChannelError: ``permanent`` on a 5xx or a bad recipient.
+        """
         try:
             mail = compose(message, address=self.address, now=self._clock.now())
         except InvalidRecipientError as exc:
@@ -170,3 +174,4 @@ class EmailChannel(Channel):
                 f"email: cannot reach SMTP {host}:{port} ({type(exc).__name__})"
             ) from exc
         log.info("email: sent %s to %s", message.kind, to)
+        return [str(mail["Message-ID"])]

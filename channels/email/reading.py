@@ -40,6 +40,7 @@ __all__ = [
     "attachment_notes",
     "body_text",
     "date_hint",
+    "in_reply_to",
     "internal_date_utc",
     "message_id_of",
     "read_mail",
@@ -171,6 +172,7 @@ def read_mail(
             route=route,
             hint=date_hint(message),
             language=_one_line(_header(message, "content-language")) or None,
+            reply_to=in_reply_to(message),
         )
     )
 
@@ -255,6 +257,12 @@ def _references(message: Message) -> list[str]:
     if len(ids) > _MAX_REFERENCES:
         ids = [ids[0], *ids[-(_MAX_REFERENCES - 1) :]]
     return ids
+
+
+def in_reply_to(message: Message) -> str | None:
+    """The Message-ID the mail's ``In-Reply-To`` names (the mail it answers), or None."""
+    found = _MSG_ID.search(_header(message, "in-reply-to"))
+    return found.group(0) if found else None
 
 
 def thread_root(message: Message) -> str | None:

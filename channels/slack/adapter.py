@@ -404,6 +404,7 @@ class SlackChannel(Channel):
                 route=post.route,
                 user_zone=(profile := await self._profile_of(post.user)).zone,
                 language=profile.locale,
+                reply_to=post.reply_to,
             )
             await sink(inbound)
             once.ok = True
@@ -443,10 +444,11 @@ class SlackChannel(Channel):
 
     # --- outbound ---------------------------------------------------------------------------
 
-    async def send(self, message: Outgoing) -> None:
+    async def send(self, message: Outgoing) -> list[str]:
         """Post `message` as mrkdwn parts into its route's channel (and thread).
 
         A retry of a multi-part message skips the parts already posted.
+        Returns ``<channel>:<ts>`` of each part this call posted.
 
         Raises:
             ChannelError: Slack refused it (``permanent`` when retrying cannot
@@ -458,16 +460,20 @@ class SlackChannel(Channel):
             raise ChannelError("slack: no channel to send this thread's message to", permanent=True)
         parts = to_parts(message.text)
         done = self._progress.get(message.key, 0)
+        posted: list[str] = []
         for index in range(done, len(parts)):
             blocks = None
             if message.reminder and index == len(parts) - 1:
                 blocks = reminder_blocks(parts[index], message.reminder)
-            await self._post_part(channel, route.get("thread_ts"), parts[index], blocks)
+            ts = await self._post_part(channel, route.get("thread_ts"), parts[index], blocks)
+            if ts is not None:
+                posted.append(f"{channel}:{ts}")
             self._progress[message.key] = index + 1
             self._progress.move_to_end(message.key)
             while len(self._progress) > _PROGRESS_KEPT:
                 self._progress.popitem(last=False)
         self._progress.pop(message.key, None)
+        return posted
 
     async def _post_part(
         self,
@@ -475,15 +481,17 @@ class SlackChannel(Channel):
         thread_ts: str | None,
         text: str,
         blocks: list[dict[str, Any]] | None = None,
-    ) -> None:
+    ) -> str | None:
+        """Post one part; its ``ts`` (None if Slack's answer lacks one)."""
         if self._client is None:
             raise ChannelError("slack: not running")
-        await self._call(
+        data = await self._call(
             "chat.postMessage",
             self._client.chat_postMessage(
                 channel=channel, text=text, thread_ts=thread_ts, blocks=blocks
             ),
         )
+        return _str(data.get("ts"))
 
     async def _call(self, method: str, call: Any) -> Mapping[str, Any]:
         """Await one Web API `call`, wrapping every failure in `ChannelError` (no secrets)."""
@@ -496,7 +504,7 @@ class SlackChannel(Channel):
         data = response.data
         return data if isinstance(data, Mapping) else {}
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         async def guarded() -> None:
             try:
                 await work

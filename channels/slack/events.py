@@ -53,6 +53,11 @@ class Post:
         return f"{self.channel}:{self.ts}"
 
     @property
+    def reply_to(self) -> str | None:
+        """``<channel>:<thread_ts>``: the post a thread reply answers (a reminder, in a DM)."""
+        return f"{self.channel}:{self.thread_ts}" if self.thread_ts else None
+
+    @property
     def route(self) -> dict[str, str]:
         """Where answers go: the DM itself, or the thread the mention started or sits in."""
         if self.direct:

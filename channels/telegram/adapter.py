@@ -356,20 +356,27 @@ class TelegramChannel(Channel):
 
     # --- sending --------------------------------------------------------------------------------
 
-    async def send(self, message: Outgoing) -> None:
-        """Deliver `message` as HTML, in parts under 4096 characters; raises `ChannelError`."""
+    async def send(self, message: Outgoing) -> list[str]:
+        """Deliver `message` as HTML, in parts under 4096 characters; raises `ChannelError`.
+
+        Returns ``<chat>:<message>`` of each part posted by this call (a retry
+        posts, and names, only the parts a failed attempt left).
+        """
         chat_id, topic, reply_to = _target(message)
         parts = split_html(message.text)
         done = self._parts_sent.get(message.key, 0)
         buttons = keyboard(message.reminder) if message.reminder else None
+        posted: list[str] = []
         for number, part in enumerate(parts):
             if number < done:
                 continue
             quote = reply_to if number == 0 and message.kind == "reply" and chat_id < 0 else None
             markup = buttons if number == len(parts) - 1 else None
-            chat_id = await self._send_part(chat_id, topic, quote, part, markup)
+            chat_id, message_id = await self._send_part(chat_id, topic, quote, part, markup)
+            posted.append(f"{chat_id}:{message_id}")
             self._parts_sent[message.key] = number + 1
         self._parts_sent.pop(message.key, None)
+        return posted
 
     async def _send_part(
         self,
@@ -378,12 +385,12 @@ class TelegramChannel(Channel):
         quote: int | None,
         part: str,
         markup: InlineKeyboardMarkup | None = None,
-    ) -> int:
-        """Send one part; the chat id it went to (a group may have become a supergroup)."""
+    ) -> tuple[int, int]:
+        """Send one part; (the chat it went to: a group may have become a supergroup, its id)."""
         reply = ReplyParameters(quote, allow_sending_without_reply=True) if quote else None
         for _ in range(2):
             try:
-                await self._bot.send_message(
+                sent = await self._bot.send_message(
                     chat_id,
                     part,
                     parse_mode=ParseMode.HTML,
@@ -391,7 +398,7 @@ class TelegramChannel(Channel):
                     reply_parameters=reply,
                     reply_markup=markup,
                 )
-                return chat_id
+                return chat_id, sent.message_id
             except ChatMigrated as exc:
                 chat_id = exc.new_chat_id
             except BadRequest as exc:
@@ -399,12 +406,12 @@ class TelegramChannel(Channel):
                     raise self._error(exc) from exc
                 log.warning("telegram: HTML refused, sending plain text: %s", exc.message)
                 try:
-                    await self._bot.send_message(
+                    sent = await self._bot.send_message(
                         chat_id, _plain(part), message_thread_id=topic, reply_markup=markup
                     )
                 except TelegramError as again:
                     raise self._error(again) from again
-                return chat_id
+                return chat_id, sent.message_id
             except TelegramError as exc:
                 raise self._error(exc) from exc
         raise ChannelError("telegram: the chat moved more than once", permanent=True)

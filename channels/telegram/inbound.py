@@ -124,6 +124,7 @@ def read_message(
         route=route_of(message),
         respond=respond,
         language=user.language_code,
+        reply_to=_replied_id(message),
     )
     return Reading(inbound, user.username, addressed, direct)
 
@@ -173,6 +174,16 @@ def _mentions(message: Message, me: Identity) -> bool:
         if entity.type == MessageEntity.TEXT_MENTION and entity.user and entity.user.id == me.id:
             return True
     return False
+
+
+def _replied_id(message: Message) -> str | None:
+    """``<chat>:<message>`` of the message this one replies to (not a topic's opening)."""
+    replied = message.reply_to_message
+    if replied is None:
+        return None
+    if message.is_topic_message and replied.message_id == message.message_thread_id:
+        return None
+    return f"{message.chat_id}:{replied.message_id}"
 
 
 def _replies_to_bot(message: Message, me: Identity) -> bool:

@@ -365,6 +365,15 @@ class FakeTelegram:
         self._notify()
         return update
 
+    def reply(self, user: TgUser, sent: SentMessage, text: str, **extra: Any) -> dict[str, Any]:
+        """Queue `user`'s message in `sent`'s chat that replies to `sent` (Telegram's Reply)."""
+        chat = self._chats[sent.chat_id]
+        replied = {
+            "message_id": sent.message_id, "date": START_DATE, "chat": chat,
+            "from": self._me(), "text": sent.plain,
+        }  # fmt: skip
+        return self.queue(self.message(chat, user, text, reply_to_message=replied, **extra))
+
     def press(self, user: TgUser, sent: SentMessage, data: str) -> dict[str, Any]:
         """Queue a ``callback_query``: `user` taps the inline button `data` under `sent`."""
         query_id = f"q{next(self._update_ids)}"

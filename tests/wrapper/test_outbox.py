@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from wrapper.db import Database, resolve_url
-from wrapper.outbox import Outbox, OutboxItem, claim_statement
+from wrapper.outbox import Outbox, OutboxItem, claim_statement, mark_sent_in
+from wrapper.reminders import meant_in
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 LEASE = timedelta(minutes=5)
@@ -350,3 +351,37 @@ async def test_claim_sql_skips_locked_rows_only_on_postgresql(db: Database) -> N
     else:
         assert "FOR UPDATE" not in sql
         assert "SKIP LOCKED" not in sql
+
+
+async def test_a_reply_names_the_reminder_it_answers_only_within_its_own_thread(
+    db: Database, outbox: Outbox
+) -> None:
+    """`meant_in`: the platform ids kept at the send lead back to the job, in its thread only."""
+    first = await _enqueue(outbox, "stretch", kind="reminder", key="k1")
+    second = await _enqueue(outbox, "water", kind="reminder", key="k2")
+    other = await _enqueue(
+        outbox, "bank", kind="reminder", key="k3", thread_id="dm:8",
+        thread_key="agent:main:telegram:dm:8", user_key="telegram:8",
+    )  # fmt: skip
+    assert [i.id for i in await outbox.claim_due(now=NOW, worker="w", lease=LEASE)] == [
+        first, second, other
+    ]  # fmt: skip
+    for item, ids in ((first, ["7:10", "7:11"]), (second, ["7:12"]), (other, ["8:5"])):
+        sent = await db.run(
+            lambda conn, item=item, ids=ids: mark_sent_in(
+                conn, item, worker="w", sent_at=NOW, channel="telegram", platform_ids=ids
+            )
+        )
+        assert sent
+
+    async def meant(thread: str, reply_to: str | None) -> int | None:
+        key = f"agent:main:telegram:{thread}"
+        found = await db.run(lambda conn: meant_in(conn, key, "telegram", reply_to))
+        return found.id if found is not None else None
+
+    assert await meant("dm:7", "7:10") == first
+    assert await meant("dm:7", "7:11") == first  # any part of it
+    assert await meant("dm:7", None) == second  # no reply: the newest sent here
+    assert await meant("dm:7", "7:99") == second  # a message that is not ours: the newest
+    assert await meant("dm:7", "8:5") == second  # another person's reminder is never reached
+    assert await meant("dm:8", "7:10") == other

@@ -262,3 +262,35 @@ async def test_a_reminder_set_by_email_arrives_as_its_own_mail_when_due(
     assert reminder["Auto-Submitted"] == "auto-generated"
     assert reminder["In-Reply-To"] == "<m1@example.test>"  # threaded with the request
     assert reminder["Message-ID"] != confirmation["Message-ID"]
+
+
+async def test_snooze_in_reply_to_an_older_reminder_mail_snoozes_that_one(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    """In-Reply-To names the reminder's Message-ID: that reminder, not the newest (issue 13)."""
+    clock = SettableClock(datetime.now(UTC))
+    async with running(tmp_path, dovecot, mail, clock=clock) as (gateway, _):
+        await submit(mail, letter("remind me in 1 minute to stretch", subject="breaks"))
+        await mail.wait_for(ALICE, 1)
+        second = letter(
+            "remind me in 2 minutes to drink water", subject="Re: breaks",
+            message_id="<m2@example.test>", References="<m1@example.test>",
+        )  # fmt: skip
+        await submit(mail, second)
+        await mail.wait_for(ALICE, 2)
+        await gateway.settle()
+        for minute in (1, 2):
+            clock.advance(timedelta(minutes=1, seconds=5))
+            await gateway.settle()
+            await mail.wait_for(ALICE, 2 + minute)
+        stretch, water = (await replies_to_alice(dovecot))[2:4]
+        assert "stretch" in stretch.get_content() and "water" in water.get_content()
+        snooze = letter(
+            "snooze 20 min", subject="Re: Reminder", message_id="<m3@example.test>",
+            In_Reply_To=stretch["Message-ID"],
+            References=f"<m1@example.test> {stretch['Message-ID']}",
+        )  # fmt: skip
+        await submit(mail, snooze)
+        await mail.wait_for(ALICE, 5)
+        answer = (await replies_to_alice(dovecot))[4]
+    assert answer.get_content().startswith("Snoozed: stretch, until")
