@@ -246,14 +246,20 @@ def build_channels(settings: Settings, *, clock: Clock) -> list[Channel]:
 
 
 async def start_channels(
-    channels: Sequence[Channel], sink: Sink, state: StateStore, *, started: list[Channel]
+    channels: Sequence[Channel],
+    sink: Sink,
+    state: StateStore,
+    *,
+    started: list[Channel],
+    intake: bool = True,
 ) -> None:
     """Start `channels` in order, appending each to `started` once it runs.
 
+    `intake` False holds back each single-reader intake for `bot.intake`.
     Raises whatever a channel's start raises; `started` then holds those to stop.
     """
     for channel in channels:
-        await channel.start(sink, state)
+        await channel.start(sink, state, intake=intake)
         started.append(channel)
         log.info("channel %s started", channel.name)
 

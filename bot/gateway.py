@@ -6,6 +6,8 @@
 - `bot.dispatch.Dispatcher` claims due outbox jobs and delivers them;
 - this worker beats its heartbeat (`wrapper.workers`), so when it dies, any
   other worker, or its own restart, takes what it held within seconds;
+- an intake a platform allows only one reader of (Telegram polling, Slack
+  Socket Mode, a mailbox) is read by the worker that leads it (`bot.intake`);
 - one HTTP server (`bot.http`) serves ``/healthz`` and the adapters' webhooks.
 """
 
@@ -22,12 +24,14 @@ from bot.channel_registry import build_channels, start_channels, stop_channels
 from bot.config import Settings
 from bot.dispatch import Dispatcher
 from bot.http import HttpServer, serve_channels
+from bot.intake import IntakeLeader
 from bot.llm.types import Provider
 from bot.providers import make_provider
 from bot.turns import TOO_LARGE_REPLY, Turns
 from channels.base import Channel, Inbound
 from clockcore import Clock, SystemClock
 from wrapper import InteractionWrapper
+from wrapper.leadership import Leadership
 from wrapper.workers import new_worker_id
 
 __all__ = ["TOO_LARGE_REPLY", "Gateway", "run_until_signalled"]
@@ -62,6 +66,7 @@ class Gateway:
         self._background: list[asyncio.Task[None]] = []
         self._http: HttpServer | None = None
         self._started: list[Channel] = []
+        self.intake: IntakeLeader | None = None
         self.worker = new_worker_id()
         self.channels: dict[str, Channel] = {}
         self.http_port: int | None = None
@@ -96,10 +101,12 @@ class Gateway:
                 self._channel_list = build_channels(s, clock=self._clock)
             self.channels.update((channel.name, channel) for channel in self._channel_list)
             await start_channels(self._channel_list, self.accept, self.wrapper.channel_state,
-                                 started=self._started)  # fmt: skip
+                                 started=self._started, intake=False)  # fmt: skip
+            self.intake = IntakeLeader(Leadership(self.wrapper.database), self._started)
+            await self.intake.step()  # lead at once what no other worker leads
             self._http = await serve_channels(
                 self._started, host=s.http_host, port=s.http_port, serve=self._serve_http,
-                store=lambda: self.wrapper.outbox.listing(limit=1),
+                store=lambda: self.wrapper.outbox.listing(limit=1), leading=self.intake.status,
             )  # fmt: skip
             self.http_port = self._http.port if self._http is not None else None
         except BaseException:
@@ -112,11 +119,14 @@ class Gateway:
                 self.dispatcher.run_forever(interval=self._poll_interval),
                 self.turns.retry_forever(interval=self._retry_interval or beat),
                 self.wrapper.workers.beat_forever(self.worker, clock=self._clock, every=beat),
+                self.intake.run_forever(),
             )
         ]
 
     async def stop(self) -> None:
         """Stop receiving, finish the turns in hand, then stop sending and close the store."""
+        if self.intake is not None:
+            await self.intake.stop()
         await stop_channels(self._started)
         if hasattr(self, "turns"):
             await self.turns.drain(timeout=30)

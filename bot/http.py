@@ -31,10 +31,13 @@ class HealthReport:
     Attributes:
         channels: the names of the channels running here.
         problems: what is unwell (``store``, a channel's name) → one line saying how.
+        leading: each single-reader intake here (``telegram:<bot>:polling``) and
+            whether this worker reads it now (`bot.intake`).
     """
 
     channels: Sequence[str]
     problems: Mapping[str, str] = field(default_factory=dict)
+    leading: Mapping[str, bool] = field(default_factory=dict)
 
 
 Health = Callable[[], Awaitable[HealthReport]]
@@ -42,9 +45,11 @@ Health = Callable[[], Awaitable[HealthReport]]
 
 
 async def probe(
-    store: Callable[[], Awaitable[object]], channels: Sequence[Channel]
+    store: Callable[[], Awaitable[object]],
+    channels: Sequence[Channel],
+    leading: Callable[[], Mapping[str, bool]] | None = None,
 ) -> HealthReport:
-    """Ask the store (any cheap read) and every channel how they are; never raises."""
+    """Ask the store (any cheap read), every channel and the intakes' leadership; never raises."""
     problems: dict[str, str] = {}
     try:
         await store()
@@ -57,7 +62,8 @@ async def probe(
             trouble = type(exc).__name__
         if trouble:
             problems[channel.name] = trouble
-    return HealthReport(channels=[c.name for c in channels], problems=problems)
+    led = dict(leading()) if leading is not None else {}
+    return HealthReport(channels=[c.name for c in channels], problems=problems, leading=led)
 
 
 class HttpServer:
@@ -114,11 +120,13 @@ class HttpServer:
         from aiohttp import web
 
         report = await self._health()
-        body = {
+        body: dict[str, object] = {
             "status": "ok" if not report.problems else "degraded",
             "channels": sorted(report.channels),
             "problems": dict(report.problems),
         }
+        if report.leading:  # only where some intake takes one reader (bot.intake)
+            body["leading"] = dict(report.leading)
         return web.json_response(body, status=503 if report.problems else 200, dumps=json.dumps)
 
 
@@ -129,12 +137,13 @@ async def serve_channels(
     port: int,
     store: Callable[[], Awaitable[object]],
     serve: bool | None = None,
+    leading: Callable[[], Mapping[str, bool]] | None = None,
 ) -> HttpServer | None:
     """Start the server for `channels`' webhook routes and ``/healthz``, or None.
 
     `serve` None serves when any channel has a route or any channel other than
     the console runs (an operator's ``/healthz``); `store` is the cheap read
-    that `probe` makes of the store.
+    that `probe` makes of the store; `leading` says which intakes this worker reads.
     """
     routes = [route for channel in channels for route in channel.http_routes()]
     if serve is None:
@@ -143,7 +152,7 @@ async def serve_channels(
         return None
 
     async def health() -> HealthReport:
-        return await probe(store, channels)
+        return await probe(store, channels, leading)
 
     server = HttpServer(host, port, routes=routes, health=health)
     await server.start()

@@ -187,12 +187,35 @@ class Channel(ABC):
     name: str
 
     @abstractmethod
-    async def start(self, sink: Sink, state: StateStore) -> None:
+    async def start(self, sink: Sink, state: StateStore, *, intake: bool = True) -> None:
         """Connect and begin feeding `sink`; returns once running (work goes on in tasks).
+
+        With `intake` False, an adapter whose `intake` is named starts all but
+        that reading (it sends, and serves its webhooks); `start_intake` then
+        starts it, on the worker that leads it (`bot.intake`).
 
         Raises `ChannelError` when it cannot start (bad token, unreachable
         server), with a message that names no secret.
         """
+
+    @property
+    def intake(self) -> str | None:
+        """The name of the intake this adapter reads that its platform allows only once.
+
+        Telegram polling, a Slack Socket Mode connection, an IMAP mailbox: among
+        workers sharing a store, only the one leading this name reads it. None
+        (the default) when every worker may receive (webhooks, the console).
+        """
+        return None
+
+    async def start_intake(self) -> None:  # noqa: B027 - only adapters with an `intake`
+        """Begin the single-reader intake held back by ``start(intake=False)``.
+
+        Raises `ChannelError` when it cannot (the mailbox refuses the login).
+        """
+
+    async def stop_intake(self) -> None:  # noqa: B027 - only adapters with an `intake`
+        """Stop the single-reader intake; the message in hand is finished, sending goes on."""
 
     @abstractmethod
     async def send(self, message: Outgoing) -> Sequence[str] | None:

@@ -21,7 +21,7 @@ class ConsoleChannel(Channel):
     def __init__(self, sink: TextIO) -> None:
         self._out = sink
 
-    async def start(self, sink: Sink, state: StateStore) -> None:
+    async def start(self, sink: Sink, state: StateStore, *, intake: bool = True) -> None:
         """Nothing to connect: the chat loop hands lines to the gateway itself."""
 
     async def send(self, message: Outgoing) -> None:

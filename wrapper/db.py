@@ -31,7 +31,7 @@ from sqlalchemy import Engine, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from wrapper.errors import DatabaseURLError
 
@@ -135,6 +135,17 @@ class Database:
         assert self._async is not None
         async with self._async.begin() as connection:
             return await connection.run_sync(work)
+
+    async def autocommit_connection(self) -> AsyncConnection:
+        """A PostgreSQL connection of its own, in autocommit: session-level locks live on it.
+
+        The caller closes it. Raises `RuntimeError` on SQLite, which has no such locks.
+        """
+        if self._async is None:
+            raise RuntimeError("session locks need PostgreSQL")
+        connection = await self._async.connect()
+        await connection.execution_options(isolation_level="AUTOCOMMIT")
+        return connection
 
     def _run_sqlite(self, work: Callable[[Connection], T]) -> T:
         assert self._sync is not None

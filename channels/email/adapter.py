@@ -96,9 +96,11 @@ class EmailChannel(Channel):
             now=self._clock.now,
         )
         self._task: asyncio.Task[None] | None = None
+        self._sink: Sink | None = None
+        self._state: StateStore | None = None
 
-    async def start(self, sink: Sink, state: StateStore) -> None:
-        """Check that the mailbox opens, then read it in a background task.
+    async def start(self, sink: Sink, state: StateStore, *, intake: bool = True) -> None:
+        """Check that the mailbox opens, then (with `intake`) read it in a background task.
 
         Raises:
             ChannelError: the IMAP server is unreachable or refuses the login.
@@ -107,10 +109,32 @@ class EmailChannel(Channel):
             await self._reader.check()
         except (ImapError, OSError, TimeoutError) as exc:
             raise ChannelError(f"email: cannot open the mailbox: {exc}") from exc
-        self._task = asyncio.create_task(self._reader.run(sink, state), name="email-imap")
+        self._sink, self._state = sink, state
+        if intake:
+            await self.start_intake()
+
+    @property
+    def intake(self) -> str:
+        """``email:<address>``: one worker reads the mailbox (and sets ``\\Seen``)."""
+        return f"email:{self.address.lower()}"
+
+    async def start_intake(self) -> None:
+        """Read the mailbox in a background task, from the UID the store keeps."""
+        if self._task is not None:
+            return
+        assert self._sink is not None, "start() comes first"
+        assert self._state is not None
+        self._reader.resume()
+        self._task = asyncio.create_task(
+            self._reader.run(self._sink, self._state), name="email-imap"
+        )
 
     async def stop(self) -> None:
         """Finish the message in hand, log out, and stop reading."""
+        await self.stop_intake()
+
+    async def stop_intake(self) -> None:
+        """Finish the message in hand, log out, and stop reading; sending goes on."""
         self._reader.stop()
         task, self._task = self._task, None
         if task is None:

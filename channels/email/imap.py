@@ -150,6 +150,10 @@ class ImapReader:
         """Ask `run` to finish: the message in hand is completed, waiting is cut short."""
         self._stopping.set()
 
+    def resume(self) -> None:
+        """Undo `stop` before `run` is called again (this worker leads the mailbox anew)."""
+        self._stopping.clear()
+
     # --- one session -----------------------------------------------------------------------------
 
     async def _serve(self, sink: Sink, state: StateStore) -> None:

@@ -180,8 +180,8 @@ class SlackChannel(Channel):
 
     # --- lifecycle --------------------------------------------------------------------------
 
-    async def start(self, sink: Sink, state: StateStore) -> None:
-        """Check the token (``auth.test``), build the bolt app, connect Socket Mode if asked.
+    async def start(self, sink: Sink, state: StateStore, *, intake: bool = True) -> None:
+        """Check the token (``auth.test``), build the bolt app, connect Socket Mode (with `intake`).
 
         Raises:
             ChannelError: Slack refused a token or could not be reached.
@@ -216,14 +216,32 @@ class SlackChannel(Channel):
             )
             app.event(re.compile(r".+"))(self._on_event)
             app.action(re.compile(rf"^{PREFIX}:"))(self._on_action)
-            if self.mode == "socket":
-                await self._connect(app)
+            self._sink, self._app = sink, app
+            if intake:
+                await self.start_intake()
         except BaseException:
+            self._sink, self._app = None, None
             await self._close_session()
             raise
-        self._sink = sink
-        self._app = app
         log.info("slack: running in %s mode as %s", self.mode, self._bot_user_id or "?")
+
+    @property
+    def intake(self) -> str | None:
+        """``slack:<bot user>:socket`` in Socket Mode: a second connection would take events."""
+        if self.mode != "socket":
+            return None
+        return f"slack:{self._bot_user_id or '-'}:socket"
+
+    async def start_intake(self) -> None:
+        """Open the Socket Mode connection (Socket Mode only)."""
+        if self.mode == "socket" and self._socket is None and self._app is not None:
+            await self._connect(self._app)
+
+    async def stop_intake(self) -> None:
+        """Close the Socket Mode connection; events in hand finish, sending goes on."""
+        if self._socket is not None:
+            socket, self._socket = self._socket, None
+            await socket.close_async()  # type: ignore[no-untyped-call]
 
     async def _connect(self, app: AsyncApp) -> None:
         assert self._client is not None
@@ -256,9 +274,7 @@ class SlackChannel(Channel):
             log.warning(
                 "slack: stopping with %d event(s) unfinished; Slack will resend", self._busy
             )
-        if self._socket is not None:
-            await self._socket.close_async()  # type: ignore[no-untyped-call]
-            self._socket = None
+        await self.stop_intake()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:

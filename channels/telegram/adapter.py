@@ -158,8 +158,8 @@ class TelegramChannel(Channel):
 
     # --- lifecycle ------------------------------------------------------------------------------
 
-    async def start(self, sink: Sink, state: StateStore) -> None:
-        """Check the token, register the commands, then poll or set the webhook."""
+    async def start(self, sink: Sink, state: StateStore, *, intake: bool = True) -> None:
+        """Check the token, register the commands, then set the webhook or poll (with `intake`)."""
         self._sink, self._state = sink, state
         try:
             await self._bot.initialize()
@@ -181,18 +181,38 @@ class TelegramChannel(Channel):
             await self._bot.set_my_commands([BotCommand(c, d) for c, d in messages.COMMANDS])
         except TelegramError as exc:
             log.warning("telegram: setMyCommands failed: %s", self._safe(exc))
-        self._handled_upto = int(await state.get(self._state_key) or 0)
-        if self._mode == "polling":
-            self._poller = asyncio.create_task(self._poll(), name="telegram-poll")
+        if intake:
+            await self.start_intake()
 
-    async def stop(self) -> None:
-        """Stop polling (an update in hand is finished first) and close the HTTP clients."""
+    @property
+    def intake(self) -> str | None:
+        """``telegram:<bot id>:polling`` in polling mode: Telegram answers a second poller 409."""
+        if self._mode != "polling":
+            return None
+        return f"telegram:{self._token.partition(':')[0]}:polling"
+
+    async def start_intake(self) -> None:
+        """Begin polling, after the update the store says was handled last (polling mode only)."""
+        if self._mode != "polling" or self._poller is not None:
+            return
+        assert self._state is not None, "start() comes first"
+        self._handled_upto = int(await self._state.get(self._state_key) or 0)
+        self._stopping = asyncio.Event()
+        self._poller = asyncio.create_task(self._poll(), name="telegram-poll")
+
+    async def stop_intake(self) -> None:
+        """Stop polling; an update in hand is finished first."""
+        poller, self._poller = self._poller, None
         self._stopping.set()
         if self._fetch is not None:
             self._fetch.cancel()
-        if self._poller is not None:
+        if poller is not None:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
+                await poller
+
+    async def stop(self) -> None:
+        """Stop polling (an update in hand is finished first) and close the HTTP clients."""
+        await self.stop_intake()
         await self._bot.shutdown()
         for name in _LOGGERS_WITH_URLS:
             logging.getLogger(name).removeFilter(self._redact)

@@ -35,7 +35,7 @@ class RecordingChannel(Channel):
         self.sink: Sink | None = None
         self.state: StateStore | None = None
 
-    async def start(self, sink: Sink, state: StateStore) -> None:
+    async def start(self, sink: Sink, state: StateStore, *, intake: bool = True) -> None:
         self.sink, self.state = sink, state
 
     async def send(self, message: Outgoing) -> None:

@@ -63,6 +63,15 @@ async def test_healthz_is_503_and_names_what_is_unwell(serve: Serve) -> None:
     }
 
 
+async def test_healthz_says_which_single_reader_intakes_this_worker_reads(serve: Serve) -> None:
+    leading = {"telegram:1:polling": True, "email:bot@example.org": False}
+    status, text = await _get(
+        await serve(HealthReport(channels=["telegram"], leading=leading)) + "/healthz"
+    )
+    assert status == 200
+    assert json.loads(text)["leading"] == leading
+
+
 async def test_an_unknown_path_is_404(serve: Serve) -> None:
     status, _ = await _get(await serve(HealthReport(channels=[])) + "/nowhere")
     assert status == 404
