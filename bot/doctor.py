@@ -6,8 +6,9 @@ configuration cannot be read. No line ever shows a secret: API keys travel
 only in request headers, and URLs are shown without credentials or queries.
 
 Channels come from `bot.channel_registry`: each is reported as not configured,
-configured (with a summary), or failed when its extra is not installed; checks
-that talk to Telegram, Slack or the mail servers are not done yet.
+failed when its extra is not installed, or configured (with a summary) and
+asked of its platform (`channels.base.Channel.probe`: Telegram ``getMe``,
+Slack ``auth.test``, an IMAP login and an SMTP EHLO), which passes or fails.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from bot import messages
 from bot.channel_registry import CHANNELS, ChannelSpec
 from bot.config import ConfigError, Settings, load_settings
 from bot.redact import masked_db, masked_http
-from clockcore import duckling_reader
+from channels.base import ChannelError
+from clockcore import SystemClock, duckling_reader
 from wrapper import InteractionWrapper, WrapperError
 
 __all__ = [
@@ -79,7 +81,7 @@ async def diagnose(settings: Settings, *, probe_timeout: float = PROBE_TIMEOUT) 
         await _check_store(settings),
         await _check_llm(settings, probe_timeout),
         _check_time_reader(),
-        *(_check_channel(spec, settings) for spec in CHANNELS),
+        *[await _check_channel(spec, settings, probe_timeout) for spec in CHANNELS],
     ]
 
 
@@ -180,7 +182,7 @@ async def _check_llm(settings: Settings, probe_timeout: float) -> Check:
     return Check("llm", False, messages.DOCTOR_LLM_HTTP.format(**fields, status=status))
 
 
-def _check_channel(spec: ChannelSpec[Any], settings: Settings) -> Check:
+async def _check_channel(spec: ChannelSpec[Any], settings: Settings, wait: float) -> Check:
     group = spec.group(settings)
     if not group.enabled:
         return Check(spec.name, True, messages.DOCTOR_CHANNEL_OFF)
@@ -188,7 +190,23 @@ def _check_channel(spec: ChannelSpec[Any], settings: Settings) -> Check:
         install = messages.INSTALL_EXTRA.format(extra=spec.extra)
         detail = messages.DOCTOR_CHANNEL_NO_EXTRA.format(extra=spec.extra, install=install)
         return Check(spec.name, False, detail)
-    return Check(spec.name, True, messages.DOCTOR_CHANNEL_ON.format(summary=spec.describe(group)))
+    summary = spec.describe(group)
+    try:
+        channel = spec.build(group, SystemClock())
+        async with asyncio.timeout(wait):
+            answered = await channel.probe()
+    except TimeoutError:
+        reason = f"no answer within {wait:g} s"
+        return Check(
+            spec.name, False, messages.DOCTOR_CHANNEL_FAILED.format(summary=summary, reason=reason)
+        )
+    except (ChannelError, ValueError) as exc:  # messages that name no secret, by contract
+        return Check(
+            spec.name, False, messages.DOCTOR_CHANNEL_FAILED.format(summary=summary, reason=exc)
+        )
+    return Check(
+        spec.name, True, messages.DOCTOR_CHANNEL_ON.format(summary=summary, answered=answered)
+    )
 
 
 # --------------------------------------------------------------------------- helpers

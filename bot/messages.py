@@ -28,7 +28,8 @@ DOCTOR_TIME_GRAMMAR = (
     "fewer phrasings are read, the rest are asked)"
 )
 DOCTOR_CHANNEL_OFF = "not configured"
-DOCTOR_CHANNEL_ON = "configured ({summary}); connection checks are not done yet"
+DOCTOR_CHANNEL_ON = "configured ({summary}); {answered}"
+DOCTOR_CHANNEL_FAILED = "configured ({summary}), but {reason}"
 DOCTOR_CHANNEL_NO_EXTRA = "configured, but the {extra} extra is missing: {install}"
 
 CHANNEL_NEEDS_EXTRA = "the {channel} channel needs the {extra} extra: {install}"

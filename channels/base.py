@@ -240,3 +240,11 @@ class Channel(ABC):
     async def health(self) -> str | None:
         """None when healthy, else one line saying what is wrong (for ``/healthz``)."""
         return None
+
+    async def probe(self) -> str:
+        """Ask the platform whether this adapter could run, without starting it (``doctor``).
+
+        Returns one line naming what answered, never a secret. Raises
+        `ChannelError` saying what failed (a refused token, an unreachable server).
+        """
+        return "nothing to ask"

@@ -113,6 +113,35 @@ class EmailChannel(Channel):
         if intake:
             await self.start_intake()
 
+    async def probe(self) -> str:
+        """An IMAP login and SELECT, and an SMTP EHLO (and login, when a password is set)."""
+        try:
+            await self._reader.check()
+        except (ImapError, OSError, TimeoutError) as exc:
+            raise ChannelError(f"email: cannot open the mailbox: {exc}") from exc
+        host, port, user, password, security = self._smtp
+        smtp = aiosmtplib.SMTP(
+            hostname=host,
+            port=port,
+            use_tls=security == "tls",
+            start_tls=security == "starttls",
+            timeout=SMTP_TIMEOUT,
+        )
+        try:
+            await smtp.connect()
+            await smtp.ehlo()
+            if password is not None:
+                await smtp.login(user or self.address, password)
+            await smtp.quit()
+        except aiosmtplib.SMTPAuthenticationError as exc:
+            raise ChannelError(f"email: SMTP login refused by {host} ({exc.code})") from exc
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            raise ChannelError(f"email: SMTP {host}:{port} failed ({type(exc).__name__})") from exc
+        finally:
+            smtp.close()
+        logged_in = " and login" if password is not None else ""
+        return f"IMAP login to the mailbox, SMTP EHLO{logged_in} at {host}:{port}"
+
     @property
     def intake(self) -> str:
         """``email:<address>``: one worker reads the mailbox (and sets ``\\Seen``)."""

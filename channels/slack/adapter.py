@@ -225,6 +225,23 @@ class SlackChannel(Channel):
             raise
         log.info("slack: running in %s mode as %s", self.mode, self._bot_user_id or "?")
 
+    async def probe(self) -> str:
+        """``auth.test`` with the bot token, and in Socket Mode ``apps.connections.open``."""
+        async with aiohttp.ClientSession() as session:
+            client = AsyncWebClient(
+                token=self._bot_token, base_url=self._api_url, session=session, logger=log
+            )
+            auth = await self._call("auth.test", client.auth_test())
+            team, user = _str(auth.get("team")) or "?", _str(auth.get("user")) or "?"
+            found = f"auth.test: team {team}, bot {user}"
+            if self.mode == "socket":
+                await self._call(
+                    "apps.connections.open",
+                    client.apps_connections_open(app_token=self._app_token),
+                )
+                found += "; the app token opens Socket Mode"
+        return found
+
     @property
     def intake(self) -> str | None:
         """``slack:<bot user>:socket`` in Socket Mode: a second connection would take events."""

@@ -210,6 +210,17 @@ class TelegramChannel(Channel):
             with contextlib.suppress(asyncio.CancelledError):
                 await poller
 
+    async def probe(self) -> str:
+        """``getMe``: the token is accepted; the bot's username."""
+        try:
+            async with self._bot:  # initialize() asks getMe; shutdown() closes the clients
+                name = self._bot.username
+        except InvalidToken as exc:
+            raise ChannelError("telegram: the Bot API refused the token", permanent=True) from exc
+        except TelegramError as exc:
+            raise ChannelError(f"telegram: getMe failed: {self._safe(exc)}") from exc
+        return f"getMe: @{name}"
+
     async def stop(self) -> None:
         """Stop polling (an update in hand is finished first) and close the HTTP clients."""
         await self.stop_intake()

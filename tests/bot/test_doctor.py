@@ -181,28 +181,43 @@ async def test_a_refused_connection_fails_and_hides_url_credentials(tmp_path: Pa
     assert KEY not in found["llm"].detail
 
 
-async def test_configured_channels_are_reported(tmp_path: Path) -> None:
+async def test_configured_channels_are_reported_and_fail_when_their_platform_is_unreachable(
+    tmp_path: Path,
+) -> None:
+    nowhere = "http://127.0.0.1:1"  # nothing listens on port 1: refused at once
     settings = _settings(
         tmp_path,
         telegram=TelegramSettings(
-            token=SecretStr(KEY),
+            token=SecretStr(f"123:{KEY}"),
             mode="webhook",
+            api_url=nowhere,
             webhook_url="https://example.org/tg",
             webhook_secret=SecretStr("abc"),
             allowed_users=("1", "2"),
         ),
-        slack=SlackSettings(bot_token=SecretStr(KEY), app_token=SecretStr(KEY)),
-        email=EmailSettings(address="bot@example.org", imap_host="imap.x", smtp_host="smtp.x"),
+        slack=SlackSettings(
+            bot_token=SecretStr(KEY), app_token=SecretStr(KEY), api_url=nowhere + "/api/"
+        ),
+        email=EmailSettings(
+            address="bot@example.org",
+            imap_host="127.0.0.1",
+            imap_port=1,
+            smtp_host="127.0.0.1",
+            smtp_port=1,
+            imap_password=SecretStr(KEY),
+        ),
     )
-    found = _by_name(await diagnose(settings))
-    assert found["telegram"].ok
-    assert found["telegram"].detail.startswith(
-        "configured (mode webhook, API https://api.telegram.org"
-    )
+    found = _by_name(await diagnose(settings, probe_timeout=10))
+    assert found["telegram"].detail.startswith("configured (mode webhook, API http://127.0.0.1:1")
     assert "2 allowed users" in found["telegram"].detail
     assert "mode socket" in found["slack"].detail
-    assert "IMAP imap.x:993 tls, SMTP smtp.x:587 starttls" in found["email"].detail
-    assert all("not done yet" in found[n].detail for n in ("telegram", "slack", "email"))
+    assert "IMAP 127.0.0.1:1 tls, SMTP 127.0.0.1:1 starttls" in found["email"].detail
+    for name in ("telegram", "slack", "email"):
+        assert not found[name].ok
+        assert "), but " in found[name].detail, found[name].detail
+    assert "getMe failed" in found["telegram"].detail
+    assert "auth.test" in found["slack"].detail
+    assert "cannot open the mailbox" in found["email"].detail
     assert not any(KEY in check.line() for check in found.values())
 
 
