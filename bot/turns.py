@@ -134,7 +134,7 @@ class Turns:
     async def _in_order(self, waiting: WaitingTurn, *, late: bool) -> None:
         ref = waiting.ref
         key = waiting.envelope.thread_key if waiting.envelope else self._thread_key(ref)
-        async with self._thread(key):
+        async with self._thread(key, ref.channel, ref.thread_id, ref.message_id):
             typing = asyncio.create_task(self._keep_typing(ref))
             try:
                 await self._turn(waiting, late=late)
@@ -258,12 +258,18 @@ class Turns:
             await asyncio.sleep(TYPING_EVERY)
 
     @asynccontextmanager
-    async def _thread(self, key: str) -> AsyncIterator[None]:
-        """One turn at a time per thread, in arrival order (asyncio locks are FIFO)."""
+    async def _thread(
+        self, key: str, channel: str, thread_id: str, message_id: str | None
+    ) -> AsyncIterator[None]:
+        """One turn at a time per thread, in arrival order: in this worker (asyncio locks
+        are FIFO), then among the workers on one PostgreSQL (`wrapper.thread_locks`)."""
         lock, users = self._locks.get(key, (asyncio.Lock(), 0))
         self._locks[key] = (lock, users + 1)
         try:
-            async with lock:
+            async with lock, self._wrapper.thread_locks.hold(
+                key, channel=channel, thread_id=thread_id, message_id=message_id,
+                worker=self._worker,
+            ):  # fmt: skip
                 yield
         finally:
             lock, users = self._locks[key]
@@ -306,7 +312,7 @@ class Turns:
 
         `note` (a late job's) goes after the text the agent chose, whatever it wrote.
         """
-        async with self._thread(item.thread_key):
+        async with self._thread(item.thread_key, item.channel, item.thread_id, None):
             history = await self._wrapper.history.load(item.thread_key)
             zone, window = None, None
             if item.user_key:

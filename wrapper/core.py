@@ -42,6 +42,7 @@ from wrapper.outbox import Outbox, OutboxItem, count_reminders, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
 from wrapper.reminders import Reminders
 from wrapper.routes import ChannelState, Routes
+from wrapper.thread_locks import ThreadLocks
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
 from wrapper.workers import Workers
 
@@ -80,6 +81,7 @@ class InteractionWrapper(MessageChain):
         self.outbox = Outbox(database)
         self.reminders = Reminders(database)
         self.routes = Routes(database)
+        self.thread_locks = ThreadLocks(database)
         self.channel_state = ChannelState(database, clock_now=clock.now)
 
     @classmethod
@@ -131,6 +133,7 @@ class InteractionWrapper(MessageChain):
 
     async def close(self) -> None:
         """Release the database connections."""
+        await self.thread_locks.close()
         await self._db.dispose()
 
     @property

@@ -1,0 +1,162 @@
+"""One turn at a time per thread across the workers that share a PostgreSQL store.
+
+Inside a worker, `bot.turns` already runs a thread's turns one at a time, in
+arrival order. Across workers (webhooks behind a load balancer: two messages
+of one thread can reach two workers), `ThreadLocks.hold` adds:
+
+- a session-level advisory lock keyed by the thread
+  (``pg_try_advisory_lock(<class>, hashtext(thread_key))``), taken on one
+  autocommit connection of the worker's own for all its threads, so a turn
+  holds no pooled connection while the model thinks, and no transaction is
+  open. A worker that dies closes the connection and PostgreSQL frees its
+  locks at once;
+- arrival order: a worker holding the lock still waits while an *older*
+  message of the thread is on the waiting list claimed by another worker (it
+  is about to run, or running there); it gives the lock back and tries again.
+  It waits at most `ORDER_WAIT` for that, so a stuck peer delays a thread but
+  never stops it.
+
+A lock connection that breaks loses every lock on it; the turns in hand go
+on (a turn's claim fences its commit) and the next turn reconnects. On SQLite
+one worker serves a store (DESIGN.md) and `hold` only checks nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+from sqlalchemy import and_, exists, select, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.elements import TextClause
+
+from wrapper.db import Database
+from wrapper.tables import PendingTurnRow
+
+__all__ = ["LOCK_CLASS", "ORDER_WAIT", "ThreadLocks"]
+
+log = logging.getLogger(__name__)
+
+LOCK_CLASS = 0x74687264
+"""The advisory lock's first key ("thrd"): apart from the history's and the leadership's."""
+ORDER_WAIT = timedelta(seconds=60)
+"""The longest a turn waits for an older message of its thread held by another worker."""
+_POLL = 0.05
+"""Seconds between tries for a lock another worker holds."""
+
+_TRY = text("SELECT pg_try_advisory_lock(:cls, hashtext(:key))")
+_UNLOCK = text("SELECT pg_advisory_unlock(:cls, hashtext(:key))")
+pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
+
+
+def _older_elsewhere(
+    conn: Connection, channel: str, thread_id: str, message_id: str, worker: str
+) -> bool:
+    """Whether an older message of the thread waits, claimed by another worker."""
+    mine = select(pending.c.id).where(
+        pending.c.channel == channel, pending.c.message_id == message_id
+    )
+    older = exists().where(
+        and_(
+            pending.c.channel == channel,
+            pending.c.thread_id == thread_id,
+            pending.c.id < mine.scalar_subquery(),
+            pending.c.claimed_by.is_not(None),
+            pending.c.claimed_by != worker,
+        )
+    )
+    return bool(conn.execute(select(older)).scalar())
+
+
+class ThreadLocks:
+    """This worker's cross-worker thread locks (PostgreSQL); nothing to hold on SQLite."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        self._connection: AsyncConnection | None = None
+        self._mutex = asyncio.Lock()
+
+    @property
+    def shared(self) -> bool:
+        """Several workers may share the store: turns take a lock."""
+        return self._database.dialect == "postgresql"
+
+    @asynccontextmanager
+    async def hold(
+        self,
+        thread_key: str,
+        *,
+        channel: str,
+        thread_id: str,
+        message_id: str | None,
+        worker: str,
+    ) -> AsyncIterator[None]:
+        """Run the body as the only turn of `thread_key` among the workers, in arrival order.
+
+        `message_id` is the turn's message (None for a proactive turn, which
+        takes its place after whatever is running); `worker` is this worker.
+        """
+        if not self.shared:
+            yield
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ORDER_WAIT.total_seconds()
+        while True:
+            await self._lock(thread_key)
+            if message_id is None or loop.time() >= deadline:
+                break
+            try:
+                waiting = await self._database.run(
+                    lambda conn: _older_elsewhere(conn, channel, thread_id, message_id, worker),
+                    inline=True,
+                )
+            except BaseException:
+                await self._unlock(thread_key)
+                raise
+            if not waiting:
+                break
+            await self._unlock(thread_key)  # let the older message's worker have the thread
+            await asyncio.sleep(_POLL * 4)
+        try:
+            yield
+        finally:
+            await self._unlock(thread_key)
+
+    async def close(self) -> None:
+        """Close the lock connection (every lock on it goes with it)."""
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            try:
+                await connection.close()
+            except Exception as exc:
+                log.debug("thread lock connection closed with %s", type(exc).__name__)
+
+    async def _lock(self, thread_key: str) -> None:
+        while True:
+            if await self._execute(_TRY, thread_key):
+                return
+            await asyncio.sleep(_POLL)
+
+    async def _unlock(self, thread_key: str) -> None:
+        try:
+            await self._execute(_UNLOCK, thread_key)
+        except Exception as exc:  # the connection broke: the lock went with it
+            log.warning("thread lock not released (%s); it went with its connection", exc)
+
+    async def _execute(self, statement: TextClause, thread_key: str) -> bool:
+        async with self._mutex:
+            if self._connection is None:
+                self._connection = await self._database.autocommit_connection()
+            try:
+                result = await self._connection.execute(
+                    statement, {"cls": LOCK_CLASS, "key": thread_key}
+                )
+                return bool(result.scalar_one())
+            except Exception:
+                broken, self._connection = self._connection, None
+                await broken.invalidate()
+                raise
