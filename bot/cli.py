@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
+import signal
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -17,7 +19,7 @@ from bot.channel_registry import enabled_channels, extra_for_module
 from bot.chat import chat as run_chat
 from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
-from bot.gateway import Gateway, run_until_signalled
+from bot.gateway import Gateway
 from bot.outbox_cli import outbox_command
 from bot.reminders_cli import reminders_app
 from bot.state_cli import state_app
@@ -107,6 +109,17 @@ def _duration(text: str) -> timedelta:
 def chat(config: ConfigOption = None, linger: LingerOption = "0s") -> None:
     """Talk to the agent in this terminal (or pipe lines in)."""
     asyncio.run(run_chat(_settings(config), linger=_duration(linger)))
+
+
+async def run_until_signalled(gateway: Gateway) -> None:
+    """Start `gateway`, run it until SIGINT or SIGTERM, then stop it cleanly."""
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stopping.set)
+    async with gateway:
+        await stopping.wait()
 
 
 @app.command()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -34,7 +33,7 @@ from wrapper import InteractionWrapper
 from wrapper.leadership import Leadership
 from wrapper.workers import new_worker_id
 
-__all__ = ["TOO_LARGE_REPLY", "Gateway", "run_until_signalled"]
+__all__ = ["TOO_LARGE_REPLY", "Gateway"]
 
 
 class Gateway:
@@ -162,14 +161,3 @@ class Gateway:
     async def accept(self, inbound: Inbound) -> None:
         """The adapters' `Sink`: `bot.turns.Turns.intake`."""
         await self.turns.intake(inbound)
-
-
-async def run_until_signalled(gateway: Gateway) -> None:
-    """Start `gateway`, run it until SIGINT or SIGTERM, then stop it cleanly."""
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stopping.set)
-    async with gateway:
-        await stopping.wait()
