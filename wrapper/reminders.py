@@ -303,10 +303,6 @@ class Reminders:
 
         return await self._db.run(read, inline=True)
 
-    async def last_sent(self, thread_key: str) -> OutboxItem | None:
-        """`last_sent_in`."""
-        return await self._db.run(lambda conn: last_sent_in(conn, thread_key), inline=True)
-
     async def meant(self, thread_key: str, channel: str, reply_to: str | None) -> OutboxItem | None:
         """`meant_in`."""
         return await self._db.run(

@@ -6,10 +6,10 @@ of one thread can reach two workers), `ThreadLocks.hold` adds:
 
 - a session-level advisory lock keyed by the thread
   (``pg_try_advisory_lock(<class>, hashtext(thread_key))``), taken on one
-  autocommit connection of the worker's own for all its threads, so a turn
-  holds no pooled connection while the model thinks, and no transaction is
-  open. A worker that dies closes the connection and PostgreSQL frees its
-  locks at once;
+  autocommit connection of the worker's own for all its threads
+  (`wrapper.session_locks`), so a turn holds no pooled connection while the
+  model thinks, and no transaction is open. A worker that dies closes the
+  connection and PostgreSQL frees its locks at once;
 - arrival order: a worker holding the lock still waits while an *older*
   message of the thread is on the waiting list claimed by another worker (it
   is about to run, or running there); it gives the lock back and tries again.
@@ -24,22 +24,18 @@ one worker serves a store (DESIGN.md) and `hold` only checks nothing.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from sqlalchemy import and_, exists, select, text
+from sqlalchemy import and_, exists, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.sql.elements import TextClause
 
 from wrapper.db import Database
+from wrapper.session_locks import SessionLocks
 from wrapper.tables import PendingTurnRow
 
 __all__ = ["LOCK_CLASS", "ORDER_WAIT", "ThreadLocks"]
-
-log = logging.getLogger(__name__)
 
 LOCK_CLASS = 0x74687264
 """The advisory lock's first key ("thrd"): apart from the history's and the leadership's."""
@@ -48,8 +44,6 @@ ORDER_WAIT = timedelta(seconds=60)
 _POLL = 0.05
 """Seconds between tries for a lock another worker holds."""
 
-_TRY = text("SELECT pg_try_advisory_lock(:cls, hashtext(:key))")
-_UNLOCK = text("SELECT pg_advisory_unlock(:cls, hashtext(:key))")
 pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
 
@@ -77,8 +71,7 @@ class ThreadLocks:
 
     def __init__(self, database: Database) -> None:
         self._database = database
-        self._connection: AsyncConnection | None = None
-        self._mutex = asyncio.Lock()
+        self._locks = SessionLocks(database, LOCK_CLASS)
 
     @property
     def shared(self) -> bool:
@@ -115,48 +108,24 @@ class ThreadLocks:
                     inline=True,
                 )
             except BaseException:
-                await self._unlock(thread_key)
+                await self._locks.unlock(thread_key)
                 raise
             if not waiting:
                 break
-            await self._unlock(thread_key)  # let the older message's worker have the thread
+            await self._locks.unlock(thread_key)  # let the older message's worker have it
             await asyncio.sleep(_POLL * 4)
         try:
             yield
         finally:
-            await self._unlock(thread_key)
+            await self._locks.unlock(thread_key)
 
     async def close(self) -> None:
         """Close the lock connection (every lock on it goes with it)."""
-        if self._connection is not None:
-            connection, self._connection = self._connection, None
-            try:
-                await connection.close()
-            except Exception as exc:
-                log.debug("thread lock connection closed with %s", type(exc).__name__)
+        await self._locks.close()
 
     async def _lock(self, thread_key: str) -> None:
+        """Wait until this worker holds the thread's lock (another holds it while its turn runs)."""
         while True:
-            if await self._execute(_TRY, thread_key):
+            if await self._locks.try_lock(thread_key):
                 return
             await asyncio.sleep(_POLL)
-
-    async def _unlock(self, thread_key: str) -> None:
-        try:
-            await self._execute(_UNLOCK, thread_key)
-        except Exception as exc:  # the connection broke: the lock went with it
-            log.warning("thread lock not released (%s); it went with its connection", exc)
-
-    async def _execute(self, statement: TextClause, thread_key: str) -> bool:
-        async with self._mutex:
-            if self._connection is None:
-                self._connection = await self._database.autocommit_connection()
-            try:
-                result = await self._connection.execute(
-                    statement, {"cls": LOCK_CLASS, "key": thread_key}
-                )
-                return bool(result.scalar_one())
-            except Exception:
-                broken, self._connection = self._connection, None
-                await broken.invalidate()
-                raise

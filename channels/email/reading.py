@@ -246,7 +246,12 @@ def _plausible_address(address: str) -> bool:
 
 def message_id_of(message: Message) -> str | None:
     """The message's own Message-ID in angle brackets, or None when missing or malformed."""
-    found = _MSG_ID.search(_header(message, "message-id"))
+    return _first_id(message, "message-id")
+
+
+def _first_id(message: Message, header: str) -> str | None:
+    """The first ``<id>`` the header names, or None."""
+    found = _MSG_ID.search(_header(message, header))
     return found.group(0) if found else None
 
 
@@ -261,17 +266,12 @@ def _references(message: Message) -> list[str]:
 
 def in_reply_to(message: Message) -> str | None:
     """The Message-ID the mail's ``In-Reply-To`` names (the mail it answers), or None."""
-    found = _MSG_ID.search(_header(message, "in-reply-to"))
-    return found.group(0) if found else None
+    return _first_id(message, "in-reply-to")
 
 
 def thread_root(message: Message) -> str | None:
     """The thread's root Message-ID: first of References, else In-Reply-To, else its own."""
-    for name in ("references", "in-reply-to", "message-id"):
-        found = _MSG_ID.search(_header(message, name))
-        if found:
-            return found.group(0)
-    return None
+    return _first_id(message, "references") or in_reply_to(message) or message_id_of(message)
 
 
 def date_hint(message: Message) -> str | None:

@@ -176,22 +176,28 @@ def _mentions(message: Message, me: Identity) -> bool:
     return False
 
 
-def _replied_id(message: Message) -> str | None:
-    """``<chat>:<message>`` of the message this one replies to (not a topic's opening)."""
+def _replied(message: Message) -> Message | None:
+    """The message this one replies to; None for none, or for a forum topic's opening.
+
+    In a forum topic every message "replies" to the topic's first message.
+    """
     replied = message.reply_to_message
     if replied is None:
         return None
     if message.is_topic_message and replied.message_id == message.message_thread_id:
         return None
-    return f"{message.chat_id}:{replied.message_id}"
+    return replied
+
+
+def _replied_id(message: Message) -> str | None:
+    """``<chat>:<message>`` of the message this one replies to, as `send` names its own."""
+    replied = _replied(message)
+    return f"{message.chat_id}:{replied.message_id}" if replied is not None else None
 
 
 def _replies_to_bot(message: Message, me: Identity) -> bool:
-    replied = message.reply_to_message
-    if replied is None or replied.from_user is None or replied.from_user.id != me.id:
-        return False
-    # In a forum topic every message "replies" to the topic's first message.
-    return not (message.is_topic_message and replied.message_id == message.message_thread_id)
+    replied = _replied(message)
+    return replied is not None and replied.from_user is not None and replied.from_user.id == me.id
 
 
 def _without_mention(text: str, me: Identity) -> str:
