@@ -40,6 +40,7 @@ from clockcore import (
     zone_mentions,
 )
 from clockcore.actions import (
+    OPEN_STATUSES,
     classify_activity,
     detect_temporal_action,
     draft_action,
@@ -48,14 +49,16 @@ from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
 from clockcore.message import MessageRef
 from clockcore.zonetext import ZoneMention
-from wrapper import keys, messages, queries
+from wrapper import hot, keys, messages, queries
 from wrapper.db import Database
+from wrapper.envelope_json import envelope_to_json
 from wrapper.errors import (
     MessageTooLargeError,
 )
 from wrapper.keys import is_private_thread, split_thread_key
 from wrapper.pending import hold
-from wrapper.routes import save_route
+from wrapper.queries import UPCOMING_LIMIT
+from wrapper.routes import clean_route, save_route
 from wrapper.rows import MAX_KNOWN_PLACES, MAX_NOTICE_CHARS, PersonRow, ThreadState
 from wrapper.schedules import rezone_in
 
@@ -73,6 +76,9 @@ SESSION_IDLE = timedelta(hours=1)
 """A thread quiet this long starts a new session on its next message."""
 LINK_CODE_TTL = timedelta(minutes=10)
 MAX_TEXT = 100_000
+UPCOMING_HORIZON = timedelta(days=7)
+"""How far ahead the envelope lists a person's due items."""
+_OPEN_STATUSES = sorted(OPEN_STATUSES)
 _LINK_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
@@ -134,6 +140,8 @@ class MessageChain:
     _clock: Clock
     _window: ContactWindow
     _steps: list[Step]
+    hot_path: bool = True
+    """On PostgreSQL, take the common message through `wrapper.hot` (tests turn it off)."""
 
     def _chain(self) -> list[Step]:
         """The steps of `on_user_message`, in order.
@@ -229,8 +237,73 @@ class MessageChain:
         if hint:
             turn.notices.append(" ".join(hint.split())[:MAX_NOTICE_CHARS])
         _read_text(turn)
+        if self.hot_path and not turn.directives.any and await self._receive_hot(turn):
+            return self._envelope(turn)
         await self._db.run(lambda conn: self._handle(turn, conn), inline=True)
         return self._envelope(turn)
+
+    async def _receive_hot(self, turn: Turn) -> bool:
+        """The common message in two round trips (`wrapper.hot`); False: run the chain.
+
+        The values are the chain's, from the same helpers. False comes before
+        anything is written, or when a redelivery won the race to the journal.
+        """
+        pool = await self._db.pg_pool()
+        if pool is None:
+            return False
+        notices = list(turn.notices)
+        try:
+            journaled = await self._hot_round_trips(pool, turn)
+        except self._db.pg_lost:
+            # A connection the server closed. If the write got through, the
+            # chain finds the message journaled and says it is a duplicate: a
+            # held message is then answered from the waiting list.
+            journaled = False
+        if not journaled:
+            turn.notices[:] = notices
+        return journaled
+
+    async def _hot_round_trips(self, pool: Any, turn: Turn) -> bool:
+        async with pool.acquire() as conn:
+            row = await conn.fetchrow(
+                hot.READ, turn.user_key, turn.thread_key, turn.channel, turn.message_id
+            )
+            if row is None or row["thread_key"] is None or row["seen"]:
+                return False
+            person, thread = PersonRow.from_row(row), ThreadState.from_row(row)
+            self._take(turn, person, thread, row["spoke_before"])
+            if (
+                turn.platform_zone not in (None, turn.person.platform_tz)
+                or _read_zone(turn) is not None
+                or _action_to_clock(turn) is not None
+            ):
+                return False
+            started = _start_session(turn)
+            now = turn.received_at
+            opened = (
+                await conn.fetch(hot.OPEN_ACTIONS, turn.person.user_id, _OPEN_STATUSES, now)
+                if _may_have_open_actions(turn)
+                else []
+            )
+            self._decide(turn, opened)
+            if turn.private and turn.person.has_due_items:
+                rows = await conn.fetch(
+                    hot.UPCOMING, turn.person.user_id, now, now + UPCOMING_HORIZON, UPCOMING_LIMIT
+                )
+                turn.upcoming = [upcoming_item(row, now) for row in rows]
+            held = turn.hold_for is not None and turn.lease_until is not None
+            journaled = await conn.fetchval(
+                hot.WRITE,
+                turn.channel, turn.message_id, turn.thread_key, turn.user_key, now, turn.text,
+                started or now, self._agent_tz, self._stamp_delta(turn),
+                turn.policy.store.last_message_timestamps,
+                turn.person.user_id, turn.policy.cross_channel_tracking,
+                clean_route(turn.ref.route) if turn.ref.route else None,
+                turn.hold_for if held else None, turn.lease_until,
+                envelope_to_json(self._envelope(turn)) if held else None,
+                turn.thread_id, turn.user_id,
+            )  # fmt: skip
+        return bool(journaled)
 
     def _handle(self, turn: Turn, conn: Connection) -> None:
         for step in self._steps:
@@ -275,17 +348,24 @@ class MessageChain:
                 channel_user_id=turn.user_id,
                 now=turn.received_at,
             )
-        thread, turn.spoke_before = queries.load_thread(conn, turn.thread_key, turn.user_key)
+        thread, spoke_before = queries.load_thread(conn, turn.thread_key, turn.user_key)
+        self._take(turn, turn.person, thread, spoke_before)
+
+    def _take(
+        self,
+        turn: Turn,
+        person: PersonRow,
+        thread: ThreadState | None,
+        spoke_before: datetime | None,
+    ) -> None:
+        turn.person = person
         turn.thread = thread or ThreadState()
-        turn.policy = _effective_policy(self._policy, turn.person.policy_overrides)
+        turn.spoke_before = spoke_before
+        turn.policy = _effective_policy(self._policy, person.policy_overrides)
 
     def _stamp(self, turn: Turn, conn: Connection) -> None:
         """CLOCK §4.1: recorded for every message, whatever the policy says about relevance."""
-        previous = turn.thread.last_interaction_at
-        started = turn.thread.session_started_at
-        if previous is None or turn.received_at - previous >= SESSION_IDLE:
-            started = turn.received_at
-        turn.session_started_at = started
+        started = _start_session(turn)
         if turn.duplicate or not turn.policy.store.last_message_timestamps:
             return
         queries.stamp_thread(
@@ -298,11 +378,7 @@ class MessageChain:
             from_user=True,
             session_started_at=started or turn.received_at,
             agent_tz=self._agent_tz,
-            delta_hours=delta_hours(
-                turn.thread.session_tz or turn.user_tz or "UTC",
-                self._agent_tz,
-                turn.received_at,
-            ),
+            delta_hours=self._stamp_delta(turn),
         )
         queries.stamp_participant(
             conn, thread_key=turn.thread_key, user_key=turn.user_key, at=turn.received_at
@@ -312,6 +388,10 @@ class MessageChain:
             queries.stamp_person(
                 conn, turn.person.user_id, at=turn.received_at, channel=turn.channel
             )
+
+    def _stamp_delta(self, turn: Turn) -> float:
+        zone = turn.thread.session_tz or turn.user_tz or "UTC"
+        return delta_hours(zone, self._agent_tz, turn.received_at)
 
     def _adopt_platform_zone(self, turn: Turn, conn: Connection) -> None:
         zone = turn.platform_zone
@@ -387,30 +467,16 @@ class MessageChain:
         turn.notices.append(messages.LINKED.format(other=issuer))
 
     def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
-        known = list(turn.person.known_locations)
-        turn.zone = resolve_session_zone(
-            turn.directives.rest if turn.directives.any else turn.text,
-            thread_override=turn.thread.session_tz,
-            user_default=turn.user_tz,
-            known_locations=known,
-            mentions=turn.mentions,
-        )
-        turn.notices.extend(turn.zone.notices)
-        places = [m.text for m in turn.mentions if m.strength == "location" and m.zone]
-        if places and not turn.duplicate:
-            remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:MAX_KNOWN_PLACES]
-            if remembered != known:
-                queries.update_person(conn, turn.person.user_id, known_locations=remembered)
+        remembered = _read_zone(turn)
+        if remembered is not None and not turn.duplicate:
+            queries.update_person(conn, turn.person.user_id, known_locations=remembered)
 
     def _track_actions(self, turn: Turn, conn: Connection) -> None:
         settings = turn.policy.store.latest_actions
-        if turn.duplicate or not settings.enabled:
+        clocked = None if turn.duplicate else _action_to_clock(turn)
+        if clocked is None:
             return
-        phrase, source = turn.directives.clock_it, "clock_it"
-        if phrase is None and settings.auto_clock_temporal_actions:
-            phrase, source = turn.temporal_phrase, "auto"
-        if phrase is None:
-            return
+        phrase, source = clocked
         person_id = turn.person.user_id
         known = classify_activity(phrase) is not None
         draft = draft_action(
@@ -434,13 +500,14 @@ class MessageChain:
         )
 
     def _evaluate_policy(self, turn: Turn, conn: Connection) -> None:
-        person_id = turn.person.user_id
-        until = turn.person.actions_until
         rows = (
-            queries.open_actions(conn, person_id, now=turn.received_at)
-            if until is not None and until > turn.received_at
+            queries.open_actions(conn, turn.person.user_id, now=turn.received_at)
+            if _may_have_open_actions(turn)
             else []
         )
+        self._decide(turn, rows)
+
+    def _decide(self, turn: Turn, rows: list[Mapping[str, Any]]) -> None:
         turn.open_actions = [
             queries.row_as(OpenAction, row)
             for row in rows
@@ -465,7 +532,7 @@ class MessageChain:
 
     def _gather(self, turn: Turn, conn: Connection) -> None:
         if turn.private and turn.person.has_due_items:
-            horizon = turn.received_at + timedelta(days=7)
+            horizon = turn.received_at + UPCOMING_HORIZON
             rows = queries.upcoming(
                 conn, turn.person.user_id, now=turn.received_at, horizon=horizon
             )
@@ -538,6 +605,51 @@ def _read_text(turn: Turn) -> None:
     turn.mentions = tuple(zone_mentions(text))
     turn.temporal_phrase = detect_temporal_action(turn.text)
     turn.talks_about_time = mentions_time(turn.text)
+
+
+def _start_session(turn: Turn) -> datetime | None:
+    """When the thread's session started, counting this message (SESSION_IDLE)."""
+    previous = turn.thread.last_interaction_at
+    started = turn.thread.session_started_at
+    if previous is None or turn.received_at - previous >= SESSION_IDLE:
+        started = turn.received_at
+    turn.session_started_at = started
+    return started
+
+
+def _read_zone(turn: Turn) -> list[str] | None:
+    """Set the session zone; the person's remembered places when this message adds one."""
+    known = list(turn.person.known_locations)
+    turn.zone = resolve_session_zone(
+        turn.directives.rest if turn.directives.any else turn.text,
+        thread_override=turn.thread.session_tz,
+        user_default=turn.user_tz,
+        known_locations=known,
+        mentions=turn.mentions,
+    )
+    turn.notices.extend(turn.zone.notices)
+    places = [m.text for m in turn.mentions if m.strength == "location" and m.zone]
+    if not places:
+        return None
+    remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:MAX_KNOWN_PLACES]
+    return remembered if remembered != known else None
+
+
+def _action_to_clock(turn: Turn) -> tuple[str, str] | None:
+    """The phrase this message clocks as an action, and how (CLOCK §6.3), or None."""
+    settings = turn.policy.store.latest_actions
+    if not settings.enabled:
+        return None
+    if turn.directives.clock_it is not None:
+        return turn.directives.clock_it, "clock_it"
+    if settings.auto_clock_temporal_actions and turn.temporal_phrase is not None:
+        return turn.temporal_phrase, "auto"
+    return None
+
+
+def _may_have_open_actions(turn: Turn) -> bool:
+    until = turn.person.actions_until
+    return until is not None and until > turn.received_at
 
 
 def _elapsed(now: datetime, then: datetime | None) -> timedelta | None:

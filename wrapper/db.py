@@ -15,12 +15,17 @@ transaction by `Database.run`. How it runs depends on the database:
   transaction starts with ``BEGIN IMMEDIATE`` so that processes writing one
   file queue on the lock instead of failing half-way.
 - PostgreSQL: through asyncpg, with SQLAlchemy's `run_sync` bridging the same
-  functions onto the event loop.
+  functions onto the event loop. Connections are not pinged on checkout (that
+  was a round trip on every transaction): a connection found dead fails its
+  transaction, SQLAlchemy drops the pool's older connections, and `run` tries
+  the work once more on a new one. The hot path (`wrapper.hot`) skips
+  SQLAlchemy and uses an asyncpg pool of its own (`Database.pg_pool`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sqlite3
 from collections.abc import Callable
@@ -30,7 +35,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from wrapper.errors import DatabaseURLError
@@ -96,6 +101,10 @@ class Database:
         self._sync: Engine | None = None
         self._inline: Engine | None = None
         self._async: AsyncEngine | None = None
+        self._pool: Any = None  # asyncpg.Pool, made on first use
+        self._pool_made = asyncio.Lock()
+        self.pg_lost: tuple[type[BaseException], ...] = ()
+        """What asyncpg raises when the server closed a connection (set with the pool)."""
         if url.startswith("sqlite"):
             self._sync = create_sync_engine(
                 url, connect_args={"timeout": 60, "check_same_thread": False}
@@ -106,7 +115,7 @@ class Database:
             )
             _sqlite_setup(self._inline, busy_timeout_ms=0)
         else:
-            self._async = create_async_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+            self._async = create_async_engine(url, pool_size=5, max_overflow=10)
 
     @property
     def dialect(self) -> str:
@@ -133,8 +142,47 @@ class Database:
         if self._sync is not None:
             return await asyncio.to_thread(self._run_sqlite, work)
         assert self._async is not None
+        try:
+            async with self._async.begin() as connection:
+                return await connection.run_sync(work)
+        except DBAPIError as exc:
+            # A connection the server closed (restart, idle timeout, failover).
+            # SQLAlchemy has invalidated it and every older one; its transaction
+            # died with it, so the work is tried once more, on a new connection.
+            if not exc.connection_invalidated:
+                raise
         async with self._async.begin() as connection:
             return await connection.run_sync(work)
+
+    async def pg_pool(self) -> Any:
+        """PostgreSQL: an asyncpg pool beside SQLAlchemy's, for the hot path; None on SQLite.
+
+        JSON columns come back decoded. A connection goes back to the pool
+        without a reset round trip: the hot path leaves no session state.
+        """
+        if self._pool is not None or self._async is None:
+            return self._pool
+        async with self._pool_made:
+            if self._pool is None:
+                import asyncpg
+
+                self.pg_lost = (
+                    asyncpg.PostgresConnectionError,
+                    asyncpg.exceptions.AdminShutdownError,
+                    asyncpg.InterfaceError,
+                    asyncpg.exceptions.InternalClientError,  # a FATAL that came in while idle
+                    ConnectionError,
+                )
+
+                url = make_url(self.url).set(drivername="postgresql")
+                self._pool = await asyncpg.create_pool(
+                    url.render_as_string(hide_password=False),
+                    min_size=1,
+                    max_size=10,
+                    init=_pg_codecs,
+                    reset=_pg_reset,
+                )
+        return self._pool
 
     async def autocommit_connection(self) -> AsyncConnection:
         """A PostgreSQL connection of its own, in autocommit: session-level locks live on it.
@@ -162,8 +210,23 @@ class Database:
             self._inline.dispose()
         if self._sync is not None:
             await asyncio.to_thread(self._sync.dispose)
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
         if self._async is not None:
             await self._async.dispose()
+
+
+async def _pg_codecs(connection: Any) -> None:
+    for name in ("json", "jsonb"):
+        await connection.set_type_codec(
+            name, encoder=json.dumps, decoder=json.loads, schema="pg_catalog"
+        )
+
+
+async def _pg_reset(connection: Any) -> None:
+    if connection.is_in_transaction():
+        await connection.execute("ROLLBACK")
 
 
 def _upgrade(connection: Connection) -> None:

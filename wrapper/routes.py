@@ -20,7 +20,7 @@ from wrapper import queries as q
 from wrapper.db import Database
 from wrapper.tables import ChannelStateRow, RouteRow
 
-__all__ = ["ChannelState", "Routes", "save_route"]
+__all__ = ["ChannelState", "Routes", "clean_route", "save_route"]
 
 routes = RouteRow.__table__  # type: ignore[attr-defined]
 channel_state = ChannelStateRow.__table__  # type: ignore[attr-defined]
@@ -34,11 +34,9 @@ def save_route(
     """Make `route` the thread's route (a later message's route replaces an earlier one).
 
     Raises:
-        ValueError: a route that is not string to string, or over 8,000 characters.
+        ValueError: a route over 8,000 characters.
     """
-    clean = {str(k): str(v) for k, v in route.items()}
-    if sum(len(k) + len(v) for k, v in clean.items()) > MAX_ROUTE_CHARS:
-        raise ValueError(f"a route is limited to {MAX_ROUTE_CHARS} characters")
+    clean = clean_route(route)
     stmt = q.insert_for(conn, routes).values(
         thread_key=thread_key, channel=channel, route=clean, updated_at=at
     )
@@ -49,6 +47,18 @@ def save_route(
             where=routes.c.updated_at <= at,
         )
     )
+
+
+def clean_route(route: Mapping[str, str]) -> dict[str, str]:
+    """`route` as stored: string to string.
+
+    Raises:
+        ValueError: over 8,000 characters.
+    """
+    clean = {str(k): str(v) for k, v in route.items()}
+    if sum(len(k) + len(v) for k, v in clean.items()) > MAX_ROUTE_CHARS:
+        raise ValueError(f"a route is limited to {MAX_ROUTE_CHARS} characters")
+    return clean
 
 
 class Routes:

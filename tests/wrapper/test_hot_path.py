@@ -1,0 +1,262 @@
+"""The PostgreSQL hot path (`wrapper.hot`) against the general chain, on a real server.
+
+The same conversation goes through two stores, one with the hot path and one
+without; every envelope and every row must come out the same. Then: a plain
+message costs two statements and no SQLAlchemy at all, a redelivery and a new
+thread still go the general way, and both paths running on one thread at once
+neither deadlock nor lose a stamp.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import asyncpg
+import pytest
+from sqlalchemy import Engine, event, func, select, text
+from sqlalchemy.engine import Connection, make_url
+
+from clockcore import SettableClock
+from clockcore.message import MessageRef
+from tests.support.postgres import PostgresServer
+from wrapper import queries as q
+from wrapper.core import InteractionWrapper
+from wrapper.envelope_json import envelope_to_json
+
+pytestmark = pytest.mark.peer("postgres")
+
+START = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+TABLES = (
+    "users", "identities", "threads", "thread_participants", "inbound_journal", "routes",
+    "pending_turns", "actions", "memory_items",
+)  # fmt: skip
+
+
+@pytest.fixture
+def second_url(postgres_server: PostgresServer) -> Iterator[str]:
+    name = postgres_server.create_database()
+    try:
+        yield postgres_server.url(name)
+    finally:
+        postgres_server.drop_database(name)
+
+
+@pytest.fixture
+async def pair(
+    postgres_url: str, second_url: str
+) -> AsyncIterator[tuple[InteractionWrapper, InteractionWrapper, SettableClock]]:
+    clock = SettableClock(START)
+    hot = await InteractionWrapper.open(postgres_url, agent_tz="Europe/Berlin", clock=clock)
+    general = await InteractionWrapper.open(second_url, agent_tz="Europe/Berlin", clock=clock)
+    general.hot_path = False
+    try:
+        yield hot, general, clock
+    finally:
+        await hot.close()
+        await general.close()
+
+
+def _no_ids(value: Any) -> Any:
+    """`value` without "id" keys: memory and action ids are random on each store."""
+    if isinstance(value, dict):
+        return {k: _no_ids(v) for k, v in value.items() if k != "id"}
+    if isinstance(value, list):
+        return [_no_ids(v) for v in value]
+    return value
+
+
+def _rows(conn: Connection) -> dict[str, list[dict[str, Any]]]:
+    dumped = {}
+    for table in TABLES:
+        result = conn.execute(text(f"SELECT * FROM {table}")).mappings()  # noqa: S608 (constants)
+        rows = [_no_ids(dict(row)) for row in result]
+        dumped[table] = sorted(rows, key=repr)
+    return dumped
+
+
+# (seconds after START, channel, thread, user, message id, text, extras)
+CONVERSATION: list[tuple[int, str, str, str, str | None, str, dict[str, Any]]] = [
+    (0, "telegram", "100", "100", "1", "hello there", {}),
+    (5, "telegram", "100", "100", "2", "how are you today?", {}),
+    (9, "telegram", "100", "100", "2", "how are you today?", {}),  # redelivered
+    (20, "telegram", "100", "100", "3", "ok thanks", {"route": {"chat_id": "100"}}),
+    (40, "telegram", "-5", "100", "4", "hi group", {}),
+    (41, "telegram", "-5", "200", "5", "hi all", {}),
+    (50, "telegram", "-5", "100", "6", "what's new", {"hold": True}),
+    (60, "telegram", "-5", "200", "7", "same here", {"hold": True, "route": {"chat_id": "-5"}}),
+    (70, "slack", "D1", "U1", "8", "morning", {"zone": "America/New_York"}),
+    (80, "slack", "D1", "U1", "9", "anything due?", {"zone": "America/New_York"}),
+    (90, "slack", "D1", "U1", "10", "moving on", {"zone": "Asia/Tokyo"}),
+    (100, "telegram", "100", "100", "11", "I'm in Lisbon this week", {}),
+    (110, "telegram", "100", "100", "12", "heading to lunch", {}),
+    (130, "telegram", "100", "100", "13", "back, what did I say?", {}),
+    (140, "telegram", "100", "100", "14", "clock: home tz Asia/Kolkata", {}),
+    (4000, "telegram", "100", "100", "15", "after a long break", {"hint": "Sent while offline."}),
+    (4005, "telegram", "100", "100", None, "no id on this one", {}),
+    (4010, "email", "a@x.test/root", "a@x.test", "<m1@x>", "first mail", {}),
+    (4020, "email", "a@x.test/root", "a@x.test", "<m2@x>", "second mail", {}),
+    (4030, "email", "a@x.test/root", "a@x.test", "<m0@x>", "an older mail, late", {"late": 60}),
+    (4040, "telegram", "-5", "200", "16", "early", {"late": 4020, "route": {"chat_id": "x"}}),
+]
+
+
+async def test_the_hot_path_writes_and_answers_what_the_chain_does(
+    pair: tuple[InteractionWrapper, InteractionWrapper, SettableClock],
+) -> None:
+    hot, general, clock = pair
+    for wrapper in (hot, general):
+        await wrapper.remember(
+            user_key="telegram:100", content="dentist", due_at=START + timedelta(days=1)
+        )
+    for seconds, channel, thread, user, message_id, words, extras in CONVERSATION:
+        clock.set(START + timedelta(seconds=seconds))
+        at = clock.now() - timedelta(seconds=extras.get("late", 0))
+        ref = MessageRef(
+            channel=channel, thread_id=thread, user_id=user, message_id=message_id,
+            text=words, received_at=at, route=extras.get("route", {}),
+        )  # fmt: skip
+        held = {"hold_for": "w1", "lease_until": at + timedelta(minutes=5)}
+        kwargs: dict[str, Any] = {
+            **(held if extras.get("hold") else {}),
+            "platform_zone": extras.get("zone"),
+            "hint": extras.get("hint"),
+        }
+        envelopes = [await wrapper.receive(ref, **kwargs) for wrapper in (hot, general)]
+        shown = [_no_ids(envelope_to_json(e)) for e in envelopes]
+        assert shown[0] == shown[1], words
+    stored = [await wrapper.database.run(_rows) for wrapper in (hot, general)]
+    for table in TABLES:
+        assert stored[0][table] == stored[1][table], table
+    assert len(stored[0]["inbound_journal"]) == len(CONVERSATION) - 1  # one was redelivered
+    assert len(stored[0]["pending_turns"]) == 2
+    assert stored[0]["routes"], "routes were saved"
+
+
+async def test_a_plain_message_is_two_statements_and_no_sqlalchemy(postgres_url: str) -> None:
+    clock = SettableClock(START)
+    wrapper = await InteractionWrapper.open(postgres_url, agent_tz="UTC", clock=clock)
+    sqlalchemy_statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        sqlalchemy_statements.append(str(args[2]))
+
+    try:
+        ref = MessageRef(
+            channel="telegram", thread_id="7", user_id="7", message_id="1",
+            text="hello", received_at=START, route={"chat_id": "7"},
+        )  # fmt: skip
+        await wrapper.receive(ref)  # new person and thread: the general chain
+        pool = await wrapper.database.pg_pool()
+        sent: list[str] = []
+        async with pool.acquire() as connection:
+            connection.add_query_logger(lambda record: sent.append(record.query))
+        event.listen(Engine, "before_cursor_execute", count)
+        for n in range(2, 12):
+            clock.advance(timedelta(seconds=n))
+            envelope = await wrapper.receive(
+                MessageRef(
+                    channel="telegram", thread_id="7", user_id="7", message_id=str(n),
+                    text="and another thing", received_at=clock.now(), route={"chat_id": "7"},
+                ),
+                hold_for="w1",
+                lease_until=clock.now() + timedelta(minutes=1),
+            )  # fmt: skip
+            assert not envelope.duplicate
+        assert pool.get_size() == 1, "one message at a time uses one connection"
+        assert len(sent) == 20, sent
+        assert sqlalchemy_statements == []
+        redelivered = await wrapper.receive(
+            MessageRef(
+                channel="telegram", thread_id="7", user_id="7", message_id="11",
+                text="and another thing", received_at=clock.now(),
+            )
+        )  # fmt: skip
+        assert redelivered.duplicate
+        assert sqlalchemy_statements, "a redelivery goes through the general chain"
+
+        def journaled(conn: Connection) -> int:
+            return int(conn.execute(select(func.count()).select_from(q.journal)).scalar_one())
+
+        assert await wrapper.database.run(journaled) == 11
+    finally:
+        event.remove(Engine, "before_cursor_execute", count)
+        await wrapper.close()
+
+
+async def test_both_paths_at_once_on_one_thread_lose_no_stamp(
+    postgres_url: str,
+) -> None:
+    hot = await InteractionWrapper.open(postgres_url, agent_tz="UTC")
+    general = await InteractionWrapper.open(postgres_url, agent_tz="UTC")
+    general.hot_path = False
+    seen = START
+    try:
+        await hot.on_user_message(
+            channel="telegram", thread_id="-9", user_id="1", text="hi", received_at=START
+        )
+        sends = []
+        for n in range(200):
+            at = START + timedelta(milliseconds=10 * (n + 1))
+            seen = max(seen, at)
+            wrapper = hot if n % 2 else general
+            sends.append(
+                wrapper.on_user_message(
+                    channel="telegram", thread_id="-9", user_id=str(n % 3), text="hey",
+                    received_at=at, message_id=f"m{n}",
+                )
+            )  # fmt: skip
+        await asyncio.gather(*sends)
+
+        def check(conn: Connection) -> None:
+            count = conn.execute(select(func.count()).select_from(q.journal)).scalar_one()
+            assert count == 201
+            thread = conn.execute(select(q.threads)).mappings().one()
+            assert thread["last_interaction_at"] == seen
+            assert thread["last_user_message_at"] == seen
+
+        await hot.database.run(check)
+    finally:
+        await hot.close()
+        await general.close()
+
+
+async def test_connections_the_server_closed_cost_no_message(postgres_url: str) -> None:
+    """No ping before use: a dead connection fails, and the message goes through anyway."""
+    clock = SettableClock(START)
+    wrapper = await InteractionWrapper.open(postgres_url, agent_tz="UTC", clock=clock)
+
+    async def terminate_the_wrappers_connections() -> int:
+        own = await asyncpg.connect(
+            make_url(postgres_url).set(drivername="postgresql").render_as_string(False)
+        )
+        try:
+            killed = await own.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FILTER (WHERE backend_type = 'client backend') FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await own.close()
+        return int(killed)
+
+    try:
+        for n in range(1, 7):
+            clock.advance(timedelta(seconds=10))
+            if n > 2:
+                # The first time both pools hold one: SQLAlchemy's and the hot path's.
+                killed = await terminate_the_wrappers_connections()
+                assert killed == 2 if n == 3 else killed >= 1, killed
+            envelope = await wrapper.on_user_message(
+                channel="telegram", thread_id="3", user_id="3", text=f"message {n}",
+                message_id=str(n),
+            )  # fmt: skip
+            assert not envelope.duplicate
+
+        def journal(conn: Connection) -> list[str]:
+            return list(conn.execute(select(q.journal.c.text).order_by(q.journal.c.id)).scalars())
+
+        assert await wrapper.database.run(journal) == [f"message {n}" for n in range(1, 7)]
+    finally:
+        await wrapper.close()

@@ -1,0 +1,135 @@
+"""The hot path on PostgreSQL: a known person's message in two round trips.
+
+Through SQLAlchemy, a plain message in a known thread costs about 12 round
+trips (seven statements, BEGIN, COMMIT, the pool's checkout) and ~2.4 ms of
+client CPU, which caps one worker near 350 messages/s on two cores. Most
+messages need nothing more than: read the person and the thread, stamp them,
+journal the text (and, in the gateway, save the route and hold the message
+for its turn). This module does that as
+
+1. `READ`: one statement for the person, the thread, the participant's last
+   message and whether the message id is already journaled;
+2. `WRITE`: one statement (so one implicit transaction) whose data-modifying
+   CTEs journal the message and, only if that insert happened, make every
+   other write. A redelivery that won a race between the two makes the
+   journal insert a no-op, and with it everything else. PostgreSQL runs
+   data-modifying CTEs in no promised order, so each one reads the one
+   before it (``(SELECT count(*) FROM prev) >= 0``, always true): rows are
+   locked in the general chain's order (journal, thread, participant,
+   identity, person, route, waiting list), and the two paths cannot deadlock.
+
+It runs on asyncpg directly (`Database.pg_pool`), skipping SQLAlchemy's
+greenlet bridge. `wrapper.chain` decides which messages qualify and computes
+every value in Python with the same helpers as the general chain; anything
+else (a new person or thread, a directive, a place to remember, an action to
+clock, a platform zone that changed, a duplicate) runs the general chain
+before anything is written. Open actions and upcoming items, when the person
+has any, are one more read each (`OPEN_ACTIONS`, `UPCOMING`).
+
+The statements name the tables and columns of `wrapper.tables`; the tests in
+`tests/wrapper/test_hot_path.py` hold them to the general chain row for row.
+"""
+
+from __future__ import annotations
+
+__all__ = ["OPEN_ACTIONS", "READ", "UPCOMING", "WRITE"]
+
+READ = """
+SELECT i.user_id, u.default_tz, u.platform_tz, u.policy_overrides, u.known_locations,
+       u.last_interaction_any_channel_at, u.last_interaction_any_channel,
+       u.actions_until, u.has_due_items, u.contact_window,
+       t.thread_key, t.thread_kind, t.session_tz, t.session_started_at,
+       t.last_interaction_at, t.delta_hours,
+       p.last_user_message_at AS spoke_before,
+       ($4::text IS NOT NULL AND EXISTS (
+           SELECT 1 FROM inbound_journal j WHERE j.channel = $3 AND j.message_id = $4
+       )) AS seen
+FROM identities i
+JOIN users u ON u.id = i.user_id
+LEFT JOIN threads t ON t.thread_key = $2
+LEFT JOIN thread_participants p ON p.thread_key = $2 AND p.user_key = $1
+WHERE i.user_key = $1
+"""
+"""$1 user_key, $2 thread_key, $3 channel, $4 message_id."""
+
+OPEN_ACTIONS = """
+SELECT * FROM actions
+WHERE user_id = $1 AND status = ANY($2::text[]) AND expires_at > $3
+ORDER BY recorded_at DESC
+"""
+"""$1 person, $2 open statuses, $3 now: as `queries.open_actions`."""
+
+UPCOMING = """
+SELECT id, content, due_at, reminded_at FROM memory_items
+WHERE user_id = $1 AND due_at IS NOT NULL AND due_at <= $3
+  AND (reminded_at IS NULL OR (reminded_at < due_at AND due_at <= $2))
+ORDER BY due_at, id
+LIMIT $4
+"""
+"""$1 person, $2 now, $3 horizon, $4 limit: as `queries.upcoming`."""
+
+WRITE = """
+WITH j AS (
+    INSERT INTO inbound_journal (channel, message_id, thread_key, user_key, received_at, text)
+    VALUES ($1, $2, $3, $4, $5, $6)
+    ON CONFLICT (channel, message_id) DO NOTHING
+    RETURNING id
+), t AS (
+    UPDATE threads SET
+        last_interaction_at = GREATEST(last_interaction_at, $5),
+        last_user_message_at = GREATEST(last_user_message_at, $5),
+        session_started_at = CASE
+            WHEN last_interaction_at IS NULL OR last_interaction_at < $5 THEN $7
+            ELSE session_started_at END,
+        agent_tz = $8,
+        delta_hours = $9
+    WHERE thread_key = $3 AND $10::boolean AND EXISTS (SELECT 1 FROM j)
+    RETURNING 1
+), p AS (
+    INSERT INTO thread_participants (thread_key, user_key, last_user_message_at)
+    SELECT $3, $4, $5
+    WHERE $10::boolean AND EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM t) >= 0
+    ON CONFLICT (thread_key, user_key) DO UPDATE SET last_user_message_at =
+        GREATEST(thread_participants.last_user_message_at, EXCLUDED.last_user_message_at)
+    RETURNING 1
+), i AS (
+    UPDATE identities SET last_user_message_at = GREATEST(last_user_message_at, $5)
+    WHERE user_key = $4
+      AND $10::boolean AND EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM p) >= 0
+    RETURNING 1
+), u AS (
+    UPDATE users SET
+        last_interaction_any_channel = CASE
+            WHEN last_interaction_any_channel_at IS NULL OR last_interaction_any_channel_at < $5
+            THEN $1 ELSE last_interaction_any_channel END,
+        last_interaction_any_channel_at = GREATEST(last_interaction_any_channel_at, $5)
+    WHERE id = $11 AND $10::boolean AND $12::boolean AND EXISTS (SELECT 1 FROM j)
+      AND (SELECT count(*) FROM i) >= 0
+    RETURNING 1
+), r AS (
+    INSERT INTO routes (thread_key, channel, route, updated_at)
+    SELECT $3, $1, $13::json, $5 WHERE $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM j)
+      AND (SELECT count(*) FROM u) >= 0
+    ON CONFLICT (thread_key) DO UPDATE SET route = EXCLUDED.route, updated_at = EXCLUDED.updated_at
+    WHERE routes.updated_at <= EXCLUDED.updated_at
+    RETURNING 1
+), h AS (
+    INSERT INTO pending_turns (
+        channel, message_id, thread_id, user_id, text, received_at, retry_at,
+        attempts, claimed_by, claim_expires_at, claims, envelope
+    )
+    SELECT $1, $2, $17, $18, $6, $5, $5, 0, $14::text, $15, 1, $16::json
+    WHERE $14::text IS NOT NULL AND EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM r) >= 0
+    ON CONFLICT (channel, message_id) DO NOTHING
+    RETURNING 1
+)
+SELECT EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM h) >= 0
+"""
+"""One message's writes; returns whether the message was journaled (else nothing changed).
+
+$1 channel, $2 message_id, $3 thread_key, $4 user_key, $5 received_at, $6 text,
+$7 session_started_at, $8 agent_tz, $9 delta_hours, $10 stamp (the policy
+keeps last-message stamps), $11 person, $12 cross-channel tracking, $13 route
+(JSON or NULL), $14 the worker holding the message (or NULL), $15 its lease,
+$16 the envelope (JSON), $17 thread_id, $18 user_id.
+"""
