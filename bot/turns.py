@@ -267,8 +267,7 @@ class Turns:
         self._locks[key] = (lock, users + 1)
         try:
             async with lock, self._wrapper.thread_locks.hold(
-                key, channel=channel, thread_id=thread_id, message_id=message_id,
-                worker=self._worker,
+                key, channel=channel, thread_id=thread_id, message_id=message_id, yield_to=lock,
             ):  # fmt: skip
                 yield
         finally:

@@ -126,13 +126,28 @@ def claim_statement(dialect_name: str, *, live_workers: bool = False) -> Update:
         if live_workers
         else outbox.c.claim_expires_at <= now
     )
+    older = outbox.alias("older")
+    older_reply_out = (
+        select(older.c.id)
+        .where(
+            older.c.status == "claimed",
+            older.c.thread_key == outbox.c.thread_key,
+            older.c.id < outbox.c.id,
+            older.c.kind == "reply",
+        )
+        .exists()
+    )
     pick = (
         select(outbox.c.id)
         .where(
             or_(
                 and_(outbox.c.status.in_(("pending", "deferred")), outbox.c.due_at <= now),
                 and_(outbox.c.status == "claimed", taken),
-            )
+            ),
+            # A thread's replies go out in the order of their turns: a reply waits while
+            # an older one of its thread is claimed (being sent, or held by a dead worker
+            # until it is taken over). Older ones due now are in this very pick, first.
+            or_(outbox.c.kind != "reply", ~older_reply_out),
         )
         .order_by(outbox.c.due_at, outbox.c.id)
         .limit(bindparam("limit"))

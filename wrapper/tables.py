@@ -214,6 +214,14 @@ class OutboxRow(SQLModel, table=True):
     __tablename__ = "outbox"
     __table_args__ = (
         Index("ix_outbox_status_due", "status", "due_at"),
+        # A thread's replies go out in order: a reply waits while an older one is claimed.
+        Index(
+            "ix_outbox_claimed_thread",
+            "thread_key",
+            "id",
+            sqlite_where=text("status = 'claimed'"),
+            postgresql_where=text("status = 'claimed'"),
+        ),
         UniqueConstraint("key", name="uq_outbox_key"),
     )
 

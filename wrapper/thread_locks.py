@@ -11,10 +11,14 @@ of one thread can reach two workers), `ThreadLocks.hold` adds:
   model thinks, and no transaction is open. A worker that dies closes the
   connection and PostgreSQL frees its locks at once;
 - arrival order: a worker holding the lock still waits while an *older*
-  message of the thread is on the waiting list claimed by another worker (it
-  is about to run, or running there); it gives the lock back and tries again.
-  It waits at most `ORDER_WAIT` for that, so a stuck peer delays a thread but
-  never stops it.
+  message of the thread is on the waiting list and claimed: by another worker
+  (about to run, or running there), by a dead one (about to be taken over), or
+  by this worker itself (it took the message over after it had started this
+  newer one). It gives the lock back, and the caller's in-process lock for the
+  thread (`yield_to`) so the older message can run here, and tries again. It
+  waits at most `ORDER_WAIT` for that, so a stuck peer delays a thread but
+  never stops it. A message released after a failed turn (claimed by nobody
+  until its retry) does not hold the thread up.
 
 A lock connection that breaks loses every lock on it; the turns in hand go
 on (a turn's claim fences its commit) and the next turn reconnects. On SQLite
@@ -47,10 +51,8 @@ _POLL = 0.05
 pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
 
-def _older_elsewhere(
-    conn: Connection, channel: str, thread_id: str, message_id: str, worker: str
-) -> bool:
-    """Whether an older message of the thread waits, claimed by another worker."""
+def _older_claimed(conn: Connection, channel: str, thread_id: str, message_id: str) -> bool:
+    """Whether an older message of the thread waits on the list, claimed by any worker."""
     mine = select(pending.c.id).where(
         pending.c.channel == channel, pending.c.message_id == message_id
     )
@@ -60,10 +62,23 @@ def _older_elsewhere(
             pending.c.thread_id == thread_id,
             pending.c.id < mine.scalar_subquery(),
             pending.c.claimed_by.is_not(None),
-            pending.c.claimed_by != worker,
         )
     )
     return bool(conn.execute(select(older)).scalar())
+
+
+async def _take_back(lock: asyncio.Lock) -> None:
+    """Acquire `lock` again even if cancelled meanwhile: the caller's `async with` releases it."""
+    cancelled = False
+    while True:
+        try:
+            await lock.acquire()
+        except asyncio.CancelledError:
+            cancelled = True
+            continue
+        break
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 class ThreadLocks:
@@ -86,12 +101,13 @@ class ThreadLocks:
         channel: str,
         thread_id: str,
         message_id: str | None,
-        worker: str,
+        yield_to: asyncio.Lock | None = None,
     ) -> AsyncIterator[None]:
         """Run the body as the only turn of `thread_key` among the workers, in arrival order.
 
         `message_id` is the turn's message (None for a proactive turn, which
-        takes its place after whatever is running); `worker` is this worker.
+        takes its place after whatever is running). `yield_to`, held by the
+        caller, is let go while an older message goes first.
         """
         if not self.shared:
             yield
@@ -104,7 +120,7 @@ class ThreadLocks:
                 break
             try:
                 waiting = await self._database.run(
-                    lambda conn: _older_elsewhere(conn, channel, thread_id, message_id, worker),
+                    lambda conn: _older_claimed(conn, channel, thread_id, message_id),
                     inline=True,
                 )
             except BaseException:
@@ -113,7 +129,14 @@ class ThreadLocks:
             if not waiting:
                 break
             await self._locks.unlock(thread_key)  # let the older message's worker have it
-            await asyncio.sleep(_POLL * 4)
+            if yield_to is None:
+                await asyncio.sleep(_POLL * 4)
+                continue
+            yield_to.release()  # and this worker's next turn, if that is the older one
+            try:
+                await asyncio.sleep(_POLL * 4)
+            finally:
+                await _take_back(yield_to)
         try:
             yield
         finally:

@@ -369,6 +369,8 @@ class Received:
     mail_from: str
     rcpt_tos: list[str]
     data: bytes
+    at: float = 0.0
+    """The running loop's time when it was accepted."""
 
     @property
     def message(self) -> EmailMessage:
@@ -405,7 +407,8 @@ class SmtpSink:
             reply, self.fail_next = self.fail_next, None
             return reply
         data = bytes(envelope.original_content or envelope.content)
-        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), data))
+        at = asyncio.get_running_loop().time()
+        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), data, at))
         for rcpt in envelope.rcpt_tos:
             self.dovecot.deliver(rcpt.lower(), data)
         self.arrived.set()

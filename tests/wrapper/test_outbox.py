@@ -53,6 +53,11 @@ async def _enqueue(
     return await outbox.enqueue(kind=kind, text=text, due_at=due_at, now=NOW, **{**TARGET, **extra})
 
 
+def _thread(n: int) -> dict[str, str]:
+    """Another thread's target: replies of one thread go out one at a time, in order."""
+    return {"thread_id": f"dm:{n}", "thread_key": f"agent:main:telegram:dm:{n}"}
+
+
 async def _by_id(outbox: Outbox, item_id: int) -> OutboxItem:
     (item,) = [i for i in await outbox.listing(limit=1000) if i.id == item_id]
     return item
@@ -101,7 +106,8 @@ async def test_not_due_is_not_claimed(outbox: Outbox) -> None:
 
 async def test_limit_caps_a_claim(outbox: Outbox) -> None:
     ids = [
-        await _enqueue(outbox, f"m{i}", due_at=NOW - timedelta(seconds=10 - i)) for i in range(5)
+        await _enqueue(outbox, f"m{i}", due_at=NOW - timedelta(seconds=10 - i), **_thread(i))
+        for i in range(5)
     ]
     first = await outbox.claim_due(now=NOW, worker="w1", lease=LEASE, limit=2)
     rest = await outbox.claim_due(now=NOW, worker="w2", lease=LEASE, limit=10)
@@ -113,8 +119,37 @@ async def test_limit_caps_a_claim(outbox: Outbox) -> None:
         await outbox.claim_due(now=NOW, worker="w1", lease=timedelta(0))
 
 
+async def test_a_threads_replies_go_out_one_at_a_time_in_order(outbox: Outbox) -> None:
+    first = await _enqueue(outbox, "first", due_at=NOW - timedelta(seconds=2))
+    second = await _enqueue(outbox, "second", due_at=NOW - timedelta(seconds=1))
+    elsewhere = await _enqueue(outbox, "elsewhere", **_thread(9))
+    reminder = await _enqueue(outbox, "a reminder", kind="reminder")
+    (taken,) = await outbox.claim_due(now=NOW, worker="w1", lease=LEASE, limit=1)
+    assert taken.id == first
+    # w1 is sending the first reply: the second waits; other threads and kinds do not.
+    rest = await outbox.claim_due(now=NOW, worker="w2", lease=LEASE)
+    assert sorted(i.id for i in rest) == sorted([elsewhere, reminder])
+    assert await outbox.mark_sent(first, worker="w1", sent_at=NOW)
+    (then,) = await outbox.claim_due(now=NOW, worker="w2", lease=LEASE)
+    assert then.id == second
+
+
+async def test_a_reply_held_by_a_dead_worker_holds_its_threads_next_one(outbox: Outbox) -> None:
+    first = await _enqueue(outbox, "first", due_at=NOW - timedelta(seconds=2))
+    second = await _enqueue(outbox, "second", due_at=NOW - timedelta(seconds=1))
+    await outbox.claim_due(now=NOW, worker="dead", lease=LEASE, limit=1)
+    assert await outbox.claim_due(now=NOW, worker="w2", lease=LEASE) == []
+    # Once the lease ends (or the worker is seen dead) the first goes out before the second.
+    later = NOW + LEASE + timedelta(seconds=1)
+    (taken,) = await outbox.claim_due(now=later, worker="w2", lease=LEASE)
+    assert taken.id == first
+    assert await outbox.mark_sent(first, worker="w2", sent_at=later)
+    (then,) = await outbox.claim_due(now=later, worker="w2", lease=LEASE)
+    assert then.id == second
+
+
 async def test_concurrent_claimers_never_share_an_item(outbox: Outbox) -> None:
-    ids = {await _enqueue(outbox, f"m{i}") for i in range(10)}
+    ids = {await _enqueue(outbox, f"m{i}", **_thread(i)) for i in range(10)}
 
     results = await asyncio.gather(
         *(outbox.claim_due(now=NOW, worker=f"w{n}", lease=LEASE, limit=1) for n in range(20))

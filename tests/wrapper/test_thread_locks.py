@@ -46,7 +46,7 @@ async def _hold(
     wrapper: InteractionWrapper, message_id: str | None, worker: str, log: list[str]
 ) -> None:
     async with wrapper.thread_locks.hold(
-        THREAD, channel="test", thread_id="dm:7", message_id=message_id, worker=worker
+        THREAD, channel="test", thread_id="dm:7", message_id=message_id
     ):
         log.append(f"{worker} in")
         await asyncio.sleep(0.3)
@@ -71,6 +71,39 @@ async def test_a_newer_message_waits_for_an_older_one_another_worker_holds(
     )
     await asyncio.wait_for(newer, 10)
     assert log == ["A in", "A out", "B in", "B out"]
+
+
+@pytest.mark.peer("postgres")
+async def test_an_older_message_this_worker_took_over_goes_before_its_newer_turn(
+    workers: tuple[InteractionWrapper, InteractionWrapper],
+) -> None:
+    """A worker that took m1 over (its first worker died) after starting m2 answers m1 first."""
+    a, _ = workers
+    until = NOW + timedelta(minutes=10)
+    await a.receive(_ref("m1"), hold_for="A", lease_until=until)
+    await a.receive(_ref("m2"), hold_for="A", lease_until=until)
+    local = asyncio.Lock()  # the worker's own lock for the thread (bot.turns)
+    log: list[str] = []
+
+    async def turn(message_id: str) -> None:
+        async with (
+            local,
+            a.thread_locks.hold(
+                THREAD, channel="test", thread_id="dm:7", message_id=message_id, yield_to=local
+            ),
+        ):
+            log.append(f"{message_id} in")
+            await asyncio.sleep(0.3)
+            await a.database.run(
+                lambda conn: conn.execute(delete(pending).where(pending.c.message_id == message_id))
+            )
+            log.append(f"{message_id} out")
+
+    newer = asyncio.create_task(turn("m2"))
+    await asyncio.sleep(0.3)  # m2's turn started first and holds the worker's lock
+    await asyncio.wait_for(turn("m1"), 10)
+    await asyncio.wait_for(newer, 10)
+    assert log == ["m1 in", "m1 out", "m2 in", "m2 out"]
 
 
 @pytest.mark.peer("postgres")
