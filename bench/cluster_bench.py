@@ -1,0 +1,347 @@
+"""Several wrapper workers on one PostgreSQL, beside SQLite in one process, in one run.
+
+Each configuration gets a fresh store with wrapper_bench's population (10,000
+people x 5 threads) and then the same kind of traffic: messages from random
+people in one of their threads, 80% plain chat and 20% clocking an action or
+naming a time (wrapper_bench's mix). Every worker is a process of its own
+(`spawn`) with one `InteractionWrapper`, handling its messages one at a time
+as `clockbot run` handles one intake; all of them start at a barrier after a
+warm-up. Printed for SQLite (1 process) and PostgreSQL (1, 2 and 4 workers):
+
+- messages/s over the whole run (all workers, first start to last finish);
+- p50 and p99 latency of `on_user_message`;
+- client CPU per message (the workers' process time) and server CPU per
+  message (every process of the throwaway cluster, from /proc);
+- the ratios the issue sets: one PostgreSQL worker to SQLite, 4 workers to 1;
+- the round trips of one plain message on PostgreSQL: statements on the hot
+  path's asyncpg connections plus statements, BEGINs and COMMITs through
+  SQLAlchemy.
+
+The machine has 2 cores: with 4 workers and the server on them, what limits
+throughput is the CPU, which the per-message CPU figures show.
+
+Run: `.venv/bin/python bench/cluster_bench.py [--messages N] [--workers 1,2,4]`.
+Needs the PostgreSQL server binaries (as wrapper_bench: PATH, else
+/usr/lib/postgresql/<version>/bin; as root through `runuser -u postgres`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import multiprocessing
+import os
+import random
+import sqlite3
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import wrapper_bench as wb
+from sqlalchemy import Engine, event
+
+from clockcore import SettableClock
+from wrapper import queries
+from wrapper.core import InteractionWrapper
+
+TARGET_PG_TO_SQLITE = 0.8
+TARGET_SCALE_4 = 1.6
+TARGET_P99_MS = 10.0
+TARGET_CLIENT_CPU_MS = 0.8
+TARGET_ROUND_TRIPS = 2
+
+
+@dataclass(frozen=True)
+class WorkerResult:
+    started: float
+    finished: float
+    latencies_ns: list[int]
+    cpu_s: float
+
+
+@dataclass(frozen=True)
+class Figures:
+    label: str
+    messages: int
+    wall_s: float
+    p50_ms: float
+    p99_ms: float
+    client_cpu_ms: float
+    server_cpu_ms: float | None
+
+    @property
+    def rate(self) -> float:
+        return self.messages / self.wall_s
+
+    def line(self) -> str:
+        server = f"{self.server_cpu_ms:5.2f} ms" if self.server_cpu_ms is not None else "   -    "
+        return (
+            f"  {self.label:<30} {self.rate:7,.0f} msgs/s   p50 {self.p50_ms:5.2f} ms"
+            f"   p99 {self.p99_ms:6.2f} ms   CPU/msg client {self.client_cpu_ms:5.2f} ms"
+            f"  server {server}"
+        )
+
+
+def _percentile_ms(latencies: list[int], share: float) -> float:
+    ordered = sorted(latencies)
+    return ordered[max(1, math.ceil(share * len(ordered))) - 1] / 1e6
+
+
+# --- a worker process -------------------------------------------------------------------------
+
+
+def _worker(
+    url: str, plan: list[wb.Message], warm: list[wb.Message], in_flight: int, sync: Any
+) -> None:
+    asyncio.run(_serve(url, plan, warm, in_flight, *sync))
+
+
+async def _serve(
+    url: str,
+    plan: list[wb.Message],
+    warm: list[wb.Message],
+    in_flight: int,
+    go: Any,
+    done: Any,
+    leave: Any,
+) -> None:
+    wrapper = await InteractionWrapper.open(url, agent_tz=wb.AGENT_TZ, clock=SettableClock(wb.BASE))
+    send = wb._send(wrapper)
+    try:
+        for message in warm:
+            await send(message)
+        go.wait()
+        cpu = time.process_time()
+        started = time.perf_counter()
+        latencies: list[int] = []
+        queue = iter(plan)
+
+        async def sender() -> None:
+            for message in queue:
+                begun = time.perf_counter_ns()
+                await send(message)
+                latencies.append(time.perf_counter_ns() - begun)
+
+        await asyncio.gather(*(sender() for _ in range(in_flight)))
+        finished = time.perf_counter()
+        done.put(WorkerResult(started, finished, latencies, time.process_time() - cpu))
+        # Connections stay open until the parent has read the server's CPU: a backend
+        # that exits takes its CPU time out of /proc.
+        leave.wait()
+    finally:
+        await wrapper.close()
+
+
+# --- the server's CPU -------------------------------------------------------------------------
+
+
+def _server_cpu_s() -> float:
+    """User + system CPU of every `postgres` process on this machine (the throwaway cluster)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+# --- one configuration ------------------------------------------------------------------------
+
+
+async def populate(url: str) -> None:
+    """A fresh store at `url`: migrated, wrapper_bench's people and threads, analyzed."""
+    wrapper = await InteractionWrapper.open(url, agent_tz=wb.AGENT_TZ)  # migrates
+    await wrapper.close()
+    store = wb.Store(url)
+    try:
+        rows = wb.people_rows(random.Random(1))
+        for table in (queries.users, queries.identities, queries.threads, queries.participants):
+            await store.insert(table, rows[table.name])
+        await store.analyze()
+    finally:
+        await store.dispose()
+
+
+def run_configuration(
+    label: str, url: str, workers: int, messages: int, *, pg: bool, in_flight: int
+) -> Figures:
+    asyncio.run(populate(url))
+    rng = random.Random(workers)
+    plan = wb.message_plan(rng, messages, start=10_000)
+    context = multiprocessing.get_context("spawn")
+    go, leave = context.Barrier(workers + 1), context.Barrier(workers + 1)
+    done = context.Queue()
+    processes = []
+    for n in range(workers):
+        warm = wb.message_plan(random.Random(100 + n), wb.WARM_UP, start=1_000 * (n + 1))
+        share = plan[n::workers]
+        sync = (go, done, leave)
+        process = context.Process(target=_worker, args=(url, share, warm, in_flight, sync))
+        process.start()
+        processes.append(process)
+    go.wait()
+    server_before = _server_cpu_s() if pg else 0.0
+    results: list[WorkerResult] = [done.get(timeout=1_800) for _ in processes]
+    server_after = _server_cpu_s() if pg else 0.0
+    leave.wait()
+    for process in processes:
+        process.join(timeout=60)
+    latencies = [ns for result in results for ns in result.latencies_ns]
+    wall = max(r.finished for r in results) - min(r.started for r in results)
+    return Figures(
+        label=label,
+        messages=len(latencies),
+        wall_s=wall,
+        p50_ms=_percentile_ms(latencies, 0.50),
+        p99_ms=_percentile_ms(latencies, 0.99),
+        client_cpu_ms=sum(r.cpu_s for r in results) / len(latencies) * 1e3,
+        server_cpu_ms=(server_after - server_before) / len(latencies) * 1e3 if pg else None,
+    )
+
+
+# --- round trips of one plain message ---------------------------------------------------------
+
+
+async def plain_round_trips(url: str) -> tuple[float, float]:
+    """(round trips, asyncpg statements) per plain message in a known thread, over 50."""
+    await populate(url)
+    wrapper = await InteractionWrapper.open(url, agent_tz=wb.AGENT_TZ)
+    through_sqlalchemy = 0
+
+    def on_execute(*_: Any) -> None:
+        nonlocal through_sqlalchemy
+        through_sqlalchemy += 1
+
+    def on_transaction(*_: Any) -> None:  # BEGIN and COMMIT, each a round trip
+        nonlocal through_sqlalchemy
+        through_sqlalchemy += 2
+
+    direct: list[str] = []
+    send = wb._send(wrapper)
+    try:
+        await send(_plain(0))  # the hot path's pool exists from here on
+        pool = await wrapper.database.pg_pool()
+        async with pool.acquire() as connection:
+            connection.add_query_logger(lambda record: direct.append(record.query))
+        event.listen(Engine, "before_cursor_execute", on_execute)
+        event.listen(Engine, "begin", on_transaction)
+        try:
+            for n in range(1, 51):
+                await send(_plain(n))
+        finally:
+            event.remove(Engine, "before_cursor_execute", on_execute)
+            event.remove(Engine, "begin", on_transaction)
+    finally:
+        await wrapper.close()
+    return (len(direct) + through_sqlalchemy) / 50, len(direct) / 50
+
+
+def _plain(n: int) -> wb.Message:
+    return wb.Message(
+        user=7,
+        thread_id=wb.thread_ids(7)[0],
+        text=wb.PLAIN[n % len(wb.PLAIN)],
+        message_id=f"rt-{n}",
+        received_at=wb.BASE + timedelta(seconds=n),
+    )
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _database(dsn: str) -> Iterator[str]:
+    with contextlib.ExitStack() as stack:
+        runner = stack.enter_context(asyncio.Runner())
+        manager = wb.scratch_database(dsn)
+        url = runner.run(manager.__aenter__())
+        try:
+            yield url
+        finally:
+            runner.run(manager.__aexit__(None, None, None))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--messages", type=int, default=4_000, help="messages per configuration")
+    parser.add_argument("--workers", default="1,2,4", help="PostgreSQL worker counts")
+    parser.add_argument("--in-flight", default="1,4", help="messages each worker has in hand")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.workers.split(",")]
+    began = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="clockbot-cluster-")))
+        dsn = stack.enter_context(wb.throwaway_cluster())
+        version = asyncio.run(wb.server_version(dsn))
+        print(wb.machine_facts(f"{version} (throwaway cluster, synchronous_commit=off)"))
+        print(
+            f"plan: {wb.USERS:,} people x 5 threads per store; {args.messages:,} messages per "
+            f"configuration, {int(wb.TEMPORAL_SHARE * 100)}% clocking or naming a time"
+        )
+        with _database(dsn) as url:
+            trips, direct = asyncio.run(plain_round_trips(url))
+        print(
+            f"a plain message in a known thread on PostgreSQL: {trips:.1f} round trips "
+            f"({direct:.1f} statements on asyncpg directly)"
+        )
+        for in_flight in (int(n) for n in args.in_flight.split(",")):
+            print(f"\neach worker with {in_flight} message(s) in hand at a time")
+            sqlite_url = f"sqlite:///{workdir / f'cluster-{in_flight}.sqlite3'}"
+            sqlite = run_configuration(
+                f"SQLite {sqlite3.sqlite_version}, 1 process", sqlite_url, 1, args.messages,
+                pg=False, in_flight=in_flight,
+            )  # fmt: skip
+            print(sqlite.line())
+            by_count: dict[int, Figures] = {}
+            for count in counts:
+                with _database(dsn) as url:
+                    label = f"PostgreSQL, {count} worker{'s' if count > 1 else ''}"
+                    by_count[count] = run_configuration(
+                        label, url, count, args.messages, pg=True, in_flight=in_flight
+                    )
+                print(by_count[count].line())
+            for line in _targets(sqlite, by_count, trips):
+                print(line)
+    print(f"\nwhole run: {time.perf_counter() - began:.0f} s")
+
+
+def _targets(sqlite: Figures, by_count: dict[int, Figures], trips: float) -> list[str]:
+    checks: list[tuple[str, float, str, bool]] = []
+    one, four = by_count.get(1), by_count.get(4)
+    if one is not None:
+        ratio = one.rate / sqlite.rate
+        checks.append((f"one PG worker / SQLite >= {TARGET_PG_TO_SQLITE}x", ratio, "x",
+                       ratio >= TARGET_PG_TO_SQLITE))  # fmt: skip
+        cpu = one.client_cpu_ms
+        checks.append((f"client CPU per message <= {TARGET_CLIENT_CPU_MS} ms", cpu, " ms",
+                       cpu <= TARGET_CLIENT_CPU_MS))  # fmt: skip
+        if four is not None:
+            scale = four.rate / one.rate
+            checks.append((f"4 workers / 1 >= {TARGET_SCALE_4}x", scale, "x",
+                           scale >= TARGET_SCALE_4))  # fmt: skip
+    worst = max(f.p99_ms for f in by_count.values())
+    checks.append((f"p99 <= {TARGET_P99_MS:.0f} ms (worst PG)", worst, " ms",
+                   worst <= TARGET_P99_MS))  # fmt: skip
+    checks.append((f"round trips of a plain message <= {TARGET_ROUND_TRIPS}", trips, "",
+                   trips <= TARGET_ROUND_TRIPS))  # fmt: skip
+    return [
+        f"    target {what}: {value:.2f}{unit}   {'met' if met else 'MISSED'}"
+        for what, value, unit, met in checks
+    ]
+
+
+if __name__ == "__main__":
+    main()
