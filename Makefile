@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS := dev,postgres,telegram,slack,email
 
-.PHONY: run test check lint format typecheck bench bench-cache clean
+.PHONY: run test test-image check lint format typecheck bench bench-cache clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -20,6 +20,9 @@ run: $(STAMP)  ## start clockbot on the embedded defaults (console channel)
 
 test: $(STAMP)  ## the whole suite, as CI runs it
 	$(BIN)/python -m pytest
+
+test-image: $(STAMP)  ## build the container image with podman and run it (CI runs this too)
+	$(BIN)/python -m pytest -m image tests/test_image.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
