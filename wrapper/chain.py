@@ -239,7 +239,13 @@ class MessageChain:
         _read_text(turn)
         if self.hot_path and not turn.directives.any and await self._receive_hot(turn):
             return self._envelope(turn)
-        await self._db.run(lambda conn: self._handle(turn, conn), inline=True)
+        notices = list(turn.notices)
+
+        def handle(conn: Connection) -> None:
+            turn.notices[:] = notices  # as they were, if a dead connection repeats the work
+            self._handle(turn, conn)
+
+        await self._db.run(handle, inline=True)
         return self._envelope(turn)
 
     async def _receive_hot(self, turn: Turn) -> bool:
