@@ -16,12 +16,11 @@ import asyncio
 import json
 import secrets
 import shutil
-import socket
 import urllib.request
 
 import pytest
 
-from tests.support.bot_process import REPO_ROOT
+from tests.support.bot_process import REPO_ROOT, free_port
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.peers import require_peer
 
@@ -29,12 +28,6 @@ pytestmark = [pytest.mark.image, pytest.mark.peer("podman"), pytest.mark.timeout
 
 TAG = "localhost/clockbot:test"
 SECRET = "image-webhook-secret"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def _run(*command: str, within: float) -> str:
@@ -72,7 +65,7 @@ async def test_the_image_builds_and_answers_healthz_and_a_webhook(postgres_url: 
             require_peer("podman", f"{tool} is not installed (apt-get install podman mmdebstrap)")
     await _run(str(REPO_ROOT / "deploy" / "build-image.sh"), TAG, within=1000)
     name = f"clockbot-test-{secrets.token_hex(4)}"
-    port = _free_port()
+    port = free_port()
     async with FakeTelegram() as tg:
         alice = tg.user(42, "alice")
         env = {

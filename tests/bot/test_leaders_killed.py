@@ -30,9 +30,10 @@ import aiohttp
 import aiosmtplib
 import pytest
 
-from tests.bot.test_workers_behind_haproxy import SEND_WINDOW, _free_port
+from tests.bot.test_workers_behind_haproxy import SEND_WINDOW
 from tests.support.answers import Answer, settle, twice
-from tests.support.bot_process import BotProcess
+from tests.support.bot_process import free_port
+from tests.support.bot_process import workers as start_workers
 from tests.support.fake_llm import FakeLLMServer, Responder
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.mail import PASSWORD, SmtpSink, run_dovecot, run_smtp
@@ -119,19 +120,14 @@ async def test_killed_leaders_are_replaced_within_10_s_and_nothing_is_lost(
             aiohttp.ClientSession() as session,
         ):
             polling = POLLING.format(bot=tg.token.split(":", 1)[0])
-            ports = [_free_port() for _ in range(WORKERS)]
-            workers = []
-            for n, port in enumerate(ports):
-                home = tmp_path / f"w{n}"
-                home.mkdir()
-                env = {
-                    **ENV, "CLOCKBOT_HOME": str(home), "CLOCKBOT_DATABASE_URL": postgres_url,
-                    "CLOCKBOT_HTTP_PORT": str(port), "CLOCKBOT_LLM_BASE_URL": llm.openai_base_url,
-                    "CLOCKBOT_TELEGRAM_TOKEN": tg.token, "CLOCKBOT_TELEGRAM_API_URL": tg.api_url,
-                    "CLOCKBOT_EMAIL_IMAP_PORT": str(dovecot.port),
-                    "CLOCKBOT_EMAIL_SMTP_PORT": str(smtp.port),
-                }  # fmt: skip
-                workers.append(BotProcess(env=env, log=tmp_path / f"w{n}.log"))
+            ports = [free_port() for _ in range(WORKERS)]
+            workers = start_workers(tmp_path, ports, {
+                **ENV, "CLOCKBOT_DATABASE_URL": postgres_url,
+                "CLOCKBOT_LLM_BASE_URL": llm.openai_base_url,
+                "CLOCKBOT_TELEGRAM_TOKEN": tg.token, "CLOCKBOT_TELEGRAM_API_URL": tg.api_url,
+                "CLOCKBOT_EMAIL_IMAP_PORT": str(dovecot.port),
+                "CLOCKBOT_EMAIL_SMTP_PORT": str(smtp.port),
+            })  # fmt: skip
             users = [tg.user(8000 + i, f"p{i}") for i in range(10)]
             takeovers: list[tuple[str, float]] = []
             kills: list[float] = []

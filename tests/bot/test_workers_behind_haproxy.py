@@ -24,7 +24,6 @@ import os
 import random
 import re
 import shutil
-import socket
 import time
 from pathlib import Path
 
@@ -32,7 +31,8 @@ import aiohttp
 import pytest
 
 from tests.support.answers import Answer, settle, twice
-from tests.support.bot_process import REPO_ROOT, BotProcess
+from tests.support.bot_process import REPO_ROOT, free_port
+from tests.support.bot_process import workers as start_workers
 from tests.support.fake_llm import FakeLLMServer, Responder
 from tests.support.fake_slack import FakeSlack, dm_event, event_body, signed_headers
 from tests.support.fake_telegram import FakeTelegram
@@ -78,12 +78,6 @@ ENV = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 async def _haproxy(bind: int, ports: list[int], log: Path) -> asyncio.subprocess.Process:
     binary = shutil.which("haproxy", path=f"{os.environ.get('PATH', '')}:/usr/sbin")
     if binary is None:
@@ -126,19 +120,13 @@ async def test_three_workers_killed_at_random_lose_nothing_and_keep_thread_order
         FakeLLMServer(responder=responder) as llm,
         aiohttp.ClientSession() as session,
     ):
-        ports = [_free_port() for _ in range(WORKERS)]
-        front = _free_port()
-        workers = []
-        for n, port in enumerate(ports):
-            home = tmp_path / f"w{n}"
-            home.mkdir()
-            env = {
-                **ENV, "CLOCKBOT_HOME": str(home), "CLOCKBOT_DATABASE_URL": postgres_url,
-                "CLOCKBOT_HTTP_PORT": str(port), "CLOCKBOT_LLM_BASE_URL": llm.openai_base_url,
-                "CLOCKBOT_TELEGRAM_TOKEN": tg.token, "CLOCKBOT_TELEGRAM_API_URL": tg.api_url,
-                "CLOCKBOT_SLACK_BOT_TOKEN": slack.bot_token, "CLOCKBOT_SLACK_API_URL": slack.api_url,
-            }  # fmt: skip
-            workers.append(BotProcess(env=env, log=tmp_path / f"w{n}.log"))
+        ports = [free_port() for _ in range(WORKERS)]
+        front = free_port()
+        workers = start_workers(tmp_path, ports, {
+            **ENV, "CLOCKBOT_DATABASE_URL": postgres_url, "CLOCKBOT_LLM_BASE_URL": llm.openai_base_url,
+            "CLOCKBOT_TELEGRAM_TOKEN": tg.token, "CLOCKBOT_TELEGRAM_API_URL": tg.api_url,
+            "CLOCKBOT_SLACK_BOT_TOKEN": slack.bot_token, "CLOCKBOT_SLACK_API_URL": slack.api_url,
+        })  # fmt: skip
         balancer = await _haproxy(front, ports, tmp_path / "haproxy.log")
         base = f"http://127.0.0.1:{front}"
         # thread -> its message numbers, in the order they are sent

@@ -19,11 +19,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["REPO_ROOT", "BotProcess"]
+__all__ = ["REPO_ROOT", "BotProcess", "free_port", "workers"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,3 +96,22 @@ class BotProcess:
             return "(no log)"
         text = self.log.read_text(errors="replace").splitlines()
         return "\n".join(text[-lines:])
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def workers(base: Path, ports: list[int], env: Mapping[str, str]) -> list[BotProcess]:
+    """One `BotProcess` per port, sharing `env`: each with a home of its own under `base`,
+    serving HTTP on its port and logging to ``<base>/w<N>.log``."""
+    found = []
+    for n, port in enumerate(ports):
+        home = base / f"w{n}"
+        home.mkdir()
+        own = {**env, "CLOCKBOT_HOME": str(home), "CLOCKBOT_HTTP_PORT": str(port)}
+        found.append(BotProcess(env=own, log=base / f"w{n}.log"))
+    return found
