@@ -237,45 +237,46 @@ class MessageChain:
         if hint:
             turn.notices.append(" ".join(hint.split())[:MAX_NOTICE_CHARS])
         _read_text(turn)
-        if self.hot_path and not turn.directives.any and await self._receive_hot(turn):
-            return self._envelope(turn)
+        if self.hot_path and not turn.directives.any:
+            envelope = await self._receive_hot(turn)
+            if envelope is not None:
+                return envelope
         notices = list(turn.notices)
 
-        def handle(conn: Connection) -> None:
+        def handle(conn: Connection) -> ContextEnvelope:
             turn.notices[:] = notices  # as they were, if a dead connection repeats the work
-            self._handle(turn, conn)
+            return self._handle(turn, conn)
 
-        await self._db.run(handle, inline=True)
-        return self._envelope(turn)
+        return await self._db.run(handle, inline=True)
 
-    async def _receive_hot(self, turn: Turn) -> bool:
-        """The common message in two round trips (`wrapper.hot`); False: run the chain.
+    async def _receive_hot(self, turn: Turn) -> ContextEnvelope | None:
+        """The common message in two round trips (`wrapper.hot`); None: run the chain.
 
-        The values are the chain's, from the same helpers. False comes before
+        The values are the chain's, from the same helpers. None comes before
         anything is written, or when a redelivery won the race to the journal.
         """
         pool = await self._db.pg_pool()
         if pool is None:
-            return False
+            return None
         notices = list(turn.notices)
         try:
-            journaled = await self._hot_round_trips(pool, turn)
+            envelope = await self._hot_round_trips(pool, turn)
         except self._db.pg_lost:
             # A connection the server closed. If the write got through, the
             # chain finds the message journaled and says it is a duplicate: a
             # held message is then answered from the waiting list.
-            journaled = False
-        if not journaled:
+            envelope = None
+        if envelope is None:
             turn.notices[:] = notices
-        return journaled
+        return envelope
 
-    async def _hot_round_trips(self, pool: Any, turn: Turn) -> bool:
+    async def _hot_round_trips(self, pool: Any, turn: Turn) -> ContextEnvelope | None:
         async with pool.acquire() as conn:
             row = await conn.fetchrow(
                 hot.READ, turn.user_key, turn.thread_key, turn.channel, turn.message_id
             )
             if row is None or row["thread_key"] is None or row["seen"]:
-                return False
+                return None
             person, thread = PersonRow.from_row(row), ThreadState.from_row(row)
             self._take(turn, person, thread, row["spoke_before"])
             if (
@@ -283,7 +284,7 @@ class MessageChain:
                 or _read_zone(turn) is not None
                 or _action_to_clock(turn) is not None
             ):
-                return False
+                return None
             started = _start_session(turn)
             now = turn.received_at
             opened = (
@@ -298,6 +299,7 @@ class MessageChain:
                 )
                 turn.upcoming = [upcoming_item(row, now) for row in rows]
             held = turn.hold_for is not None and turn.lease_until is not None
+            envelope = self._envelope(turn)
             journaled = await conn.fetchval(
                 hot.WRITE,
                 turn.channel, turn.message_id, turn.thread_key, turn.user_key, now, turn.text,
@@ -306,18 +308,19 @@ class MessageChain:
                 turn.person.user_id, turn.policy.cross_channel_tracking,
                 clean_route(turn.ref.route) if turn.ref.route else None,
                 turn.hold_for if held else None, turn.lease_until,
-                envelope_to_json(self._envelope(turn)) if held else None,
+                envelope_to_json(envelope) if held else None,
                 turn.thread_id, turn.user_id,
             )  # fmt: skip
-        return bool(journaled)
+        return envelope if journaled else None
 
-    def _handle(self, turn: Turn, conn: Connection) -> None:
+    def _handle(self, turn: Turn, conn: Connection) -> ContextEnvelope:
         for step in self._steps:
             step(turn, conn)
         self._gather(turn, conn)
+        envelope = self._envelope(turn)
         if turn.duplicate:
             conn.rollback()
-            return
+            return envelope
         if turn.ref.route:
             save_route(
                 conn, thread_key=turn.thread_key, channel=turn.channel, route=turn.ref.route,
@@ -326,8 +329,9 @@ class MessageChain:
         if turn.hold_for is not None and turn.lease_until is not None:
             hold(
                 conn, turn.ref, worker=turn.hold_for, lease_until=turn.lease_until,
-                envelope=self._envelope(turn),
+                envelope=envelope,
             )  # fmt: skip
+        return envelope
 
     def _dedupe(self, turn: Turn, conn: Connection) -> None:
         fresh = queries.journal_message(

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, text
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
@@ -124,6 +124,10 @@ class Database:
 
     async def run(self, work: Callable[[Connection], T], *, inline: bool = False) -> T:
         """Run `work` in one transaction: committed when it returns, rolled back if it raises.
+
+        On PostgreSQL a connection found dead runs `work` a second time, on a
+        new one: `work` must leave Python state as it would after one run
+        (reset what it appends to; `MessageChain.receive` does).
 
         Args:
             work: the transaction's body.
@@ -229,9 +233,19 @@ async def _pg_reset(connection: Any) -> None:
         await connection.execute("ROLLBACK")
 
 
+_MIGRATE_LOCK = 0x6D696772
+"""PostgreSQL: the transaction-level advisory lock ("migr") migrations run under."""
+
+
 def _upgrade(connection: Connection) -> None:
     from alembic import command
     from alembic.config import Config
+
+    if connection.dialect.name == "postgresql":
+        # Workers starting together on an empty database would each create the
+        # tables, and all but one fail on PostgreSQL's catalog. One migrates;
+        # the others wait here, then find the schema at head.
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATE_LOCK})
 
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))

@@ -78,3 +78,19 @@ async def test_many_processes_lose_nothing(database_url: str) -> None:
         load_state(document)  # validates against the schema
     finally:
         await wrapper.close()
+
+
+async def test_workers_starting_together_on_an_empty_database_all_open_it(
+    postgres_url: str,
+) -> None:
+    """Each open migrates; on PostgreSQL they queue on one lock instead of racing the catalog."""
+    opened = await asyncio.gather(
+        *(InteractionWrapper.open(postgres_url, agent_tz="UTC") for _ in range(4)),
+        return_exceptions=True,
+    )
+    try:
+        assert [type(w).__name__ for w in opened] == ["InteractionWrapper"] * 4, opened
+    finally:
+        for wrapper in opened:
+            if isinstance(wrapper, InteractionWrapper):
+                await wrapper.close()
