@@ -41,6 +41,7 @@ from clockcore import (
 )
 from clockcore.actions import (
     OPEN_STATUSES,
+    ActionDraft,
     classify_activity,
     detect_temporal_action,
     draft_action,
@@ -237,7 +238,7 @@ class MessageChain:
         if hint:
             turn.notices.append(" ".join(hint.split())[:MAX_NOTICE_CHARS])
         _read_text(turn)
-        if self.hot_path and not turn.directives.any:
+        if self.hot_path and _hot_directives(turn.directives):
             envelope = await self._receive_hot(turn)
             if envelope is not None:
                 return envelope
@@ -279,19 +280,22 @@ class MessageChain:
                 return None
             person, thread = PersonRow.from_row(row), ThreadState.from_row(row)
             self._take(turn, person, thread, row["spoke_before"])
-            if (
-                turn.platform_zone not in (None, turn.person.platform_tz)
-                or _read_zone(turn) is not None
-                or _action_to_clock(turn) is not None
+            if turn.platform_zone not in (None, turn.person.platform_tz) or (
+                _read_zone(turn) is not None
             ):
                 return None
             started = _start_session(turn)
             now = turn.received_at
-            opened = (
-                await conn.fetch(hot.OPEN_ACTIONS, turn.person.user_id, _OPEN_STATUSES, now)
-                if _may_have_open_actions(turn)
-                else []
-            )
+            clocked = _action_to_clock(turn)
+            action: dict[str, Any] | None = None
+            dropped: list[str] = []
+            opened: list[Mapping[str, Any]] = []
+            if clocked is not None:
+                action, opened, dropped = await self._clock_hot(conn, turn, *clocked)
+            elif _may_have_open_actions(turn):
+                opened = await conn.fetch(
+                    hot.OPEN_ACTIONS, turn.person.user_id, _OPEN_STATUSES, now
+                )
             self._decide(turn, opened)
             if turn.private and turn.person.has_due_items:
                 rows = await conn.fetch(
@@ -310,8 +314,37 @@ class MessageChain:
                 turn.hold_for if held else None, turn.lease_until,
                 envelope_to_json(envelope) if held else None,
                 turn.thread_id, turn.user_id,
+                *_action_arguments(action), dropped,
             )  # fmt: skip
         return envelope if journaled else None
+
+    async def _clock_hot(
+        self, conn: Any, turn: Turn, phrase: str, source: str
+    ) -> tuple[dict[str, Any], list[Mapping[str, Any]], list[str]]:
+        """`_track_actions` and the open actions after it, from one read (`hot.ACTIONS`).
+
+        Returns the new action's row, the open actions as `queries.open_actions`
+        would read them after it is stored, and the ids compaction deletes.
+        """
+        known = classify_activity(phrase) is not None
+        rows = await conn.fetch(hot.ACTIONS, turn.person.user_id, known)
+        calibration = {activity: (typical, most) for activity, typical, most in rows[0][0]}
+        stored = [dict(row) for row in rows if row["id"] is not None]
+        for row in stored:
+            del row["calibration"]
+        settings = turn.policy.store.latest_actions
+        action = queries.action_row(
+            person_id=turn.person.user_id,
+            thread_key=turn.thread_key,
+            draft=self._draft(turn, phrase, source, calibration),
+            at=turn.received_at,
+        )
+        kept, dropped = queries.compacted(
+            stored, action, now=turn.received_at, max_items=settings.max_items
+        )
+        self._extend_actions(turn, action["expires_at"])
+        opened = [row for row in kept if row["status"] in OPEN_STATUSES]
+        return action, opened, dropped
 
     def _handle(self, turn: Turn, conn: Connection) -> ContextEnvelope:
         for step in self._steps:
@@ -489,21 +522,31 @@ class MessageChain:
         phrase, source = clocked
         person_id = turn.person.user_id
         known = classify_activity(phrase) is not None
-        draft = draft_action(
-            phrase,
-            source=source,  # type: ignore[arg-type]
-            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
-            store_quotes=settings.store_quotes,
-            calibration=queries.calibration_for(conn, person_id) if known else {},
-        )
+        calibration = queries.calibration_for(conn, person_id) if known else {}
         _, expires = queries.record_action(
             conn,
             person_id=person_id,
             thread_key=turn.thread_key,
-            draft=draft,
+            draft=self._draft(turn, phrase, source, calibration),
             at=turn.received_at,
             max_items=settings.max_items,
         )
+        self._extend_actions(turn, expires)
+
+    @staticmethod
+    def _draft(
+        turn: Turn, phrase: str, source: str, calibration: Mapping[str, tuple[int, int]]
+    ) -> ActionDraft:
+        return draft_action(
+            phrase,
+            source=source,  # type: ignore[arg-type]
+            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
+            store_quotes=turn.policy.store.latest_actions.store_quotes,
+            calibration=calibration,
+        )
+
+    @staticmethod
+    def _extend_actions(turn: Turn, expires: datetime) -> None:
         until = turn.person.actions_until
         turn.person = dataclasses.replace(
             turn.person, actions_until=max(until, expires) if until else expires
@@ -655,6 +698,20 @@ def _action_to_clock(turn: Turn) -> tuple[str, str] | None:
     if settings.auto_clock_temporal_actions and turn.temporal_phrase is not None:
         return turn.temporal_phrase, "auto"
     return None
+
+
+def _hot_directives(directives: Directives) -> bool:
+    """Whether the hot path can take a message with these directives: none, or "clock it"."""
+    return directives == Directives(clock_it=directives.clock_it)
+
+
+def _action_arguments(action: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """WRITE's $19-$27: the clocked action's columns, or NULLs."""
+    columns = (
+        "id", "label", "status", "activity", "source", "quote", "expires_at",
+        "expected_typical_minutes", "expected_max_minutes",
+    )  # fmt: skip
+    return tuple(action[c] for c in columns) if action else (None,) * len(columns)
 
 
 def _may_have_open_actions(turn: Turn) -> bool:

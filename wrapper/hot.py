@@ -21,10 +21,13 @@ for its turn). This module does that as
 It runs on asyncpg directly (`Database.pg_pool`), skipping SQLAlchemy's
 greenlet bridge. `wrapper.chain` decides which messages qualify and computes
 every value in Python with the same helpers as the general chain; anything
-else (a new person or thread, a directive, a place to remember, an action to
-clock, a platform zone that changed, a duplicate) runs the general chain
+else (a new person or thread, a directive other than "clock it", a place to
+remember, a platform zone that changed, a duplicate) runs the general chain
 before anything is written. Open actions and upcoming items, when the person
-has any, are one more read each (`OPEN_ACTIONS`, `UPCOMING`).
+has any, are one more read each (`OPEN_ACTIONS`, `UPCOMING`). A message that
+clocks an action reads the person's actions and calibration instead
+(`ACTIONS`); WRITE then records the action, raises `actions_until` and deletes
+what compaction would (`queries.compacted` works it out from that read).
 
 The statements name the tables and columns of `wrapper.tables`; the tests in
 `tests/wrapper/test_hot_path.py` hold them to the general chain row for row.
@@ -32,7 +35,7 @@ The statements name the tables and columns of `wrapper.tables`; the tests in
 
 from __future__ import annotations
 
-__all__ = ["OPEN_ACTIONS", "READ", "UPCOMING", "WRITE"]
+__all__ = ["ACTIONS", "OPEN_ACTIONS", "READ", "UPCOMING", "WRITE"]
 
 READ = """
 SELECT i.user_id, u.default_tz, u.platform_tz, u.policy_overrides, u.known_locations,
@@ -58,6 +61,18 @@ WHERE user_id = $1 AND status = ANY($2::text[]) AND expires_at > $3
 ORDER BY recorded_at DESC
 """
 """$1 person, $2 open statuses, $3 now: as `queries.open_actions`."""
+
+ACTIONS = """
+SELECT c.calibration, a.* FROM (
+    SELECT coalesce(json_agg(json_build_array(activity, typical_minutes, max_minutes)), '[]')
+           AS calibration
+    FROM calibration WHERE user_id = $1 AND $2::boolean
+) c LEFT JOIN actions a ON a.user_id = $1
+ORDER BY a.recorded_at DESC, a.id DESC
+"""
+"""$1 person, $2 whether to read their calibration: one row per stored action (at least one
+row; action columns NULL when there is none), each with the calibration as a JSON list of
+[activity, typical_minutes, max_minutes]."""
 
 UPCOMING = """
 SELECT id, content, due_at, reminded_at FROM memory_items
@@ -100,16 +115,34 @@ WITH j AS (
 ), u AS (
     UPDATE users SET
         last_interaction_any_channel = CASE
-            WHEN last_interaction_any_channel_at IS NULL OR last_interaction_any_channel_at < $5
+            WHEN $10::boolean AND $12::boolean AND (last_interaction_any_channel_at IS NULL
+                 OR last_interaction_any_channel_at < $5)
             THEN $1 ELSE last_interaction_any_channel END,
-        last_interaction_any_channel_at = GREATEST(last_interaction_any_channel_at, $5)
-    WHERE id = $11 AND $10::boolean AND $12::boolean AND EXISTS (SELECT 1 FROM j)
-      AND (SELECT count(*) FROM i) >= 0
+        last_interaction_any_channel_at = CASE
+            WHEN $10::boolean AND $12::boolean
+            THEN GREATEST(last_interaction_any_channel_at, $5)
+            ELSE last_interaction_any_channel_at END,
+        actions_until = GREATEST(actions_until, $25)
+    WHERE id = $11 AND (($10::boolean AND $12::boolean) OR $19::text IS NOT NULL)
+      AND EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM i) >= 0
+    RETURNING 1
+), a AS (
+    INSERT INTO actions (
+        id, user_id, thread_key, label, type, status, activity, source, quote,
+        recorded_at, expires_at, expected_typical_minutes, expected_max_minutes
+    )
+    SELECT $19, $11, $3, $20, 'temporal_action', $21, $22, $23, $24, $5, $25, $26, $27
+    WHERE $19::text IS NOT NULL AND EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM u) >= 0
+    RETURNING 1
+), d AS (
+    DELETE FROM actions
+    WHERE user_id = $11 AND (expires_at <= $5 OR id = ANY($28::text[]))
+      AND $19::text IS NOT NULL AND EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM a) >= 0
     RETURNING 1
 ), r AS (
     INSERT INTO routes (thread_key, channel, route, updated_at)
     SELECT $3, $1, $13::json, $5 WHERE $13::json IS NOT NULL AND EXISTS (SELECT 1 FROM j)
-      AND (SELECT count(*) FROM u) >= 0
+      AND (SELECT count(*) FROM d) >= 0
     ON CONFLICT (thread_key) DO UPDATE SET route = EXCLUDED.route, updated_at = EXCLUDED.updated_at
     WHERE routes.updated_at <= EXCLUDED.updated_at
     RETURNING 1
@@ -131,5 +164,9 @@ $1 channel, $2 message_id, $3 thread_key, $4 user_key, $5 received_at, $6 text,
 $7 session_started_at, $8 agent_tz, $9 delta_hours, $10 stamp (the policy
 keeps last-message stamps), $11 person, $12 cross-channel tracking, $13 route
 (JSON or NULL), $14 the worker holding the message (or NULL), $15 its lease,
-$16 the envelope (JSON), $17 thread_id, $18 user_id.
+$16 the envelope (JSON), $17 thread_id, $18 user_id; an action clocked by the message (all
+NULL when none): $19 its id, $20 label, $21 status, $22 activity, $23 source, $24 quote,
+$25 expires_at, $26 expected_typical_minutes, $27 expected_max_minutes, $28 the ids that
+compaction deletes besides the expired (`queries.compacted`). The action is recorded at
+$5 and its expiry raises the person's `actions_until`, as `queries.record_action` does.
 """

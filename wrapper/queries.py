@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -442,28 +442,57 @@ def record_action(
     ttl: timedelta | None = None,
 ) -> tuple[str, datetime]:
     """Store a drafted action (overrides win over the draft), then compact; (id, expiry)."""
-    action_id = action_id or "act_" + secrets.token_hex(6)
-    expires_at = at + (ttl if ttl is not None else draft.ttl)
-    insert_action(
-        conn,
-        {
-            "id": action_id,
-            "user_id": person_id,
-            "thread_key": thread_key,
-            "label": draft.label,
-            "type": "temporal_action",
-            "status": draft.status,
-            "activity": draft.activity,
-            "source": draft.source,
-            "quote": draft.quote,
-            "recorded_at": at,
-            "expires_at": expires_at,
-            "expected_typical_minutes": typical_minutes or draft.expected_typical_minutes,
-            "expected_max_minutes": max_minutes or draft.expected_max_minutes,
-        },
-    )
+    row = action_row(
+        action_id=action_id, person_id=person_id, thread_key=thread_key, draft=draft, at=at,
+        typical_minutes=typical_minutes, max_minutes=max_minutes, ttl=ttl,
+    )  # fmt: skip
+    insert_action(conn, row)
     compact_actions(conn, person_id, now=at, max_items=max_items)
-    return action_id, expires_at
+    return row["id"], row["expires_at"]
+
+
+def action_row(
+    *,
+    action_id: str | None = None,
+    person_id: str,
+    thread_key: str,
+    draft: ActionDraft,
+    at: datetime,
+    typical_minutes: int | None = None,
+    max_minutes: int | None = None,
+    ttl: timedelta | None = None,
+) -> dict[str, Any]:
+    """The `actions` row of a drafted action, as `record_action` stores it (a new id if none)."""
+    return {
+        "id": action_id or "act_" + secrets.token_hex(6),
+        "user_id": person_id,
+        "thread_key": thread_key,
+        "label": draft.label,
+        "type": "temporal_action",
+        "status": draft.status,
+        "activity": draft.activity,
+        "source": draft.source,
+        "quote": draft.quote,
+        "recorded_at": at,
+        "expires_at": at + (ttl if ttl is not None else draft.ttl),
+        "expected_typical_minutes": typical_minutes or draft.expected_typical_minutes,
+        "expected_max_minutes": max_minutes or draft.expected_max_minutes,
+    }
+
+
+def compacted(
+    stored: Sequence[Mapping[str, Any]], new: Mapping[str, Any], *, now: datetime, max_items: int
+) -> tuple[list[Mapping[str, Any]], list[str]]:
+    """`compact_actions` worked out in Python: (the rows left, newest first; ids it deletes).
+
+    `stored` is every action row of the person before `new` is added. The rule
+    is the statement's: the newest `max_items` by (recorded_at, id) are kept
+    unless expired, and everything else goes.
+    """
+    ordered = sorted([*stored, new], key=lambda r: (r["recorded_at"], r["id"]), reverse=True)
+    kept = [row for row in ordered[:max_items] if row["expires_at"] > now]
+    left = {row["id"] for row in kept}
+    return kept, [row["id"] for row in stored if row["id"] not in left]
 
 
 def compact_actions(conn: Connection, user_id: str, *, now: datetime, max_items: int) -> None:

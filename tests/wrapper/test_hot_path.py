@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import Engine, event, func, select, text
 from sqlalchemy.engine import Connection, make_url
 
-from clockcore import SettableClock
+from clockcore import DEFAULT_POLICY, SettableClock
 from clockcore.message import MessageRef
 from tests.support.postgres import PostgresServer
 from wrapper import queries as q
@@ -133,6 +133,90 @@ async def test_the_hot_path_writes_and_answers_what_the_chain_does(
     assert len(stored[0]["inbound_journal"]) == len(CONVERSATION) - 1  # one was redelivered
     assert len(stored[0]["pending_turns"]) == 2
     assert stored[0]["routes"], "routes were saved"
+
+
+# (minutes after START, thread, user, text): actions clocked, kept, compacted and expired.
+CLOCKING = [
+    (0, "100", "100", "brb, grabbing a coffee"),
+    (1, "100", "100", "clock it: going to the gym"),
+    (2, "-5", "100", "heading to lunch"),
+    (3, "100", "100", "back, anything new?"),
+    (4, "-5", "200", "I'm going for a run now"),
+    (5, "100", "100", "heading to dinner"),  # the fourth: compaction keeps three
+    (6, "100", "100", "walking the dog"),
+    (7, "-5", "100", "clock it: call mum"),
+    (8, "100", "100", "what was I doing?"),
+    (300, "100", "100", "off to bed"),  # hours later: the earlier ones have expired
+    (301, "-5", "100", "brb, grabbing a coffee"),
+    (302, "100", "100", "morning"),
+]
+
+
+async def test_clocked_actions_take_the_hot_path_and_store_what_the_chain_does(
+    postgres_url: str, second_url: str
+) -> None:
+    clock = SettableClock(START)
+    policy = DEFAULT_POLICY.with_overrides({"store": {"latest_actions": {"max_items": 3}}})
+    hot, general = [
+        await InteractionWrapper.open(url, agent_tz="UTC", clock=clock, policy=policy)
+        for url in (postgres_url, second_url)
+    ]
+    general.hot_path = False
+    counted: list[str] = []
+
+    def count(*args: Any) -> None:
+        counted.append(str(args[2]))
+
+    try:
+        for wrapper in (hot, general):
+            for user, thread in (("100", "100"), ("100", "-5"), ("200", "-5")):
+                await wrapper.on_user_message(
+                    channel="telegram", thread_id=thread, user_id=user, text="hi",
+                    message_id=f"hi-{user}{thread}", received_at=START - timedelta(minutes=1),
+                )  # fmt: skip
+            await wrapper.database.run(_calibrate_dinner)
+        for n, (minutes, thread, user, words) in enumerate(CLOCKING):
+            clock.set(START + timedelta(minutes=minutes))
+            envelopes = []
+            for wrapper in (hot, general):
+                if wrapper is hot:
+                    event.listen(Engine, "before_cursor_execute", count)
+                try:
+                    envelopes.append(
+                        await wrapper.on_user_message(
+                            channel="telegram", thread_id=thread, user_id=user, text=words,
+                            message_id=str(n),
+                        )
+                    )  # fmt: skip
+                finally:
+                    if wrapper is hot:
+                        event.remove(Engine, "before_cursor_execute", count)
+            shown = [_no_ids(envelope_to_json(e)) for e in envelopes]
+            assert shown[0] == shown[1], words
+        assert counted == [], "every message took the hot path"
+        stored = [await wrapper.database.run(_rows) for wrapper in (hot, general)]
+        for table in TABLES:
+            assert stored[0][table] == stored[1][table], table
+        # Person 100's three newest, the expired gone; person 200's run stays until they
+        # next clock something (compaction runs on a clocking message).
+        labels = sorted(row["label"] for row in stored[0]["actions"])
+        assert labels == ["be right back", "call mum", "run", "sleep"], labels
+        assert all(row["actions_until"] is not None for row in stored[0]["users"])
+    finally:
+        await hot.close()
+        await general.close()
+
+
+def _calibrate_dinner(conn: Connection) -> None:
+    """The person of telegram:100 takes two hours over dinner (CLOCK-STATE calibration)."""
+    person = q.load_person(conn, "telegram:100")
+    assert person is not None
+    conn.execute(
+        q.calibration.insert().values(
+            user_id=person.user_id, activity="meal:dinner", typical_minutes=120,
+            max_minutes=240, updated_at=START,
+        )
+    )  # fmt: skip
 
 
 async def test_a_plain_message_is_two_statements_and_no_sqlalchemy(postgres_url: str) -> None:
