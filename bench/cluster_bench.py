@@ -18,7 +18,13 @@ warm-up. Printed for SQLite (1 process) and PostgreSQL (1, 2 and 4 workers):
   SQLAlchemy.
 
 The machine has 2 cores: with 4 workers and the server on them, what limits
-throughput is the CPU, which the per-message CPU figures show.
+throughput is the CPU, which the per-message CPU figures show. Each line ends
+with the CPU ceiling: the cores divided by client + server CPU per message,
+the rate the machine could reach if every core did nothing but this work, and
+the share of it the run reached. A run near its ceiling is CPU-bound; more
+workers cannot help it. One worker with one message in hand is bound by
+latency instead: each of its two round trips waits for the server process to
+wake, so it sits far below its ceiling.
 
 Run: `.venv/bin/python bench/cluster_bench.py [--messages N] [--workers 1,2,4]`.
 Needs the PostgreSQL server binaries (as wrapper_bench: PATH, else
@@ -79,12 +85,19 @@ class Figures:
     def rate(self) -> float:
         return self.messages / self.wall_s
 
+    @property
+    def ceiling(self) -> float:
+        """Messages/s the machine's cores allow at this run's CPU per message (client + server)."""
+        cpu_ms = self.client_cpu_ms + (self.server_cpu_ms or 0.0)
+        return (os.cpu_count() or 1) * 1e3 / cpu_ms
+
     def line(self) -> str:
         server = f"{self.server_cpu_ms:5.2f} ms" if self.server_cpu_ms is not None else "   -    "
         return (
             f"  {self.label:<30} {self.rate:7,.0f} msgs/s   p50 {self.p50_ms:5.2f} ms"
             f"   p99 {self.p99_ms:6.2f} ms   CPU/msg client {self.client_cpu_ms:5.2f} ms"
-            f"  server {server}"
+            f"  server {server}   CPU ceiling {self.ceiling:6,.0f}/s"
+            f" ({self.rate / self.ceiling:4.0%} of it)"
         )
 
 

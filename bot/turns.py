@@ -107,6 +107,8 @@ class Turns:
         confirm it to its platform. A redelivered message starts nothing, but
         wakes the retry loop: its first worker may have died mid-turn.
         """
+        if inbound.refers_to:
+            inbound = await self._followed(inbound)
         ref = inbound.ref
         now = self._clock.now()
         respond = inbound.respond
@@ -125,6 +127,15 @@ class Turns:
         if respond:
             waiting = WaitingTurn(ref, envelope, attempts=0, fence=1, worker=self._worker)
             self._start(waiting, late=False)
+
+    async def _followed(self, inbound: Inbound) -> Inbound:
+        """`inbound` in the thread of the message it follows, if its writer belongs there."""
+        thread_id = await self._wrapper.thread_followed(
+            channel=inbound.channel, user_id=inbound.user_id, named=inbound.refers_to
+        )
+        if thread_id is None or thread_id == inbound.thread_id:
+            return inbound
+        return replace(inbound, thread_id=thread_id)
 
     def _start(self, waiting: WaitingTurn, *, late: bool) -> None:
         task = asyncio.create_task(self._in_order(waiting, late=late))

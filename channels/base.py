@@ -65,6 +65,11 @@ class Inbound:
             ``reply_to_message``, the parent of a Slack thread reply, an
             email's ``In-Reply-To``), in the shape `Channel.send` returns ids,
             so "snooze 20 min" in reply to a reminder means that reminder.
+        refers_to: platform ids of earlier messages this one follows, nearest
+            first (an email's ``In-Reply-To`` and ``References``). The gateway
+            moves the message into the thread of the first one it knows, if
+            the writer already writes there (`wrapper.replies`); otherwise
+            `thread_id` stands.
     """
 
     channel: str
@@ -79,6 +84,7 @@ class Inbound:
     hint: str | None = None
     language: str | None = None
     reply_to: str | None = None
+    refers_to: tuple[str, ...] = ()
 
     @property
     def ref(self) -> MessageRef:

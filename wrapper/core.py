@@ -41,6 +41,7 @@ from wrapper.history import History
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
 from wrapper.reminders import Reminders
+from wrapper.replies import thread_followed
 from wrapper.routes import ChannelState, Routes
 from wrapper.thread_locks import ThreadLocks
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
@@ -280,6 +281,22 @@ class InteractionWrapper(MessageChain):
         """The default zone of the person behind `user_key`, when they have one."""
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
         return person.own_zone if person else None
+
+    async def thread_followed(
+        self, *, channel: str, user_id: str, named: Sequence[str]
+    ) -> str | None:
+        """The thread id of the nearest `named` message whose thread this writer is in, or None.
+
+        `named` are platform message ids the new message follows (an email's
+        In-Reply-To and References), ours or theirs. Only a thread the writer
+        already writes in counts (`wrapper.replies`).
+        """
+        user_key = keys.user_key(channel, user_id)
+        return await self._db.run(
+            lambda conn: thread_followed(
+                conn, agent_id=self._agent_id, channel=channel, user_key=user_key, named=named
+            )
+        )
 
     # ------------------------------------------------------------- memory
 

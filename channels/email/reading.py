@@ -10,8 +10,17 @@ reader calls; it returns exactly one of three outcomes:
 - `Broken`: no usable sender or unparseable; left unseen for a person to look
   at, and not retried.
 
-The extractors (`thread_root`, `sender`, `date_hint`, `body_text`) are plain
+The extractors (`named_ids`, `sender`, `date_hint`, `body_text`) are plain
 functions so their tables can be tested on their own.
+
+Threads. A mail that starts a conversation gets the thread id
+``<sender>/<its Message-ID>``: it belongs to its sender, and no header another
+person writes can name it. A reply names the mails it follows (`named_ids`:
+``In-Reply-To``, then ``References`` newest first) in `Inbound.refers_to`; the
+gateway joins the thread of the newest one it knows, ours or theirs, only when
+the sender already writes in that thread (`wrapper.replies`). So a stranger
+who learns someone's Message-IDs starts a thread of their own, and a client
+that sets only ``In-Reply-To`` to our reply still finds its thread.
 """
 
 from __future__ import annotations
@@ -43,10 +52,10 @@ __all__ = [
     "in_reply_to",
     "internal_date_utc",
     "message_id_of",
+    "named_ids",
     "read_mail",
     "refusal",
     "sender",
-    "thread_root",
 ]
 
 MAX_TEXT_CHARS = 16_000
@@ -164,7 +173,7 @@ def read_mail(
     return Accepted(
         Inbound(
             channel="email",
-            thread_id=thread_root(message) or message_id,
+            thread_id=f"{who}/{message_id}",
             user_id=who,
             text=text,
             message_id=message_id,
@@ -173,6 +182,7 @@ def read_mail(
             hint=date_hint(message),
             language=_one_line(_header(message, "content-language")) or None,
             reply_to=in_reply_to(message),
+            refers_to=named_ids(message),
         )
     )
 
@@ -269,9 +279,15 @@ def in_reply_to(message: Message) -> str | None:
     return _first_id(message, "in-reply-to")
 
 
-def thread_root(message: Message) -> str | None:
-    """The thread's root Message-ID: first of References, else In-Reply-To, else its own."""
-    return _first_id(message, "references") or in_reply_to(message) or message_id_of(message)
+def named_ids(message: Message) -> tuple[str, ...]:
+    """The Message-IDs a mail follows, nearest first: In-Reply-To, then References backwards.
+
+    At most `_MAX_REFERENCES` + 1, without repeats and without the mail's own id.
+    """
+    own = message_id_of(message)
+    nearest = [in_reply_to(message), *reversed(_MSG_ID.findall(_header(message, "references")))]
+    found = dict.fromkeys(i for i in nearest if i and i != own)
+    return tuple(found)[: _MAX_REFERENCES + 1]
 
 
 def date_hint(message: Message) -> str | None:

@@ -105,8 +105,8 @@ async def test_a_mail_is_answered_in_the_senders_mailbox_and_a_reply_stays_in_th
     assert "in Europe/Lisbon" in second.get_content()
     assert second["Subject"] == "Re: Quick question"
     assert second["Message-ID"] != answer["Message-ID"]
-    # One thread key for both: the root Message-ID.
-    assert {job.thread_id for job in jobs} == {"<m1@example.test>"}
+    # One thread for both: the sender's, named by the mail that started it.
+    assert {job.thread_id for job in jobs} == {"alice@example.test/<m1@example.test>"}
     assert len(jobs) == 2
 
 
@@ -217,7 +217,7 @@ async def test_auto_replies_lists_bounces_ourselves_and_strangers_are_not_answer
     assert isinstance(users, dict)
     stored = [key for user in users.values() for key in user["channels"]]
     assert stored == [f"email:{ALICE}"]
-    assert list(state["threads"]) == ["agent:main:email:<ok@x>"]  # type: ignore[call-overload]
+    assert list(state["threads"]) == ["agent:main:email:alice@example.test/<ok@x>"]  # type: ignore[call-overload]
     # Refused mail is marked seen like the answered one, so nothing waits in the inbox.
     assert await inbox_flags(dovecot) == [{"\\Seen"}] * (len(refused) + 1)
 

@@ -25,7 +25,7 @@ async def test_a_mail_reaches_the_sink_then_is_marked_seen(
         await channel.stop()
     assert inbound.channel == "email"
     assert inbound.user_id == "alice@example.test"
-    assert inbound.thread_id == "<m1@example.test>"
+    assert inbound.thread_id == "alice@example.test/<m1@example.test>"
     assert inbound.message_id == "<m1@example.test>"
     assert inbound.text == "hi there"
     assert inbound.hint == "Their mail's Date header carries UTC+02:00"

@@ -18,10 +18,10 @@ from channels.email.reading import (
     body_text,
     date_hint,
     internal_date_utc,
+    named_ids,
     read_mail,
     refusal,
     sender,
-    thread_root,
 )
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -37,18 +37,40 @@ def parse(headers: str, body: str = "hello\n") -> EmailMessage:
 
 
 @pytest.mark.parametrize(
-    ("headers", "root"),
+    ("headers", "named"),
     [
-        ("Message-ID: <own@x>", "<own@x>"),
-        ("Message-ID: <own@x>\nIn-Reply-To: <parent@x>", "<parent@x>"),
-        ("Message-ID: <own@x>\nIn-Reply-To: <p@x>\nReferences: <root@x> <p@x>", "<root@x>"),
-        ("Message-ID: <own@x>\nReferences:\n  <root@x>\n  <mid@x>", "<root@x>"),
-        ("In-Reply-To: Your message of Monday <p@x>", "<p@x>"),
-        ("Subject: nothing to go by", None),
+        ("Message-ID: <own@x>", ()),
+        ("Message-ID: <own@x>\nIn-Reply-To: <parent@x>", ("<parent@x>",)),
+        (
+            "Message-ID: <own@x>\nIn-Reply-To: <p@x>\nReferences: <root@x> <mid@x> <p@x>",
+            ("<p@x>", "<mid@x>", "<root@x>"),
+        ),
+        ("Message-ID: <own@x>\nReferences:\n  <root@x>\n  <mid@x>", ("<mid@x>", "<root@x>")),
+        ("In-Reply-To: Your message of Monday <p@x>", ("<p@x>",)),
+        ("Message-ID: <own@x>\nReferences: <own@x> <root@x>", ("<root@x>",)),
+        ("Subject: nothing to go by", ()),
     ],
 )
-def test_thread_root(headers: str, root: str | None) -> None:
-    assert thread_root(parse(headers)) == root
+def test_named_ids_are_nearest_first(headers: str, named: tuple[str, ...]) -> None:
+    assert named_ids(parse(headers)) == named
+
+
+def test_named_ids_are_capped_keeping_the_nearest() -> None:
+    many = " ".join(f"<r{n}@x>" for n in range(100))
+    named = named_ids(parse(f"Message-ID: <own@x>\nReferences: {many}"))
+    assert named[0] == "<r99@x>"
+    assert len(named) == 21
+
+
+def test_a_new_mail_starts_a_thread_its_sender_owns_whatever_it_names() -> None:
+    raw = parse(
+        "From: bob@example.test\nTo: bot@example.test\nMessage-ID: <b1@x>\n"
+        "References: <alices-root@x>"
+    ).as_bytes()
+    outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    assert outcome.inbound.thread_id == "bob@example.test/<b1@x>"
+    assert outcome.inbound.refers_to == ("<alices-root@x>",)
 
 
 @pytest.mark.parametrize(
@@ -210,9 +232,10 @@ def test_read_mail_builds_the_inbound() -> None:
     inbound = outcome.inbound
     assert (inbound.channel, inbound.thread_id, inbound.user_id) == (
         "email",
-        "<m0@x>",
+        "alice@example.test/<m2@x>",  # its own, until the gateway finds the thread it follows
         "alice@example.test",
     )
+    assert inbound.refers_to == ("<r1@x>", "<m0@x>")
     assert (inbound.message_id, inbound.text, inbound.received_at) == (
         "<m2@x>",
         "what time is it",
@@ -247,7 +270,7 @@ def test_a_mail_without_message_id_gets_a_stable_one() -> None:
         isinstance(first, Accepted) and isinstance(again, Accepted) and isinstance(other, Accepted)
     )
     assert first.inbound.message_id == again.inbound.message_id != other.inbound.message_id
-    assert first.inbound.thread_id == first.inbound.message_id
+    assert first.inbound.thread_id == f"a@example.test/{first.inbound.message_id}"
     assert first.inbound.route["message_id"] == ""
 
 
