@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
@@ -65,6 +66,7 @@ from clockcore import (
 )
 from clockcore.policy import policy_from_mapping
 from wrapper.db import DEFAULT_DB_NAME
+from wrapper.limits import Bucket, TurnLimits
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -98,6 +100,11 @@ _CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_LLM_TIMEOUT_SECONDS": ("llm", "timeout_seconds"),
     "CLOCKBOT_WORKER_HEARTBEAT": ("worker", "heartbeat"),
     "CLOCKBOT_WORKER_DEAD_AFTER": ("worker", "dead_after"),
+    "CLOCKBOT_LIMIT_TURNS_PER_MINUTE": ("limit", "turns_per_minute"),
+    "CLOCKBOT_LIMIT_BURST": ("limit", "burst"),
+    "CLOCKBOT_LIMIT_CHANNEL_TURNS_PER_MINUTE": ("limit", "channel_turns_per_minute"),
+    "CLOCKBOT_LIMIT_CHANNEL_BURST": ("limit", "channel_burst"),
+    "CLOCKBOT_LIMIT_NOTICE_EVERY": ("limit", "notice_every"),
 }
 """The variables outside the channels' groups (those are ``CLOCKBOT_<CHANNEL>_<FIELD>``)."""
 
@@ -284,6 +291,37 @@ class WorkerSettings(_Group):
         return self
 
 
+class LimitSettings(_Group):
+    """``limit``: how many turns (model calls) a person and a channel may cost.
+
+    Each is a token bucket (`wrapper.limits`): `burst` turns at once, refilled
+    at so many per minute. 0 in either field turns that limit off. A message
+    over the limit is journaled like any other and answered later, folded
+    with the person's newer messages; they hear it once per `notice_every`.
+
+    Attributes:
+        turns_per_minute: a person's refill (linked identities share one).
+        burst: a person's turns at once.
+        channel_turns_per_minute: a channel's refill, everyone together.
+        channel_burst: a channel's turns at once.
+        notice_every: seconds between two notices to one person.
+    """
+
+    turns_per_minute: Annotated[float, Field(ge=0, le=6000, allow_inf_nan=False)] = 10.0
+    burst: Annotated[int, Field(ge=0, le=10_000)] = 20
+    channel_turns_per_minute: Annotated[float, Field(ge=0, le=600_000, allow_inf_nan=False)] = 600.0
+    channel_burst: Annotated[int, Field(ge=0, le=100_000)] = 120
+    notice_every: Annotated[float, Field(gt=0, le=86_400, allow_inf_nan=False)] = 600.0
+
+    def turn_limits(self) -> TurnLimits:
+        """These settings as `wrapper.limits.TurnLimits`."""
+        return TurnLimits(
+            person=Bucket(self.turns_per_minute, self.burst),
+            channel=Bucket(self.channel_turns_per_minute, self.channel_burst),
+            notice_every=timedelta(seconds=self.notice_every),
+        )
+
+
 class ChannelSettings(_Group):
     """Base of a channel's group: its fields are read from ``CLOCKBOT_<CHANNEL>_<FIELD>``.
 
@@ -467,6 +505,7 @@ class Settings(BaseSettings):
         clock: the CLOCK policy (the YAML ``clock:`` block).
         contact_window: the default contact window.
         worker: heartbeats and takeover (several workers on one store).
+        limit: turns per person and per channel (model calls).
         config_file: the YAML file these settings came from, if any (set by
             `load_settings`, not a setting).
     """
@@ -486,6 +525,7 @@ class Settings(BaseSettings):
     clock: PolicyField = DEFAULT_POLICY
     contact_window: ContactWindowField = DEFAULT_CONTACT_WINDOW
     worker: WorkerSettings = WorkerSettings()
+    limit: LimitSettings = LimitSettings()
     config_file: Path | None = None
 
     @classmethod

@@ -90,6 +90,7 @@ class Gateway:
         self.turns = Turns(
             wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,
             channels=self.channels, on_commit=lambda: self.dispatcher.wake(),
+            limits=s.limit.turn_limits(),
         )  # fmt: skip
         self.dispatcher = Dispatcher(
             wrapper=self.wrapper, turns=self.turns, channels=self.channels, clock=self._clock,

@@ -30,11 +30,13 @@ from datetime import timedelta
 
 from bot.agent import RETRY_LEASE, UNAVAILABLE_REPLY, Agent, message_to_stored
 from bot.llm.errors import LLMError
+from bot.prompt import user_turn
 from channels.base import Channel, Inbound
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
 from wrapper.effects import Enqueue
 from wrapper.keys import thread_key, user_key
+from wrapper.limits import Admission, TurnLimits
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
 from wrapper.pending import WaitingTurn
 from wrapper.turn_commit import TurnCommit
@@ -51,6 +53,10 @@ log = logging.getLogger(__name__)
 TOO_LARGE_REPLY = (
     "That message is too long for me ({size:,} characters; I read up to {limit:,}). "
     "Could you send it in parts?"
+)
+OVER_LIMIT_REPLY = (
+    "You're writing faster than I can answer. I've kept every message, and I'll "
+    "answer them together in a moment."
 )
 GAVE_UP_REPLY = (
     "I'm sorry: I could not answer your message from {when} after several tries. "
@@ -76,6 +82,7 @@ class Turns:
         worker: str,
         channels: Mapping[str, Channel],
         on_commit: Callable[[], None] = lambda: None,
+        limits: TurnLimits | None = None,
     ) -> None:
         self._wrapper = wrapper
         self._agent = agent
@@ -83,6 +90,7 @@ class Turns:
         self._worker = worker
         self._channels = channels
         self._on_commit = on_commit
+        self._limits = limits
         self._tasks: set[asyncio.Task[None]] = set()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._woken = asyncio.Event()
@@ -165,6 +173,8 @@ class Turns:
         if waiting.attempts >= MAX_TURN_ATTEMPTS:
             await self._give_up(waiting, envelope)
             return
+        if not await self._admitted(waiting, envelope):
+            return
         history = await self._wrapper.history.load(envelope.thread_key)
         try:
             output = await self._agent.answer(envelope, history, ref)
@@ -182,6 +192,35 @@ class Turns:
             waiting=waiting,
         )
         await self._commit(commit)
+
+    async def _admitted(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
+        """Whether the turn may ask the model (`wrapper.limits`); else it is folded or held here.
+
+        A folded message goes into the thread's history as the model would
+        have seen it, unanswered, and the next message's answer sees it.
+        """
+        if self._limits is None:
+            return True
+        ref = waiting.ref
+        notice = self._enqueue(ref, envelope, "over-limit", OVER_LIMIT_REPLY)
+        verdict = await self._wrapper.admit_turn(
+            waiting, user_key=envelope.user_key, limits=self._limits, notice=notice
+        )
+        if verdict.admission is Admission.RUN:
+            return True
+        if verdict.notify:
+            self._on_commit()  # the notice is queued: wake the dispatcher
+        if verdict.admission is Admission.FOLD:
+            unanswered = user_turn(envelope.render(ids=True), ref.text)
+            commit = TurnCommit(
+                thread_key=envelope.thread_key, at=self._clock.now(),
+                history=(message_to_stored(unanswered),), waiting=waiting,
+            )  # fmt: skip
+            await self._commit(commit)
+            self._woken.set()  # more held messages may be waiting behind it
+        elif verdict.admission is Admission.HOLD:
+            log.info("a %s message is held for the turn limit", ref.channel)
+        return False
 
     async def _commit(self, commit: TurnCommit) -> bool:
         if await self._wrapper.commit_turn(commit):

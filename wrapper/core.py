@@ -38,7 +38,8 @@ from wrapper.errors import (
     UnknownItemError,
 )
 from wrapper.history import History
-from wrapper.outbox import Outbox, OutboxItem, count_reminders, mark_sent_in
+from wrapper.limits import TurnLimits, Verdict, admit
+from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
 from wrapper.reminders import Reminders
 from wrapper.replies import thread_followed
@@ -202,6 +203,26 @@ class InteractionWrapper(MessageChain):
         return await self._db.run(
             lambda conn: commit_in(conn, commit, policy=self._policy, agent_tz=self._agent_tz)
         )
+
+    async def admit_turn(
+        self, turn: WaitingTurn, *, user_key: str, limits: TurnLimits, notice: effects.Enqueue
+    ) -> Verdict:
+        """Whether `turn` may ask the model under `limits` (`wrapper.limits.admit`).
+
+        One transaction: the turns are taken, or the message is held back; a
+        person over the limit for the first time in a while gets `notice`.
+        """
+        now = self._clock.now()
+
+        def work(conn: Connection) -> Verdict:
+            person = queries.load_person(conn, user_key)
+            person_id = person.user_id if person is not None else user_key
+            verdict = admit(conn, turn, person_id=person_id, limits=limits, now=now)
+            if verdict.notify:
+                enqueue_in(conn, effects.outbox_values(notice, now))
+            return verdict
+
+        return await self._db.run(work)
 
     async def release_turn(
         self, turn: WaitingTurn, *, retry_at: datetime, notice: effects.Enqueue | None = None

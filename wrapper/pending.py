@@ -31,7 +31,7 @@ from wrapper.tables import PendingTurnRow
 from wrapper.types import UTCDateTime
 from wrapper.workers import Workers, claim_is_free
 
-__all__ = ["WaitingTurn", "WaitingTurns", "finish", "hold", "release"]
+__all__ = ["WaitingTurn", "WaitingTurns", "finish", "hold", "hold_back", "release"]
 
 pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
@@ -48,6 +48,8 @@ class WaitingTurn:
     attempts: int
     fence: int
     worker: str
+    held: bool = False
+    """The person's turn limit held it back before (`wrapper.limits`)."""
 
 
 def hold(
@@ -107,6 +109,16 @@ def release(conn: Connection, turn: WaitingTurn, *, retry_at: datetime) -> bool:
             retry_at=retry_at,
             attempts=pending.c.attempts + 1,
         )
+    )
+    return bool(conn.execute(stmt).rowcount)
+
+
+def hold_back(conn: Connection, turn: WaitingTurn, *, retry_at: datetime, at: datetime) -> bool:
+    """Give the claim back until `retry_at` without counting an attempt (a turn limit)."""
+    stmt = (
+        update(pending)
+        .where(_mine(turn.ref, turn.worker, turn.fence))
+        .values(claimed_by=None, claim_expires_at=None, retry_at=retry_at, held_at=at)
     )
     return bool(conn.execute(stmt).rowcount)
 
@@ -200,4 +212,5 @@ def _turn(row: Any) -> WaitingTurn:
         attempts=int(row["attempts"]),
         fence=int(row["claims"]),
         worker=str(row["claimed_by"]),
+        held=row["held_at"] is not None,
     )

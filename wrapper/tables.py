@@ -278,6 +278,23 @@ class PendingTurnRow(SQLModel, table=True):
     claims: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     received_at: datetime | None = _instant()
     envelope: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    held_at: datetime | None = _instant()
+    """When the person's turn limit last held it back (`wrapper.limits`); None: never."""
+
+
+class RateBucketRow(SQLModel, table=True):
+    """A token bucket of turns (`wrapper.limits`): a person's or a channel's.
+
+    `tokens` were left at `updated_at`; `noticed_at` is when its person was
+    last told they are over the limit.
+    """
+
+    __tablename__ = "rate_buckets"
+
+    key: str = Field(primary_key=True, max_length=200)
+    tokens: float
+    updated_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    noticed_at: datetime | None = _instant()
 
 
 class RouteRow(SQLModel, table=True):

@@ -37,6 +37,7 @@ import json
 import re
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self
@@ -252,6 +253,12 @@ class FakeTelegram:
         """Wait until at least `count` messages were sent; all of them."""
         await self._wait(lambda: len(self.sent) >= count, timeout, f"{count} sent messages")
         return list(self.sent)
+
+    async def wait_until(
+        self, done: Callable[[], bool], what: str, *, timeout: float = 10.0
+    ) -> None:
+        """Wait until `done()` holds; it is checked at every change of the server's state."""
+        await self._wait(done, timeout, what)
 
     async def wait_calls(self, method: str, count: int, *, timeout: float = 10.0) -> list[Call]:
         """Wait until `method` was called at least `count` times; those calls."""
