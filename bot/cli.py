@@ -21,6 +21,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.doctor import doctor_command
 from bot.gateway import Gateway
 from bot.outbox_cli import outbox_command
+from bot.redact import RedactSecrets
 from bot.reminders_cli import reminders_app
 from bot.state_cli import state_app
 from channels.base import ChannelError
@@ -133,6 +134,9 @@ def run(config: ConfigOption = None) -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    redaction = RedactSecrets(settings.secrets())
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redaction)
     try:
         asyncio.run(run_until_signalled(Gateway(settings)))
     except ModuleNotFoundError as exc:

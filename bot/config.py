@@ -550,6 +550,20 @@ class Settings(BaseSettings):
         """The store URL to open: `database_url`, else SQLite in `home`."""
         return self.database_url or f"sqlite:///{self.home / DEFAULT_DB_NAME}"
 
+    def secrets(self) -> list[str]:
+        """Every secret value set (tokens, passwords, keys), for log redaction."""
+        found: list[str] = []
+
+        def walk(value: object) -> None:
+            if isinstance(value, SecretStr):
+                found.append(value.get_secret_value())
+            elif isinstance(value, BaseModel) and not isinstance(value, Policy):
+                for name in type(value).model_fields:
+                    walk(getattr(value, name))
+
+        walk(self)
+        return [s for s in found if s]
+
     def redacted(self) -> dict[str, Any]:
         """The settings as JSON-ready data for display, every set secret shown as ``"***"``."""
         return {name: _redact(getattr(self, name)) for name in type(self).model_fields}

@@ -26,6 +26,7 @@ from bot.http import HttpServer, serve_channels
 from bot.intake import IntakeLeader
 from bot.llm.types import Provider
 from bot.providers import make_provider
+from bot.redact import redact_http_logs
 from bot.turns import TOO_LARGE_REPLY, Turns
 from channels.base import Channel, Inbound
 from clockcore import Clock, SystemClock
@@ -74,6 +75,7 @@ class Gateway:
 
     async def start(self) -> None:
         """Open the store, join the workers, start the dispatcher, the channels, HTTP."""
+        redact_http_logs()
         s = self._settings
         self.wrapper = await InteractionWrapper.open(
             s.store_url, agent_id=s.agent_id, policy=s.clock, clock=self._clock,

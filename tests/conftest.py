@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.leaks import LeakWatch
 from tests.support.peers import REQUIRE_PEERS_ENV, peers_required, peers_used_by
 from tests.support.postgres import PostgresServer, run_postgres
 
@@ -39,6 +40,22 @@ def pytest_runtest_makereport(
         report.outcome = "failed"
         report.longrepr = f"peer test ({peer}) skipped under {REQUIRE_PEERS_ENV}=1: {reason}"
     return report
+
+
+# --- no secret in any log -----------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def leak_watch() -> Iterator[LeakWatch]:
+    """Every test: a log record, or a `clockbot run` child's log, holding a secret fails it."""
+    watch = LeakWatch()
+    watch.install()
+    try:
+        yield watch
+    finally:
+        found = watch.uninstall()
+    if found:
+        pytest.fail("a secret reached a log:\n" + "\n".join(sorted(set(found))), pytrace=False)
 
 
 # --- PostgreSQL ---------------------------------------------------------------------------------

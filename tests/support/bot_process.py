@@ -24,6 +24,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from tests.support.leaks import watch_process_log
+
 __all__ = ["REPO_ROOT", "BotProcess", "free_port", "workers"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +40,7 @@ class BotProcess:
         self._env = {**inherited, "PYTHONPATH": path, "PYTHONUNBUFFERED": "1", **env}
         self._args = args
         self.log = log
+        watch_process_log(log, env)  # read for secrets after the test (tests/support/leaks.py)
         self.starts: list[float] = []
         self._process: asyncio.subprocess.Process | None = None
 
