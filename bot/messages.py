@@ -10,6 +10,12 @@ NO_INSTANT = "{text!r} needs clarification first: {question}"
 
 STATE_EXPORTED = "clock state written to {path}"
 STATE_IMPORTED = "imported {users} users and {threads} threads from {path}"
+STATE_ERASE_CONFIRM = (
+    "Erase everything clockbot keeps about {user} and every identity linked to it? "
+    "This cannot be undone."
+)
+STATE_ERASED = "erased {person}: {identities}; {rows}"
+STATE_NOBODY = "nobody is known as {user}; nothing changed"
 STATE_FIELD_IGNORED = "note: {path} is not a CLOCK-STATE field clockbot keeps; it was ignored"
 
 DOCTOR_OK = "ok   {name}: {detail}"

@@ -1,4 +1,4 @@
-"""`clockbot state export|import`: CLOCK-STATE.json v3 in and out of the store."""
+"""`clockbot state export|import|erase`: CLOCK-STATE.json v3 in and out, a person erased."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import typer
 from bot import messages
 from clockcore.state import ignored_fields
 from wrapper import InteractionWrapper, StateImportError, WrapperError
+from wrapper.keys import split_user_key
+from wrapper.person_data import Erased
 
 state_app = typer.Typer(help="Export or import the clock state (CLOCK-STATE.json v3).")
 
@@ -33,10 +35,18 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-async def _export(database_url: str | None) -> dict[str, object]:
+async def _export(database_url: str | None, user: str | None = None) -> dict[str, object] | None:
     wrapper = await InteractionWrapper.open(database_url)
     try:
-        return await wrapper.export_state()
+        return await (wrapper.export_state() if user is None else wrapper.export_person(user))
+    finally:
+        await wrapper.close()
+
+
+async def _erase(database_url: str | None, user_key: str) -> Erased:
+    wrapper = await InteractionWrapper.open(database_url)
+    try:
+        return await wrapper.erase_person(user_key)
     finally:
         await wrapper.close()
 
@@ -70,12 +80,27 @@ def export_command(
         Path | None, typer.Argument(help="File to write; stdout when left out.")
     ] = None,
     database_url: DatabaseOption = None,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            "--user",
+            help="Only what is kept about the person behind this identity (telegram:42).",
+        ),
+    ] = None,
 ) -> None:
-    """Write the whole clock state as CLOCK-STATE.json v3."""
+    """Write the clock state as CLOCK-STATE.json v3: the whole store, or one person's."""
+    if user is not None:
+        try:
+            split_user_key(user)
+        except ValueError as exc:
+            _fail(str(exc))
     try:
-        document = asyncio.run(_export(database_url))
+        document = asyncio.run(_export(database_url, user))
     except WrapperError as exc:
         _fail(str(exc))
+    if document is None:
+        typer.echo(messages.STATE_NOBODY.format(user=user), err=True)
+        raise typer.Exit(1)
     text = json.dumps(document, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
     if path is None:
         typer.echo(text, nl=False)
@@ -116,5 +141,41 @@ def import_command(
             users=len(users) if isinstance(users, dict) else 0,
             threads=len(threads) if isinstance(threads, dict) else 0,
             path=path,
+        )
+    )
+
+
+@state_app.command("erase")
+def erase_command(
+    user: Annotated[
+        str,
+        typer.Option("--user", help="One identity of the person, <channel>:<id> (telegram:42)."),
+    ],
+    yes: Annotated[bool, typer.Option("--yes", help="Erase without asking.")] = False,
+    database_url: DatabaseOption = None,
+) -> None:
+    """Erase everything kept about one person, on every linked channel, in one transaction.
+
+    Their private threads go whole; in group threads, their participation and
+    the jobs addressed to them. Their journaled messages stay as tombstones
+    (channel and message id only), so a redelivered old message is not answered.
+    """
+    try:
+        split_user_key(user)
+    except ValueError as exc:
+        _fail(str(exc))
+    if not yes and not typer.confirm(messages.STATE_ERASE_CONFIRM.format(user=user)):
+        raise typer.Exit(1)
+    try:
+        erased = asyncio.run(_erase(database_url, user))
+    except WrapperError as exc:
+        _fail(str(exc))
+    if erased.person is None:
+        typer.echo(messages.STATE_NOBODY.format(user=user), err=True)
+        raise typer.Exit(1)
+    rows = ", ".join(f"{count} {table}" for table, count in sorted(erased.rows.items()))
+    typer.echo(
+        messages.STATE_ERASED.format(
+            person=erased.person, identities=", ".join(erased.identities), rows=rows
         )
     )

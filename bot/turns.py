@@ -30,12 +30,23 @@ from datetime import timedelta
 
 from bot.agent import RETRY_LEASE, UNAVAILABLE_REPLY, Agent, message_to_stored
 from bot.llm.errors import LLMError
+from bot.my_data import (
+    CONFIRM_WITHIN,
+    ERASE_ASK_REPLY,
+    ERASE_NOTHING_TO_CONFIRM,
+    ERASED_REPLY,
+    PRIVATE_ONLY_REPLY,
+    Ask,
+    ask_of,
+    asked_to_erase,
+    summary,
+)
 from bot.prompt import user_turn
-from channels.base import Channel, Inbound
+from channels.base import Channel, Inbound, Outgoing
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
 from wrapper.effects import Enqueue
-from wrapper.keys import thread_key, user_key
+from wrapper.keys import is_private_thread, thread_key, user_key
 from wrapper.limits import Admission, TurnLimits
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
 from wrapper.pending import WaitingTurn
@@ -173,6 +184,9 @@ class Turns:
         if waiting.attempts >= MAX_TURN_ATTEMPTS:
             await self._give_up(waiting, envelope)
             return
+        if (ask := ask_of(ref.text)) is not None:
+            await self._my_data(ask, waiting, envelope)
+            return
         if not await self._admitted(waiting, envelope):
             return
         history = await self._wrapper.history.load(envelope.thread_key)
@@ -190,6 +204,56 @@ class Turns:
             compaction=output.compaction,
             effects=(*output.effects, reply),
             waiting=waiting,
+        )
+        await self._commit(commit)
+
+    async def _my_data(self, ask: Ask, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
+        """Answer 'what do you know about me' and 'delete my data' (`bot.my_data`), no model."""
+        ref = waiting.ref
+        if not is_private_thread(ref.channel, ref.thread_id):
+            await self._answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
+        elif ask is Ask.SHOW:
+            document = await self._wrapper.export_person(envelope.user_key)
+            text = summary(document, zone=envelope.user_tz) if document else ERASED_REPLY
+            await self._answer_plainly(waiting, envelope, text)
+        elif ask is Ask.ERASE:
+            await self._answer_plainly(waiting, envelope, ERASE_ASK_REPLY)
+        else:
+            await self._erase(waiting, envelope)
+
+    async def _erase(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
+        ref = waiting.ref
+        texts = await self._wrapper.recent_texts(
+            envelope.user_key,
+            envelope.thread_key,
+            since=ref.received_at - CONFIRM_WITHIN,
+            until=ref.received_at,
+        )
+        if not asked_to_erase(texts):
+            await self._answer_plainly(waiting, envelope, ERASE_NOTHING_TO_CONFIRM)
+            return
+        route = ref.route or await self._wrapper.routes.get(envelope.thread_key)
+        erased = await self._wrapper.erase_person(envelope.user_key)
+        log.info("erased a person on request (%d identities)", len(erased.identities))
+        channel = self._channels.get(ref.channel)
+        if channel is None or not route:
+            return
+        last = Outgoing(
+            kind="reply", thread_id=ref.thread_id, user_id=ref.user_id, text=ERASED_REPLY,
+            route=route, key=f"{ref.key}#erased",
+        )  # fmt: skip
+        try:
+            await channel.send(last)
+        except Exception as exc:  # the erasure stands; only the last word is lost
+            log.warning("the erasure's confirmation was not sent: %s", type(exc).__name__)
+
+    async def _answer_plainly(
+        self, waiting: WaitingTurn, envelope: ContextEnvelope, text: str
+    ) -> None:
+        """Reply without the model, and without adding to the model's conversation."""
+        reply = self._enqueue(waiting.ref, envelope, "plain", text)
+        commit = TurnCommit(
+            thread_key=envelope.thread_key, at=self._clock.now(), effects=(reply,), waiting=waiting
         )
         await self._commit(commit)
 

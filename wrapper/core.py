@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from sqlalchemy import select
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 
@@ -41,6 +42,7 @@ from wrapper.history import History
 from wrapper.limits import TurnLimits, Verdict, admit
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
+from wrapper.person_data import Erased, erase_person, export_person
 from wrapper.reminders import Reminders
 from wrapper.replies import thread_followed
 from wrapper.routes import ChannelState, Routes
@@ -318,6 +320,43 @@ class InteractionWrapper(MessageChain):
                 conn, agent_id=self._agent_id, channel=channel, user_key=user_key, named=named
             )
         )
+
+    async def recent_texts(
+        self, user_key: str, thread_key: str, *, since: datetime, until: datetime
+    ) -> list[str]:
+        """What `user_key` wrote in `thread_key` from `since` to `until`, newest first.
+
+        Read from the journal; both ends count: platforms stamp messages to the second.
+        """
+
+        def work(conn: Connection) -> list[str]:
+            journal = queries.journal
+            query = (
+                select(journal.c.text)
+                .where(
+                    journal.c.user_key == user_key,
+                    journal.c.thread_key == thread_key,
+                    journal.c.received_at >= since,
+                    journal.c.received_at <= until,
+                )
+                .order_by(journal.c.received_at.desc())
+                .limit(50)
+            )
+            return list(conn.execute(query).scalars())
+
+        return await self._db.run(work)
+
+    async def export_person(self, user_key: str) -> dict[str, Any] | None:
+        """What is kept about the person behind `user_key` (`wrapper.person_data`); None: nobody."""
+        return await self._db.run(lambda conn: export_person(conn, user_key))
+
+    async def erase_person(self, user_key: str) -> Erased:
+        """Erase the person behind `user_key` on every linked channel (`wrapper.person_data`).
+
+        One transaction. A platform's redelivery of one of their old messages
+        is then a duplicate: nothing is stored or answered for it.
+        """
+        return await self._db.run(lambda conn: erase_person(conn, user_key))
 
     # ------------------------------------------------------------- memory
 

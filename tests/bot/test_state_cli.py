@@ -92,3 +92,43 @@ def test_a_bad_database_url_is_a_clear_error_without_the_password(tmp_path: Path
     assert result.exit_code == 2
     assert "hunter2" not in result.output
     assert "postgresql://" in result.stderr
+
+
+def test_erase_asks_first_then_erases_the_person(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    asyncio.run(_seed(url))
+    args = ["state", "erase", "--user", "console:me", "--database-url", url]
+    declined = runner.invoke(app, args, input="n\n")
+    assert declined.exit_code == 1
+    assert "cannot be undone" in declined.output
+    assert "console:me" in runner.invoke(app, ["state", "export", "--database-url", url]).stdout
+
+    erased = runner.invoke(app, [*args, "--yes"])
+    assert erased.exit_code == 0, erased.output
+    assert erased.stdout.startswith("erased u_") and "console:me" in erased.stdout
+    assert "1 actions" in erased.stdout
+    after = runner.invoke(app, ["state", "export", "--database-url", url]).stdout
+    assert "console:me" not in after and "gym" not in after
+
+    again = runner.invoke(app, [*args, "--yes"])
+    assert again.exit_code == 1
+    assert "nobody is known as console:me" in again.output
+
+
+def test_erase_refuses_a_key_that_is_no_identity(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    result = runner.invoke(app, ["state", "erase", "--user", "me", "--yes", "--database-url", url])
+    assert result.exit_code == 2
+    assert "user_key must be" in result.output
+
+
+def test_export_of_one_person(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    asyncio.run(_seed(url))
+    mine = runner.invoke(app, ["state", "export", "--user", "console:me", "--database-url", url])
+    assert mine.exit_code == 0, mine.output
+    document = json.loads(mine.stdout)
+    assert document["x_clockbot"]["person"]["identities"] == ["console:me"]
+    assert "clock it: gym" in mine.stdout
+    nobody = runner.invoke(app, ["state", "export", "--user", "console:x", "--database-url", url])
+    assert nobody.exit_code == 1 and "nobody is known as console:x" in nobody.output

@@ -1,0 +1,122 @@
+"""A person's own data, asked for in the chat: "what do you know about me", "delete my data".
+
+Both are read by the turn runner before the agent sees the message, and only in a
+private thread (a DM, an email thread, the console): what is kept about a person is
+not for a group to read, and an erasure is not a group's decision. In a group the
+person is asked to write to the bot directly.
+
+- "what do you know about me" (or ``/mydata``): a summary of what is kept, from
+  `wrapper.person_data.export_person`: identities, zone, messages, memory,
+  reminders waiting, open actions.
+- "delete my data" (or ``/deletemydata``): a warning and how to confirm, by writing
+  "delete my data: yes" within `CONFIRM_WITHIN`. The request is found again in the
+  journal, so any worker can take the confirmation. Then everything is erased in one
+  transaction (`wrapper.person_data.erase_person`), and one last message says so. It
+  goes straight to the channel, not through the outbox, so nothing is kept for it;
+  if the platform refuses it, the erasure stands.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from clockcore import to_iso
+
+__all__ = [
+    "CONFIRM_WITHIN",
+    "ERASED_REPLY",
+    "ERASE_ASK_REPLY",
+    "ERASE_CONFIRM",
+    "ERASE_NOTHING_TO_CONFIRM",
+    "PRIVATE_ONLY_REPLY",
+    "Ask",
+    "ask_of",
+    "asked_to_erase",
+    "summary",
+]
+
+CONFIRM_WITHIN = timedelta(minutes=10)
+ERASE_CONFIRM = "delete my data: yes"
+ERASE_ASK_REPLY = (
+    "This erases everything I keep about you, on every channel you linked: our "
+    "conversations, your reminders, memory, clocked actions and settings. It cannot be "
+    f"undone. To go ahead, write “{ERASE_CONFIRM}” within 10 minutes."
+)
+ERASED_REPLY = (
+    "Done: everything I kept about you is erased. If you write again, I'll start from nothing."
+)
+ERASE_NOTHING_TO_CONFIRM = (
+    "There is no request to delete your data in the last 10 minutes. Write “delete my data” first."
+)
+PRIVATE_ONLY_REPLY = "That's between us: please write it to me in a direct message."
+_MAX_LISTED = 10
+
+
+class Ask(enum.Enum):
+    SHOW = "show"
+    ERASE = "erase"
+    CONFIRM = "confirm"
+
+
+_ASKS = {
+    "what do you know about me": Ask.SHOW,
+    "/mydata": Ask.SHOW,
+    "delete my data": Ask.ERASE,
+    "/deletemydata": Ask.ERASE,
+    ERASE_CONFIRM: Ask.CONFIRM,
+}
+_SPACE = re.compile(r"\s+")
+
+
+def ask_of(text: str) -> Ask | None:
+    """Which request `text` is, read whole (case, spacing and end punctuation aside), or None."""
+    plain = _SPACE.sub(" ", text.strip().lower()).rstrip("?!. ")
+    plain = plain.split("@", 1)[0] if plain.startswith("/") else plain  # /mydata@SomeBot
+    return _ASKS.get(plain)
+
+
+def asked_to_erase(texts: Sequence[str]) -> bool:
+    """Whether any of `texts` (the person's recent messages) asked to delete their data."""
+    return any(ask_of(text) is Ask.ERASE for text in texts)
+
+
+def summary(document: Mapping[str, Any], *, zone: str | None) -> str:
+    """What is kept about a person, in a few lines, from their `export_person` document."""
+    person = document["x_clockbot"]["person"]
+    [user] = document["users"].values()
+    tz = zone or "UTC"
+    lines = ["Here is what I keep about you:"]
+    lines.append(f"- you, as: {', '.join(person['identities'])}")
+    lines.append(f"- your timezone: {zone or 'not set'}")
+    messages = person["messages"]
+    if messages:
+        first = _when(messages[0]["received_at"], tz)
+        threads = len(document["threads"])
+        lines.append(
+            f"- {_count(len(messages), 'message')} of yours in "
+            f"{_count(threads, 'conversation')}, since {first}"
+        )
+    memory = document["x_clockbot"].get("memory", [])
+    for item in memory[:_MAX_LISTED]:
+        due = f" (due {item['due_iso']})" if item.get("due_iso") else ""
+        lines.append(f"- remembered: {item['content']}{due}")
+    waiting = [j for j in person["jobs"] if j["status"] == "pending" and j["kind"] != "reply"]
+    for job in waiting[:_MAX_LISTED]:
+        due = _when(job["due_at"], tz)
+        lines.append(f"- to send you at {due}: {job['text']}")
+    for action in user.get("latest_actions", [])[:_MAX_LISTED]:
+        lines.append(f"- clocked: {action['label']} ({action['status']})")
+    lines.append("Write “delete my data” to erase all of it.")
+    return "\n".join(lines)
+
+
+def _when(iso: str, zone: str) -> str:
+    return to_iso(datetime.fromisoformat(iso).replace(microsecond=0), zone)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

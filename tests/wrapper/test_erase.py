@@ -1,0 +1,167 @@
+"""Erasing a person (`wrapper.person_data`), on SQLite and PostgreSQL.
+
+Alice writes on Telegram and by email (linked), in her DM and in a group with Bob; she has a
+reminder waiting, a memory, an action, a message on the waiting list. After her erasure a full
+export holds nothing of hers, her reminder cannot go out, an old message delivered again is
+not stored or answered, and Bob has lost nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+from sqlalchemy import func, select, text
+from sqlalchemy.engine import Connection
+
+from clockcore import MessageRef, SettableClock
+from wrapper import queries as q
+from wrapper.core import InteractionWrapper
+from wrapper.outbox import outbox
+from wrapper.person_data import ERASED
+
+ALICE, ALICE_MAIL, BOB = "telegram:42", "email:alice@example.test", "telegram:77"
+SECRET = "account 4417-0092"
+
+
+async def _say(
+    wrapper: InteractionWrapper,
+    clock: SettableClock,
+    channel: str,
+    thread: str,
+    user: str,
+    words: str,
+    message_id: str,
+    **kwargs: object,
+) -> tuple[MessageRef, str]:
+    clock.advance(timedelta(minutes=1))
+    ref = MessageRef(
+        channel=channel, thread_id=thread, user_id=user, message_id=message_id, text=words,
+        received_at=clock.now(), route={"chat_id": thread},
+    )  # fmt: skip
+    envelope = await wrapper.receive(ref, **kwargs)  # type: ignore[arg-type]
+    return ref, " ".join(envelope.notices)
+
+
+async def _alice_and_bob(wrapper: InteractionWrapper, clock: SettableClock) -> MessageRef:
+    first, _ = await _say(wrapper, clock, "telegram", "dm:42", "42", f"my {SECRET}", "1")
+    _, notices = await _say(wrapper, clock, "telegram", "dm:42", "42", "clock: link", "2")
+    code = re.search(r"Link code (\w+)", notices)
+    assert code is not None, notices
+    await _say(
+        wrapper, clock, "email", "alice@example.test/<a1@x>", "alice@example.test",
+        f"clock: link {code.group(1)}", "<a1@x>",
+    )  # fmt: skip
+    await _say(wrapper, clock, "telegram", "-100", "42", "heading to lunch", "3")
+    await _say(wrapper, clock, "telegram", "-100", "77", "bob in the group", "4")
+    await _say(wrapper, clock, "telegram", "dm:77", "77", "bob alone", "5")
+    lease = {"hold_for": "w1", "lease_until": clock.now() + timedelta(minutes=5)}
+    await _say(wrapper, clock, "telegram", "dm:42", "42", "still waiting", "6", **lease)
+    await wrapper.remember(user_key=ALICE, content=f"call the bank about {SECRET}")
+    await wrapper.remember(user_key=BOB, content="bob's dentist")
+    now = clock.now()
+    jobs = (
+        (ALICE, "dm:42", SECRET),
+        (ALICE, "-100", "to Alice in the group"),
+        (BOB, "dm:77", "bob's reminder"),
+    )
+    for user_key, thread, words in jobs:
+        await wrapper.outbox.enqueue(
+            kind="reminder", channel="telegram", thread_id=thread,
+            thread_key=f"agent:main:telegram:{thread}", user_key=user_key,
+            user_id=user_key.split(":")[1], text=f"Reminder: {words}",
+            due_at=now + timedelta(hours=1), now=now, key=f"job-{thread}",
+        )  # fmt: skip
+    return first
+
+
+def _all_rows(conn: Connection) -> str:
+    tables = [
+        "users", "identities", "threads", "thread_participants", "inbound_journal", "routes",
+        "pending_turns", "actions", "memory_items", "outbox", "history", "schedules",
+        "link_codes", "rate_buckets",
+    ]  # fmt: skip
+    dumped = {
+        table: [dict(row) for row in conn.execute(text(f"SELECT * FROM {table}")).mappings()]  # noqa: S608
+        for table in tables
+    }
+    return json.dumps(dumped, default=str)
+
+
+async def test_an_erased_person_leaves_nothing_and_is_not_brought_back(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    first = await _alice_and_bob(wrapper, clock)
+    before = await wrapper.database.run(_all_rows)
+    assert SECRET in before and "alice@example.test" in before
+
+    erased = await wrapper.erase_person(ALICE_MAIL)  # through either linked identity
+
+    assert set(erased.identities) == {ALICE, ALICE_MAIL}
+    assert erased.rows["users"] == 1 and erased.rows["memory_items"] == 1
+    state = json.dumps(await wrapper.export_state())
+    rows = await wrapper.database.run(_all_rows)
+    traces = (
+        SECRET, ALICE, ALICE_MAIL, "alice@example.test", "dm:42", "to Alice", erased.person
+    )  # fmt: skip
+    for trace in traces:
+        assert trace not in state, trace
+        assert trace not in rows, trace
+    # Her reminder cannot go out: no job of hers is left, Bob's still is.
+    due = await wrapper.outbox.listing(status="pending")
+    assert [item.user_key for item in due] == [BOB]
+    # Bob keeps everything, the group thread included.
+    assert "bob's dentist" in state and "bob in the group" in rows and "dm:77" in rows
+    assert "agent:main:telegram:-100" in state
+
+    # Telegram delivers her first message again: recognised, nothing stored.
+    again = await wrapper.receive(first)
+    assert again.duplicate
+
+    def left(conn: Connection) -> tuple[int, int, list[str]]:
+        people = conn.execute(
+            select(func.count()).where(q.identities.c.user_key.in_([ALICE, ALICE_MAIL]))
+        ).scalar_one()
+        jobs = conn.execute(select(func.count()).where(outbox.c.user_key == ALICE)).scalar_one()
+        journal = list(
+            conn.execute(
+                select(q.journal.c.user_key).where(q.journal.c.message_id.in_(["1", "2", "3"]))
+            ).scalars()
+        )
+        return int(people), int(jobs), journal
+
+    assert await wrapper.database.run(left) == (0, 0, [ERASED] * 3)
+    assert SECRET not in await wrapper.database.run(_all_rows)
+
+
+async def test_erasing_nobody_changes_nothing(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    await _alice_and_bob(wrapper, clock)
+    before = await wrapper.database.run(_all_rows)
+    erased = await wrapper.erase_person("telegram:999")
+    assert (erased.person, erased.rows) == (None, {})
+    assert await wrapper.database.run(_all_rows) == before
+
+
+async def test_a_persons_export_holds_all_of_theirs_and_nothing_of_anyone_else(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    await _alice_and_bob(wrapper, clock)
+    document = await wrapper.export_person(ALICE)
+    assert document is not None
+    shown = json.dumps(document)
+    for hers in (SECRET, "heading to lunch", "still waiting", "to Alice in the group", ALICE_MAIL):
+        assert hers in shown, hers
+    assert document["x_clockbot"]["person"]["identities"] == [ALICE_MAIL, ALICE]
+    bob = await wrapper.export_person(BOB)
+    assert bob is not None
+    for theirs in ("bob alone", "bob's dentist", "bob in the group", BOB, *bob["users"]):
+        assert theirs not in shown, theirs
+    assert sorted(document["threads"]) == [
+        "agent:main:email:alice@example.test/<a1@x>",
+        "agent:main:telegram:-100",
+        "agent:main:telegram:dm:42",
+    ]
+    assert await wrapper.export_person("telegram:999") is None

@@ -1,0 +1,189 @@
+"""A person's data: what is kept about them, exported for them or erased.
+
+`export_person` is the person's slice of CLOCK-STATE v3: their person row,
+the threads they are in (with only themselves as participant), their memory
+items, and in ``x_clockbot.person`` their identities, every message of theirs
+in the journal, the history of their private threads and every job addressed
+to them. A group's conversation is not theirs alone and is left out.
+
+`erase_person` takes the person behind one identity and removes, in one
+transaction, everything keyed to them on every linked channel:
+
+- their person row and every identity linked to it, and any link code they hold;
+- their memory items, actions, calibration and schedules;
+- their private threads whole (DMs, email threads, the console): the thread,
+  its history, its route, its participants, every outbox job in it (sent or
+  not) with the platform ids kept for replies, and its waiting messages;
+- in group threads, their participation, their waiting messages and every
+  job addressed to them not yet sent. The group's own conversation stays:
+  the history is one text the model saw as a whole and names no speaker, and
+  it belongs to everyone in the group;
+- their turn-limit bucket.
+
+Their journaled messages become tombstones: the row stays with its channel
+and message id only (text, thread and sender blanked), so a platform that
+delivers an old message again is recognised and nothing is answered or
+stored for it. The message ids are the platform's own and carry nothing
+else of the person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, delete, false, or_, select, update
+from sqlalchemy.engine import Connection
+
+from wrapper import queries as q
+from wrapper.history import history
+from wrapper.keys import is_private_thread, split_thread_key, split_user_key
+from wrapper.limits import buckets
+from wrapper.outbox import outbox, sent_messages
+from wrapper.pending import pending
+from wrapper.routes import routes
+from wrapper.state_io import export_state
+
+__all__ = ["ERASED", "Erased", "erase_person", "export_person"]
+
+ERASED = "erased"
+"""What a tombstone's thread and sender read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Erased:
+    """What was erased: the person (None: nobody had that identity) and rows per table."""
+
+    person: str | None
+    identities: tuple[str, ...] = ()
+    rows: dict[str, int] = field(default_factory=dict)
+
+
+def erase_person(conn: Connection, user_key: str) -> Erased:
+    """Erase the person behind `user_key` in the caller's transaction; see the module."""
+    person = q.load_person(conn, user_key)
+    if person is None:
+        return Erased(None)
+    pid = person.user_id
+    keys = tuple(
+        conn.execute(select(q.identities.c.user_key).where(q.identities.c.user_id == pid)).scalars()
+    )
+    rows: dict[str, int] = {}
+
+    def run(name: str, statement: object) -> None:
+        rows[name] = rows.get(name, 0) + conn.execute(statement).rowcount  # type: ignore[call-overload]
+
+    joined = set(
+        conn.execute(
+            select(q.participants.c.thread_key).where(q.participants.c.user_key.in_(keys))
+        ).scalars()
+    )
+    private = sorted(key for key in joined if is_private_thread(*split_thread_key(key)[1:]))
+    channel_ids = [split_user_key(key) for key in keys]
+    mine = or_(
+        false(), *(and_(pending.c.channel == c, pending.c.user_id == u) for c, u in channel_ids)
+    )
+
+    gone_jobs = select(outbox.c.id).where(
+        or_(
+            outbox.c.thread_key.in_(private),
+            and_(outbox.c.user_key.in_(keys), outbox.c.status != "sent"),
+        )
+    )
+    run("sent_messages", delete(sent_messages).where(sent_messages.c.outbox_id.in_(gone_jobs)))
+    run("outbox", delete(outbox).where(outbox.c.id.in_(gone_jobs)))
+    run("pending_turns", delete(pending).where(or_(mine, _pending_in(private))))
+    run("history", delete(history).where(history.c.thread_key.in_(private)))
+    run("routes", delete(routes).where(routes.c.thread_key.in_(private)))
+    run(
+        "thread_participants",
+        delete(q.participants).where(
+            or_(q.participants.c.user_key.in_(keys), q.participants.c.thread_key.in_(private))
+        ),
+    )
+    run("threads", delete(q.threads).where(q.threads.c.thread_key.in_(private)))
+    run(
+        "inbound_journal",
+        update(q.journal)
+        .where(q.journal.c.user_key.in_(keys))
+        .values(text="", user_key=ERASED, thread_key=ERASED),
+    )
+    for name, table in (
+        ("memory_items", q.memory),
+        ("actions", q.actions),
+        ("calibration", q.calibration),
+        ("schedules", q.schedules),
+    ):
+        run(name, delete(table).where(table.c.user_id == pid))
+    run("link_codes", delete(q.link_codes).where(q.link_codes.c.user_key.in_(keys)))
+    run("rate_buckets", delete(buckets).where(buckets.c.key == f"person:{pid}"))
+    run("identities", delete(q.identities).where(q.identities.c.user_id == pid))
+    run("users", delete(q.users).where(q.users.c.id == pid))
+    return Erased(pid, keys, {name: count for name, count in rows.items() if count})
+
+
+def _pending_in(thread_keys: Sequence[str]) -> ColumnElement[bool]:
+    """Waiting messages in these threads (the list keeps channel and thread id, not the key)."""
+    parts = [split_thread_key(key) for key in thread_keys]
+    return or_(
+        false(),
+        *(
+            and_(pending.c.channel == channel, pending.c.thread_id == tid)
+            for _, channel, tid in parts
+        ),
+    )
+
+
+def export_person(conn: Connection, user_key: str) -> dict[str, Any] | None:
+    """The person behind `user_key` as a CLOCK-STATE v3 slice (see the module); None: nobody."""
+    person = q.load_person(conn, user_key)
+    if person is None:
+        return None
+    pid = person.user_id
+    document: dict[str, Any] = export_state(conn)
+    document["users"] = {pid: document["users"][pid]}
+    threads: dict[str, Any] = {}
+    for key, thread in document["threads"].items():
+        if pid not in thread.get("participants", []):
+            continue
+        spoken = thread.get("last_user_message_iso_by_user", {})
+        thread["participants"] = [pid]
+        thread["last_user_message_iso_by_user"] = {pid: spoken[pid]} if pid in spoken else {}
+        threads[key] = thread
+    document["threads"] = threads
+    extension = document.setdefault("x_clockbot", {})
+    extension["memory"] = [m for m in extension.get("memory", []) if m.get("user_id") == pid]
+    keys = list(
+        conn.execute(select(q.identities.c.user_key).where(q.identities.c.user_id == pid)).scalars()
+    )
+    private = [key for key in threads if is_private_thread(*split_thread_key(key)[1:])]
+    messages = conn.execute(
+        select(
+            q.journal.c.channel, q.journal.c.thread_key, q.journal.c.received_at, q.journal.c.text
+        )
+        .where(q.journal.c.user_key.in_(keys))
+        .order_by(q.journal.c.received_at, q.journal.c.id)
+    ).mappings()
+    said = conn.execute(
+        select(history.c.thread_key, history.c.role, history.c.content)
+        .where(history.c.thread_key.in_(private))
+        .order_by(history.c.thread_key, history.c.seq)
+    ).mappings()
+    jobs = conn.execute(
+        select(outbox.c.kind, outbox.c.status, outbox.c.due_at, outbox.c.thread_key, outbox.c.text)
+        .where(or_(outbox.c.user_key.in_(keys), outbox.c.thread_key.in_(private)))
+        .order_by(outbox.c.due_at, outbox.c.id)
+    ).mappings()
+    conversations: dict[str, list[dict[str, str]]] = {}
+    for row in said:
+        conversations.setdefault(row["thread_key"], []).append(
+            {"role": row["role"], "content": row["content"]}
+        )
+    extension["person"] = {
+        "identities": sorted(keys),
+        "messages": [{**dict(m), "received_at": m["received_at"].isoformat()} for m in messages],
+        "history": conversations,
+        "jobs": [{**dict(j), "due_at": j["due_at"].isoformat()} for j in jobs],
+    }
+    return document
