@@ -20,14 +20,14 @@ import copy
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from clockcore import SettableClock, load_state
+from clockcore import load_state
+from tests.support.fuzz_store import fuzz_store
 from tests.wrapper.test_state_io import SKILL_FILE
 from wrapper import InteractionWrapper, StateImportError
 
@@ -89,14 +89,8 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
 def store(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[asyncio.Runner, InteractionWrapper]]:
-    path: Path = tmp_path_factory.mktemp("state-fuzz") / "state.sqlite3"
-    runner = asyncio.Runner()
-    wrapper = runner.run(InteractionWrapper.open(f"sqlite:///{path}", clock=SettableClock(NOW)))
-    try:
-        yield runner, wrapper
-    finally:
-        runner.run(wrapper.close())
-        runner.close()
+    with fuzz_store(tmp_path_factory, "state-fuzz", now=NOW) as pair:
+        yield pair
 
 
 @settings(

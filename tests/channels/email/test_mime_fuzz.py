@@ -20,7 +20,6 @@ import asyncio
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -36,7 +35,7 @@ from channels.email.reading import (
     Screening,
     read_mail,
 )
-from clockcore import SettableClock
+from tests.support.fuzz_store import fuzz_store
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 
@@ -104,15 +103,11 @@ def raw_mail(draw: st.DrawFn) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[asyncio.Runner, object]]:
-    path: Path = tmp_path_factory.mktemp("fuzz") / "fuzz.sqlite3"
-    runner = asyncio.Runner()
-    wrapper = runner.run(InteractionWrapper.open(f"sqlite:///{path}", clock=SettableClock(NOW)))
-    try:
-        yield runner, wrapper
-    finally:
-        runner.run(wrapper.close())
-        runner.close()
+def store(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[asyncio.Runner, InteractionWrapper]]:
+    with fuzz_store(tmp_path_factory, "fuzz", now=NOW) as pair:
+        yield pair
 
 
 @settings(
