@@ -32,6 +32,7 @@ __all__ = [
     "OutgoingKind",
     "Sink",
     "StateStore",
+    "storable",
 ]
 
 OutgoingKind = Literal["reply", "proactive", "reminder"]
@@ -86,6 +87,18 @@ class Inbound:
     reply_to: str | None = None
     refers_to: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        """Every string made storable (`storable`): a platform's odd bytes never poison a turn."""
+        for name in ("channel", "thread_id", "user_id", "text", "message_id"):
+            object.__setattr__(self, name, storable(getattr(self, name)))
+        for name in ("user_zone", "hint", "language", "reply_to"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, storable(value))
+        route = {storable(key): storable(value) for key, value in self.route.items()}
+        object.__setattr__(self, "route", route)
+        object.__setattr__(self, "refers_to", tuple(storable(ref) for ref in self.refers_to))
+
     @property
     def ref(self) -> MessageRef:
         """The message as one value, for everything downstream of the adapter."""
@@ -95,6 +108,22 @@ class Inbound:
             route=self.route, language=primary_language(self.language),
             reply_to=self.reply_to,
         )  # fmt: skip
+
+
+def storable(text: str) -> str:
+    """`text` as every store can keep it: lone surrogates and NULs become U+FFFD.
+
+    JSON may carry a lone surrogate (``"\\ud800"``), which UTF-8 cannot encode, and
+    PostgreSQL refuses NUL in text. Either would fail the journal write on every
+    redelivery; found by fuzzing Telegram updates. A replacement, not a deletion, so an id
+    made only of them stays an id.
+    """
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ _DATA = re.compile(rf"^{PREFIX}:(?P<action>done|10m|1h|1d|noop):(?P<id>r\d{{1,19
 
 def read_button(data: str | None) -> tuple[str, str] | None:
     """(action, reminder id) from ``rem:<action>:<id>``, None for anything else."""
-    found = _DATA.match(data or "")
+    found = _DATA.match(data) if isinstance(data, str) else None
     return (found["action"], found["id"]) if found else None
 
 

@@ -50,7 +50,7 @@ from channels.base import Channel, ChannelError, HttpRoute, Inbound, Outgoing, S
 from channels.reminder_buttons import PREFIX, press_message_id, words
 from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_blocks
 from channels.slack.errors import channel_error, why
-from channels.slack.events import Post, read_post, route_for_thread
+from channels.slack.events import Post, read_post, route_for_thread, shape_problem
 from channels.slack.render import to_parts
 from clockcore import Clock, SystemClock, canonical_zone
 
@@ -329,6 +329,10 @@ class SlackChannel(Channel):
             bolt_request = await to_bolt_request(request)
         except (ValueError, TypeError, AttributeError) as exc:  # not a JSON object or a form
             log.warning("slack: refused an events request that is not Slack's shape: %s", exc)
+            return web.json_response({"error": "unreadable request"}, status=400)
+        problem = shape_problem(bolt_request.body)
+        if problem is not None:  # bolt would fail on it with a 500, and Slack retry forever
+            log.warning("slack: refused an events request: %s", problem)
             return web.json_response({"error": "unreadable request"}, status=400)
         return await to_aiohttp_response(await app.async_dispatch(bolt_request))
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from channels.slack.render import from_slack
 
-__all__ = ["Post", "read_post", "received_at", "route_for_thread"]
+__all__ = ["Post", "read_post", "received_at", "route_for_thread", "shape_problem"]
 
 # Subtypes that are still a person writing: a message with files, a thread reply
 # also sent to the channel. Every other subtype (edits, deletions, joins, bots) is not.
@@ -77,10 +77,15 @@ def received_at(ts: str) -> datetime:
         ValueError: `ts` is not that shape.
     """
     seconds, _, fraction = ts.partition(".")
-    if not seconds.isdigit() or (fraction and not fraction.isdigit()):
+    if not (seconds.isascii() and seconds.isdigit()) or (
+        fraction and not (fraction.isascii() and fraction.isdigit())
+    ):
         raise ValueError(f"not a Slack ts: {ts!r}")
     micros = int(fraction[:6].ljust(6, "0")) if fraction else 0
-    return datetime.fromtimestamp(int(seconds), UTC) + timedelta(microseconds=micros)
+    try:
+        return datetime.fromtimestamp(int(seconds), UTC) + timedelta(microseconds=micros)
+    except (OverflowError, OSError) as exc:  # past the year 9999 (found by fuzzing)
+        raise ValueError(f"not a Slack ts: {ts!r}") from exc
 
 
 def read_post(
@@ -127,6 +132,33 @@ def read_post(
     )
 
 
+def shape_problem(body: object) -> str | None:
+    """Why slack-bolt cannot take `body` (an Events API body or an interaction), or None.
+
+    bolt reads ``event``, ``authorizations`` and a button's ``actions`` without checking
+    their types; a body with ``"event": null`` or ``"actions": null`` made it answer 500
+    (found by fuzzing), which Slack retries forever.
+    """
+    if not isinstance(body, Mapping):
+        return "the body is not a JSON object"
+    if "event" in body and not isinstance(body["event"], Mapping):
+        return "its event is not an object"
+    if "event" in body and not isinstance(body["event"].get("type"), str):
+        return "its event has no type"  # bolt matches listeners on it unchecked
+    grants = body.get("authorizations")
+    if grants is not None and not (
+        isinstance(grants, list) and all(isinstance(grant, Mapping) for grant in grants)
+    ):
+        return "its authorizations are not a list of objects"
+    if body.get("type") in ("block_actions", "interactive_message") and "actions" in body:
+        actions = body["actions"]  # bolt matches on actions[0]["action_id"] unchecked
+        if not (isinstance(actions, list) and actions and isinstance(actions[0], Mapping)):
+            return "its actions are not a list of objects"
+        if not isinstance(actions[0].get("action_id"), str):
+            return "its action has no action_id"
+    return None
+
+
 def route_for_thread(thread_id: str) -> dict[str, str]:
     """The route a `Post.thread_id` implies, for a send whose thread has no stored route."""
     if thread_id.startswith("dm:"):
@@ -139,4 +171,4 @@ def route_for_thread(thread_id: str) -> dict[str, str]:
 
 
 def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
+    return value if isinstance(value, str) and value.strip() else None

@@ -77,6 +77,8 @@ log = logging.getLogger(__name__)
 
 WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
+_UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, ArithmeticError, OSError)
+"""What reading a malformed update raises: wrong types, a date past ``time_t`` (fuzzed)."""
 ALLOWED_UPDATES = ("message", "callback_query")
 POLL_TIMEOUT = 25
 """Seconds one ``getUpdates`` long poll may wait for an update."""
@@ -262,7 +264,7 @@ class TelegramChannel(Channel):
             except RetryAfter as exc:
                 await self._pause(_seconds(exc))
                 continue
-            except (TelegramError, ValueError, KeyError, TypeError) as exc:
+            except (TelegramError, *_UNREADABLE) as exc:
                 failures += 1
                 self._problem = f"telegram: polling failed: {self._safe(exc)}"
                 log.warning("%s (attempt %d)", self._problem, failures)
@@ -298,7 +300,9 @@ class TelegramChannel(Channel):
         try:
             data = json.loads(await request.read())
             update = Update.de_json(data, self._bot)
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            if not isinstance(update.update_id, int):  # the ordering and dedup key
+                raise TypeError("update_id is not an integer")
+        except _UNREADABLE as exc:
             log.warning("telegram: unreadable webhook update: %s", type(exc).__name__)
             return web.Response(status=400, text="bad update")
         try:
@@ -320,7 +324,7 @@ class TelegramChannel(Channel):
             reading = read_message(
                 message, self._me, open_groups=self._open_groups, now=self._clock.now()
             )
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        except _UNREADABLE as exc:
             log.warning("telegram: update %s unreadable: %s", update.update_id, exc)
             return
         if reading is None:
@@ -344,11 +348,13 @@ class TelegramChannel(Channel):
         A press of something that is not our button, or by someone not allowed,
         is only answered (Telegram shows a spinner until it is).
         """
-        found = read_press(query.data)
+        found, inbound = read_press(query.data), None
         user = query.from_user
-        inbound = None
-        if found is not None and is_allowed(self._allowed, str(user.id), user.username):
-            inbound = press_inbound(query, *found, now=self._clock.now())
+        try:
+            if found is not None and is_allowed(self._allowed, str(user.id), user.username):
+                inbound = press_inbound(query, *found, now=self._clock.now())
+        except _UNREADABLE as exc:
+            log.warning("telegram: button press unreadable: %s", type(exc).__name__)
         if inbound is not None and self._sink is not None:
             await self._sink(inbound)  # raises when not recorded: Telegram delivers it again
         answer = chosen_text(found[0]) if inbound is not None and found is not None else None

@@ -134,7 +134,7 @@ def _command(message: Message, me: Identity) -> tuple[str, str] | None:
     text = message.text
     if text is None:
         return None
-    for entity, word in message.parse_entities(_COMMAND_KINDS).items():
+    for entity, word in _parsed(message, _COMMAND_KINDS).items():
         if entity.offset != 0:
             continue
         name, _, target = word.removeprefix("/").partition("@")
@@ -162,9 +162,21 @@ def _command_text(name: str, arguments: str, *, private: bool) -> tuple[str, boo
 
 
 def _entities(message: Message) -> dict[MessageEntity, str]:
-    if message.text is not None:
-        return message.parse_entities(_MENTION_KINDS)
-    return message.parse_caption_entities(_MENTION_KINDS)
+    return _parsed(message, _MENTION_KINDS)
+
+
+def _parsed(message: Message, kinds: list[str | None]) -> dict[MessageEntity, str]:
+    """The text's (or caption's) entities of `kinds` with their words; none when they are broken.
+
+    Entities that cut a character in half or point past the text fail to decode (found by
+    fuzzing); the message is then read as plain text rather than lost.
+    """
+    try:
+        if message.text is not None:
+            return message.parse_entities(kinds)
+        return message.parse_caption_entities(kinds)
+    except (ValueError, TypeError, AttributeError):
+        return {}
 
 
 def _mentions(message: Message, me: Identity) -> bool:
