@@ -93,6 +93,7 @@ _CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_HTTP_PORT": ("http_port",),
     "CLOCKBOT_LOG_LEVEL": ("log_level",),
     "CLOCKBOT_CONTACT_WINDOW": ("contact_window",),
+    "CLOCKBOT_RETENTION_DAYS": ("retention_days",),
     "CLOCKBOT_LLM_PROVIDER": ("llm", "provider"),
     "CLOCKBOT_LLM_BASE_URL": ("llm", "base_url"),
     "CLOCKBOT_LLM_MODEL": ("llm", "model"),
@@ -506,6 +507,8 @@ class Settings(BaseSettings):
         contact_window: the default contact window.
         worker: heartbeats and takeover (several workers on one store).
         limit: turns per person and per channel (model calls).
+        retention_days: conversations older than this many days are deleted
+            (`wrapper.retention`); None keeps everything.
         config_file: the YAML file these settings came from, if any (set by
             `load_settings`, not a setting).
     """
@@ -526,6 +529,7 @@ class Settings(BaseSettings):
     contact_window: ContactWindowField = DEFAULT_CONTACT_WINDOW
     worker: WorkerSettings = WorkerSettings()
     limit: LimitSettings = LimitSettings()
+    retention_days: Annotated[int, Field(ge=1, le=36_500)] | None = None
     config_file: Path | None = None
 
     @classmethod

@@ -8,9 +8,17 @@ is told so, in the advisory, and only its own ``defer`` keeps the message back
 model cannot be reached). A decision is committed before the send, so a
 crash between them sends the decided text, decided once.
 
+Jobs go out in lanes, one per thread, each on its own task: a lane's jobs in
+order, lanes side by side, and claiming goes on while they send. Each send
+first waits for the platform's limits (`bot.pacing`), so a chat at its limit
+waits alone and every other chat's jobs still go.
+
 Every failure counts toward `MAX_ATTEMPTS` (each claim is an attempt): a
 channel error, an adapter's bug, a store error while deciding. A job whose
 worker died is claimed again as soon as its heartbeat stops.
+
+With a retention (``CLOCKBOT_RETENTION_DAYS``), the dispatcher deletes the
+conversation older than it every `PRUNE_EVERY` (`wrapper.retention`).
 
 A job of a recurring schedule has its next occurrence enqueued when it is
 claimed (`wrapper.schedules.advance_in`), and may be skipped there. A job
@@ -23,9 +31,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from bot.pacing import Pacer
 from bot.turns import Turns
 from channels.base import Channel, ChannelError, Outgoing
 from clockcore import Clock
@@ -33,13 +43,20 @@ from wrapper import InteractionWrapper
 from wrapper.outbox import OutboxItem
 from wrapper.schedules import LATE_AFTER, late_note
 
-__all__ = ["CLAIM_LEASE", "MAX_ATTEMPTS", "Dispatcher"]
+__all__ = ["CLAIM_LEASE", "MAX_ATTEMPTS", "PRUNE_EVERY", "Dispatcher"]
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 12
 """Attempts at one job before it is marked failed (with backoff, about an hour of trying)."""
+PRUNE_EVERY = timedelta(hours=6)
+"""How often a worker applies the retention (``CLOCKBOT_RETENTION_DAYS``); each prune changes
+an old thread's prompt prefix once, so not with every poll."""
 CLAIM_LEASE = timedelta(minutes=2)
+CLAIM_BATCH = 10
+"""Jobs claimed at once."""
+MAX_LANES = 64
+"""Threads sending at once in one process; more wait for the next claim."""
 """The last resort: how long a live worker's claim on a job lasts."""
 
 
@@ -55,6 +72,7 @@ class Dispatcher:
         clock: Clock,
         worker: str,
         lease: timedelta = CLAIM_LEASE,
+        retention: timedelta | None = None,
     ) -> None:
         self._wrapper = wrapper
         self._turns = turns
@@ -65,29 +83,48 @@ class Dispatcher:
         self._stopping = asyncio.Event()
         self._woken = asyncio.Event()
         self._running = 0
+        self._lanes: dict[str, deque[OutboxItem]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pacer = Pacer()
+        self._retention = retention
+        self._pruned_at: datetime | None = None
 
     @property
     def idle(self) -> bool:
-        """No job is being handled in this process right now."""
-        return self._running == 0
+        """No job is being claimed or handled in this process right now."""
+        return self._running == 0 and not self._lanes
 
     async def run_once(self) -> int:
-        """Claim and handle every job due now; the number handled."""
+        """Claim the jobs due now and start sending them, each thread's in its lane; how many.
+
+        A lane runs on its own task, so this returns while sends still wait for the
+        platforms' limits; `settle` and `run_forever` wait for the lanes.
+        """
+        room = MAX_LANES - len(self._lanes)
+        if room <= 0:
+            return 0
         self._running += 1
         try:
             now = self._clock.now()
+            await self._prune(now)
             items = await self._wrapper.outbox.claim_due(
-                now=now, worker=self.worker, lease=self._lease,
+                now=now, worker=self.worker, lease=self._lease, limit=min(CLAIM_BATCH, room),
                 alive_since=self._wrapper.workers.liveness(now)["alive_since"],
             )  # fmt: skip
-            for item in items:
-                await self._handle(item)
-            return len(items)
         finally:
             self._running -= 1
+        for item in items:  # oldest due first, so each lane is in order
+            lane = self._lanes.get(item.thread_key)
+            if lane is None:
+                lane = self._lanes[item.thread_key] = deque()
+                task = asyncio.create_task(self._run_lane(item.thread_key, lane))
+                self._tasks.add(task)
+                task.add_done_callback(self._lane_done)
+            lane.append(item)
+        return len(items)
 
     async def run_forever(self, *, interval: float = 1.0) -> None:
-        """Poll for due jobs until `stop` is called; a job in hand is always finished."""
+        """Poll for due jobs until `stop` is called; the jobs in hand are always finished."""
         while not self._stopping.is_set():
             self._woken.clear()
             try:
@@ -99,6 +136,8 @@ class Dispatcher:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(interval):
                     await self._woken.wait()
+        if self._tasks:
+            await asyncio.wait(set(self._tasks))
 
     async def settle(self, *, timeout: float | None = 10.0) -> None:  # noqa: ASYNC109
         """Wait until no turn runs and no job is due or in hand (tests, the console).
@@ -112,6 +151,9 @@ class Dispatcher:
                     await self._turns.drain()
                     continue
                 handled = await self.run_once()
+                if self._tasks:
+                    await asyncio.wait(set(self._tasks))
+                    continue
                 if handled == 0 and not self._turns.busy and self.idle:
                     return
                 if handled == 0:
@@ -125,6 +167,35 @@ class Dispatcher:
         """Ask `run_forever` to return after the job it is handling, if any."""
         self._stopping.set()
         self._woken.set()
+
+    async def _prune(self, now: datetime) -> None:
+        """With a retention set, delete the conversation older than it, once every `PRUNE_EVERY`.
+
+        Every worker prunes; a second prune of the same moment finds nothing to delete.
+        """
+        if self._retention is None:
+            return
+        if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
+            return
+        self._pruned_at = now
+        pruned = await self._wrapper.prune(before=now - self._retention)
+        if pruned.rows:
+            log.info("retention: deleted what was older than %s: %s", self._retention, pruned.rows)
+
+    async def _run_lane(self, thread_key: str, lane: deque[OutboxItem]) -> None:
+        """One thread's jobs, in order; other threads' lanes run beside it."""
+        try:
+            while lane:
+                await self._handle(lane[0])
+                lane.popleft()
+        except Exception:  # the store failed: the claims lapse and the jobs are taken again
+            log.exception("dispatching failed in %s; trying again", thread_key)
+        finally:
+            del self._lanes[thread_key]
+
+    def _lane_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._woken.set()  # the thread's next reply may be claimed now
 
     async def _handle(self, item: OutboxItem) -> None:
         outbox = self._wrapper.outbox
@@ -177,17 +248,17 @@ class Dispatcher:
         if channel is None:
             raise ChannelError(f"the {item.channel} channel is not running here")
         route = await self._wrapper.routes.get(item.thread_key)
-        ids = await channel.send(
-            Outgoing(
-                kind=item.kind,
-                thread_id=item.thread_id,
-                user_id=item.user_id,
-                text=text,
-                route=route,
-                key=item.key,
-                reminder=f"r{item.id}" if item.kind == "reminder" else None,
-            )
+        message = Outgoing(
+            kind=item.kind,
+            thread_id=item.thread_id,
+            user_id=item.user_id,
+            text=text,
+            route=route,
+            key=item.key,
+            reminder=f"r{item.id}" if item.kind == "reminder" else None,
         )
+        await self._pacer.wait(channel.paces(message))
+        ids = await channel.send(message)
         return tuple(ids or ())
 
 

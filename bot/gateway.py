@@ -97,6 +97,7 @@ class Gateway:
         self.dispatcher = Dispatcher(
             wrapper=self.wrapper, turns=self.turns, channels=self.channels, clock=self._clock,
             worker=self.worker,
+            retention=timedelta(days=s.retention_days) if s.retention_days else None,
         )  # fmt: skip
         try:
             if self._channel_list is None:

@@ -30,6 +30,7 @@ __all__ = [
     "MemoryState",
     "Outgoing",
     "OutgoingKind",
+    "Pace",
     "Sink",
     "StateStore",
     "storable",
@@ -205,6 +206,20 @@ class MemoryState:
 
 
 @dataclass(frozen=True, slots=True)
+class Pace:
+    """A platform's send limit: at most `count` sends in `seconds` under `key`, as a leaky
+    bucket (`count` at once, then one every ``seconds / count``).
+
+    ``Pace("telegram:<bot>:chat:42", 3, 3.0)``: a short burst of three to one chat, then
+    one a second.
+    """
+
+    key: str
+    count: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
 class HttpRoute:
     """A path the adapter serves on the gateway's aiohttp server.
 
@@ -264,6 +279,10 @@ class Channel(ABC):
     @abstractmethod
     async def stop(self) -> None:
         """Stop receiving and close connections; messages in hand are finished first."""
+
+    def paces(self, message: Outgoing) -> Sequence[Pace]:
+        """The platform's send limits `message` counts against (`bot.pacing`); none by default."""
+        return ()
 
     def http_routes(self) -> Sequence[HttpRoute]:
         """Paths this adapter serves on the shared HTTP server (webhooks); none by default."""

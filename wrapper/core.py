@@ -45,6 +45,7 @@ from wrapper.pending import WaitingTurn, WaitingTurns
 from wrapper.person_data import Erased, erase_person, export_person
 from wrapper.reminders import Reminders
 from wrapper.replies import thread_followed
+from wrapper.retention import Pruned, prune_in
 from wrapper.routes import ChannelState, Routes
 from wrapper.thread_locks import ThreadLocks
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
@@ -357,6 +358,11 @@ class InteractionWrapper(MessageChain):
         is then a duplicate: nothing is stored or answered for it.
         """
         return await self._db.run(lambda conn: erase_person(conn, user_key))
+
+    async def prune(self, *, before: datetime) -> Pruned:
+        """Delete the conversation older than `before` (`wrapper.retention`), in one transaction."""
+        now = self._clock.now()
+        return await self._db.run(lambda conn: prune_in(conn, before=before, now=now))
 
     # ------------------------------------------------------------- memory
 

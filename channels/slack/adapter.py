@@ -46,7 +46,16 @@ from slack_sdk.signature import Clock as SignatureClock
 from slack_sdk.signature import SignatureVerifier
 from slack_sdk.web.async_client import AsyncWebClient
 
-from channels.base import Channel, ChannelError, HttpRoute, Inbound, Outgoing, Sink, StateStore
+from channels.base import (
+    Channel,
+    ChannelError,
+    HttpRoute,
+    Inbound,
+    Outgoing,
+    Pace,
+    Sink,
+    StateStore,
+)
 from channels.reminder_buttons import PREFIX, press_message_id, words
 from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_blocks
 from channels.slack.errors import channel_error, why
@@ -58,6 +67,8 @@ __all__ = ["DEFAULT_API_URL", "EVENTS_PATH", "REFUSED_DM", "SlackChannel"]
 
 DEFAULT_API_URL = "https://slack.com/api/"
 EVENTS_PATH = "/slack/events"
+PER_CHANNEL = (3, 3.0)
+"""Slack posts about one message a second per channel and allows short bursts: three at once."""
 REFUSED_DM = "Sorry, this assistant isn't open to you here. Ask its owner to add you."
 """The one reply a person outside ``allowed_users`` gets in a DM (once per run)."""
 
@@ -480,6 +491,11 @@ class SlackChannel(Channel):
         return profile
 
     # --- outbound ---------------------------------------------------------------------------
+
+    def paces(self, message: Outgoing) -> Sequence[Pace]:
+        """``chat.postMessage``'s limit: about one a second per channel, with short bursts."""
+        channel = (dict(message.route) or route_for_thread(message.thread_id)).get("channel")
+        return (Pace(f"slack:{self._team_id}:{channel}", *PER_CHANNEL),) if channel else ()
 
     async def send(self, message: Outgoing) -> list[str]:
         """Post `message` as mrkdwn parts into its route's channel (and thread).

@@ -49,7 +49,7 @@ from telegram.error import (
 from telegram.ext import AIORateLimiter, ExtBot
 from telegram.request import HTTPXRequest
 
-from channels.base import Channel, ChannelError, HttpRoute, Outgoing, Sink, StateStore
+from channels.base import Channel, ChannelError, HttpRoute, Outgoing, Pace, Sink, StateStore
 from channels.telegram import messages
 from channels.telegram.buttons import (
     chosen_keyboard,
@@ -79,6 +79,12 @@ WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 _UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, ArithmeticError, OSError)
 """What reading a malformed update raises: wrong types, a date past ``time_t`` (fuzzed)."""
+PER_BOT = (30, 1.0)
+"""Telegram's broadcast limit: 30 messages a second per bot."""
+PER_CHAT = (3, 3.0)
+"""About one message a second per chat; Telegram allows short bursts, so three at once."""
+PER_GROUP = (20, 60.0)
+"""20 messages a minute per group."""
 ALLOWED_UPDATES = ("message", "callback_query")
 POLL_TIMEOUT = 25
 """Seconds one ``getUpdates`` long poll may wait for an update."""
@@ -392,6 +398,20 @@ class TelegramChannel(Channel):
             log.warning("telegram: direct reply failed: %s", self._safe(exc))
 
     # --- sending --------------------------------------------------------------------------------
+
+    def paces(self, message: Outgoing) -> Sequence[Pace]:
+        """Telegram's limits: 30 a second per bot; per chat a burst of 3, then one a second;
+        per group 20 a minute (a group's chat id is negative)."""
+        bot = self._token.partition(":")[0]
+        whole = Pace(f"telegram:{bot}", *PER_BOT)
+        try:
+            chat = _target(message)[0]
+        except ChannelError:
+            return (whole,)  # the send fails at once, permanently
+        paces = [whole, Pace(f"telegram:{bot}:chat:{chat}", *PER_CHAT)]
+        if chat < 0:
+            paces.append(Pace(f"telegram:{bot}:group:{chat}", *PER_GROUP))
+        return tuple(paces)
 
     async def send(self, message: Outgoing) -> list[str]:
         """Deliver `message` as HTML, in parts under 4096 characters; raises `ChannelError`.

@@ -110,6 +110,7 @@ def test_the_environment_sets_every_group(tmp_path: Path) -> None:
         "CLOCKBOT_HTTP_HOST": "10.0.0.5",
         "CLOCKBOT_HTTP_PORT": "9000",
         "CLOCKBOT_CONTACT_WINDOW": "22:00-06:00",
+        "CLOCKBOT_RETENTION_DAYS": "90",
         "CLOCKBOT_LLM_PROVIDER": "anthropic",
         "CLOCKBOT_LLM_MODEL": "claude-x",
         "CLOCKBOT_LLM_API_KEY": SECRET,
@@ -144,6 +145,7 @@ def test_the_environment_sets_every_group(tmp_path: Path) -> None:
     assert s.store_url == "postgresql://db/clockbot"
     assert (s.agent_id, s.http_host, s.http_port) == ("ops", "10.0.0.5", 9000)
     assert s.contact_window == ContactWindow(time(22), time(6))
+    assert s.retention_days == 90
     assert s.llm.enabled
     assert (s.llm.provider, s.llm.model, s.llm.timeout_seconds) == ("anthropic", "claude-x", 12.5)
     assert s.llm.api_key is not None
@@ -372,6 +374,7 @@ def test_unreadable_yaml_reports_a_position_not_the_line(tmp_path: Path) -> None
         ("telegram:\n  api_url: ftp://x\n", "must be an http:// or https:// URL"),
         ("email: {address: nobody, imap_host: i, smtp_host: s}\n", "must be a mail address"),
         ("config_file: /etc/x\n", "config_file: not a setting"),
+        ("retention_days: 0\n", "retention_days (CLOCKBOT_RETENTION_DAYS): Input should be"),
         ("clock:\n  mode: loud\n", "clock.mode: "),
     ],
 )

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from bot.config import Settings
 from bot.dispatch import MAX_ATTEMPTS
@@ -19,6 +20,7 @@ from bot.gateway import Gateway
 from channels.base import ChannelError, Outgoing
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound
+from wrapper import queries as q
 from wrapper.schedules import NewSchedule, new_schedule_id
 
 SUNDAY = datetime(2026, 6, 7, 12, tzinfo=UTC)
@@ -157,3 +159,30 @@ async def test_a_permanent_channel_error_fails_the_job_at_once(
     (item,) = [i for i in await gateway.outbox.listing() if i.id == item_id]
     assert (item.status, item.attempts, item.last_error) == ("failed", 1, "chat not found")
     assert channel.sent == []
+
+
+async def test_with_a_retention_the_dispatcher_deletes_the_old_conversation(
+    settings: Settings, clock: SettableClock
+) -> None:
+    channel = RecordingChannel()
+    kept = settings.model_copy(update={"retention_days": 30})
+    key = "agent:main:test:dm:7"
+    async with Gateway(kept, channels=[channel], clock=clock, poll_interval=0.05) as gateway:
+        assert channel.sink is not None
+        await channel.sink(inbound("hello", "m1", received_at=clock.now()))
+        await gateway.settle()
+        before = await gateway.wrapper.history.load(key)
+        clock.advance(timedelta(days=31))
+        await channel.sink(inbound("what time is it", "m2", received_at=clock.now()))
+        await gateway.settle()
+        history = await gateway.wrapper.history.load(key)
+        jobs = await gateway.outbox.listing()
+        journal = await gateway.wrapper.database.run(
+            lambda conn: list(conn.execute(select(q.journal.c.message_id)).scalars())
+        )
+    assert before[0].content.endswith("hello")
+    assert history[0].content.startswith("[Earlier conversation deleted")
+    assert not any(m.content.endswith("hello") for m in history)
+    assert history[2].content.endswith("what time is it")
+    assert len(jobs) == 1 and len(channel.sent) == 2, "the first answer's job went"
+    assert journal == ["m2"]
