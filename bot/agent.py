@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.cache_watch import calling, summarising
 from bot.llm.errors import LLMError
 from bot.llm.types import Message, Provider, ToolCall
 from bot.prompt import assemble, proactive_turn, user_turn
@@ -137,15 +138,16 @@ class Agent:
         Raises:
             LLMError: the model could not be reached; nothing was staged anywhere.
         """
-        stored, compaction = await self._compact(list(history))
-        earlier = [stored_to_message(m) for m in stored]
-        newest = user_turn(envelope.render(ids=True), ref.text)
-        session = ToolSession(
-            wrapper=self._wrapper, envelope=envelope, clock=self._clock,
-            contact_window=envelope.contact.contact_window, key_base=ref.key, user_id=ref.user_id,
-            can_send=self._can_send, language=ref.language,
-        )  # fmt: skip
-        produced = await self._converse(earlier, newest, session)
+        with calling(envelope.thread_key, ref.key):
+            stored, compaction = await self._compact(list(history))
+            earlier = [stored_to_message(m) for m in stored]
+            newest = user_turn(envelope.render(ids=True), ref.text)
+            session = ToolSession(
+                wrapper=self._wrapper, envelope=envelope, clock=self._clock,
+                contact_window=envelope.contact.contact_window, key_base=ref.key,
+                user_id=ref.user_id, can_send=self._can_send, language=ref.language,
+            )  # fmt: skip
+            produced = await self._converse(earlier, newest, session)
         final = produced[-1]
         reply = final.content if final.role == "assistant" and final.content else None
         return TurnOutput(
@@ -174,7 +176,8 @@ class Agent:
         prompt = proactive_turn(item.kind, item.text, facts.to_dict()["now"], facts.advisory)
         earlier = [stored_to_message(m) for m in history]
         try:
-            completion = await self._provider.complete(assemble(earlier, prompt), TOOLS)
+            with calling(item.thread_key, item.key):
+                completion = await self._provider.complete(assemble(earlier, prompt), TOOLS)
         except LLMError as exc:
             log.warning("model unavailable for job %s, sending as written: %s", item.id, exc)
             return ProactiveOutput(item.text, ())
@@ -226,7 +229,8 @@ class Agent:
         if cut <= 0:
             return stored, None
         try:
-            summary = await self._summarise(stored[:cut])
+            with summarising():
+                summary = await self._summarise(stored[:cut])
         except LLMError:
             return stored, None
         now = self._clock.now()

@@ -24,6 +24,7 @@ from bot.outbox_cli import outbox_command
 from bot.redact import RedactSecrets
 from bot.reminders_cli import reminders_app
 from bot.state_cli import state_app
+from bot.stats_cli import stats_command
 from channels.base import ChannelError
 from clockcore import (
     ParseResult,
@@ -51,6 +52,7 @@ time_app = typer.Typer(help="Read, show and convert times the way the agent does
 app.add_typer(time_app, name="time")
 app.add_typer(state_app, name="state")
 app.command("outbox")(outbox_command)
+app.command("stats")(stats_command)
 app.add_typer(reminders_app, name="reminders")
 app.command("doctor")(doctor_command)
 

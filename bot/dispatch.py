@@ -35,6 +35,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
+from bot.metrics import Metrics
 from bot.pacing import Pacer
 from bot.turns import Turns
 from channels.base import Channel, ChannelError, Outgoing
@@ -73,7 +74,9 @@ class Dispatcher:
         worker: str,
         lease: timedelta = CLAIM_LEASE,
         retention: timedelta | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
+        self._metrics = metrics
         self._wrapper = wrapper
         self._turns = turns
         self._channels = channels
@@ -221,6 +224,9 @@ class Dispatcher:
         await self._wrapper.record_delivery(
             item, worker=self.worker, text=text, platform_ids=platform_ids
         )
+        if self._metrics is not None:
+            due = item.occurs_at or item.due_at
+            self._metrics.dispatch_delay.observe(max((self._clock.now() - due).total_seconds(), 0))
 
     async def _text(self, item: OutboxItem) -> str | None:
         """What to send: the decided text, deciding it first for a proactive job."""
@@ -238,6 +244,11 @@ class Dispatcher:
             zone = await self._wrapper.user_timezone(item.user_key) if item.user_key else None
             note = late_note(item.occurs_at or item.due_at, zone or "UTC")
         decision = await self._turns.proactive(item, worker=self.worker, note=note)
+        if self._metrics is not None and decision is not None:
+            if decision.defer_until is not None:
+                self._metrics.deferrals.inc()
+            elif note:
+                self._metrics.late.inc()
         if decision is None or decision.defer_until is not None:
             return None
         return decision.text

@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.agent import Agent
+from bot.cache_watch import WatchedProvider
 from bot.channel_registry import build_channels, start_channels, stop_channels
 from bot.config import Settings
 from bot.dispatch import Dispatcher
 from bot.http import HttpServer, serve_channels
 from bot.intake import IntakeLeader
 from bot.llm.types import Provider
+from bot.metrics import Metrics
 from bot.providers import make_provider
 from bot.redact import redact_http_logs
 from bot.turns import TOO_LARGE_REPLY, Turns
@@ -70,6 +72,7 @@ class Gateway:
         self.worker = new_worker_id()
         self.channels: dict[str, Channel] = {}
         self.http_port: int | None = None
+        self.metrics = Metrics()
 
     # ------------------------------------------------------------- life
 
@@ -84,20 +87,27 @@ class Gateway:
         self.outbox = self.wrapper.outbox
         self.wrapper.workers.dead_after = timedelta(seconds=s.worker.dead_after)
         await self.wrapper.workers.beat(self.worker, now=self._clock.now())
-        self.provider = self._provider_given or make_provider(s.llm)
+        provider = self._provider_given or make_provider(s.llm)
+        self.provider = (
+            provider
+            if provider.name == "rules"
+            else WatchedProvider(provider, wrapper=self.wrapper, clock=self._clock,
+                                 model=s.llm.model or "", metrics=self.metrics)
+        )  # fmt: skip
         self.agent = Agent(
             wrapper=self.wrapper, provider=self.provider, clock=self._clock,
             contact_window=s.contact_window,
         )  # fmt: skip
         self.turns = Turns(
             wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,
-            channels=self.channels, on_commit=lambda: self.dispatcher.wake(),
+            channels=self.channels, on_commit=self._committed,
             limits=s.limit.turn_limits(),
         )  # fmt: skip
         self.dispatcher = Dispatcher(
             wrapper=self.wrapper, turns=self.turns, channels=self.channels, clock=self._clock,
             worker=self.worker,
             retention=timedelta(days=s.retention_days) if s.retention_days else None,
+            metrics=self.metrics,
         )  # fmt: skip
         try:
             if self._channel_list is None:
@@ -110,6 +120,7 @@ class Gateway:
             self._http = await serve_channels(
                 self._started, host=s.http_host, port=s.http_port, serve=self._serve_http,
                 store=lambda: self.wrapper.outbox.listing(limit=1), leading=self.intake.status,
+                metrics=self._render_metrics,
             )  # fmt: skip
             self.http_port = self._http.port if self._http is not None else None
         except BaseException:
@@ -165,3 +176,13 @@ class Gateway:
     async def accept(self, inbound: Inbound) -> None:
         """The adapters' `Sink`: `bot.turns.Turns.intake`."""
         await self.turns.intake(inbound)
+        self.metrics.messages.labels(inbound.channel).inc()
+
+    def _committed(self) -> None:
+        """A turn was committed: count it, and wake the dispatcher for its reply."""
+        self.metrics.turns.inc()
+        self.dispatcher.wake()
+
+    async def _render_metrics(self) -> bytes:
+        leading = self.intake.status if self.intake is not None else None
+        return await self.metrics.render(self.wrapper.outbox.counts, leading)

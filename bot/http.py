@@ -20,6 +20,8 @@ __all__ = ["MAX_BODY_BYTES", "Health", "HealthReport", "HttpServer", "probe", "s
 
 log = logging.getLogger(__name__)
 
+METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+"""Prometheus' text exposition format."""
 MAX_BODY_BYTES = 2 * 1024 * 1024
 """The largest request body read; a larger one is refused with 413."""
 
@@ -70,8 +72,15 @@ class HttpServer:
     """An aiohttp server on `host`:`port` serving `routes` and ``/healthz``; port 0 picks one."""
 
     def __init__(
-        self, host: str, port: int, *, routes: Sequence[HttpRoute], health: Health
+        self,
+        host: str,
+        port: int,
+        *,
+        routes: Sequence[HttpRoute],
+        health: Health,
+        metrics: Callable[[], Awaitable[bytes]] | None = None,
     ) -> None:
+        self._metrics = metrics
         self._host = host
         self._requested_port = port
         self._routes = tuple(routes)
@@ -96,6 +105,8 @@ class HttpServer:
 
         app = web.Application(client_max_size=MAX_BODY_BYTES)
         app.router.add_get("/healthz", self._healthz)
+        if self._metrics is not None:
+            app.router.add_get("/metrics", self._serve_metrics)
         for route in self._routes:
             app.router.add_route(route.method, route.path, route.handler)
         runner = web.AppRunner(app, access_log=None)
@@ -115,6 +126,13 @@ class HttpServer:
             await self._runner.cleanup()
         self._runner = None
         self._port = None
+
+    async def _serve_metrics(self, request: Any) -> Any:
+        from aiohttp import web
+
+        assert self._metrics is not None
+        body = await self._metrics()
+        return web.Response(body=body, headers={"Content-Type": METRICS_CONTENT_TYPE})
 
     async def _healthz(self, request: Any) -> Any:
         from aiohttp import web
@@ -138,12 +156,14 @@ async def serve_channels(
     store: Callable[[], Awaitable[object]],
     serve: bool | None = None,
     leading: Callable[[], Mapping[str, bool]] | None = None,
+    metrics: Callable[[], Awaitable[bytes]] | None = None,
 ) -> HttpServer | None:
     """Start the server for `channels`' webhook routes and ``/healthz``, or None.
 
     `serve` None serves when any channel has a route or any channel other than
     the console runs (an operator's ``/healthz``); `store` is the cheap read
-    that `probe` makes of the store; `leading` says which intakes this worker reads.
+    that `probe` makes of the store; `leading` says which intakes this worker reads;
+    `metrics` renders ``/metrics`` (`bot.metrics`).
     """
     routes = [route for channel in channels for route in channel.http_routes()]
     if serve is None:
@@ -154,6 +174,6 @@ async def serve_channels(
     async def health() -> HealthReport:
         return await probe(store, channels, leading)
 
-    server = HttpServer(host, port, routes=routes, health=health)
+    server = HttpServer(host, port, routes=routes, health=health, metrics=metrics)
     await server.start()
     return server

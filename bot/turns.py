@@ -165,7 +165,6 @@ class Turns:
         ref = waiting.ref
         key = waiting.envelope.thread_key if waiting.envelope else self._thread_key(ref)
         async with self._thread(key, ref.channel, ref.thread_id, ref.message_id):
-            typing = asyncio.create_task(self._keep_typing(ref))
             try:
                 await self._turn(waiting, late=late)
             except Exception:
@@ -173,8 +172,6 @@ class Turns:
                 # worker until its lease ends; release it now if the store allows.
                 log.exception("a %s turn failed; it will be retried", ref.channel)
                 await self._release_quietly(waiting)
-            finally:
-                typing.cancel()
 
     async def _turn(self, waiting: WaitingTurn, *, late: bool) -> None:
         ref = waiting.ref
@@ -190,12 +187,18 @@ class Turns:
         if not await self._admitted(waiting, envelope):
             return
         history = await self._wrapper.history.load(envelope.thread_key)
+        # "typing" only while the model thinks: a folded or held message of a flood would
+        # otherwise send hundreds, queued in the platform's limits before the real answer.
+        typing = asyncio.create_task(self._keep_typing(ref))
+        await asyncio.sleep(0)  # the indicator goes out first, even before a fast answer
         try:
             output = await self._agent.answer(envelope, history, ref)
         except LLMError as exc:
             log.warning("model unavailable for a %s message: %s", ref.channel, exc)
             await self._release(waiting, envelope, notify=True)
             return
+        finally:
+            typing.cancel()
         reply = self._enqueue(ref, envelope, "reply", output.reply)
         commit = TurnCommit(
             thread_key=envelope.thread_key,

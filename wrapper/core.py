@@ -40,6 +40,8 @@ from wrapper.errors import (
 )
 from wrapper.history import History
 from wrapper.limits import TurnLimits, Verdict, admit
+from wrapper.model_calls import ModelCall, Stats, record_in, stats_in
+from wrapper.model_calls import Verdict as CallVerdict
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
 from wrapper.person_data import Erased, erase_person, export_person
@@ -358,6 +360,14 @@ class InteractionWrapper(MessageChain):
         is then a duplicate: nothing is stored or answered for it.
         """
         return await self._db.run(lambda conn: erase_person(conn, user_key))
+
+    async def record_model_call(self, call: ModelCall) -> CallVerdict:
+        """Store one model request and judge its prefix (`wrapper.model_calls`)."""
+        return await self._db.run(lambda conn: record_in(conn, call))
+
+    async def model_call_stats(self, *, since: datetime) -> Stats:
+        """The model requests made from `since` on, summed (``clockbot stats``)."""
+        return await self._db.run(lambda conn: stats_in(conn, since=as_utc(since)), inline=True)
 
     async def prune(self, *, before: datetime) -> Pruned:
         """Delete the conversation older than `before` (`wrapper.retention`), in one transaction."""

@@ -408,6 +408,15 @@ class Outbox:
 
         return await self._db.run(work, inline=True)
 
+    async def counts(self) -> dict[str, int]:
+        """How many jobs are in each state (``/metrics``)."""
+
+        def work(conn: Connection) -> dict[str, int]:
+            rows = conn.execute(select(outbox.c.status, func.count()).group_by(outbox.c.status))
+            return {str(status): int(count) for status, count in rows}
+
+        return await self._db.run(work, inline=True)
+
     async def cancel_reminder(self, memory_id: int) -> int:
         """Fail (``last_error="canceled"``) the memory's waiting reminders; how many."""
         return await self._db.run(lambda conn: cancel_reminders(conn, memory_id), inline=True)

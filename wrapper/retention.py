@@ -9,7 +9,8 @@
   so a tool call never loses its result. The prompt's prefix changes there, once per prune;
 - sent, failed and skipped outbox jobs whose time was before it, with the platform ids kept
   for them (a reply to such an old message starts a new thread);
-- clocked actions that expired before it.
+- clocked actions that expired before it, and the record of model calls made before it
+  (`wrapper.model_calls`; a thread's next request then counts as its first).
 
 It leaves what is not a conversation: people, their zones and contact windows, memory items
 they asked for, reminders and schedules still to come, routes. With no setting, nothing is
@@ -27,6 +28,7 @@ from sqlalchemy.engine import Connection
 from clockcore import to_iso
 from wrapper import queries as q
 from wrapper.history import StoredMessage, count_in, history, replace_prefix_in
+from wrapper.model_calls import model_calls
 from wrapper.outbox import outbox, sent_messages
 from wrapper.person_data import ERASED
 
@@ -74,6 +76,7 @@ def prune_in(conn: Connection, *, before: datetime, now: datetime) -> Pruned:
     run("sent_messages", delete(sent_messages).where(sent_messages.c.outbox_id.in_(old_jobs)))
     run("outbox", delete(outbox).where(outbox.c.id.in_(old_jobs)))
     run("actions", delete(q.actions).where(q.actions.c.expires_at < before))
+    run("model_calls", delete(model_calls).where(model_calls.c.at < before))
     threads = 0
     stale = conn.execute(
         select(history.c.thread_key).where(history.c.created_at < before).distinct()

@@ -373,3 +373,33 @@ class SentMessageRow(SQLModel, table=True):
     platform_id: str = Field(primary_key=True)
     outbox_id: int = Field(sa_column=Column(Integer, nullable=False))
     sent_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class ModelCallRow(SQLModel, table=True):
+    """One request to the model: its usage, latency and prompt prefix (`wrapper.model_calls`).
+
+    `hashes` holds one 16-hex hash per message sent, space-separated; `prefix` says how
+    they compare with the thread's previous request (first, same, changed, compacted).
+    """
+
+    __tablename__ = "model_calls"
+    __table_args__ = (
+        Index("ix_model_calls_thread", "thread_key", "id"),
+        Index("ix_model_calls_at", "at"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True))
+    thread_key: str
+    turn_key: str | None = None
+    at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    provider: str = Field(max_length=32)
+    model: str = Field(max_length=200)
+    purpose: str = Field(max_length=16)
+    prompt_tokens: int | None = None
+    cached_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_ms: float
+    hashes: str
+    prefix: str = Field(max_length=16)
+    first_difference: int | None = None
+    evicted: bool = Field(default=False)
