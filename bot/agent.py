@@ -32,7 +32,7 @@ from clockcore import (
 )
 from wrapper import InteractionWrapper
 from wrapper.effects import Effect
-from wrapper.history import StoredMessage
+from wrapper.history import EARLIER, StoredMessage
 from wrapper.outbox import OutboxItem
 from wrapper.turn_commit import Compaction
 
@@ -237,7 +237,7 @@ class Agent:
         head = (
             StoredMessage(
                 role="user",
-                content=f"[Earlier conversation, compacted at {to_iso(now, 'UTC')}: "
+                content=f"{EARLIER}, compacted at {to_iso(now, 'UTC')}: "
                 f"a summary, not the words]\n{summary}",
             ),
             StoredMessage(role="assistant", content="Noted."),

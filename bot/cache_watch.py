@@ -23,14 +23,12 @@ from bot.llm.types import Completion, Message, Provider, ToolSpec
 from bot.metrics import Metrics
 from clockcore import Clock
 from wrapper import InteractionWrapper
+from wrapper.history import EARLIER
 from wrapper.model_calls import ModelCall, Verdict
 
 __all__ = ["WatchedProvider", "calling", "message_hashes", "summarising"]
 
 log = logging.getLogger(__name__)
-
-RESTART_MARK = "[Earlier conversation"
-"""How a compaction summary and a retention note begin (`bot.agent`, `wrapper.retention`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +122,7 @@ class WatchedProvider:
             cached_tokens=completion.cached_tokens, completion_tokens=completion.completion_tokens,
             latency_ms=(time.perf_counter() - started) * 1000,
             hashes=message_hashes(messages, tools),
-            restarted=bool(history) and history[0].content.startswith(RESTART_MARK),
+            restarted=bool(history) and history[0].content.startswith(EARLIER),
             purpose=scope.purpose,
         )  # fmt: skip
         try:

@@ -85,10 +85,7 @@ def stats_command(
         span = window(since)
         settings = load_settings(config_path=config)
         stats, start = asyncio.run(_stats(settings.store_url, span))
-    except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    except (ConfigError, WrapperError) as exc:
+    except (ValueError, ConfigError, WrapperError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     prices = None

@@ -32,7 +32,20 @@ from sqlalchemy.engine import Connection
 from wrapper.db import Database
 from wrapper.tables import HistoryRow
 
-__all__ = ["ROLES", "History", "StoredMessage", "append_in", "count_in", "replace_prefix_in"]
+__all__ = [
+    "EARLIER",
+    "ROLES",
+    "History",
+    "StoredMessage",
+    "append_in",
+    "count_in",
+    "replace_prefix_in",
+]
+
+EARLIER = "[Earlier conversation"
+"""How a head that stands for deleted or summarised messages begins (compaction in
+`bot.agent`, retention in `wrapper.retention`); `bot.cache_watch` and the pruning know a
+thread's head by it."""
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 

@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection
 
 from clockcore import to_iso
 from wrapper import queries as q
-from wrapper.history import StoredMessage, count_in, history, replace_prefix_in
+from wrapper.history import EARLIER, StoredMessage, count_in, history, replace_prefix_in
 from wrapper.model_calls import model_calls
 from wrapper.outbox import outbox, sent_messages
 from wrapper.person_data import ERASED
@@ -50,8 +50,7 @@ def retention_note(cutoff: datetime) -> tuple[StoredMessage, StoredMessage]:
     return (
         StoredMessage(
             role="user",
-            content=f"[Earlier conversation deleted: messages before {to_iso(cutoff, 'UTC')} "
-            "are not kept]",
+            content=f"{EARLIER} deleted: messages before {to_iso(cutoff, 'UTC')} are not kept]",
         ),
         StoredMessage(role="assistant", content="Noted."),
     )
@@ -107,7 +106,7 @@ def _cut(conn: Connection, thread_key: str, before: datetime) -> int | None:
     in_thread = history.c.thread_key == thread_key
     head = conn.execute(select(history.c.content).where(in_thread, history.c.seq == 0))
     first = head.scalar_one_or_none()
-    start = 2 if isinstance(first, str) and first.startswith("[Earlier conversation") else 0
+    start = 2 if isinstance(first, str) and first.startswith(EARLIER) else 0
     first_new = conn.execute(
         select(func.min(history.c.seq)).where(
             in_thread, history.c.seq >= start, history.c.created_at >= before

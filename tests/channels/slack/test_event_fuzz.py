@@ -37,12 +37,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from bot.http import HttpServer, serve_channels
-from channels.base import Inbound, MemoryState, storable
+from channels.base import storable
 from channels.reminder_buttons import read_button
 from channels.slack import SlackChannel
 from tests.support.fake_slack import BOT_USER, TEAM, FakeSlack, signed_headers
-from tests.support.fuzz_store import fuzz_store
+from tests.support.fuzz_store import broken, fuzz_store, served
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 
@@ -69,26 +68,6 @@ _channel = st.one_of(st.sampled_from(["D1", "D2", "C1", "G1"]), _text)
 _user = st.one_of(st.sampled_from(["U1", "U2", "U3", BOT_USER]), _text)
 
 
-def _broken(draw: st.DrawFn, value: dict[str, Any]) -> dict[str, Any]:
-    """`value` with one field, at any depth, dropped or given a value of the wrong type."""
-    path: list[Any] = []
-    node: Any = value
-    while isinstance(node, dict) and node:
-        key = draw(st.sampled_from(sorted(node)))
-        path.append(key)
-        if not isinstance(node[key], dict) or not draw(st.booleans()):
-            break
-        node = node[key]
-    parent = value
-    for key in path[:-1]:
-        parent = parent[key]
-    if draw(st.booleans()):
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = draw(_wrong)
-    return value
-
-
 @st.composite
 def events_body(draw: st.DrawFn) -> dict[str, Any]:
     kind = draw(st.sampled_from(["message", "message", "app_mention", "reaction_added", "x"]))
@@ -110,7 +89,7 @@ def events_body(draw: st.DrawFn) -> dict[str, Any]:
                             "event_id": f"Ev{draw(st.integers(0, 10**8))}",
                             "event_time": 1_700_000_000}  # fmt: skip
     if draw(st.integers(0, 4)) == 0:
-        body = _broken(draw, body)
+        body = broken(draw, body, _wrong)
     return body
 
 
@@ -137,7 +116,7 @@ def press_payload(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         payload["message"]["thread_ts"] = draw(_ts)
     if draw(st.integers(0, 4)) == 0:
-        payload = _broken(draw, payload)
+        payload = broken(draw, payload, _wrong)
     return payload
 
 
@@ -157,22 +136,10 @@ def endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Endpoint]:
         channel = SlackChannel(fake.bot_token, mode="http", signing_secret=SECRET,
                                api_url=fake.api_url)  # fmt: skip
 
-        async def sink(inbound: Inbound) -> None:
-            await wrapper.receive(inbound.ref)
-
-        async def start() -> HttpServer:
-            await channel.start(sink, MemoryState())
-            server = await serve_channels([channel], host="127.0.0.1", port=0, serve=True,
-                                          store=lambda: wrapper.outbox.listing(limit=1))  # fmt: skip
-            assert server is not None
-            return server
-
-        server = runner.run(start())
         try:
-            yield Endpoint(runner, wrapper, f"http://127.0.0.1:{server.port}/slack/events")
+            with served(runner, wrapper, channel) as port:
+                yield Endpoint(runner, wrapper, f"http://127.0.0.1:{port}/slack/events")
         finally:
-            runner.run(server.stop())
-            runner.run(channel.stop())
             runner.run(fake.__aexit__(None, None, None))
 
 

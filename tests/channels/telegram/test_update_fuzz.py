@@ -35,11 +35,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from bot.http import HttpServer, serve_channels
-from channels.base import Inbound, MemoryState
 from channels.telegram import TelegramChannel
 from tests.support.fake_telegram import FakeTelegram
-from tests.support.fuzz_store import fuzz_store
+from tests.support.fuzz_store import broken, fuzz_store, served
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 from wrapper.keys import thread_key
@@ -142,26 +140,6 @@ def _press(draw: st.DrawFn) -> dict[str, Any]:
     return query
 
 
-def _broken(draw: st.DrawFn, value: dict[str, Any]) -> dict[str, Any]:
-    """`value` with one field, at any depth, dropped or given a value of the wrong type."""
-    path: list[Any] = []
-    node: Any = value
-    while isinstance(node, dict) and node:
-        key = draw(st.sampled_from(sorted(node)))
-        path.append(key)
-        if not isinstance(node[key], dict) or not draw(st.booleans()):
-            break
-        node = node[key]
-    parent = value
-    for key in path[:-1]:
-        parent = parent[key]
-    if draw(st.booleans()):
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = draw(_wrong)
-    return value
-
-
 @st.composite
 def update(draw: st.DrawFn) -> dict[str, Any]:
     kind = draw(st.sampled_from(["message", "message", "message", "callback_query",
@@ -169,7 +147,7 @@ def update(draw: st.DrawFn) -> dict[str, Any]:
     body: Any = draw(_press()) if kind == "callback_query" else draw(_message())
     data = {"update_id": draw(st.integers(min_value=1, max_value=2**31)), kind: body}
     if draw(st.integers(min_value=0, max_value=4)) == 0:
-        data = _broken(draw, data)
+        data = broken(draw, data, _wrong)
     return data
 
 
@@ -189,22 +167,10 @@ def webhook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Webhook]:
         channel = TelegramChannel(fake.token, api_url=fake.api_url, mode="webhook",
                                   webhook_url="https://bot.example/hook", webhook_secret=SECRET)  # fmt: skip
 
-        async def sink(inbound: Inbound) -> None:
-            await wrapper.receive(inbound.ref)
-
-        async def start() -> HttpServer:
-            await channel.start(sink, MemoryState())
-            server = await serve_channels([channel], host="127.0.0.1", port=0, serve=True,
-                                          store=lambda: wrapper.outbox.listing(limit=1))  # fmt: skip
-            assert server is not None
-            return server
-
-        server = runner.run(start())
         try:
-            yield Webhook(runner, wrapper, f"http://127.0.0.1:{server.port}/telegram/webhook")
+            with served(runner, wrapper, channel) as port:
+                yield Webhook(runner, wrapper, f"http://127.0.0.1:{port}/telegram/webhook")
         finally:
-            runner.run(server.stop())
-            runner.run(channel.stop())
             runner.run(fake.__aexit__(None, None, None))
 
 
