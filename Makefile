@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS := dev,postgres,telegram,slack,email
 
-.PHONY: run test test-image check lint format typecheck bench bench-cache clean
+.PHONY: run test test-image screenshots check lint format typecheck bench bench-cache clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -23,6 +23,9 @@ test: $(STAMP)  ## the whole suite, as CI runs it
 
 test-image: $(STAMP)  ## build the container image with podman and run it (CI runs this too)
 	$(BIN)/python -m pytest -m image tests/test_image.py
+
+screenshots: $(STAMP)  ## the web pages in a real Chromium, written to docs/screenshots (commit them)
+	CLOCKBOT_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest -q tests/bot/test_web_browser.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -110,7 +110,10 @@ class WatchedProvider:
         if self._metrics is not None:
             self._metrics.model_seconds.observe(time.perf_counter() - started)
             self._metrics.tokens(
-                completion.prompt_tokens, completion.cached_tokens, completion.completion_tokens
+                completion.prompt_tokens,
+                completion.cached_tokens,
+                completion.completion_tokens,
+                completion.cache_write_tokens,
             )
         scope = _SCOPE.get()
         if scope is None:
@@ -123,7 +126,7 @@ class WatchedProvider:
             latency_ms=(time.perf_counter() - started) * 1000,
             hashes=message_hashes(messages, tools),
             restarted=bool(history) and history[0].content.startswith(EARLIER),
-            purpose=scope.purpose,
+            purpose=scope.purpose, cache_write_tokens=completion.cache_write_tokens,
         )  # fmt: skip
         try:
             verdict = await self._wrapper.record_model_call(call)

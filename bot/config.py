@@ -94,6 +94,8 @@ _CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_LOG_LEVEL": ("log_level",),
     "CLOCKBOT_CONTACT_WINDOW": ("contact_window",),
     "CLOCKBOT_RETENTION_DAYS": ("retention_days",),
+    "CLOCKBOT_PUBLIC_URL": ("public_url",),
+    "CLOCKBOT_ADMIN_TOKEN": ("admin_token",),
     "CLOCKBOT_LLM_PROVIDER": ("llm", "provider"),
     "CLOCKBOT_LLM_BASE_URL": ("llm", "base_url"),
     "CLOCKBOT_LLM_MODEL": ("llm", "model"),
@@ -509,6 +511,11 @@ class Settings(BaseSettings):
         limit: turns per person and per channel (model calls).
         retention_days: conversations older than this many days are deleted
             (`wrapper.retention`); None keeps everything.
+        public_url: where people reach this service's HTTP port from outside
+            (``https://clock.example.org``); the base of the web pages' sign-in
+            links. None: "dashboard" says the pages are not set up.
+        admin_token: the operator's sign-in token for ``/ui/operator``; None
+            turns operator sign-in off. At least 16 characters.
         config_file: the YAML file these settings came from, if any (set by
             `load_settings`, not a setting).
     """
@@ -530,6 +537,8 @@ class Settings(BaseSettings):
     worker: WorkerSettings = WorkerSettings()
     limit: LimitSettings = LimitSettings()
     retention_days: Annotated[int, Field(ge=1, le=36_500)] | None = None
+    public_url: Annotated[str, Field(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")] | None = None
+    admin_token: Annotated[SecretStr, Field(min_length=16)] | None = None
     config_file: Path | None = None
 
     @classmethod

@@ -23,14 +23,14 @@ from bot.cache_watch import WatchedProvider
 from bot.channel_registry import build_channels, start_channels, stop_channels
 from bot.config import Settings
 from bot.dispatch import Dispatcher
-from bot.http import HttpServer, serve_channels
+from bot.http import Health, HttpServer, serve_channels
 from bot.intake import IntakeLeader
 from bot.llm.types import Provider
 from bot.metrics import Metrics
 from bot.providers import make_provider
 from bot.redact import redact_http_logs
 from bot.turns import TOO_LARGE_REPLY, Turns
-from channels.base import Channel, Inbound
+from channels.base import Channel, HttpRoute, Inbound
 from clockcore import Clock, SystemClock
 from wrapper import InteractionWrapper
 from wrapper.leadership import Leadership
@@ -101,7 +101,7 @@ class Gateway:
         self.turns = Turns(
             wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,
             channels=self.channels, on_commit=self._committed,
-            limits=s.limit.turn_limits(),
+            limits=s.limit.turn_limits(), public_url=s.public_url,
         )  # fmt: skip
         self.dispatcher = Dispatcher(
             wrapper=self.wrapper, turns=self.turns, channels=self.channels, clock=self._clock,
@@ -120,7 +120,7 @@ class Gateway:
             self._http = await serve_channels(
                 self._started, host=s.http_host, port=s.http_port, serve=self._serve_http,
                 store=lambda: self.wrapper.outbox.listing(limit=1), leading=self.intake.status,
-                metrics=self._render_metrics,
+                metrics=self._render_metrics, pages=self._web_pages,
             )  # fmt: skip
             self.http_port = self._http.port if self._http is not None else None
         except BaseException:
@@ -182,6 +182,18 @@ class Gateway:
         """A turn was committed: count it, and wake the dispatcher for its reply."""
         self.metrics.turns.inc()
         self.dispatcher.wake()
+
+    def _web_pages(self, health: Health) -> list[HttpRoute]:
+        """The ``/ui/`` routes (`bot.web`), made only when HTTP is served."""
+        from bot.web.pages import WebPages
+
+        s = self._settings
+        admin = s.admin_token.get_secret_value() if s.admin_token else None
+        pages = WebPages(
+            wrapper=self.wrapper, clock=self._clock, public_url=s.public_url, admin_token=admin,
+            health=health, wake=self.dispatcher.wake,
+        )  # fmt: skip
+        return pages.routes()
 
     async def _render_metrics(self) -> bytes:
         leading = self.intake.status if self.intake is not None else None

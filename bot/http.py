@@ -157,13 +157,15 @@ async def serve_channels(
     serve: bool | None = None,
     leading: Callable[[], Mapping[str, bool]] | None = None,
     metrics: Callable[[], Awaitable[bytes]] | None = None,
+    pages: Callable[[Health], Sequence[HttpRoute]] | None = None,
 ) -> HttpServer | None:
     """Start the server for `channels`' webhook routes and ``/healthz``, or None.
 
     `serve` None serves when any channel has a route or any channel other than
     the console runs (an operator's ``/healthz``); `store` is the cheap read
     that `probe` makes of the store; `leading` says which intakes this worker reads;
-    `metrics` renders ``/metrics`` (`bot.metrics`).
+    `metrics` renders ``/metrics`` (`bot.metrics`); `pages` makes the web pages'
+    routes (`bot.web`) from the health probe, only when the server runs.
     """
     routes = [route for channel in channels for route in channel.http_routes()]
     if serve is None:
@@ -174,6 +176,8 @@ async def serve_channels(
     async def health() -> HealthReport:
         return await probe(store, channels, leading)
 
+    if pages is not None:
+        routes.extend(pages(health))
     server = HttpServer(host, port, routes=routes, health=health, metrics=metrics)
     await server.start()
     return server

@@ -38,7 +38,8 @@ class Metrics:
             registry=r,
         )  # fmt: skip
         self.model_tokens = Counter(
-            "clockbot_model_tokens", "Model tokens: prompt (cached included), cached, completion.",
+            "clockbot_model_tokens",
+            "Model tokens: prompt (cached included), cached, cache_write, completion.",
             ["kind"], registry=r,
         )  # fmt: skip
         self.cache_breaks = Counter(
@@ -55,16 +56,25 @@ class Metrics:
         self.late = Counter(
             "clockbot_late_reminders", "Reminders sent late, with a note.", registry=r
         )
-        for kind in ("prompt", "cached", "completion"):
+        for kind in ("prompt", "cached", "cache_write", "completion"):
             self.model_tokens.labels(kind)
         for kind in ("prefix_change", "eviction"):
             self.cache_breaks.labels(kind)
         self._shared = _Shared()
         r.register(self._shared)
 
-    def tokens(self, prompt: int | None, cached: int | None, completion: int | None) -> None:
+    def tokens(
+        self,
+        prompt: int | None,
+        cached: int | None,
+        completion: int | None,
+        cache_write: int | None = None,
+    ) -> None:
         """Count one request's usage (what the provider reported)."""
-        for kind, value in (("prompt", prompt), ("cached", cached), ("completion", completion)):
+        for kind, value in (
+            ("prompt", prompt), ("cached", cached), ("cache_write", cache_write),
+            ("completion", completion),
+        ):  # fmt: skip
             if value:
                 self.model_tokens.labels(kind).inc(value)
         if prompt:

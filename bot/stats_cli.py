@@ -48,6 +48,8 @@ def render(stats: Stats, since: str, prices: tuple[float, float, float] | None) 
     ratio = stats.hit_ratio
     hit = f"hit rate {ratio:.1%}" if ratio is not None else "no prompt tokens reported"
     lines.append(f"prompt tokens: {stats.prompt_tokens:,} ({stats.cached_tokens:,} cached: {hit})")
+    if stats.cache_write_tokens:
+        lines.append(f"written to the cache: {stats.cache_write_tokens:,} of the prompt tokens")
     lines.append(f"completion tokens: {stats.completion_tokens:,}")
     lines.append(f"prefix changes: {stats.prefix_changes}  evictions: {stats.evictions}")
     if stats.mean_latency_ms is not None:

@@ -29,6 +29,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.agent import RETRY_LEASE, UNAVAILABLE_REPLY, Agent, message_to_stored
+from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
 from bot.llm.errors import LLMError
 from bot.my_data import (
     CONFIRM_WITHIN,
@@ -51,6 +52,7 @@ from wrapper.limits import Admission, TurnLimits
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
 from wrapper.pending import WaitingTurn
 from wrapper.turn_commit import TurnCommit
+from wrapper.web import LINK_LIFETIME, NewSignInLink, new_token, token_hash
 
 __all__ = [
     "GAVE_UP_REPLY",
@@ -94,7 +96,9 @@ class Turns:
         channels: Mapping[str, Channel],
         on_commit: Callable[[], None] = lambda: None,
         limits: TurnLimits | None = None,
+        public_url: str | None = None,
     ) -> None:
+        self._public_url = public_url
         self._wrapper = wrapper
         self._agent = agent
         self._clock = clock
@@ -184,6 +188,9 @@ class Turns:
         if (ask := ask_of(ref.text)) is not None:
             await self._my_data(ask, waiting, envelope)
             return
+        if asks_for_dashboard(ref.text):
+            await self._dashboard(waiting, envelope)
+            return
         if not await self._admitted(waiting, envelope):
             return
         history = await self._wrapper.history.load(envelope.thread_key)
@@ -223,6 +230,24 @@ class Turns:
             await self._answer_plainly(waiting, envelope, ERASE_ASK_REPLY)
         else:
             await self._erase(waiting, envelope)
+
+    async def _dashboard(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
+        """Answer 'dashboard' with a one-time sign-in link (`bot.dashboard`), no model."""
+        ref = waiting.ref
+        if not is_private_thread(ref.channel, ref.thread_id):
+            await self._answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
+            return
+        if not self._public_url:
+            await self._answer_plainly(waiting, envelope, NOT_SET_UP_REPLY)
+            return
+        token = new_token()
+        now = self._clock.now()
+        link = NewSignInLink(envelope.user_key, token_hash(token), now + LINK_LIFETIME)
+        reply = self._enqueue(ref, envelope, "plain", link_reply(self._public_url, token))
+        commit = TurnCommit(
+            thread_key=envelope.thread_key, at=now, effects=(link, reply), waiting=waiting
+        )
+        await self._commit(commit)
 
     async def _erase(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         ref = waiting.ref

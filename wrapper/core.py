@@ -40,7 +40,7 @@ from wrapper.errors import (
 )
 from wrapper.history import History
 from wrapper.limits import TurnLimits, Verdict, admit
-from wrapper.model_calls import ModelCall, Stats, record_in, stats_in
+from wrapper.model_calls import CallRecord, ModelCall, Stats, recent_in, record_in, stats_in
 from wrapper.model_calls import Verdict as CallVerdict
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
@@ -369,6 +369,10 @@ class InteractionWrapper(MessageChain):
         """The model requests made from `since` on, summed (``clockbot stats``)."""
         return await self._db.run(lambda conn: stats_in(conn, since=as_utc(since)), inline=True)
 
+    async def recent_model_calls(self, *, limit: int = 30) -> list[CallRecord]:
+        """The newest model requests, for the operator's page (`wrapper.model_calls.recent_in`)."""
+        return await self._db.run(lambda conn: recent_in(conn, limit=limit))
+
     async def prune(self, *, before: datetime) -> Pruned:
         """Delete the conversation older than `before` (`wrapper.retention`), in one transaction."""
         now = self._clock.now()
@@ -531,6 +535,16 @@ class InteractionWrapper(MessageChain):
             lambda conn: effects.set_zone(conn, change, agent_tz=self._agent_tz, now=now)
         )
         return canonical
+
+    async def set_contact_window(self, *, user_key: str, window: ContactWindow) -> None:
+        """Set the contact window of the person behind `user_key` (as the tool does)."""
+        change = effects.WindowChange(user_key, f"{window.start:%H:%M}-{window.end:%H:%M}")
+        now = self._clock.now()
+        await self._db.run(
+            lambda conn: effects.apply_effect(
+                conn, change, policy=self._policy, agent_tz=self._agent_tz, now=now
+            )
+        )
 
     # ------------------------------------------------------------- state
 

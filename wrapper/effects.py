@@ -29,6 +29,7 @@ from wrapper.outbox import cancel_reminders, enqueue_in, item_values
 from wrapper.reminders import ReminderChange, change_in
 from wrapper.rows import PersonRow
 from wrapper.schedules import NewSchedule, create_in, rezone_in
+from wrapper.web import NewSignInLink, link_in
 
 __all__ = [
     "MAX_EXPECTED_MINUTES",
@@ -43,6 +44,7 @@ __all__ = [
     "NewAction",
     "NewMemory",
     "NewSchedule",
+    "NewSignInLink",
     "ReminderChange",
     "WindowChange",
     "ZoneChange",
@@ -215,6 +217,7 @@ Effect = (
     | NewSchedule
     | ReminderChange
     | WindowChange
+    | NewSignInLink
 )
 
 
@@ -244,6 +247,8 @@ def apply_effect(
         case WindowChange():
             person = _person(conn, effect.user_key, now)
             queries.update_person(conn, person.user_id, contact_window=effect.window)
+        case NewSignInLink():
+            link_in(conn, effect, now=now)
 
 
 def outbox_values(effect: Enqueue, now: datetime) -> dict[str, Any]:

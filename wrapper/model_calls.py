@@ -32,12 +32,14 @@ from wrapper.tables import ModelCallRow
 __all__ = [
     "EVICTION_SHARE",
     "MIN_CACHEABLE",
+    "CallRecord",
     "ModelCall",
     "Prefix",
     "Stats",
     "Verdict",
     "judge",
     "model_calls",
+    "recent_in",
     "record_in",
     "stats_in",
 ]
@@ -76,6 +78,7 @@ class ModelCall:
     hashes: tuple[str, ...]
     restarted: bool = False
     purpose: Literal["turn", "summary"] = "turn"
+    cache_write_tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,7 @@ class Stats:
     prefix_changes: int
     evictions: int
     mean_latency_ms: float | None
+    cache_write_tokens: int = 0
 
     @property
     def hit_ratio(self) -> float | None:
@@ -150,6 +154,7 @@ def record_in(conn: Connection, call: ModelCall) -> Verdict:
             provider=call.provider, model=call.model, purpose=call.purpose,
             prompt_tokens=call.prompt_tokens, cached_tokens=call.cached_tokens,
             completion_tokens=call.completion_tokens, latency_ms=call.latency_ms,
+            cache_write_tokens=call.cache_write_tokens,
             hashes=" ".join(call.hashes), prefix=verdict.prefix,
             first_difference=verdict.first_difference, evicted=verdict.evicted,
         )
@@ -169,11 +174,48 @@ def stats_in(conn: Connection, *, since: datetime) -> Stats:
             func.coalesce(func.sum(case((c.prefix == "changed", 1), else_=0)), 0),
             func.coalesce(func.sum(case((c.evicted, 1), else_=0)), 0),
             func.avg(c.latency_ms),
+            func.coalesce(func.sum(c.cache_write_tokens), 0),
         ).where(c.at >= since)
     ).one()
-    calls, prompt, cached, completion, changes, evictions, latency = row
+    calls, prompt, cached, completion, changes, evictions, latency, written = row
     return Stats(
         calls=int(calls), prompt_tokens=int(prompt), cached_tokens=int(cached),
         completion_tokens=int(completion), prefix_changes=int(changes), evictions=int(evictions),
         mean_latency_ms=float(latency) if latency is not None else None,
+        cache_write_tokens=int(written),
     )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class CallRecord:
+    """One recorded request, as the operator's page shows it (no words, no thread's name)."""
+
+    at: datetime
+    purpose: str
+    provider: str
+    prompt_tokens: int | None
+    cached_tokens: int | None
+    completion_tokens: int | None
+    latency_ms: float
+    prefix: str
+    evicted: bool
+    cache_write_tokens: int | None
+
+    @property
+    def hit_ratio(self) -> float | None:
+        """Cached over prompt tokens for this request; None when not reported."""
+        if not self.prompt_tokens or self.cached_tokens is None:
+            return None
+        return self.cached_tokens / self.prompt_tokens
+
+
+def recent_in(conn: Connection, *, limit: int = 30) -> list[CallRecord]:
+    """The newest `limit` requests, newest first."""
+    c = model_calls.c
+    rows = conn.execute(
+        select(
+            c.at, c.purpose, c.provider, c.prompt_tokens, c.cached_tokens, c.completion_tokens,
+            c.latency_ms, c.prefix, c.evicted, c.cache_write_tokens,
+        ).order_by(c.id.desc()).limit(limit)
+    ).mappings()  # fmt: skip
+    return [CallRecord(**row) for row in rows]

@@ -18,7 +18,7 @@ transaction, everything keyed to them on every linked channel:
   job addressed to them not yet sent. The group's own conversation stays:
   the history is one text the model saw as a whole and names no speaker, and
   it belongs to everyone in the group;
-- their turn-limit bucket.
+- their turn-limit bucket, their web sign-in links and sessions.
 
 Their journaled messages become tombstones: the row stays with its channel
 and message id only (text, thread and sender blanked), so a platform that
@@ -44,6 +44,7 @@ from wrapper.outbox import outbox, sent_messages
 from wrapper.pending import pending
 from wrapper.routes import routes
 from wrapper.state_io import export_state
+from wrapper.web import web_links, web_sessions
 
 __all__ = ["ERASED", "Erased", "erase_person", "export_person"]
 
@@ -118,6 +119,8 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
         run(name, delete(table).where(table.c.user_id == pid))
     run("link_codes", delete(q.link_codes).where(q.link_codes.c.user_key.in_(keys)))
     run("rate_buckets", delete(buckets).where(buckets.c.key == f"person:{pid}"))
+    run("web_links", delete(web_links).where(web_links.c.user_key.in_(keys)))
+    run("web_sessions", delete(web_sessions).where(web_sessions.c.user_id == pid))
     run("identities", delete(q.identities).where(q.identities.c.user_id == pid))
     run("users", delete(q.users).where(q.users.c.id == pid))
     return Erased(pid, keys, {name: count for name, count in rows.items() if count})

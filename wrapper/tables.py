@@ -31,6 +31,8 @@ __all__ = [
     "SentMessageRow",
     "ThreadRow",
     "UserRow",
+    "WebLinkRow",
+    "WebSessionRow",
     "WorkerRow",
 ]
 
@@ -398,8 +400,33 @@ class ModelCallRow(SQLModel, table=True):
     prompt_tokens: int | None = None
     cached_tokens: int | None = None
     completion_tokens: int | None = None
+    cache_write_tokens: int | None = None
     latency_ms: float
     hashes: str
     prefix: str = Field(max_length=16)
     first_difference: int | None = None
     evicted: bool = Field(default=False)
+
+
+class WebLinkRow(SQLModel, table=True):
+    """A one-time sign-in link for the web pages (`wrapper.web`): only its token's hash is kept."""
+
+    __tablename__ = "web_links"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    user_key: str
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    used_at: datetime | None = _instant()
+
+
+class WebSessionRow(SQLModel, table=True):
+    """A signed-in browser (`wrapper.web`): a person's, or an operator's when `user_id` is None."""
+
+    __tablename__ = "web_sessions"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    user_id: str | None = Field(default=None, max_length=40, index=True)
+    user_key: str | None = Field(default=None)
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)

@@ -240,6 +240,7 @@ def _completion(response: AnthropicMessage) -> Completion:
         message=Message(role="assistant", content="".join(texts), tool_calls=tuple(calls)),
         prompt_tokens=usage.input_tokens + (read or 0) + (written or 0),
         cached_tokens=read,
+        cache_write_tokens=written,
         completion_tokens=usage.output_tokens,
         stop_reason=response.stop_reason,
     )

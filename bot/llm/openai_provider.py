@@ -156,10 +156,20 @@ def _completion(response: ChatCompletion) -> Completion:
     )
     usage = response.usage
     details = usage.prompt_tokens_details if usage is not None else None
+    cached = details.cached_tokens if details is not None else None
+    if cached is None:
+        cached = _llama_cache_n(response)
     return Completion(
         message=Message(role="assistant", content=choice.message.content or "", tool_calls=calls),
         prompt_tokens=usage.prompt_tokens if usage is not None else None,
-        cached_tokens=details.cached_tokens if details is not None else None,
+        cached_tokens=cached,
         completion_tokens=usage.completion_tokens if usage is not None else None,
         stop_reason=choice.finish_reason,
     )
+
+
+def _llama_cache_n(response: ChatCompletion) -> int | None:
+    """llama.cpp's cached prompt tokens, ``timings.cache_n``, where it reports no details."""
+    timings = (response.model_extra or {}).get("timings")
+    cache_n = timings.get("cache_n") if isinstance(timings, dict) else None
+    return cache_n if isinstance(cache_n, int) and not isinstance(cache_n, bool) else None

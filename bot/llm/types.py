@@ -81,6 +81,8 @@ class Completion:
         cached_tokens: Input tokens read from the provider's prompt cache, when reported.
         completion_tokens: Output tokens, when reported.
         stop_reason: The provider's own stop reason (`stop`, `tool_calls`, `end_turn`, ...).
+        cache_write_tokens: Input tokens written to the prompt cache (Anthropic's
+            ``cache_creation_input_tokens``, billed above the base rate), when reported.
     """
 
     message: Message
@@ -88,6 +90,7 @@ class Completion:
     cached_tokens: int | None
     completion_tokens: int | None
     stop_reason: str | None
+    cache_write_tokens: int | None = None
 
 
 def same_specs(tools: Sequence[ToolSpec], cached: Sequence[ToolSpec] | None) -> bool:

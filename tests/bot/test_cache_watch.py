@@ -158,3 +158,42 @@ def test_stats_refuses_a_window_it_cannot_read(since: str, tmp_path: Path) -> No
                                 env={"CLOCKBOT_HOME": str(tmp_path)})  # fmt: skip
     assert result.exit_code == 2
     assert "write a number and m, h or d" in result.output
+
+
+@pytest.mark.parametrize("api", ["openai", "anthropic"])
+async def test_cache_writes_and_llama_cpp_timings_are_recorded(api: str, database_url: str) -> None:
+    """Anthropic's ``cache_creation_input_tokens`` are kept apart; llama.cpp's ``timings.cache_n``
+    stands for the cached share where it reports no ``prompt_tokens_details``."""
+    clock = SettableClock(START)
+    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    try:
+        async with FakeLLMServer(default_text="Sure.") as server:
+            world = World(wrapper, clock, server, api)
+            if api == "anthropic":
+                server.script(
+                    Reply.text("One.", prompt_tokens=2_000, cached_tokens=0,
+                               cache_write_tokens=1_800),
+                    Reply.text("Two.", prompt_tokens=2_100, cached_tokens=1_800,
+                               cache_write_tokens=250),
+                )  # fmt: skip
+            else:
+                server.script(
+                    Reply.text("One.", prompt_tokens=2_000, cached_tokens=0, llama_timings=True),
+                    Reply.text("Two.", prompt_tokens=2_100, cached_tokens=1_950,
+                               llama_timings=True),
+                )  # fmt: skip
+            await world.say("5", "hello")
+            await world.say("5", "again")
+            await world.provider.aclose()
+    finally:
+        stats = await wrapper.model_call_stats(since=START)
+        recent = await wrapper.recent_model_calls(limit=5)
+        await wrapper.close()
+    assert (stats.calls, stats.prompt_tokens) == (2, 4_100)
+    if api == "anthropic":
+        assert (stats.cached_tokens, stats.cache_write_tokens) == (1_800, 2_050)
+        assert [c.cache_write_tokens for c in recent] == [250, 1_800]
+    else:
+        assert (stats.cached_tokens, stats.cache_write_tokens) == (1_950, 0)
+        assert [c.cached_tokens for c in recent] == [1_950, 0]
+        assert recent[0].hit_ratio == pytest.approx(1_950 / 2_100)

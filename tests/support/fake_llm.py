@@ -115,6 +115,8 @@ class Reply:
     prompt_tokens: int = 12
     cached_tokens: int | None = None
     completion_tokens: int = 5
+    cache_write_tokens: int = 0
+    llama_timings: bool = False
 
     @classmethod
     def text(
@@ -124,13 +126,22 @@ class Reply:
         prompt_tokens: int = 12,
         cached_tokens: int | None = None,
         completion_tokens: int = 5,
+        cache_write_tokens: int = 0,
+        llama_timings: bool = False,
     ) -> Reply:
-        """A plain text answer with the given usage numbers."""
+        """A plain text answer with the given usage numbers.
+
+        `cache_write_tokens` is Anthropic's ``cache_creation_input_tokens``;
+        `llama_timings` reports the cached share as llama.cpp does, in
+        ``timings.cache_n`` / ``prompt_n`` instead of ``prompt_tokens_details``.
+        """
         return cls(
             content=content,
             prompt_tokens=prompt_tokens,
             cached_tokens=cached_tokens,
             completion_tokens=completion_tokens,
+            cache_write_tokens=cache_write_tokens,
+            llama_timings=llama_timings,
         )
 
     @classmethod
@@ -439,9 +450,13 @@ class FakeLLMServer:
             "completion_tokens": reply.completion_tokens,
             "total_tokens": reply.prompt_tokens + reply.completion_tokens,
         }
-        if reply.cached_tokens is not None:
+        timings: dict[str, Any] | None = None
+        if reply.llama_timings:
+            cache_n = reply.cached_tokens or 0
+            timings = {"cache_n": cache_n, "prompt_n": reply.prompt_tokens - cache_n}
+        elif reply.cached_tokens is not None:
             usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
-        answer = {
+        answer: dict[str, Any] = {
             "id": f"chatcmpl-{next(self._ids)}",
             "object": "chat.completion",
             "created": 1_700_000_000,
@@ -456,6 +471,8 @@ class FakeLLMServer:
             ],
             "usage": usage,
         }
+        if timings is not None:
+            answer["timings"] = timings
         return web.json_response(answer, headers=reply.headers)
 
     async def _anthropic_message(self, request: web.Request) -> web.Response:
@@ -483,6 +500,7 @@ class FakeLLMServer:
                 }
             )
         cached = reply.cached_tokens or 0
+        written = reply.cache_write_tokens
         answer = {
             "id": f"msg_{next(self._ids)}",
             "type": "message",
@@ -492,10 +510,10 @@ class FakeLLMServer:
             "stop_reason": "tool_use" if reply.tool_calls else "end_turn",
             "stop_sequence": None,
             "usage": {
-                "input_tokens": reply.prompt_tokens - cached,
+                "input_tokens": reply.prompt_tokens - cached - written,
                 "output_tokens": reply.completion_tokens,
                 "cache_read_input_tokens": reply.cached_tokens,
-                "cache_creation_input_tokens": 0,
+                "cache_creation_input_tokens": written,
             },
         }
         return web.json_response(answer, headers=reply.headers)

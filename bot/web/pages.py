@@ -1,0 +1,531 @@
+"""The web pages at ``/ui/``: a person's timeline, reminders and hours; the operator's page.
+
+Server-rendered (Jinja2, autoescaped), one stylesheet, no script: every page
+reads and every form works without JavaScript. Served by the gateway's one
+aiohttp server (`bot.http`) beside the webhooks.
+
+Who may see what:
+- a person signs in through a one-time link the bot sent them
+  (``GET /ui/signin/<token>`` shows a button; the ``POST`` uses the link, so a
+  chat app's link preview cannot spend it) and sees only their own data, across
+  every identity linked to them;
+- an operator signs in with ``CLOCKBOT_ADMIN_TOKEN`` (compared in constant
+  time) and sees the service: channels, leadership, the outbox, the waiting
+  list and the prompt cache, without anybody's words;
+- the session is a random token in an HttpOnly, SameSite=Strict cookie (Secure
+  when the public URL is https); only its hash is stored (`wrapper.web`);
+- every form that changes something carries a CSRF token derived from the
+  session, checked in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from aiohttp import web
+from markupsafe import Markup
+
+from bot.http import Health
+from bot.web.chart import by_local_hour, hours_svg
+from channels.base import HttpRoute
+from clockcore import Clock, ContactWindow, get_zone, parse_anchored_time, require_zone
+from clockcore.errors import ClockError
+from clockcore.places import lookup_place
+from clockcore.recurrence import occurrences
+from wrapper import InteractionWrapper
+from wrapper.outbox import OutboxItem
+from wrapper.reminders import ReminderAction, ReminderChange, reminder_id
+from wrapper.schedules import Schedule
+from wrapper.web import (
+    WebSession,
+    admin_session_in,
+    end_session_in,
+    failed_jobs_in,
+    message_times_in,
+    new_token,
+    redeem_in,
+    retry_in,
+    session_in,
+    timeline_in,
+    token_hash,
+    waiting_in,
+)
+
+__all__ = ["COOKIE", "WebPages", "csrf_token"]
+
+log = logging.getLogger(__name__)
+
+COOKIE = "clockbot_session"
+TIMELINE_DAYS = 14
+"""How far back the timeline reaches."""
+CHART_DAYS = 90
+"""How far back the hours chart counts."""
+SNOOZES = {"snooze10": timedelta(minutes=10), "snooze60": timedelta(hours=1)}
+_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+_HERE = Path(__file__).parent
+_SIGNIN_LINK = re.compile(r"(/ui/signin/)[A-Za-z0-9_-]+")
+"""A sign-in link in a reply: the timeline shows it without its token (a shared screen)."""
+
+
+def csrf_token(session_token: str) -> str:
+    """The CSRF token of a session: an HMAC of its (secret, HttpOnly) cookie value."""
+    return hmac.new(session_token.encode(), b"clockbot-csrf", hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class _Signed:
+    session: WebSession
+    token: str
+
+    @property
+    def csrf(self) -> str:
+        return csrf_token(self.token)
+
+
+class WebPages:
+    """The ``/ui/`` routes of one worker.
+
+    Args:
+        wrapper: the store.
+        clock: now.
+        public_url: ``CLOCKBOT_PUBLIC_URL``; https there makes the cookie Secure.
+        admin_token: ``CLOCKBOT_ADMIN_TOKEN``; None turns operator sign-in off.
+        health: the ``/healthz`` probe.
+        wake: called after a change that makes a job due (the dispatcher's wake-up).
+    """
+
+    def __init__(
+        self,
+        *,
+        wrapper: InteractionWrapper,
+        clock: Clock,
+        public_url: str | None,
+        admin_token: str | None,
+        health: Health,
+        wake: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._wake = wake
+        self._wrapper = wrapper
+        self._db = wrapper.database
+        self._clock = clock
+        self._secure = bool(public_url and public_url.lower().startswith("https://"))
+        self._admin_token = admin_token
+        self._health = health
+        self._templates = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(_HERE / "templates"),
+            autoescape=jinja2.select_autoescape(["html"]),
+            undefined=jinja2.StrictUndefined,
+        )
+
+    def routes(self) -> list[HttpRoute]:
+        """Every page and form, for `bot.http.HttpServer`."""
+        return [
+            HttpRoute("GET", "/ui", self._to_index),
+            HttpRoute("GET", "/ui/", self._index),
+            HttpRoute("GET", "/ui/style.css", self._style),
+            HttpRoute("GET", "/ui/signin/{token}", self._signin_page),
+            HttpRoute("POST", "/ui/signin/{token}", self._signin),
+            HttpRoute("POST", "/ui/admin", self._admin_signin),
+            HttpRoute("POST", "/ui/signout", self._signout),
+            HttpRoute("GET", "/ui/timeline", self._timeline),
+            HttpRoute("GET", "/ui/reminders", self._reminders),
+            HttpRoute("POST", "/ui/reminders/{rid}", self._change_reminder),
+            HttpRoute("GET", "/ui/hours", self._hours),
+            HttpRoute("POST", "/ui/settings", self._settings),
+            HttpRoute("GET", "/ui/operator", self._operator),
+            HttpRoute("POST", "/ui/operator/jobs/{job}/retry", self._retry),
+        ]
+
+    # ------------------------------------------------------------- plumbing
+
+    def _page(self, name: str, *, status: int = 200, **context: Any) -> web.Response:
+        body = self._templates.get_template(name).render(**context)
+        return web.Response(text=body, status=status, content_type="text/html", headers=_HEADERS)
+
+    def _problem(self, status: int, title: str, text: str) -> web.Response:
+        return self._page("message.html", status=status, title=title, text=text, signed=None)
+
+    async def _signed_in(self, request: web.Request) -> _Signed | None:
+        token = request.cookies.get(COOKIE)
+        if not token or len(token) > 100:
+            return None
+        now = self._clock.now()
+        session = await self._db.run(lambda conn: session_in(conn, token_hash(token), now=now))
+        return _Signed(session, token) if session is not None else None
+
+    async def _person(self, request: web.Request) -> _Signed:
+        """The signed-in person; otherwise to the sign-in page (GET) or 403 (POST)."""
+        signed = await self._signed_in(request)
+        if signed is None:
+            if request.method == "GET":
+                raise web.HTTPSeeOther("/ui/")
+            raise web.HTTPForbidden(text="not signed in")
+        if signed.session.admin:
+            raise web.HTTPForbidden(text="an operator's session has no person's pages")
+        return signed
+
+    async def _operator_session(self, request: web.Request) -> _Signed:
+        signed = await self._signed_in(request)
+        if signed is None:
+            if request.method == "GET":
+                raise web.HTTPSeeOther("/ui/")
+            raise web.HTTPForbidden(text="not signed in")
+        if not signed.session.admin:
+            raise web.HTTPForbidden(text="this page is for the operator")
+        return signed
+
+    @staticmethod
+    async def _form(request: web.Request, signed: _Signed) -> Mapping[str, str]:
+        """The posted form, its CSRF token checked (403 when it is missing or wrong)."""
+        form = await request.post()
+        sent = form.get("csrf")
+        if not isinstance(sent, str) or not hmac.compare_digest(sent, signed.csrf):
+            raise web.HTTPForbidden(text="the form's CSRF token is missing or wrong")
+        return {k: v for k, v in form.items() if isinstance(v, str)}
+
+    def _set_session(self, response: web.StreamResponse, token: str) -> None:
+        response.set_cookie(
+            COOKIE, token, httponly=True, secure=self._secure, samesite="Strict", path="/ui",
+            max_age=int(timedelta(hours=12).total_seconds()),
+        )  # fmt: skip
+
+    async def _zone_of(self, session: WebSession) -> str:
+        assert session.user_key is not None
+        return await self._wrapper.user_timezone(session.user_key) or "UTC"
+
+    # ------------------------------------------------------------- sign-in
+
+    async def _to_index(self, request: web.Request) -> web.Response:
+        raise web.HTTPSeeOther("/ui/")
+
+    async def _index(self, request: web.Request) -> web.Response:
+        signed = await self._signed_in(request)
+        if signed is not None:
+            raise web.HTTPSeeOther("/ui/operator" if signed.session.admin else "/ui/timeline")
+        return self._page("index.html", signed=None, admin=self._admin_token is not None)
+
+    async def _style(self, request: web.Request) -> web.Response:
+        css = (_HERE / "static" / "style.css").read_text(encoding="utf-8")
+        return web.Response(
+            text=css, content_type="text/css", headers={"Cache-Control": "max-age=3600"}
+        )
+
+    async def _signin_page(self, request: web.Request) -> web.Response:
+        # A GET changes nothing: link previews fetch it too. The button posts.
+        token = request.match_info["token"]
+        return self._page("signin.html", signed=None, token=token)
+
+    async def _signin(self, request: web.Request) -> web.Response:
+        link = request.match_info["token"]
+        session = new_token()
+        now = self._clock.now()
+        opened = await self._db.run(
+            lambda conn: redeem_in(conn, token_hash(link), token_hash(session), now=now)
+        )
+        if opened is None:
+            log.info("a sign-in link was refused (unknown, used or expired)")
+            return self._problem(
+                403,
+                "This link does not work",
+                "It was used already, it expired (links last 10 minutes), or it is not one "
+                "of ours. Write “dashboard” to the bot for a new one.",
+            )
+        response = web.HTTPSeeOther("/ui/timeline")
+        self._set_session(response, session)
+        raise response
+
+    async def _admin_signin(self, request: web.Request) -> web.Response:
+        form = await request.post()
+        given = form.get("token")
+        expected = self._admin_token
+        if (
+            expected is None
+            or not isinstance(given, str)
+            or not hmac.compare_digest(given.encode(), expected.encode())
+        ):
+            log.warning("an operator sign-in was refused")
+            return self._problem(403, "Not signed in", "That is not the operator's token.")
+        session = new_token()
+        now = self._clock.now()
+        await self._db.run(lambda conn: admin_session_in(conn, token_hash(session), now=now))
+        response = web.HTTPSeeOther("/ui/operator")
+        self._set_session(response, session)
+        raise response
+
+    async def _signout(self, request: web.Request) -> web.Response:
+        signed = await self._signed_in(request)
+        if signed is not None:
+            await self._form(request, signed)
+            await self._db.run(lambda conn: end_session_in(conn, token_hash(signed.token)))
+        response = web.HTTPSeeOther("/ui/")
+        response.del_cookie(COOKIE, path="/ui")
+        raise response
+
+    # ------------------------------------------------------------- a person's pages
+
+    async def _timeline(self, request: web.Request) -> web.Response:
+        signed = await self._person(request)
+        session = signed.session
+        assert session.user_id is not None
+        assert session.user_key is not None
+        zone = await self._zone_of(session)
+        window = await self._wrapper.contact_window_of(session.user_key)
+        now = self._clock.now()
+        since = now - timedelta(days=TIMELINE_DAYS)
+        user_id = session.user_id
+        entries = await self._db.run(lambda conn: timeline_in(conn, user_id, since=since))
+        tz = get_zone(zone)
+        today = now.astimezone(tz).date()
+        days: list[dict[str, Any]] = []
+        for entry in entries:
+            local = entry.at.astimezone(tz)
+            if not days or days[-1]["date"] != local.date():
+                days.append({"date": local.date(), "label": _day(local, today), "entries": []})
+            days[-1]["entries"].append(
+                {
+                    "entry": replace(entry, text=_SIGNIN_LINK.sub(r"\1…", entry.text)),
+                    "time": f"{local:%H:%M}",
+                    "outside": not window.contains(local.time()),
+                    "until": _when(entry.until, tz) if entry.until else None,
+                }
+            )
+        return self._page(
+            "timeline.html", signed=signed, zone=zone, window=str(window), days=days,
+            today=_day(now.astimezone(tz), today), now=_when(now, tz), tab="timeline",
+        )  # fmt: skip
+
+    async def _reminders(
+        self, request: web.Request, *, error: str | None = None, status: int = 200
+    ) -> web.Response:
+        signed = await self._person(request)
+        session = signed.session
+        assert session.user_key is not None
+        zone = await self._zone_of(session)
+        tz = get_zone(zone)
+        schedules, one_shots = await self._wrapper.reminders.reminders(session.user_key)
+        now = self._clock.now()
+        done = request.query.get("done")
+        return self._page(
+            "reminders.html", status=status, signed=signed, zone=zone, tab="reminders",
+            recurring=[_recurring(s, zone, now) for s in schedules],
+            one_shots=[_one_shot(j, tz) for j in one_shots],
+            error=error, done=done if done and len(done) < 30 else None,
+        )  # fmt: skip
+
+    async def _change_reminder(self, request: web.Request) -> web.Response:
+        signed = await self._person(request)
+        form = await self._form(request, signed)
+        session = signed.session
+        assert session.user_key is not None
+        target = request.match_info["rid"]
+        action = form.get("action", "")
+        now = self._clock.now()
+        until: datetime | None = None
+        change: ReminderAction
+        if action in SNOOZES:
+            change, until = "move", now + SNOOZES[action]
+        elif action == "move":
+            zone = await self._zone_of(session)
+            read = _read_time(form.get("when", ""), zone, now)
+            if isinstance(read, str):
+                return await self._reminders(request, error=read, status=400)
+            change, until = "move", read
+        elif action in ("pause", "resume", "cancel"):
+            change = action  # type: ignore[assignment]
+        else:
+            return await self._reminders(request, error="Unknown change.", status=400)
+        if target.startswith("s") and change == "move":
+            return await self._reminders(
+                request, error="A repeating reminder is paused or cancelled, not moved.", status=400
+            )
+        if target.startswith("r") and change == "pause":
+            return await self._reminders(
+                request, error="Snooze it or change its time instead.", status=400
+            )
+        done = await self._wrapper.reminders.change(
+            ReminderChange(session.user_key, target, change, until), now=now
+        )
+        if not done:
+            return await self._reminders(
+                request, error="That reminder is not one of yours that can change now.", status=404
+            )
+        self._wake()
+        raise web.HTTPSeeOther(f"/ui/reminders?done={target}")
+
+    async def _hours(
+        self, request: web.Request, *, error: str | None = None, status: int = 200
+    ) -> web.Response:
+        signed = await self._person(request)
+        session = signed.session
+        assert session.user_id is not None
+        assert session.user_key is not None
+        zone = await self._zone_of(session)
+        window = await self._wrapper.contact_window_of(session.user_key)
+        since = self._clock.now() - timedelta(days=CHART_DAYS)
+        user_id = session.user_id
+        times = await self._db.run(lambda conn: message_times_in(conn, user_id, since=since))
+        counts = by_local_hour(times, zone)
+        return self._page(
+            "hours.html", status=status, signed=signed, zone=zone, tab="hours",
+            window=window, window_text=f"{window.start:%H:%M}-{window.end:%H:%M}",
+            svg=Markup(hours_svg(counts, window, zone=zone)),  # noqa: S704 (made here, escaped)
+            counts=list(enumerate(counts)), days=CHART_DAYS, error=error,
+            saved=request.query.get("saved") == "1",
+        )  # fmt: skip
+
+    async def _settings(self, request: web.Request) -> web.Response:
+        signed = await self._person(request)
+        form = await self._form(request, signed)
+        user_key = signed.session.user_key
+        assert user_key is not None
+        zone_text = form.get("zone", "").strip()
+        window_text = form.get("window", "").strip()
+        try:
+            window = ContactWindow.parse(window_text) if window_text else None
+        except (ValueError, ClockError) as exc:
+            return await self._hours(request, error=f"Contact window: {exc}", status=400)
+        zone: str | None = None
+        if zone_text:
+            zone = _zone(zone_text)
+            if zone is None:
+                return await self._hours(
+                    request,
+                    error=f"“{zone_text}” is not a timezone or a place I know. "
+                    "Try an IANA name such as Europe/Berlin.",
+                    status=400,
+                )
+        if zone is not None:
+            await self._wrapper.set_timezone(
+                user_key=user_key, thread_key="", zone=zone, scope="home"
+            )
+        if window is not None:
+            await self._wrapper.set_contact_window(user_key=user_key, window=window)
+        raise web.HTTPSeeOther("/ui/hours?saved=1")
+
+    # ------------------------------------------------------------- the operator's page
+
+    async def _operator(self, request: web.Request) -> web.Response:
+        signed = await self._operator_session(request)
+        report = await self._health()
+        health = {
+            "status": "degraded" if report.problems else "ok",
+            "channels": sorted(report.channels),
+            "problems": dict(report.problems),
+            "leading": dict(report.leading),
+        }
+        counts = await self._wrapper.outbox.counts()
+        failed = await self._db.run(lambda conn: failed_jobs_in(conn))
+        waiting_total, waiting = await self._db.run(lambda conn: waiting_in(conn))
+        now = self._clock.now()
+        stats = await self._wrapper.model_call_stats(since=now - timedelta(hours=24))
+        calls = await self._wrapper.recent_model_calls(limit=30)
+        return self._page(
+            "operator.html", signed=signed, health=health, counts=sorted(counts.items()),
+            failed=failed, waiting=waiting, waiting_total=waiting_total, stats=stats,
+            calls=calls, tab="operator", now=_when(now, get_zone("UTC")),
+            retried=request.query.get("retried"),
+        )  # fmt: skip
+
+    async def _retry(self, request: web.Request) -> web.Response:
+        signed = await self._operator_session(request)
+        await self._form(request, signed)
+        raw = request.match_info["job"]
+        if not raw.isdigit() or len(raw) > 18:
+            raise web.HTTPNotFound(text="no such job")
+        job = int(raw)
+        now = self._clock.now()
+        if not await self._db.run(lambda conn: retry_in(conn, job, now=now)):
+            return self._problem(404, "Not retried", f"Job {job} is not a failed job.")
+        log.info("the operator retried outbox job %d", job)
+        self._wake()
+        raise web.HTTPSeeOther(f"/ui/operator?retried={job}")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _when(at: datetime, tz: Any) -> str:
+    return f"{at.astimezone(tz):%a %d %b %Y, %H:%M}"
+
+
+def _day(local: datetime, today: Any) -> str:
+    if local.date() == today:
+        return f"Today, {local:%a %d %b}"
+    if (today - local.date()).days == 1:
+        return f"Yesterday, {local:%a %d %b}"
+    return f"{local:%a %d %b %Y}"
+
+
+def _recurring(schedule: Schedule, zone: str, now: datetime) -> dict[str, Any]:
+    where = "UTC" if schedule.elapsed else (schedule.zone or zone)
+    upcoming: list[datetime] = []
+    if schedule.next_at is not None and schedule.state == "active":
+        upcoming = [schedule.next_at, *occurrences(
+            schedule.rrule, schedule.dtstart, where, after=schedule.next_at, count=2
+        )]  # fmt: skip
+    tz = get_zone(zone)
+    return {
+        "id": reminder_id(schedule),
+        "text": schedule.text,
+        "rule": schedule.rrule,
+        "zone": schedule.zone or f"yours ({zone})",
+        "state": schedule.state,
+        "next": [_when(at, tz) for at in upcoming],
+    }
+
+
+def _one_shot(job: OutboxItem, tz: Any) -> dict[str, Any]:
+    return {
+        "id": reminder_id(job),
+        "text": job.text,
+        "due": _when(job.occurs_at or job.due_at, tz),
+        "state": "paused" if job.status == "deferred" else "waiting",
+        "reason": job.defer_reason if job.status == "deferred" else None,
+    }
+
+
+def _read_time(text: str, zone: str, now: datetime) -> datetime | str:
+    """The instant `text` names, read whole in `zone`, or what to tell the person."""
+    text = text.strip()
+    if not text:
+        return "Write when, for example “tomorrow 9” or “in 2 hours”."
+    if len(text) > 200:
+        return "That is too long to be a time."
+    parsed = parse_anchored_time(text, zone, now)
+    if parsed.needs_clarification:
+        return parsed.clarification_question or f"“{text}” can mean more than one time."
+    if parsed.start_instant is None:
+        return parsed.reason or f"I cannot read a time in “{text}”."
+    leftover = (text[: parsed.span[0]] + text[parsed.span[1] :]) if parsed.span else ""
+    if parsed.span is None or leftover.strip(" ,.;:!?"):
+        return f"I read only “{parsed.matched_text}” of “{text}”: please write just the time."
+    if parsed.start_instant <= now:
+        return f"“{text}” is {_when(parsed.start_instant, get_zone(zone))}, which has passed."
+    return parsed.start_instant
+
+
+def _zone(text: str) -> str | None:
+    """An IANA id or a known place's zone, or None."""
+    try:
+        return require_zone(text)
+    except ClockError:
+        pass
+    match = lookup_place(text)
+    return match.zone if match is not None else None

@@ -1,0 +1,373 @@
+"""The web pages over HTTP: sign-in links, sessions, CSRF, every page and form, who sees what.
+
+The real gateway (rules agent, SQLite and PostgreSQL) with its real aiohttp server,
+driven by aiohttp's client; the recording channel of test_gateway stands in for a
+platform and keeps the link the bot sent. The browser tests (tests/bot/test_web_browser.py)
+walk the same pages in Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import aiohttp
+import pytest
+
+from bot.config import Settings
+from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard
+from bot.gateway import Gateway
+from bot.my_data import PRIVATE_ONLY_REPLY
+from bot.web.pages import COOKIE
+from channels.base import ChannelError
+from tests.bot.test_gateway import RecordingChannel, inbound
+from wrapper.web import token_hash
+
+ADMIN = "operator-token-0123456789"
+_LINK = re.compile(r"(https?://\S+/ui/signin/(\S+))")
+_CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
+
+
+@dataclass
+class Site:
+    gw: Gateway
+    channel: RecordingChannel
+    base: str
+
+    def browser(self) -> aiohttp.ClientSession:
+        """A client with its own cookies (one browser), following no redirects by itself."""
+        return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), base_url=self.base)
+
+    async def link_for(self, user: str, message_id: str) -> str:
+        """Have `user` write "dashboard" in their DM; the path of the link the bot sent."""
+        before = len(self.channel.sent)
+        assert self.channel.sink is not None
+        await self.channel.sink(
+            inbound("dashboard", message_id, user_id=user, thread_id=f"dm:{user}",
+                    route={"chat": user})
+        )  # fmt: skip
+        await self.gw.settle()
+        [reply] = self.channel.sent[before:]
+        found = _LINK.search(reply.text)
+        assert found is not None, reply.text
+        return "/ui/signin/" + found.group(2)
+
+    async def signed_in(self, user: str, message_id: str) -> aiohttp.ClientSession:
+        client = self.browser()
+        path = await self.link_for(user, message_id)
+        async with client.post(path, allow_redirects=False) as response:
+            assert response.status == 303
+            assert response.headers["Location"] == "/ui/timeline"
+        return client
+
+
+@pytest.fixture
+async def site(tmp_path: Path, database_url: str) -> AsyncIterator[Site]:
+    settings = Settings(
+        home=tmp_path, http_port=0, database_url=database_url,
+        public_url="http://127.0.0.1", admin_token=ADMIN,
+    )  # fmt: skip
+    channel = RecordingChannel()
+    async with Gateway(settings, channels=[channel], serve_http=True) as gw:
+        yield Site(gw, channel, f"http://127.0.0.1:{gw.http_port}")
+
+
+async def _page(client: aiohttp.ClientSession, path: str) -> tuple[int, str]:
+    async with client.get(path, allow_redirects=False) as response:
+        return response.status, await response.text()
+
+
+async def _csrf(client: aiohttp.ClientSession, path: str) -> str:
+    status, text = await _page(client, path)
+    assert status == 200, (path, status)
+    found = _CSRF.search(text)
+    assert found is not None
+    return found.group(1)
+
+
+async def _post(
+    client: aiohttp.ClientSession, path: str, form: dict[str, str]
+) -> tuple[int, str, str | None]:
+    async with client.post(path, data=form, allow_redirects=False) as response:
+        return response.status, await response.text(), response.headers.get("Location")
+
+
+async def _reminder(site: Site, user: str, text: str, due_in: timedelta) -> int:
+    now = datetime.now(UTC)
+    return await site.gw.wrapper.outbox.enqueue(
+        kind="reminder", channel="test", thread_id=f"dm:{user}",
+        thread_key=f"main:test:dm:{user}", user_key=f"test:{user}", user_id=user, text=text,
+        due_at=now + due_in, now=now,
+    )  # fmt: skip
+
+
+async def _due(site: Site, job: int) -> datetime:
+    [item] = [i for i in await site.gw.wrapper.outbox.listing(limit=100) if i.id == job]
+    return item.due_at
+
+
+def test_dashboard_is_read_whole() -> None:
+    assert asks_for_dashboard("dashboard")
+    assert asks_for_dashboard("  Dashboard! ")
+    assert asks_for_dashboard("/dashboard@ClockBot")
+    assert not asks_for_dashboard("what is a dashboard")
+    assert not asks_for_dashboard("dashboard tomorrow at 9")
+
+
+async def test_a_link_signs_in_once_and_shows_the_timeline_in_the_persons_zone(site: Site) -> None:
+    assert site.channel.sink is not None
+    await site.gw.wrapper.set_timezone(
+        user_key="test:7", thread_key="", zone="Asia/Tokyo", scope="home"
+    )
+    await site.channel.sink(inbound("hello from alice", "m0"))
+    await site.gw.settle()
+    path = await site.link_for("7", "m1")
+    async with site.browser() as client:
+        # The GET a link preview makes spends nothing: it shows a button.
+        status, text = await _page(client, path)
+        assert status == 200
+        assert 'id="signin"' in text
+        async with client.post(path, allow_redirects=False) as response:
+            assert response.status == 303
+            cookie = response.cookies[COOKIE]
+            assert cookie["httponly"]
+            assert cookie["samesite"] == "Strict"
+            assert cookie["path"] == "/ui"
+        status, text = await _page(client, "/ui/timeline")
+        assert status == 200
+        assert "hello from alice" in text
+        assert "Asia/Tokyo" in text
+        assert "/ui/signin/…" in text  # the bot's reply with the link, its token left out
+        assert path.rsplit("/", 1)[1] not in text
+        tokyo_now = datetime.now(ZoneInfo("Asia/Tokyo"))
+        assert f"{tokyo_now:%a %d %b}" in text  # the day heading is Tokyo's date
+        assert "contact window" in text
+    async with site.browser() as again:  # the same link, a second time
+        async with again.post(path, allow_redirects=False) as response:
+            assert response.status == 403
+            assert COOKIE not in response.cookies
+        status, _ = await _page(again, "/ui/timeline")
+        assert status == 303
+    async with (
+        site.browser() as forger,
+        forger.post("/ui/signin/not-a-real-token", allow_redirects=False) as response,
+    ):
+        assert response.status == 403
+
+
+async def test_only_the_hash_of_a_link_is_stored(site: Site) -> None:
+    path = await site.link_for("7", "m1")
+    token = path.rsplit("/", 1)[1]
+
+    def stored(conn: object) -> list[str]:
+        from sqlalchemy import select
+
+        from wrapper.web import web_links
+
+        return list(conn.execute(select(web_links.c.token_hash)).scalars())  # type: ignore[attr-defined]
+
+    hashes = await site.gw.wrapper.database.run(stored)
+    assert hashes == [token_hash(token)]
+
+
+async def test_dashboard_in_a_group_or_without_a_public_url_gives_no_link(
+    site: Site, tmp_path: Path
+) -> None:
+    assert site.channel.sink is not None
+    await site.channel.sink(inbound("dashboard", "g1", thread_id="group:5"))
+    await site.gw.settle()
+    assert site.channel.sent[-1].text == PRIVATE_ONLY_REPLY
+    settings = Settings(home=tmp_path / "other", http_port=0)
+    channel = RecordingChannel()
+    async with Gateway(settings, channels=[channel], serve_http=True) as gw:
+        assert channel.sink is not None
+        await channel.sink(inbound("dashboard", "d1"))
+        await gw.settle()
+        assert channel.sent[-1].text == NOT_SET_UP_REPLY
+
+
+async def test_reminders_snooze_move_and_cancel_change_the_outbox(site: Site) -> None:
+    await site.gw.wrapper.set_timezone(
+        user_key="test:7", thread_key="", zone="Europe/Berlin", scope="home"
+    )
+    job = await _reminder(site, "7", "water the plants", timedelta(minutes=5))
+    alice = await site.signed_in("7", "m1")
+    async with alice:
+        status, text = await _page(alice, "/ui/reminders")
+        assert status == 200
+        assert "water the plants" in text
+        csrf = await _csrf(alice, "/ui/reminders")
+        before = await _due(site, job)
+        status, _, location = await _post(
+            alice, f"/ui/reminders/r{job}", {"csrf": csrf, "action": "snooze10"}
+        )
+        assert (status, location) == (303, f"/ui/reminders?done=r{job}")
+        snoozed = await _due(site, job)
+        assert snoozed > before + timedelta(minutes=4)
+        status, _, _ = await _post(
+            alice,
+            f"/ui/reminders/r{job}",
+            {"csrf": csrf, "action": "move", "when": "tomorrow at 9"},
+        )
+        assert status == 303
+        berlin = (await _due(site, job)).astimezone(ZoneInfo("Europe/Berlin"))
+        tomorrow = datetime.now(ZoneInfo("Europe/Berlin")).date() + timedelta(days=1)
+        assert (berlin.date(), berlin.hour, berlin.minute) == (tomorrow, 9, 0)
+        # Read whole or ask: a time with words left over, or nonsense, changes nothing.
+        for when in ("tomorrow at 9 and friday", "tomorrow 9", "blorp", ""):
+            status, text, _ = await _post(
+                alice, f"/ui/reminders/r{job}", {"csrf": csrf, "action": "move", "when": when}
+            )
+            assert status == 400, when
+            assert 'class="error"' in text
+        assert (await _due(site, job)).astimezone(ZoneInfo("Europe/Berlin")).hour == 9
+        status, _, _ = await _post(
+            alice, f"/ui/reminders/r{job}", {"csrf": csrf, "action": "cancel"}
+        )
+        assert status == 303
+        [item] = [i for i in await site.gw.wrapper.outbox.listing(limit=100) if i.id == job]
+        assert item.status == "skipped"
+
+
+async def test_nobody_sees_or_changes_another_persons_data(site: Site) -> None:
+    assert site.channel.sink is not None
+    await site.channel.sink(inbound("alice's secret plan", "a0"))
+    await site.gw.settle()
+    job = await _reminder(site, "7", "alice's reminder", timedelta(hours=2))
+    alice = await site.signed_in("7", "a1")
+    bob = await site.signed_in("8", "b1")
+    async with alice, bob:
+        alice_csrf = await _csrf(alice, "/ui/reminders")
+        bob_csrf = await _csrf(bob, "/ui/reminders")
+        assert alice_csrf != bob_csrf
+        for path in ("/ui/timeline", "/ui/reminders", "/ui/hours"):
+            status, text = await _page(bob, path)
+            assert status == 200
+            assert "alice" not in text, path
+        before = await _due(site, job)
+        for action in ("snooze10", "snooze60", "cancel"):
+            status, _, _ = await _post(
+                bob, f"/ui/reminders/r{job}", {"csrf": bob_csrf, "action": action}
+            )
+            assert status == 404, action
+        status, _, _ = await _post(
+            bob, f"/ui/reminders/r{job}", {"csrf": bob_csrf, "action": "move", "when": "in 3 days"}
+        )
+        assert status == 404
+        # Alice's session with Bob's token, or with none: refused before anything is read.
+        for form in ({"csrf": bob_csrf, "action": "cancel"}, {"action": "cancel"}):
+            status, _, _ = await _post(alice, f"/ui/reminders/r{job}", form)
+            assert status == 403
+        status, _, _ = await _post(bob, "/ui/settings", {"csrf": alice_csrf, "zone": "Asia/Tokyo"})
+        assert status == 403
+        assert await site.gw.wrapper.user_timezone("test:8") is None
+        [item] = [i for i in await site.gw.wrapper.outbox.listing(limit=100) if i.id == job]
+        assert (item.status, item.due_at) == ("pending", before)
+        # A person is no operator.
+        status, _ = await _page(bob, "/ui/operator")
+        assert status == 403
+        status, _, _ = await _post(bob, f"/ui/operator/jobs/{job}/retry", {"csrf": bob_csrf})
+        assert status == 403
+    async with site.browser() as stranger:
+        for path in ("/ui/timeline", "/ui/reminders", "/ui/hours", "/ui/operator"):
+            status, _ = await _page(stranger, path)
+            assert status == 303, path
+        for path in (f"/ui/reminders/r{job}", "/ui/settings", f"/ui/operator/jobs/{job}/retry"):
+            status, _, _ = await _post(stranger, path, {"action": "cancel"})
+            assert status == 403, path
+
+
+async def test_hours_chart_and_settings(site: Site) -> None:
+    assert site.channel.sink is not None
+    for n in range(3):
+        await site.channel.sink(inbound(f"note {n}", f"h{n}"))
+    await site.gw.settle()
+    alice = await site.signed_in("7", "h9")
+    async with alice:
+        status, text = await _page(alice, "/ui/hours")
+        assert status == 200
+        assert "<svg" in text
+        assert "4 messages" in text  # three notes and "dashboard", in the chart's description
+        csrf = await _csrf(alice, "/ui/hours")
+        status, _, location = await _post(
+            alice, "/ui/settings", {"csrf": csrf, "zone": "Lisbon", "window": "09:00-21:00"}
+        )
+        assert (status, location) == (303, "/ui/hours?saved=1")
+        assert await site.gw.wrapper.user_timezone("test:7") == "Europe/Lisbon"
+        window = await site.gw.wrapper.contact_window_of("test:7")
+        assert str(window) == "09:00–21:00"
+        for form in ({"zone": "Atlantis/Nowhere"}, {"window": "late"}):
+            status, text, _ = await _post(alice, "/ui/settings", {"csrf": csrf, **form})
+            assert status == 400, form
+            assert 'class="error"' in text
+        assert await site.gw.wrapper.user_timezone("test:7") == "Europe/Lisbon"
+
+
+async def test_operator_signs_in_with_the_token_and_retries_a_failed_job(site: Site) -> None:
+    assert site.channel.sink is not None
+    site.channel.failures.append(ChannelError("chat not found", permanent=True))
+    await site.channel.sink(inbound("this answer fails", "f1"))
+    await site.gw.settle()
+    [failed] = await site.gw.wrapper.outbox.listing(status="failed")
+    async with site.browser() as wrong:
+        status, _, _ = await _post(wrong, "/ui/admin", {"token": ADMIN[:-1] + "x"})
+        assert status == 403
+        status, _ = await _page(wrong, "/ui/operator")
+        assert status == 303
+    async with site.browser() as operator:
+        status, _, location = await _post(operator, "/ui/admin", {"token": ADMIN})
+        assert (status, location) == (303, "/ui/operator")
+        status, text = await _page(operator, "/ui/operator")
+        assert status == 200
+        assert f'id="job-{failed.id}"' in text
+        assert "chat not found" in text
+        assert "this answer fails" not in text  # the operator's page holds nobody's words
+        status, _ = await _page(operator, "/ui/timeline")
+        assert status == 403
+        csrf = await _csrf(operator, "/ui/operator")
+        status, _, _ = await _post(operator, f"/ui/operator/jobs/{failed.id}/retry", {})
+        assert status == 403  # no CSRF token
+        sent_before = len(site.channel.sent)
+        status, _, location = await _post(
+            operator, f"/ui/operator/jobs/{failed.id}/retry", {"csrf": csrf}
+        )
+        assert (status, location) == (303, f"/ui/operator?retried={failed.id}")
+        await site.gw.settle()
+        assert len(site.channel.sent) == sent_before + 1
+        [item] = [i for i in await site.gw.wrapper.outbox.listing(limit=100) if i.id == failed.id]
+        assert item.status == "sent"
+        status, _, _ = await _post(operator, f"/ui/operator/jobs/{failed.id}/retry", {"csrf": csrf})
+        assert status == 404  # no longer failed
+        status, _, location = await _post(operator, "/ui/signout", {"csrf": csrf})
+        assert (status, location) == (303, "/ui/")
+        status, _ = await _page(operator, "/ui/operator")
+        assert status == 303
+
+
+async def test_erasing_a_person_ends_their_sessions(site: Site) -> None:
+    alice = await site.signed_in("7", "e1")
+    async with alice:
+        status, _ = await _page(alice, "/ui/timeline")
+        assert status == 200
+        await site.gw.wrapper.erase_person("test:7")
+        status, _ = await _page(alice, "/ui/timeline")
+        assert status == 303
+
+
+async def test_the_cookie_is_secure_behind_an_https_public_url(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path, http_port=0, public_url="https://clock.example.org")
+    channel = RecordingChannel()
+    async with Gateway(settings, channels=[channel], serve_http=True) as gw:
+        site = Site(gw, channel, f"http://127.0.0.1:{gw.http_port}")
+        path = await site.link_for("7", "s1")
+        assert site.channel.sent[-1].text.startswith(
+            "Here is your page: https://clock.example.org/ui/signin/"
+        )
+        async with site.browser() as client, client.post(path, allow_redirects=False) as response:
+            assert response.status == 303
+            assert response.cookies[COOKIE]["secure"]
+            assert "Secure" in response.headers["Set-Cookie"]

@@ -1,0 +1,192 @@
+"""The web pages in a real browser: headless Chromium (Debian) through Selenium and chromium-driver.
+
+The gateway runs the real Telegram adapter against the fake Bot API, the rules agent
+and a SQLite store, and serves ``/ui/`` on its real HTTP server. Alice asks for her
+page in Telegram and signs in through the link the fake server received; she sees her
+timeline in her zone and snoozes and moves a reminder (the outbox row changes); a used
+or wrong link is refused; Bob's session sees nothing of hers and cannot post to her
+reminders; the operator signs in, sees a failed job and retries it, and Telegram gets it.
+
+Every page is checked at phone width and at 200% zoom (no sideways scrolling).
+Screenshots of the timeline, the reminders and the operator page, at desktop and phone
+widths, go to ``$CLOCKBOT_SCREENSHOTS`` (``make screenshots`` sets ``docs/screenshots``),
+else to the test's temporary directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.config import Settings
+from bot.gateway import Gateway
+from channels.telegram import TelegramChannel
+from tests.support.browser import DESKTOP, PHONE, ZOOMED, Browser, browser  # noqa: F401
+from tests.support.fake_telegram import FakeTelegram
+
+ADMIN = "operator-token-0123456789"
+_LINK = re.compile(r"https?://\S+(/ui/signin/[A-Za-z0-9_-]+)")
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def _shots(tmp_path: Path) -> Path:
+    chosen = os.environ.get("CLOCKBOT_SCREENSHOTS")
+    return Path(chosen) if chosen else tmp_path / "screenshots"
+
+
+async def _shoot(page: Browser, folder: Path, name: str) -> None:
+    for label, (width, height) in (("desktop", DESKTOP), ("phone", PHONE)):
+        await page.size(width, height)
+        shot = folder / f"{name}-{label}.png"
+        await page.screenshot(shot)
+        assert shot.stat().st_size > 5_000, shot
+    await page.size(*DESKTOP)
+
+
+async def _fits(page: Browser, path: str) -> None:
+    """`path` reads at phone width and at 200% zoom without scrolling sideways."""
+    for width, height in (PHONE, ZOOMED):
+        await page.size(width, height)
+        await page.open(path)
+        assert not await page.overflows(), (path, width)
+    await page.size(*DESKTOP)
+
+
+async def test_people_and_the_operator_in_a_browser(
+    browser: Browser,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    shots = _shots(tmp_path)
+    async with FakeTelegram() as tg:
+        settings = Settings(
+            home=tmp_path, http_port=0, public_url="http://127.0.0.1", admin_token=ADMIN
+        )
+        channel = TelegramChannel(tg.token, api_url=tg.api_url)
+        async with Gateway(settings, channels=[channel], poll_interval=0.1) as gw:
+            browser.base = f"http://127.0.0.1:{gw.http_port}"
+            alice, bob = tg.user(11, "alice"), tg.user(22, "bob")
+
+            async def say(user: object, words: str) -> str:
+                await asyncio.sleep(1.05)  # Telegram dates a message to the second
+                count = len(tg.sent) + 1
+                tg.private(user, words)  # type: ignore[arg-type]
+                await tg.wait_sent(count)
+                await gw.settle()
+                return tg.sent[-1].plain
+
+            await say(alice, "clock: home tz Asia/Tokyo")
+            await say(alice, "remind me in 1 hour to call the bank")
+            await say(alice, "heading to the gym")
+            [reminder] = [
+                j for j in await gw.outbox.listing(status="pending") if j.kind == "reminder"
+            ]
+            found = _LINK.search(await say(alice, "/dashboard"))
+            assert found is not None
+            link = found.group(1)
+
+            # Alice signs in through the link Telegram carried.
+            await browser.open(link)
+            await browser.click("#signin")
+            assert await browser.path() == "/ui/timeline"
+            timeline = await browser.text()
+            assert "Asia/Tokyo" in timeline
+            assert "call the bank" in timeline
+            assert "heading to the gym" in timeline
+            tokyo = datetime.now(ZoneInfo("Asia/Tokyo"))
+            assert f"Today, {tokyo:%a %d %b}" in timeline  # her day, not the server's
+            await _shoot(browser, shots, "timeline")
+            await _fits(browser, "/ui/timeline")
+
+            # Snooze the reminder, then move it: the page and the outbox row agree.
+            await browser.open("/ui/reminders")
+            assert "call the bank" in await browser.text()
+            await browser.click(f'#r{reminder.id} button[value="snooze10"]')
+            assert f"Changed r{reminder.id}" in await browser.text()
+            [snoozed] = [j for j in await gw.outbox.listing(limit=50) if j.id == reminder.id]
+            assert snoozed.due_at < reminder.due_at - timedelta(minutes=40)
+            assert f"{snoozed.due_at.astimezone(ZoneInfo('Asia/Tokyo')):%H:%M}" in (
+                await browser.text(f"#r{reminder.id}")
+            )
+            await browser.fill(f"#when-r{reminder.id}", "tomorrow at 9")
+            await browser.click(f'#r{reminder.id} button[value="move"]')
+            [moved] = [j for j in await gw.outbox.listing(limit=50) if j.id == reminder.id]
+            local = moved.due_at.astimezone(ZoneInfo("Asia/Tokyo"))
+            assert (local.date(), local.hour) == (tokyo.date() + timedelta(days=1), 9)
+            assert f"{local:%a %d %b %Y}, 09:00" in await browser.text(f"#r{reminder.id}")
+            await _shoot(browser, shots, "reminders")
+            await _fits(browser, "/ui/reminders")
+            await _fits(browser, "/ui/hours")
+            await browser.open("/ui/hours")
+            assert await browser.count("svg.chart rect.bar") == 24
+
+            # The same link again, and a made-up one: refused.
+            await browser.forget()
+            await browser.open(link)
+            await browser.click("#signin")
+            assert "This link does not work" in await browser.text()
+            await browser.open("/ui/signin/made-up-token")
+            await browser.click("#signin")
+            assert "This link does not work" in await browser.text()
+            await browser.open("/ui/timeline")
+            assert await browser.path() == "/ui/"
+
+            # Bob signs in; nothing of Alice's shows, and her reminder is not his to change.
+            found = _LINK.search(await say(bob, "dashboard"))
+            assert found is not None
+            await browser.open(found.group(1))
+            await browser.click("#signin")
+            for page in ("/ui/timeline", "/ui/reminders", "/ui/hours"):
+                await browser.open(page)
+                text = await browser.text()
+                assert "call the bank" not in text and "gym" not in text, page
+            await browser.open("/ui/reminders")
+            csrf = await browser.script("return document.querySelector('input[name=csrf]').value;")
+            await browser.submit(
+                "const f = document.createElement('form'); f.method = 'post';"
+                "f.action = arguments[0];"
+                "for (const [k, v] of [['csrf', arguments[1]], ['action', 'cancel']]) {"
+                "  const i = document.createElement('input'); i.type = 'hidden';"
+                "  i.name = k; i.value = v; f.appendChild(i); }"
+                "document.body.appendChild(f); f.submit();",
+                f"/ui/reminders/r{reminder.id}",
+                csrf,
+            )
+            assert "not one of yours" in await browser.text()
+            [kept] = [j for j in await gw.outbox.listing(limit=50) if j.id == reminder.id]
+            assert (kept.status, kept.due_at) == ("pending", moved.due_at)
+            await browser.open("/ui/operator")
+            assert "this page is for the operator" in await browser.text()
+
+            # The operator: a failed job, retried from the page, reaches Telegram.
+            tg.fail_next("sendMessage", 400, description="Bad Request: chat not found")
+            count, calls = len(tg.sent), len(tg.calls_of("sendMessage"))
+            tg.private(bob, "this one fails")
+            await tg.wait_until(lambda: len(tg.calls_of("sendMessage")) > calls, "the failed send")
+            await gw.settle()
+            [failed] = await gw.outbox.listing(status="failed")
+            assert len(tg.sent) == count
+            await browser.forget()
+            await browser.open("/ui/")
+            await browser.fill("#token", ADMIN)
+            await browser.click("form[action='/ui/admin'] button")
+            assert await browser.path() == "/ui/operator"
+            page = await browser.text()
+            assert "Chat not found" in page
+            assert "this one fails" not in page
+            await _shoot(browser, shots, "operator")
+            await _fits(browser, "/ui/operator")
+            await browser.open("/ui/operator")
+            await browser.click(f"#job-{failed.id} button")
+            assert f"Job {failed.id} is queued again" in await browser.text()
+            await tg.wait_sent(count + 1)
+            await gw.settle()
+            [done] = [j for j in await gw.outbox.listing(limit=50) if j.id == failed.id]
+            assert done.status == "sent"
+            assert tg.sent[-1].chat_id == bob.id
