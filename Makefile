@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS := dev,postgres,telegram,slack,email
 
-.PHONY: run test test-image screenshots check lint format typecheck bench bench-cache clean
+.PHONY: run test test-image screenshots check check-real-model lint format typecheck bench bench-cache clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -46,6 +46,9 @@ bench: $(STAMP)  ## print the benchmark figures
 
 bench-cache: $(STAMP)  ## prompt cache on a local llama.cpp server (first run builds it, ~8 min)
 	$(BIN)/python bench/prompt_cache_bench.py $(if $(wildcard $(HOME)/.cache/clockbot-bench/llama-venv/bin/python),,--setup)
+
+check-real-model: $(STAMP)  ## 20 turns on Gemma 3 270M in llama.cpp, 4K context (first run builds it, ~20 min)
+	$(BIN)/python bench/real_model_check.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.cache_watch import calling, summarising
-from bot.llm.errors import LLMError
-from bot.llm.types import Message, Provider, ToolCall
-from bot.prompt import assemble, proactive_turn, user_turn
+from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
+from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
+from bot.prompt import SYSTEM_PROMPT, assemble, proactive_turn, user_turn
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
     RUNTIME_BLOCK_END,
@@ -38,6 +38,7 @@ from wrapper.turn_commit import Compaction
 
 __all__ = [
     "COMPACT_AFTER_CHARS",
+    "CONTEXT_SHARE",
     "KEEP_RECENT",
     "MAX_TOOL_ROUNDS",
     "RETRY_LEASE",
@@ -60,6 +61,14 @@ COMPACT_AFTER_CHARS = 60_000
 """History size (characters, ~15k tokens) past which older turns become one summary."""
 KEEP_RECENT = 10
 """Messages kept word for word when compacting."""
+CONTEXT_SHARE = 0.75
+"""With a known context window: compact before a request would pass this share of it."""
+CHARS_PER_TOKEN = 3
+"""A cautious guess of characters per token, where the provider has not counted them yet."""
+KEEP_ON_OVERFLOW = 2
+"""Messages kept word for word when an overflow forces a compaction: the last exchange."""
+SUMMARY_CHARS = 1_500
+"""Room kept for the summary a compaction writes (the prompt asks for 200 words at most)."""
 
 SUMMARY_PROMPT = (
     "Summarise this conversation for your own later reference: who the person is, what they "
@@ -117,7 +126,14 @@ class Agent:
         can_send: bool = True,
         compact_after_chars: int = COMPACT_AFTER_CHARS,
         keep_recent: int = KEEP_RECENT,
+        context_tokens: int | None = None,
+        tools: bool = True,
     ) -> None:
+        self._context = context_tokens
+        self._tools: tuple[ToolSpec, ...] = tuple(TOOLS) if tools else ()
+        self._fixed_chars = len(SYSTEM_PROMPT) + sum(
+            len(t.name) + len(t.description) + len(json.dumps(t.parameters)) for t in self._tools
+        )
         self._wrapper = wrapper
         self._can_send = can_send
         self._compact_after = compact_after_chars
@@ -139,15 +155,36 @@ class Agent:
             LLMError: the model could not be reached; nothing was staged anywhere.
         """
         with calling(envelope.thread_key, ref.key):
-            stored, compaction = await self._compact(list(history))
-            earlier = [stored_to_message(m) for m in stored]
             newest = user_turn(envelope.render(ids=True), ref.text)
-            session = ToolSession(
-                wrapper=self._wrapper, envelope=envelope, clock=self._clock,
-                contact_window=envelope.contact.contact_window, key_base=ref.key,
-                user_id=ref.user_id, can_send=self._can_send, language=ref.language,
-            )  # fmt: skip
-            produced = await self._converse(earlier, newest, session)
+            stored, compaction = await self._compact(
+                list(history), thread_key=envelope.thread_key, newest=newest
+            )
+
+            def session_for() -> ToolSession:
+                return ToolSession(
+                    wrapper=self._wrapper, envelope=envelope, clock=self._clock,
+                    contact_window=envelope.contact.contact_window, key_base=ref.key,
+                    user_id=ref.user_id, can_send=self._can_send, language=ref.language,
+                )  # fmt: skip
+
+            session = session_for()
+            try:
+                produced = await self._converse(
+                    [stored_to_message(m) for m in stored], newest, session
+                )
+            except LLMContextOverflow as exc:
+                # The estimate missed: compact now, keeping only the last exchange, and try
+                # once more with a fresh session (the failed attempt's staged effects go).
+                stored, compaction = await self._compact(
+                    list(history), thread_key=envelope.thread_key, newest=newest, force=True
+                )
+                if compaction is None:
+                    raise
+                log.warning("the model's context overflowed (%s); compacted, trying again", exc)
+                session = session_for()
+                produced = await self._converse(
+                    [stored_to_message(m) for m in stored], newest, session
+                )
         final = produced[-1]
         reply = final.content if final.role == "assistant" and final.content else None
         return TurnOutput(
@@ -177,7 +214,7 @@ class Agent:
         earlier = [stored_to_message(m) for m in history]
         try:
             with calling(item.thread_key, item.key):
-                completion = await self._provider.complete(assemble(earlier, prompt), TOOLS)
+                completion = await self._complete(assemble(earlier, prompt))
         except LLMError as exc:
             log.warning("model unavailable for job %s, sending as written: %s", item.id, exc)
             return ProactiveOutput(item.text, ())
@@ -199,9 +236,7 @@ class Agent:
     ) -> list[Message]:
         produced: list[Message] = []
         for _ in range(MAX_TOOL_ROUNDS):
-            completion = await self._provider.complete(
-                assemble([*earlier], newest) + produced, TOOLS
-            )
+            completion = await self._complete(assemble([*earlier], newest) + produced)
             answer = completion.message
             produced.append(answer)
             if not answer.tool_calls:
@@ -213,26 +248,79 @@ class Agent:
                 )
         return produced
 
+    async def _complete(self, messages: Sequence[Message]) -> Completion:
+        try:
+            return await self._provider.complete(messages, self._tools)
+        except LLMTemplateError as exc:
+            _template_refused(exc)
+            raise
+
+    async def _chars_per_token(self, stored: Sequence[StoredMessage], thread_key: str) -> float:
+        """How many characters make a token for this model, from its own count where known.
+
+        The thread's last request held the fixed prefix and the history up to its
+        last tool result; with its answer that is about the stored history now. The
+        provider counted it: the ratio follows the model's tokenizer. Before any count,
+        `CHARS_PER_TOKEN`, a cautious guess.
+        """
+        last = await self._wrapper.last_model_call(thread_key)
+        if last is None or not last[0]:
+            return CHARS_PER_TOKEN
+        counted = last[0] + (last[1] or 0)
+        chars = self._fixed_chars + sum(_size(m) for m in stored)
+        return min(max(chars / counted, 2.0), 6.0)
+
+    def _room(self, newest: Message, ratio: float) -> float:
+        """Characters of history that fit `CONTEXT_SHARE` of the window beside the fixed
+        prefix, the newest message and a summary's worth."""
+        assert self._context is not None
+        budget = self._context * CONTEXT_SHARE * ratio
+        return budget - self._fixed_chars - len(newest.content) - SUMMARY_CHARS
+
     async def _compact(
-        self, stored: list[StoredMessage]
+        self,
+        stored: list[StoredMessage],
+        *,
+        thread_key: str = "",
+        newest: Message | None = None,
+        force: bool = False,
     ) -> tuple[list[StoredMessage], Compaction | None]:
         """Past the budget, older turns become one summary message (committed with the turn).
+
+        The budget: the history past `compact_after_chars`, or, with a context
+        window, the request past `CONTEXT_SHARE` of it, counted in the model's own
+        tokens where the thread's last request says how many characters make one.
+        The most recent messages that fit are kept word for word (`keep_recent` at
+        most, the last exchange at least).
 
         The summary is a user message that says when it was made; the system
         prompt is never touched. Recent messages keep their bytes, so the
         prefix changes once, here, and grows again from the next turn. If the
-        model cannot summarise now, the history is left whole.
+        model cannot summarise now, the history is left whole; when `force`d (the
+        model said the context overflowed), the summary is the person's own lines.
         """
-        if sum(len(m.content) for m in stored) <= self._compact_after:
+        newest = newest or Message(role="user", content="")
+        keep = self._keep_recent
+        over = sum(len(m.content) for m in stored) > self._compact_after
+        if self._context is not None:
+            room = self._room(newest, await self._chars_per_token(stored, thread_key))
+            over = over or sum(_size(m) for m in stored) > room
+            while keep > KEEP_ON_OVERFLOW and sum(_size(m) for m in stored[-keep:]) > room:
+                keep -= 1
+        if not over and not force:
             return stored, None
-        cut = _cut_point(stored, self._keep_recent)
+        if force:
+            keep = KEEP_ON_OVERFLOW
+        cut = _cut_point(stored, keep)
         if cut <= 0:
             return stored, None
         try:
             with summarising():
                 summary = await self._summarise(stored[:cut])
         except LLMError:
-            return stored, None
+            if not force:
+                return stored, None
+            summary = _their_lines(stored[:cut])
         now = self._clock.now()
         head = (
             StoredMessage(
@@ -247,17 +335,47 @@ class Agent:
 
     async def _summarise(self, older: Sequence[StoredMessage]) -> str:
         if self._provider.name == "rules":
-            said = [_words(m.content) for m in older if m.role == "user"]
-            return "\n".join(f"- They said: {line}" for line in said[-20:] if line)
+            return _their_lines(older)
         transcript = "\n".join(f"{m.role}: {_words(m.content)}" for m in older if m.content)
+        room = 40_000
+        if self._context is not None:  # the summary request must fit the window too
+            room = max(2_000, min(room, int(self._context * CHARS_PER_TOKEN / 2)))
         completion = await self._provider.complete(
             [
                 Message(role="system", content=SUMMARY_PROMPT),
-                Message(role="user", content=transcript[-40_000:]),
+                Message(role="user", content=transcript[-room:]),
             ],
             (),
         )
         return completion.message.content.strip() or "(no summary)"
+
+
+def _their_lines(older: Sequence[StoredMessage]) -> str:
+    """A summary without the model: the person's own last lines."""
+    said = [_words(m.content) for m in older if m.role == "user"]
+    return "\n".join(f"- They said: {line}" for line in said[-20:] if line)
+
+
+def _size(message: StoredMessage) -> int:
+    return len(message.content) + sum(len(a) + len(n) for _, n, a in message.tool_calls)
+
+
+_template_told = False
+
+
+def _template_refused(exc: LLMTemplateError) -> None:
+    """Say once, clearly, that the model's chat template cannot carry tool calls."""
+    global _template_told
+    if _template_told:
+        return
+    _template_told = True
+    log.error(
+        "the model's chat template refuses this conversation (%s): it demands strictly "
+        "alternating user and assistant roles, so it cannot carry a tool call and its result. "
+        "Set CLOCKBOT_LLM_TOOLS=off to run the agent without tools (the time facts stay), "
+        "or use a model whose template supports tools.",
+        exc,
+    )
 
 
 def _outcome(call: ToolCall, until: datetime | None) -> str:

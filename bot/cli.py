@@ -1,4 +1,10 @@
-"""The `clockbot` command line."""
+"""The `clockbot` command line.
+
+It starts at once: this module and the subcommands' modules import only typer and the
+standard library at the top; each command imports what it uses when it runs (the
+store, the settings, the model SDKs, the time reader). `tests/bot/test_cold_start.py`
+holds ``--help`` to that.
+"""
 
 from __future__ import annotations
 
@@ -10,36 +16,21 @@ import re
 import signal
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from bot import messages
-from bot.channel_registry import enabled_channels, extra_for_module
-from bot.chat import chat as run_chat
-from bot.config import ConfigError, Settings, load_settings
-from bot.doctor import doctor_command
-from bot.gateway import Gateway
 from bot.outbox_cli import outbox_command
-from bot.redact import RedactSecrets
 from bot.reminders_cli import reminders_app
 from bot.state_cli import state_app
 from bot.stats_cli import stats_command
-from channels.base import ChannelError
-from clockcore import (
-    ParseResult,
-    RecurrenceResult,
-    SystemClock,
-    UnknownTimezoneError,
-    agent_timezone,
-    as_utc,
-    parse_anchored_time,
-    parse_recurrence,
-    require_zone,
-    to_iso,
-)
-from clockcore.duckling_reader import reader_name
-from clockcore.zones import zone_from_label
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.gateway import Gateway
+    from clockcore.parse_result import ParseResult
+    from clockcore.recurrence import RecurrenceResult
 
 app = typer.Typer(
     name="clockbot",
@@ -54,7 +45,6 @@ app.add_typer(state_app, name="state")
 app.command("outbox")(outbox_command)
 app.command("stats")(stats_command)
 app.add_typer(reminders_app, name="reminders")
-app.command("doctor")(doctor_command)
 
 TzOption = Annotated[
     str | None, typer.Option("--tz", help="IANA zone to anchor in, e.g. Europe/Berlin.")
@@ -67,6 +57,9 @@ def _fail(message: str) -> NoReturn:
 
 
 def _zone(name: str | None) -> str | None:
+    from clockcore.errors import UnknownTimezoneError
+    from clockcore.zones import require_zone
+
     try:
         return require_zone(name) if name is not None else None
     except UnknownTimezoneError as exc:
@@ -74,6 +67,8 @@ def _zone(name: str | None) -> str | None:
 
 
 def _now(value: str | None) -> datetime:
+    from clockcore.clock import SystemClock, as_utc
+
     if value is None:
         return SystemClock().now()
     try:
@@ -94,6 +89,8 @@ LingerOption = Annotated[
 
 
 def _settings(config: Path | None) -> Settings:
+    from bot.config import ConfigError, load_settings
+
     try:
         return load_settings(config_path=config)
     except ConfigError as exc:
@@ -111,6 +108,8 @@ def _duration(text: str) -> timedelta:
 @app.command()
 def chat(config: ConfigOption = None, linger: LingerOption = "0s") -> None:
     """Talk to the agent in this terminal (or pipe lines in)."""
+    from bot.chat import chat as run_chat
+
     asyncio.run(run_chat(_settings(config), linger=_duration(linger)))
 
 
@@ -128,6 +127,12 @@ async def run_until_signalled(gateway: Gateway) -> None:
 @app.command()
 def run(config: ConfigOption = None) -> None:
     """Start clockbot: every configured channel; the console when none is."""
+    from bot.channel_registry import enabled_channels, extra_for_module
+    from bot.chat import chat as run_chat
+    from bot.gateway import Gateway
+    from bot.redact import RedactSecrets
+    from channels.base import ChannelError
+
     settings = _settings(config)
     if not enabled_channels(settings):
         asyncio.run(run_chat(settings))
@@ -151,6 +156,9 @@ def run(config: ConfigOption = None) -> None:
 @time_app.command("now")
 def time_now(tz: TzOption = None) -> None:
     """Print the current time in a zone (default: this host's)."""
+    from clockcore.clock import SystemClock
+    from clockcore.zones import agent_timezone, to_iso
+
     zone = _zone(tz) or agent_timezone()
     typer.echo(f"{to_iso(SystemClock().now(), zone)} {zone}")
 
@@ -168,6 +176,9 @@ def time_parse(
 
     Exit codes: 0 read, 1 needs clarification, 2 invalid or a usage error.
     """
+    from clockcore.recurrence import parse_recurrence
+    from clockcore.timeparse import parse_anchored_time
+
     zone, reference = _zone(tz), _now(now)
     repeating = parse_recurrence(text, zone, reference)
     if repeating.kind != "invalid":
@@ -186,6 +197,9 @@ SHOWN_OCCURRENCES = 5
 
 def _show_recurrence(result: RecurrenceResult, zone: str | None, *, as_json: bool) -> None:
     """A recurring time: its RRULE and next occurrences (exit 1 when it needs a question)."""
+    from clockcore.duckling_reader import reader_name
+    from clockcore.zones import to_iso
+
     shown = [to_iso(at, zone or result.zone or "UTC") for at in result.next_occurrences]
     shown = shown[:SHOWN_OCCURRENCES]
     fields = {**result.to_dict(zone=zone), "next_occurrences": shown, "reader": reader_name()}
@@ -233,6 +247,9 @@ def time_convert(
     ] = None,
 ) -> None:
     """Show the time TEXT names in another zone."""
+    from clockcore.timeparse import parse_anchored_time
+    from clockcore.zones import to_iso, zone_from_label
+
     target = _zone(to)
     assert target is not None
     result = parse_anchored_time(text, _zone(tz), _now(now))
@@ -247,6 +264,22 @@ def time_convert(
     here = " .. ".join(to_iso(i, zone_from_label(label)) for i in instants)
     there = " .. ".join(to_iso(i, target) for i in instants)
     typer.echo(f"{here} ({label}) = {there} ({target})")
+
+
+@app.command("doctor")
+def doctor_command(
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="YAML config file; default: $CLOCKBOT_HOME/config.yaml."),
+    ] = None,
+) -> None:
+    """Check the configuration, the store and the LLM.
+
+    Exit codes: 0 all passed, 1 a check failed, 2 the configuration is invalid.
+    """
+    from bot.doctor import run_doctor
+
+    run_doctor(config)
 
 
 def main() -> None:

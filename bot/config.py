@@ -101,6 +101,8 @@ _CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_LLM_MODEL": ("llm", "model"),
     "CLOCKBOT_LLM_API_KEY": ("llm", "api_key"),
     "CLOCKBOT_LLM_TIMEOUT_SECONDS": ("llm", "timeout_seconds"),
+    "CLOCKBOT_LLM_CONTEXT_TOKENS": ("llm", "context_tokens"),
+    "CLOCKBOT_LLM_TOOLS": ("llm", "tools"),
     "CLOCKBOT_WORKER_HEARTBEAT": ("worker", "heartbeat"),
     "CLOCKBOT_WORKER_DEAD_AFTER": ("worker", "dead_after"),
     "CLOCKBOT_LIMIT_TURNS_PER_MINUTE": ("limit", "turns_per_minute"),
@@ -240,6 +242,12 @@ class LLMSettings(_Group):
         model: the model name; required unless the provider is ``none``.
         api_key: required for Anthropic and for OpenAI without a `base_url`.
         timeout_seconds: per-request timeout.
+        context_tokens: the model's context window in tokens; None asks the server
+            where it can tell (llama.cpp ``/props``, Ollama ``/api/show``) or uses the
+            documented limit of a known model (`bot.llm.context`), else compacts by size.
+        tools: ``off`` runs the agent with no tools (the runtime block stays), for a
+            chat template that cannot carry tool calls (one that demands strictly
+            alternating user and assistant roles).
     """
 
     provider: Literal["openai", "anthropic", "none"] = "none"
@@ -247,6 +255,8 @@ class LLMSettings(_Group):
     model: str | None = None
     api_key: SecretStr | None = None
     timeout_seconds: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 60.0
+    context_tokens: Annotated[int, Field(ge=1024, le=10_000_000)] | None = None
+    tools: bool = True
 
     @property
     def enabled(self) -> bool:

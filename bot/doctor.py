@@ -17,7 +17,7 @@ import asyncio
 import importlib.metadata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import httpx
 import typer
@@ -36,7 +36,7 @@ __all__ = [
     "PROBE_TIMEOUT",
     "Check",
     "diagnose",
-    "doctor_command",
+    "run_doctor",
 ]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -85,16 +85,8 @@ async def diagnose(settings: Settings, *, probe_timeout: float = PROBE_TIMEOUT) 
     ]
 
 
-def doctor_command(
-    config: Annotated[
-        Path | None,
-        typer.Option("--config", help="YAML config file; default: $CLOCKBOT_HOME/config.yaml."),
-    ] = None,
-) -> None:
-    """Check the configuration, the store and the LLM.
-
-    Exit codes: 0 all passed, 1 a check failed, 2 the configuration is invalid.
-    """
+def run_doctor(config: Path | None) -> None:
+    """``clockbot doctor``: print each check; exit 1 when one failed, 2 on a bad configuration."""
     try:
         settings = load_settings(config_path=config)
     except ConfigError as exc:

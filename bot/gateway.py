@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -25,6 +26,7 @@ from bot.config import Settings
 from bot.dispatch import Dispatcher
 from bot.http import Health, HttpServer, serve_channels
 from bot.intake import IntakeLeader
+from bot.llm.context import discover
 from bot.llm.types import Provider
 from bot.metrics import Metrics
 from bot.providers import make_provider
@@ -37,6 +39,8 @@ from wrapper.leadership import Leadership
 from wrapper.workers import new_worker_id
 
 __all__ = ["TOO_LARGE_REPLY", "Gateway"]
+
+log = logging.getLogger(__name__)
 
 
 class Gateway:
@@ -94,9 +98,13 @@ class Gateway:
             else WatchedProvider(provider, wrapper=self.wrapper, clock=self._clock,
                                  model=s.llm.model or "", metrics=self.metrics)
         )  # fmt: skip
+        context = await discover(s.llm) if self.provider.name != "rules" else None
+        if context is not None:
+            log.info("the model's context window: %d tokens (%s)", *context)
         self.agent = Agent(
             wrapper=self.wrapper, provider=self.provider, clock=self._clock,
-            contact_window=s.contact_window,
+            contact_window=s.contact_window, context_tokens=context[0] if context else None,
+            tools=s.llm.tools,
         )  # fmt: skip
         self.turns = Turns(
             wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,

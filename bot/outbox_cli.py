@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, get_args
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bot.config import ConfigError, load_settings
-from clockcore import to_iso
-from wrapper import InteractionWrapper, Outbox, OutboxItem, OutboxStatus, WrapperError
+if TYPE_CHECKING:  # the store loads when the command runs, not for --help
+    from wrapper import OutboxItem, OutboxStatus
+
+STATUSES = ("pending", "claimed", "sent", "deferred", "failed", "skipped")
+"""`wrapper.outbox.OutboxStatus`, spelled out here so --help loads no store."""
 
 
 async def _listing(url: str, status: OutboxStatus | None, limit: int) -> list[OutboxItem]:
+    from wrapper import InteractionWrapper, Outbox
+
     wrapper = await InteractionWrapper.open(url)
     try:
         return await Outbox(wrapper.database).listing(limit=limit, status=status)
@@ -22,6 +26,8 @@ async def _listing(url: str, status: OutboxStatus | None, limit: int) -> list[Ou
 
 
 def _line(item: OutboxItem) -> str:
+    from clockcore import to_iso
+
     note = ""
     if item.status == "deferred" and item.defer_reason:
         note = f"  deferred: {item.defer_reason}"
@@ -42,8 +48,11 @@ def outbox_command(
     ] = None,
 ) -> None:
     """List outbox jobs, newest first, with how each ended."""
-    if status is not None and status not in get_args(OutboxStatus):
-        typer.echo(f"error: --status must be one of {', '.join(get_args(OutboxStatus))}", err=True)
+    from bot.config import ConfigError, load_settings
+    from wrapper import WrapperError
+
+    if status is not None and status not in STATUSES:
+        typer.echo(f"error: --status must be one of {', '.join(STATUSES)}", err=True)
         raise typer.Exit(2)
     try:
         settings = load_settings(config_path=config)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from bot.config import LLMSettings
-from bot.llm import AnthropicProvider, OpenAIProvider, Provider
+from typing import TYPE_CHECKING
+
 from bot.rules_agent import RulesProvider
+
+if TYPE_CHECKING:
+    from bot.config import LLMSettings
+    from bot.llm import Provider
 
 __all__ = ["make_provider"]
 
@@ -13,12 +17,16 @@ def make_provider(settings: LLMSettings) -> Provider:
     """OpenAI-compatible, Anthropic, or the built-in rules agent when none is configured."""
     key = settings.api_key.get_secret_value() if settings.api_key else None
     if settings.provider == "openai":
+        from bot.llm.openai_provider import OpenAIProvider  # its SDK loads only now
+
         assert settings.model is not None  # validated by the settings
         return OpenAIProvider(
             base_url=settings.base_url, model=settings.model, api_key=key,
             timeout=settings.timeout_seconds,
         )  # fmt: skip
     if settings.provider == "anthropic":
+        from bot.llm.anthropic_provider import AnthropicProvider
+
         assert settings.model is not None
         return AnthropicProvider(
             base_url=settings.base_url, model=settings.model, api_key=key,

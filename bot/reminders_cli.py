@@ -12,15 +12,13 @@ import json
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from bot.config import ConfigError, load_settings
-from clockcore import SystemClock, parse_anchored_time, to_iso
-from wrapper import InteractionWrapper, WrapperError
-from wrapper.reminders import ReminderAction, ReminderChange, reminder_id
-from wrapper.schedules import Schedule
+if TYPE_CHECKING:  # the store loads when a command runs, not for --help
+    from wrapper import InteractionWrapper
+    from wrapper.reminders import ReminderAction
 
 __all__ = ["reminders_app"]
 
@@ -31,6 +29,10 @@ T = TypeVar("T")
 
 
 def _run(config: Path | None, work: Callable[[InteractionWrapper], Awaitable[T]]) -> T:
+    from bot.config import ConfigError, load_settings
+    from clockcore import SystemClock
+    from wrapper import InteractionWrapper, WrapperError
+
     async def go() -> T:
         settings = load_settings(config_path=config)
         wrapper = await InteractionWrapper.open(settings.store_url, clock=SystemClock())
@@ -47,6 +49,10 @@ def _run(config: Path | None, work: Callable[[InteractionWrapper], Awaitable[T]]
 
 
 def _shown(item: Any) -> dict[str, Any]:
+    from clockcore import to_iso
+    from wrapper.reminders import reminder_id
+    from wrapper.schedules import Schedule
+
     if isinstance(item, Schedule):
         return {
             "id": reminder_id(item), "user_key": item.user_key, "text": item.text,
@@ -85,6 +91,9 @@ def list_command(
 
 
 def _change(config: Path | None, target: str, action: ReminderAction, until: str | None) -> None:
+    from clockcore import SystemClock, parse_anchored_time
+    from wrapper.reminders import ReminderChange
+
     now = SystemClock().now()
     at: datetime | None = None
     if until is not None:

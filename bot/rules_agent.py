@@ -266,11 +266,21 @@ def _split(content: str) -> tuple[str, str]:
 
 
 def _zone_for(place: str) -> str | None:
-    try:
-        return require_zone(place)
-    except ValueError:
-        match = lookup_place(place)
-        return match.zone if match is not None else None
+    """The zone of `place`, or of its longest leading words that name one.
+
+    "Tokyo right now" and "Berlin at the moment" name Tokyo and Berlin: the words
+    after the place are dropped one at a time, never the words before it.
+    """
+    words = place.split()
+    for end in range(len(words), 0, -1):
+        name = " ".join(words[:end]).strip(" ,")
+        try:
+            return require_zone(name)
+        except ValueError:
+            match = lookup_place(name)
+            if match is not None:
+                return match.zone  # None when ambiguous: ask, do not guess a shorter name
+    return None
 
 
 def _directive_reply(directives: object, block: str) -> str:

@@ -7,15 +7,16 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from bot import messages
-from clockcore.state import ignored_fields
-from wrapper import InteractionWrapper, StateImportError, WrapperError
+from wrapper.errors import StateImportError, WrapperError
 from wrapper.keys import split_user_key
-from wrapper.person_data import Erased
+
+if TYPE_CHECKING:  # the store loads when a command runs, not for --help
+    from wrapper.person_data import Erased
 
 state_app = typer.Typer(help="Export or import the clock state (CLOCK-STATE.json v3).")
 
@@ -36,6 +37,8 @@ def _fail(message: str) -> NoReturn:
 
 
 async def _export(database_url: str | None, user: str | None = None) -> dict[str, object] | None:
+    from wrapper import InteractionWrapper
+
     wrapper = await InteractionWrapper.open(database_url)
     try:
         return await (wrapper.export_state() if user is None else wrapper.export_person(user))
@@ -44,6 +47,8 @@ async def _export(database_url: str | None, user: str | None = None) -> dict[str
 
 
 async def _erase(database_url: str | None, user_key: str) -> Erased:
+    from wrapper import InteractionWrapper
+
     wrapper = await InteractionWrapper.open(database_url)
     try:
         return await wrapper.erase_person(user_key)
@@ -52,6 +57,8 @@ async def _erase(database_url: str | None, user_key: str) -> Erased:
 
 
 async def _import(database_url: str | None, document: dict[str, object]) -> None:
+    from wrapper import InteractionWrapper
+
     wrapper = await InteractionWrapper.open(database_url)
     try:
         await wrapper.import_state(document)
@@ -132,6 +139,8 @@ def import_command(
         raise typer.Exit(2) from exc
     except WrapperError as exc:
         _fail(str(exc))
+    from clockcore.state import ignored_fields
+
     for dropped in ignored_fields(document):
         typer.echo(messages.STATE_FIELD_IGNORED.format(path=dropped), err=True)
     users = document.get("users")

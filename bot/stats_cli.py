@@ -6,14 +6,12 @@ import asyncio
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bot.config import ConfigError, load_settings
-from clockcore import SystemClock, to_iso
-from wrapper import InteractionWrapper, WrapperError
-from wrapper.model_calls import Stats
+if TYPE_CHECKING:  # the store loads when the command runs, not for --help
+    from wrapper.model_calls import Stats
 
 __all__ = ["stats_command", "window"]
 
@@ -34,6 +32,9 @@ def window(text: str) -> timedelta:
 
 
 async def _stats(url: str, since: timedelta) -> tuple[Stats, str]:
+    from clockcore import SystemClock, to_iso
+    from wrapper import InteractionWrapper
+
     start = SystemClock().now() - since
     wrapper = await InteractionWrapper.open(url)
     try:
@@ -83,6 +84,9 @@ def stats_command(
     ] = None,
 ) -> None:
     """The model's calls: tokens, prompt-cache hit rate, prefix changes, evictions, cost."""
+    from bot.config import ConfigError, load_settings
+    from wrapper import WrapperError
+
     try:
         span = window(since)
         settings = load_settings(config_path=config)

@@ -30,7 +30,7 @@ from datetime import timedelta
 
 from bot.agent import RETRY_LEASE, UNAVAILABLE_REPLY, Agent, message_to_stored
 from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
-from bot.llm.errors import LLMError
+from bot.llm.errors import LLMContextOverflow, LLMError
 from bot.my_data import (
     CONFIRM_WITHIN,
     ERASE_ASK_REPLY,
@@ -70,6 +70,10 @@ TOO_LARGE_REPLY = (
 OVER_LIMIT_REPLY = (
     "You're writing faster than I can answer. I've kept every message, and I'll "
     "answer them together in a moment."
+)
+TOO_LONG_FOR_MODEL_REPLY = (
+    "That is more than my model can read at once, even after I summarised our earlier "
+    "conversation. Could you send it shorter, or in parts?"
 )
 GAVE_UP_REPLY = (
     "I'm sorry: I could not answer your message from {when} after several tries. "
@@ -200,6 +204,11 @@ class Turns:
         await asyncio.sleep(0)  # the indicator goes out first, even before a fast answer
         try:
             output = await self._agent.answer(envelope, history, ref)
+        except LLMContextOverflow as exc:
+            # Compacting did not make it fit: say so once instead of retrying for ever.
+            log.error("a %s message does not fit the model's context: %s", ref.channel, exc)
+            await self._answer_plainly(waiting, envelope, TOO_LONG_FOR_MODEL_REPLY)
+            return
         except LLMError as exc:
             log.warning("model unavailable for a %s message: %s", ref.channel, exc)
             await self._release(waiting, envelope, notify=True)

@@ -4,78 +4,173 @@ The clock, the timezone provider (CLOCK §4.4), session-zone resolution (§4.2),
 anchored time parsing (§4.3), contact windows, the CLOCK policy (§0, §5.1),
 directives and latest actions (§6), the context envelope, and the
 CLOCK-STATE v3 document (§10).
+
+The names below load their module on first use (PEP 562): importing clockcore costs
+nothing until a name is used, so a command that needs only zones does not load the
+policy models or the state schema.
 """
 
-from clockcore.actions import (
-    ACTIVITIES,
-    OPEN_STATUSES,
-    ActionDraft,
-    ActionSource,
-    ActionStatus,
-    detect_temporal_action,
-    draft_action,
-)
-from clockcore.clock import Clock, SettableClock, SystemClock, as_utc
-from clockcore.directives import Directives, parse_directives
-from clockcore.envelope import (
-    RUNTIME_BLOCK_END,
-    RUNTIME_BLOCK_START,
-    ContextEnvelope,
-    OpenAction,
-    UpcomingItem,
-    due_label,
-    format_elapsed,
-    render_block,
-)
-from clockcore.errors import (
-    ClockError,
-    InvalidContactWindowError,
-    InvalidDurationError,
-    NaiveDatetimeError,
-    PolicyError,
-    StateError,
-    UnknownTimezoneError,
-)
-from clockcore.message import MessageRef, primary_language
-from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
-from clockcore.policy import (
-    DEFAULT_POLICY,
-    Decision,
-    Policy,
-    PolicyFacts,
-    ThreadKind,
-    evaluate,
-    load_policy,
-)
-from clockcore.provider import TimezoneProvider
-from clockcore.recurrence import RecurrenceResult, occurrences, parse_recurrence
-from clockcore.session import SessionZone, ZoneSource, resolve_session_zone
-from clockcore.state import ClockState, dump_state, load_state, state_schema
-from clockcore.timeparse import (
-    find_time_expressions,
-    locate_time,
-    mentions_time,
-    parse_anchored_time,
-    without_time,
-)
-from clockcore.window import (
-    DEFAULT_CONTACT_WINDOW,
-    ContactWindow,
-    ToolRuntimeTimeContext,
-    runtime_time_context,
-)
-from clockcore.zones import (
-    agent_timezone,
-    available_zones,
-    canonical_zone,
-    delta_hours,
-    get_zone,
-    is_valid_zone,
-    offset_minutes,
-    require_zone,
-    to_iso,
-)
-from clockcore.zonetext import ZoneMention, zone_mentions
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clockcore.actions import (
+        ACTIVITIES,
+        OPEN_STATUSES,
+        ActionDraft,
+        ActionSource,
+        ActionStatus,
+        detect_temporal_action,
+        draft_action,
+    )
+    from clockcore.clock import Clock, SettableClock, SystemClock, as_utc
+    from clockcore.directives import Directives, parse_directives
+    from clockcore.envelope import (
+        RUNTIME_BLOCK_END,
+        RUNTIME_BLOCK_START,
+        ContextEnvelope,
+        OpenAction,
+        UpcomingItem,
+        due_label,
+        format_elapsed,
+        render_block,
+    )
+    from clockcore.errors import (
+        ClockError,
+        InvalidContactWindowError,
+        InvalidDurationError,
+        NaiveDatetimeError,
+        PolicyError,
+        StateError,
+        UnknownTimezoneError,
+    )
+    from clockcore.message import MessageRef, primary_language
+    from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
+    from clockcore.policy import (
+        DEFAULT_POLICY,
+        Decision,
+        Policy,
+        PolicyFacts,
+        ThreadKind,
+        evaluate,
+        load_policy,
+    )
+    from clockcore.provider import TimezoneProvider
+    from clockcore.recurrence import RecurrenceResult, occurrences, parse_recurrence
+    from clockcore.session import SessionZone, ZoneSource, resolve_session_zone
+    from clockcore.state import ClockState, dump_state, load_state, state_schema
+    from clockcore.timeparse import (
+        find_time_expressions,
+        locate_time,
+        mentions_time,
+        parse_anchored_time,
+        without_time,
+    )
+    from clockcore.window import (
+        DEFAULT_CONTACT_WINDOW,
+        ContactWindow,
+        ToolRuntimeTimeContext,
+        runtime_time_context,
+    )
+    from clockcore.zones import (
+        agent_timezone,
+        available_zones,
+        canonical_zone,
+        delta_hours,
+        get_zone,
+        is_valid_zone,
+        offset_minutes,
+        require_zone,
+        to_iso,
+    )
+    from clockcore.zonetext import ZoneMention, zone_mentions
+
+_HOME: dict[str, str] = {
+    "ACTIVITIES": "clockcore.actions",
+    "ActionDraft": "clockcore.actions",
+    "ActionSource": "clockcore.actions",
+    "ActionStatus": "clockcore.actions",
+    "Clock": "clockcore.clock",
+    "ClockError": "clockcore.errors",
+    "ClockState": "clockcore.state",
+    "ContactWindow": "clockcore.window",
+    "ContextEnvelope": "clockcore.envelope",
+    "DEFAULT_CONTACT_WINDOW": "clockcore.window",
+    "DEFAULT_POLICY": "clockcore.policy",
+    "Decision": "clockcore.policy",
+    "Directives": "clockcore.directives",
+    "InvalidContactWindowError": "clockcore.errors",
+    "InvalidDurationError": "clockcore.errors",
+    "MessageRef": "clockcore.message",
+    "NaiveDatetimeError": "clockcore.errors",
+    "OPEN_STATUSES": "clockcore.actions",
+    "OpenAction": "clockcore.envelope",
+    "ParseKind": "clockcore.parse_result",
+    "ParseResult": "clockcore.parse_result",
+    "Policy": "clockcore.policy",
+    "PolicyError": "clockcore.errors",
+    "PolicyFacts": "clockcore.policy",
+    "RUNTIME_BLOCK_END": "clockcore.envelope",
+    "RUNTIME_BLOCK_START": "clockcore.envelope",
+    "RecurrenceResult": "clockcore.recurrence",
+    "SessionZone": "clockcore.session",
+    "SettableClock": "clockcore.clock",
+    "StateError": "clockcore.errors",
+    "SystemClock": "clockcore.clock",
+    "ThreadKind": "clockcore.policy",
+    "TimeExpression": "clockcore.parse_result",
+    "TimezoneProvider": "clockcore.provider",
+    "ToolRuntimeTimeContext": "clockcore.window",
+    "UnknownTimezoneError": "clockcore.errors",
+    "UpcomingItem": "clockcore.envelope",
+    "ZoneMention": "clockcore.zonetext",
+    "ZoneSource": "clockcore.session",
+    "agent_timezone": "clockcore.zones",
+    "as_utc": "clockcore.clock",
+    "available_zones": "clockcore.zones",
+    "canonical_zone": "clockcore.zones",
+    "delta_hours": "clockcore.zones",
+    "detect_temporal_action": "clockcore.actions",
+    "draft_action": "clockcore.actions",
+    "due_label": "clockcore.envelope",
+    "dump_state": "clockcore.state",
+    "evaluate": "clockcore.policy",
+    "find_time_expressions": "clockcore.timeparse",
+    "format_elapsed": "clockcore.envelope",
+    "get_zone": "clockcore.zones",
+    "is_valid_zone": "clockcore.zones",
+    "load_policy": "clockcore.policy",
+    "load_state": "clockcore.state",
+    "locate_time": "clockcore.timeparse",
+    "mentions_time": "clockcore.timeparse",
+    "occurrences": "clockcore.recurrence",
+    "offset_minutes": "clockcore.zones",
+    "parse_anchored_time": "clockcore.timeparse",
+    "parse_directives": "clockcore.directives",
+    "parse_recurrence": "clockcore.recurrence",
+    "primary_language": "clockcore.message",
+    "render_block": "clockcore.envelope",
+    "require_zone": "clockcore.zones",
+    "resolve_session_zone": "clockcore.session",
+    "runtime_time_context": "clockcore.window",
+    "state_schema": "clockcore.state",
+    "to_iso": "clockcore.zones",
+    "without_time": "clockcore.timeparse",
+    "zone_mentions": "clockcore.zonetext",
+}
+"""Each public name and the module that defines it."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'clockcore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # once loaded, a plain attribute
+    return value
+
 
 __all__ = [
     "ACTIVITIES",

@@ -180,6 +180,8 @@ def _reading(text: str, entity: dict[str, Any]) -> Reading | None:
         if step is None:
             return None
         begin, finish = _wall(low["value"]), _wall(high["value"])
+        if finish < begin:
+            return None  # "Dec noon 25:00" came back as 12:25 to 12:01: not a reading at all
         if _RANGE_MARK.search(text[start:end]) and finish - step > begin:
             finish -= step  # "9-10am": Duckling's end is one grain past what was written
         return Reading(

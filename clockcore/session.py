@@ -1,12 +1,19 @@
-"""Which zone a message is read in: CLOCK §4.2's precedence, as a pure function.
+"""Which zone a message is read in: our reading of CLOCK §4.2's precedence, a pure function.
 
-1. a zone explicit in the message ("Tokyo time", "UTC+9", an IANA id, a timestamp
-   with an offset, or "at 9 in Tokyo");
-2. the thread's stored override (``clock: tz …``);
+1. a place the person puts themselves in, in this message ("I'm in Lisbon this
+   week", "here in Tokyo it's 9"): the session moves there (the wrapper keeps it as
+   the thread's zone, as ``clock: tz …`` would);
+2. the thread's stored override (``clock: tz …``, or an earlier such message);
 3. the user's default zone (``clock: home tz …``, or a channel profile);
-4. an unambiguous place the user mentioned ("I'm in Lisbon this week"), in this
-   message first, then the places known from earlier;
+4. an unambiguous place the person mentioned earlier;
 5. UTC, with a notice saying so.
+
+A zone named as part of a time ("9am New York time", "at 9 in Sao Paulo", "UTC+9",
+an IANA id, a timestamp's offset) anchors that time only, where the time is read
+(`clockcore.timeparse`); it does not move the session. Otherwise "what's 9am New
+York time in my zone?" would answer in New York's zone, and every later time in
+the turn would be read there. When such a zone cannot be named (an ambiguous
+place, a fractional offset), its question is still passed on.
 
 Abbreviations are never mapped: when the message uses one, resolution goes on
 down the list and adds a notice asking which zone is meant, unless the zone it
@@ -74,22 +81,18 @@ def resolve_session_zone(
         return SessionZone(zone, source, tuple(dict.fromkeys(notices)))
 
     for mention in mentions:
-        if mention.strength != "explicit":
-            continue
-        if mention.zone is not None:
-            return done(mention.zone, "message")
-        if mention.question:
+        if mention.strength == "location":
+            if mention.zone is not None:
+                return done(mention.zone, "message")
+            if mention.question:
+                notices.append(mention.question)
+    for mention in mentions:  # a time's own zone anchors that time only; ask what it cannot name
+        if mention.strength == "explicit" and mention.zone is None and mention.question:
             notices.append(mention.question)
     if thread_override:
         return done(require_zone(thread_override), "thread")
     if user_default:
         return done(require_zone(user_default), "user")
-    for mention in mentions:
-        if mention.strength == "location":
-            if mention.zone is not None:
-                return done(mention.zone, "location")
-            if mention.question:
-                notices.append(mention.question)
     for name in known_locations:
         match = places.lookup_place(name)
         if match is not None and match.zone is not None:

@@ -57,8 +57,9 @@ class ZoneMention:
 
     Attributes:
         strength: ``explicit`` (an IANA id, "Tokyo time", "UTC+9", a timestamp
-            with an offset, or "in Tokyo" attached to a time), ``location``
-            ("I'm in Lisbon this week") or ``abbreviation`` (never mapped).
+            with an offset, or "in Tokyo" attached to a time: it anchors that time),
+            ``location`` (the person places themselves: "I'm in Lisbon this week",
+            "here in Tokyo it's 9") or ``abbreviation`` (never mapped).
         zone: the IANA id, None when ambiguous, fractional-offset or an abbreviation.
         text: the words that named it.
         question: what to ask when `zone` is None.
@@ -110,10 +111,9 @@ def zone_mentions(text: str) -> list[ZoneMention]:
             assert isinstance(anchor, Anchor)
             mentions.append(ZoneMention("explicit", anchor.label, shown))
         elif token.kind == "place" and token.place is not None:
-            explicit = id(token) in attached or shown.lower().endswith("time")
-            if not explicit and not _FIRST_PERSON.search(
-                text[max(0, token.start - 40) : token.start]
-            ):
+            placed = _FIRST_PERSON.search(text[max(0, token.start - 40) : token.start])
+            explicit = not placed and (id(token) in attached or shown.lower().endswith("time"))
+            if not explicit and not placed:
                 continue  # "what time is it in Tokyo" asks about Tokyo; it does not place them
             place = token.place
             mentions.append(

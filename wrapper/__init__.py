@@ -1,17 +1,56 @@
-"""wrapper: the CLOCK interaction wrapper and its store (SQLite; PostgreSQL for many workers)."""
+"""wrapper: the CLOCK interaction wrapper and its store (SQLite; PostgreSQL for many workers).
 
-from wrapper.core import SESSION_IDLE, InteractionWrapper
-from wrapper.errors import (
-    DatabaseURLError,
-    MessageTooLargeError,
-    StateImportError,
-    StoreUnavailableError,
-    UnknownItemError,
-    WrapperError,
-)
-from wrapper.history import History, StoredMessage
-from wrapper.keys import is_private_thread
-from wrapper.outbox import Outbox, OutboxItem, OutboxKind, OutboxStatus
+The names below load their module on first use (PEP 562), so a part that needs one
+module (`wrapper.db`, `wrapper.keys`) does not load the whole store.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wrapper.core import SESSION_IDLE, InteractionWrapper
+    from wrapper.errors import (
+        DatabaseURLError,
+        MessageTooLargeError,
+        StateImportError,
+        StoreUnavailableError,
+        UnknownItemError,
+        WrapperError,
+    )
+    from wrapper.history import History, StoredMessage
+    from wrapper.keys import is_private_thread
+    from wrapper.outbox import Outbox, OutboxItem, OutboxKind, OutboxStatus
+
+_HOME: dict[str, str] = {
+    "DatabaseURLError": "wrapper.errors",
+    "History": "wrapper.history",
+    "InteractionWrapper": "wrapper.core",
+    "MessageTooLargeError": "wrapper.errors",
+    "Outbox": "wrapper.outbox",
+    "OutboxItem": "wrapper.outbox",
+    "OutboxKind": "wrapper.outbox",
+    "OutboxStatus": "wrapper.outbox",
+    "SESSION_IDLE": "wrapper.core",
+    "StateImportError": "wrapper.errors",
+    "StoreUnavailableError": "wrapper.errors",
+    "StoredMessage": "wrapper.history",
+    "UnknownItemError": "wrapper.errors",
+    "WrapperError": "wrapper.errors",
+    "is_private_thread": "wrapper.keys",
+}
+"""Each public name and the module that defines it."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'wrapper' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "SESSION_IDLE",

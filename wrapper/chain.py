@@ -511,8 +511,15 @@ class MessageChain:
 
     def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
         remembered = _read_zone(turn)
-        if remembered is not None and not turn.duplicate:
+        if turn.duplicate:
+            return
+        if remembered is not None:
             queries.update_person(conn, turn.person.user_id, known_locations=remembered)
+        assert turn.zone is not None
+        if turn.zone.source == "message" and turn.zone.zone != turn.thread.session_tz:
+            # "I'm in Tokyo this week": the session moves there, as `clock: tz` would move it.
+            queries.update_thread(conn, turn.thread_key, session_tz=turn.zone.zone)
+            turn.thread = dataclasses.replace(turn.thread, session_tz=turn.zone.zone)
 
     def _track_actions(self, turn: Turn, conn: Connection) -> None:
         settings = turn.policy.store.latest_actions

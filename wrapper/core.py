@@ -40,7 +40,15 @@ from wrapper.errors import (
 )
 from wrapper.history import History
 from wrapper.limits import TurnLimits, Verdict, admit
-from wrapper.model_calls import CallRecord, ModelCall, Stats, recent_in, record_in, stats_in
+from wrapper.model_calls import (
+    CallRecord,
+    ModelCall,
+    Stats,
+    last_in,
+    recent_in,
+    record_in,
+    stats_in,
+)
 from wrapper.model_calls import Verdict as CallVerdict
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
@@ -368,6 +376,10 @@ class InteractionWrapper(MessageChain):
     async def model_call_stats(self, *, since: datetime) -> Stats:
         """The model requests made from `since` on, summed (``clockbot stats``)."""
         return await self._db.run(lambda conn: stats_in(conn, since=as_utc(since)), inline=True)
+
+    async def last_model_call(self, thread_key: str) -> tuple[int | None, int | None] | None:
+        """(prompt, completion) tokens of the thread's newest model request, or None."""
+        return await self._db.run(lambda conn: last_in(conn, thread_key), inline=True)
 
     async def recent_model_calls(self, *, limit: int = 30) -> list[CallRecord]:
         """The newest model requests, for the operator's page (`wrapper.model_calls.recent_in`)."""

@@ -38,6 +38,7 @@ __all__ = [
     "Stats",
     "Verdict",
     "judge",
+    "last_in",
     "model_calls",
     "recent_in",
     "record_in",
@@ -219,3 +220,15 @@ def recent_in(conn: Connection, *, limit: int = 30) -> list[CallRecord]:
         ).order_by(c.id.desc()).limit(limit)
     ).mappings()  # fmt: skip
     return [CallRecord(**row) for row in rows]
+
+
+def last_in(conn: Connection, thread_key: str) -> tuple[int | None, int | None] | None:
+    """(prompt, completion) tokens of the thread's newest turn request, or None."""
+    c = model_calls.c
+    row = conn.execute(
+        select(c.prompt_tokens, c.completion_tokens)
+        .where(c.thread_key == thread_key, c.purpose == "turn")
+        .order_by(c.id.desc())
+        .limit(1)
+    ).first()
+    return (row.prompt_tokens, row.completion_tokens) if row is not None else None

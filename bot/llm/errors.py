@@ -7,6 +7,8 @@ Exception
       │    └── LLMRateLimited                429; .retry_after from Retry-After
       ├── LLMServerError                    5xx or an unreadable answer; .status
       └── LLMRequestError (+ValueError)      4xx other than 408/429: our request is wrong; .status
+            ├── LLMContextOverflow              the prompt is longer than the model's context
+            └── LLMTemplateError                the model's chat template refuses the roles
 ```
 
 Messages never contain the API key.
@@ -15,16 +17,19 @@ Messages never contain the API key.
 from __future__ import annotations
 
 import email.utils
+import re
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 __all__ = [
+    "LLMContextOverflow",
     "LLMError",
     "LLMRateLimited",
     "LLMRequestError",
     "LLMServerError",
+    "LLMTemplateError",
     "LLMUnavailable",
     "body_detail",
     "error_for_status",
@@ -78,6 +83,24 @@ class LLMRequestError(LLMError, ValueError):
     def __init__(self, message: str, *, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class LLMContextOverflow(LLMRequestError):
+    """The request is longer than the model's context window (any provider's wording)."""
+
+
+class LLMTemplateError(LLMRequestError):
+    """The server's chat template refuses the conversation's roles (e.g. Gemma 3's, which
+    demands strictly alternating user/assistant and so cannot carry a tool call and its result)."""
+
+
+_OVERFLOW = re.compile(
+    r"exceeds? the available context size|context[_ ]length[_ ]exceeded|maximum context length"
+    r"|prompt is too long|too many tokens|exceeds the context window|context window exceeded"
+    r"|input is too long|reduce the length of the messages",
+    re.IGNORECASE,
+)
+_ALTERNATE = re.compile(r"roles must alternate|must alternate user/assistant", re.IGNORECASE)
 
 
 def scrub(text: str, secret: str | None) -> str:
@@ -142,6 +165,10 @@ def error_for_status(
         return LLMRateLimited(message, retry_after=parse_retry_after(headers))
     if status == 408:
         return LLMUnavailable(message, retry_after=parse_retry_after(headers))
+    if _ALTERNATE.search(detail):
+        return LLMTemplateError(message, status=status)
+    if _OVERFLOW.search(detail):
+        return LLMContextOverflow(message, status=status)
     if status >= 500:
         return LLMServerError(message, status=status)
     return LLMRequestError(message, status=status)

@@ -172,23 +172,24 @@ class WebPages:
 
     async def _person(self, request: web.Request) -> _Signed:
         """The signed-in person; otherwise to the sign-in page (GET) or 403 (POST)."""
-        signed = await self._signed_in(request)
-        if signed is None:
-            if request.method == "GET":
-                raise web.HTTPSeeOther("/ui/")
-            raise web.HTTPForbidden(text="not signed in")
-        if signed.session.admin:
-            raise web.HTTPForbidden(text="an operator's session has no person's pages")
-        return signed
+        return await self._session(request, admin=False)
 
     async def _operator_session(self, request: web.Request) -> _Signed:
+        """The signed-in operator; otherwise to the sign-in page (GET) or 403."""
+        return await self._session(request, admin=True)
+
+    async def _session(self, request: web.Request, *, admin: bool) -> _Signed:
         signed = await self._signed_in(request)
         if signed is None:
             if request.method == "GET":
                 raise web.HTTPSeeOther("/ui/")
             raise web.HTTPForbidden(text="not signed in")
-        if not signed.session.admin:
-            raise web.HTTPForbidden(text="this page is for the operator")
+        if signed.session.admin != admin:
+            raise web.HTTPForbidden(
+                text="this page is for the operator"
+                if admin
+                else "an operator's session has no person's pages"
+            )
         return signed
 
     @staticmethod

@@ -384,7 +384,9 @@ def _header(message: Message, name: str) -> str:
     """A header as text; "" when missing or so broken the parser gives up on it."""
     try:
         value = message.get(name)
-    except (TypeError, ValueError, IndexError, LookupError):
+    except (TypeError, ValueError, IndexError, LookupError, AttributeError):
+        # AttributeError: CPython's address parser fails inside on "From: .:" (a group
+        # with an empty display name), found by the MIME fuzz.
         return ""
     return "" if value is None else str(value)
 

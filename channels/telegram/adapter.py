@@ -308,6 +308,8 @@ class TelegramChannel(Channel):
             update = Update.de_json(data, self._bot)
             if not isinstance(update.update_id, int):  # the ordering and dedup key
                 raise TypeError("update_id is not an integer")
+            if update.message is not None and not isinstance(update.message.message_id, int):
+                raise TypeError("message_id is not an integer")  # a message's dedup key
         except _UNREADABLE as exc:
             log.warning("telegram: unreadable webhook update: %s", type(exc).__name__)
             return web.Response(status=400, text="bad update")

@@ -94,7 +94,13 @@ def is_allowed(allowed: frozenset[str], user_id: str, username: str | None) -> b
 def read_message(
     message: Message, me: Identity, *, open_groups: bool, now: datetime
 ) -> Reading | None:
-    """The `Reading` of a message, or None for one that is nobody's words (a join, a pin)."""
+    """The `Reading` of a message, or None for one that is nobody's words (a join, a pin).
+
+    Raises:
+        TypeError: the message has no integer id (its dedup key); Telegram sends none such.
+    """
+    if not isinstance(message.message_id, int) or isinstance(message.message_id, bool):
+        raise TypeError("message_id is not an integer")
     user = message.from_user
     if user is None or message.chat.type == Chat.CHANNEL:
         return None

@@ -11,28 +11,39 @@ from clockcore.session import UTC_FALLBACK_NOTICE
 @pytest.mark.parametrize(
     ("text", "thread", "user", "known", "zone", "source"),
     [
-        # 1. explicit in the message wins over everything
+        # 1. the person places themselves in this message: the session moves there
+        ("I'm in Lisbon this week", None, "America/New_York", (), "Europe/Lisbon", "message"),
+        ("I'm in Lisbon this week", "Europe/Berlin", None, (), "Europe/Lisbon", "message"),
+        ("here in Tokyo it's 9", None, "Europe/Berlin", (), "Asia/Tokyo", "message"),
+        ("I'm in Lisbon this week", None, None, ("Tokyo",), "Europe/Lisbon", "message"),
+        # a zone that is part of a time anchors that time only: the session stays
         (
             "call at 9am Tokyo time",
             "Europe/Berlin",
             "America/New_York",
             (),
-            "Asia/Tokyo",
-            "message",
+            "Europe/Berlin",
+            "thread",
         ),
-        ("ok at 10 Europe/Lisbon", "Europe/Berlin", None, (), "Europe/Lisbon", "message"),
-        ("9am UTC+9 works", "Europe/Berlin", None, (), "Etc/GMT-9", "message"),
-        ("sent 2026-03-08T09:00:00+02:00", None, "Asia/Tokyo", (), "Etc/GMT-2", "message"),
-        ("noon UTC then", "Europe/Berlin", None, (), "UTC", "message"),
-        ("at 9 in Sao Paulo", "Europe/Berlin", None, (), "America/Sao_Paulo", "message"),
+        (
+            "what's 9am New York time in my zone?",
+            None,
+            "Europe/Berlin",
+            (),
+            "Europe/Berlin",
+            "user",
+        ),
+        ("ok at 10 Europe/Lisbon", "Europe/Berlin", None, (), "Europe/Berlin", "thread"),
+        ("9am UTC+9 works", "Europe/Berlin", None, (), "Europe/Berlin", "thread"),
+        ("sent 2026-03-08T09:00:00+02:00", None, "Asia/Tokyo", (), "Asia/Tokyo", "user"),
+        ("noon UTC then", "Europe/Berlin", None, (), "Europe/Berlin", "thread"),
+        ("at 9 in Sao Paulo", "Europe/Berlin", None, (), "Europe/Berlin", "thread"),
+        ("what time is it in Tokyo?", None, "Europe/Berlin", (), "Europe/Berlin", "user"),
         # 2. thread override
         ("see you tomorrow", "Europe/Berlin", "America/New_York", (), "Europe/Berlin", "thread"),
         # 3. user default
         ("see you tomorrow", None, "America/New_York", (), "America/New_York", "user"),
-        # a place mentioned without a time does not beat a stored zone
-        ("I'm in Lisbon this week", None, "America/New_York", (), "America/New_York", "user"),
-        # 4. a mentioned place, this message first, then known ones
-        ("I'm in Lisbon this week", None, None, ("Tokyo",), "Europe/Lisbon", "location"),
+        # 4. a place mentioned earlier
         ("hello", None, None, ("Tokyo",), "Asia/Tokyo", "location"),
         # 5. UTC
         ("hello", None, None, (), "UTC", "default"),

@@ -19,7 +19,7 @@ from functools import cache
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from clockcore import find_time_expressions, parse_anchored_time
@@ -1135,6 +1135,9 @@ time_words = st.sampled_from(
 
 @settings(deadline=None)
 @given(words=st.lists(time_words, min_size=1, max_size=6), tz=zone_or_none, ref=references)
+@example(
+    words=["Dec", "noon", "Europe/Berlin", "25:00"], tz=None, ref=datetime(2000, 1, 1, tzinfo=UTC)
+)
 def test_never_raises_on_time_like_word_salad(
     words: list[str], tz: str | None, ref: datetime
 ) -> None:

@@ -305,8 +305,15 @@ class FakeLLMServer:
     """The fake OpenAI + Anthropic server; use it as an async context manager."""
 
     def __init__(
-        self, *, default_text: str = "Hello from the fake LLM.", responder: Responder | None = None
+        self,
+        *,
+        default_text: str = "Hello from the fake LLM.",
+        responder: Responder | None = None,
+        context_limit: int | None = None,
     ) -> None:
+        self.context_limit = context_limit
+        self.overflows = 0  # requests refused for the context (OpenAI endpoint)
+        self._overflow_next = 0
         self.default_text = default_text
         self.responder = responder
         self.requests: list[RecordedRequest] = []
@@ -323,6 +330,7 @@ class FakeLLMServer:
         app.router.add_post("/v1/chat/completions", self._openai_completion)
         app.router.add_post("/v1/messages", self._anthropic_message)
         app.router.add_get("/v1/models", self._models)
+        app.router.add_get("/props", self._props)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(
             app, handler_cancellation=True, shutdown_timeout=1.0, access_log=None
@@ -380,6 +388,10 @@ class FakeLLMServer:
         """How many scripted replies are still unplayed."""
         return len(self._script)
 
+    def overflow_next(self) -> None:
+        """Refuse the next OpenAI completion as over the context, whatever its size."""
+        self._overflow_next += 1
+
     def script(self, *replies: Reply | str) -> None:
         """Queue replies for the next completion requests (a string means `Reply.text`)."""
         self._script.extend(Reply.text(r) if isinstance(r, str) else r for r in replies)
@@ -427,9 +439,41 @@ class FakeLLMServer:
     def _call_id(self, call: ScriptedToolCall, prefix: str) -> str:
         return call.id if call.id is not None else f"{prefix}_{next(self._ids)}"
 
+    def _refused_for_context(self, body: Any) -> tuple[web.Response | None, int | None]:
+        """llama.cpp's 400 for a request past `context_limit` (or one `overflow_next` asked for).
+
+        The request's size in tokens is its messages' and tools' JSON length over four.
+        """
+        if self.context_limit is None and not self._overflow_next:
+            return None, None
+        parts = [body.get("messages"), body.get("tools")] if isinstance(body, dict) else [body]
+        tokens = len(json.dumps(parts)) // 4
+        limit = self.context_limit or tokens
+        if self._overflow_next or tokens > limit:
+            self._overflow_next = max(self._overflow_next - 1, 0)
+            self.overflows += 1
+            message = (
+                f"request ({max(tokens, limit + 1)} tokens) exceeds the available context size "
+                f"({limit} tokens), try increasing it"
+            )
+            error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
+            return web.json_response({"error": error}, status=400), tokens
+        return None, tokens
+
+    async def _props(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        if self.context_limit is None:
+            return web.json_response({"error": {"message": "not found"}}, status=404)
+        return web.json_response({"default_generation_settings": {"n_ctx": self.context_limit}})
+
     async def _openai_completion(self, request: web.Request) -> web.Response:
         recorded = await self._record(request)
+        refused, tokens = self._refused_for_context(recorded.json)
+        if refused is not None:
+            return refused
         reply = await self._next_reply(recorded)
+        if tokens is not None:
+            reply = dataclasses.replace(reply, prompt_tokens=tokens)
         if reply.status != 200:
             kind = "rate_limit_error" if reply.status == 429 else "server_error"
             error = {"message": reply.error_message, "type": kind, "param": None, "code": None}

@@ -16,26 +16,14 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.engine import Connection
 
-from clockcore import MessageRef, SettableClock
+from clockcore import SettableClock
+from tests.wrapper.test_erase import _say
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 from wrapper.outbox import outbox
 from wrapper.web import message_times_in, retry_in, timeline_in
 
 START = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
-
-
-async def _say(
-    wrapper: InteractionWrapper, clock: SettableClock, channel: str, thread: str, user: str,
-    words: str, message_id: str,
-) -> str:  # fmt: skip
-    clock.advance(timedelta(minutes=1))
-    ref = MessageRef(
-        channel=channel, thread_id=thread, user_id=user, message_id=message_id, text=words,
-        received_at=clock.now(), route={"chat_id": thread},
-    )  # fmt: skip
-    envelope = await wrapper.receive(ref)
-    return " ".join(envelope.notices)
 
 
 async def _job(wrapper: InteractionWrapper, user: str, text: str, kind: str = "reminder") -> int:
@@ -52,7 +40,7 @@ async def test_a_timeline_holds_a_persons_own_lines_in_every_state(database_url:
     wrapper = await InteractionWrapper.open(database_url, clock=clock)
     try:
         await _say(wrapper, clock, "telegram", "dm:42", "42", "hello on telegram", "1")
-        notices = await _say(wrapper, clock, "telegram", "dm:42", "42", "clock: link", "2")
+        _, notices = await _say(wrapper, clock, "telegram", "dm:42", "42", "clock: link", "2")
         code = re.search(r"Link code (\w+)", notices)
         assert code is not None, notices
         await _say(

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
@@ -116,6 +116,11 @@ def store(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(raw=raw_mail(), uid=st.integers(min_value=1, max_value=2**31))
+@example(  # CPython's address parser raised AttributeError inside on this From
+    raw=b"From: .:\r\nTo: bot@example.test\r\nMIME-Version: 1.0\r\n"
+    b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 7bit\r\n\r\n",
+    uid=1,
+)
 def test_any_mail_is_read_or_refused_and_what_is_read_is_stored_whole(
     store: tuple[asyncio.Runner, InteractionWrapper], raw: bytes, uid: int
 ) -> None:

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
@@ -225,6 +225,18 @@ def _expected_thread(message: dict[str, Any]) -> str | None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=update())
+@example(  # a message without an id collided with the previous one's journal key
+    data={
+        "update_id": 1,
+        "message": {
+            "message_id": None,
+            "date": 1_600_000_000,
+            "text": "hi",
+            "chat": {"id": -322299, "type": "private"},
+            "from": {"id": 0, "is_bot": False, "first_name": ""},
+        },
+    }
+)
 def test_any_update_is_recorded_or_refused_and_a_persons_text_is_journaled_once(
     webhook: Webhook, caplog: pytest.LogCaptureFixture, data: dict[str, Any]
 ) -> None:

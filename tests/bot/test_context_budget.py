@@ -1,0 +1,127 @@
+"""The context budget: a 4K-context server, 40 turns, compaction before the limit, an overflow
+recovered by compacting, a message too big for any compaction answered once, not retried.
+
+The real agent, turns and OpenAI provider (behind the cache watcher, which records what the
+server counted) against the fake server, which enforces ``context_limit`` as llama.cpp
+does: 400 ``exceeds the available context size``. The window is found as the gateway finds
+it, from the server's ``/props``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.agent import Agent
+from bot.cache_watch import WatchedProvider
+from bot.config import LLMSettings
+from bot.llm import OpenAIProvider
+from bot.llm.context import discover, known_window
+from bot.llm.errors import LLMContextOverflow, LLMTemplateError, error_for_status
+from bot.turns import TOO_LONG_FOR_MODEL_REPLY, Turns
+from channels.base import Inbound
+from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
+from tests.support.fake_llm import FakeLLMServer
+from wrapper import InteractionWrapper
+from wrapper.history import EARLIER
+
+START = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
+LIMIT = 4096
+ANSWER = "Noted; " + "here is a fairly long answer that fills the context a little more. " * 6
+
+
+class Chat:
+    def __init__(self, wrapper: InteractionWrapper, server: FakeLLMServer, context: int) -> None:
+        self.wrapper, self.server = wrapper, server
+        self.clock = SettableClock(START)
+        provider = OpenAIProvider(base_url=server.openai_base_url, model="m", api_key="k")
+        self.provider = WatchedProvider(provider, wrapper=wrapper, clock=self.clock, model="m")
+        agent = Agent(
+            wrapper=wrapper, provider=self.provider, clock=self.clock,
+            contact_window=DEFAULT_CONTACT_WINDOW, context_tokens=context,
+        )  # fmt: skip
+        self.turns = Turns(wrapper=wrapper, agent=agent, clock=self.clock, worker="w", channels={})
+        self.sent = 0
+
+    async def say(self, text: str) -> None:
+        self.clock.advance(timedelta(minutes=2))
+        self.sent += 1
+        await self.turns.intake(
+            Inbound(
+                channel="telegram", thread_id="dm:9", user_id="9", text=text,
+                message_id=str(self.sent), received_at=self.clock.now(),
+            )
+        )  # fmt: skip
+        await self.turns.drain()
+
+    async def replies(self) -> list[str]:
+        items = await self.wrapper.outbox.listing(limit=500)
+        return [i.text for i in sorted(items, key=lambda i: i.id)]
+
+
+@pytest.fixture
+async def chat(database_url: str) -> AsyncIterator[Chat]:
+    wrapper = await InteractionWrapper.open(database_url, clock=SettableClock(START))
+    try:
+        async with FakeLLMServer(default_text=ANSWER, context_limit=LIMIT) as server:
+            settings = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+            found = await discover(settings)
+            assert found == (LIMIT, "llama.cpp /props")
+            chat = Chat(wrapper, server, found[0])
+            yield chat
+            await chat.provider.aclose()
+    finally:
+        await wrapper.close()
+
+
+async def test_forty_turns_in_a_4k_context_never_stick(chat: Chat) -> None:
+    for n in range(40):
+        if n == 25:
+            chat.server.overflow_next()  # the estimate missed once: compact and retry
+        await chat.say(f"message {n}: " + "a plain sentence about my day and my plans. " * 5)
+    replies = await chat.replies()
+    assert len(replies) == 40
+    assert all(text == ANSWER.strip() or text == ANSWER for text in replies), replies[-3:]
+    assert chat.server.overflows == 1  # only the injected one: compaction came first
+    bodies = [r.json for r in chat.server.completions]
+    summaries = [b for b in bodies if not b.get("tools")]
+    assert summaries, "compaction asked for a summary"
+    compacted = [
+        b for b in bodies
+        if b.get("tools") and EARLIER in str(b["messages"][1].get("content", ""))
+    ]  # fmt: skip
+    assert compacted, "turns went out with a compacted history"
+    assert await chat.wrapper.waiting.count() == 0  # nothing left to retry
+
+
+async def test_a_message_no_compaction_can_fit_is_answered_once(chat: Chat) -> None:
+    await chat.say("hello")
+    await chat.say("x" * 20_000)  # ~5,000 tokens by the server's count, alone
+    replies = await chat.replies()
+    assert replies[-1] == TOO_LONG_FOR_MODEL_REPLY
+    assert await chat.wrapper.waiting.count() == 0  # nothing left to retry
+
+
+def test_overflow_and_template_errors_are_read_from_every_provider() -> None:
+    overflow = (
+        "request (8544 tokens) exceeds the available context size (8192 tokens)",
+        "This model's maximum context length is 8192 tokens. However, your messages resulted "
+        "in 9000 tokens.",
+        "prompt is too long: 210000 tokens > 200000 maximum",
+    )
+    for detail in overflow:
+        assert isinstance(error_for_status("x", 400, detail, {}, secret=None), LLMContextOverflow)
+    refused = error_for_status(
+        "x", 400, "Conversation roles must alternate user/assistant/user/assistant/...", {},
+        secret=None,
+    )  # fmt: skip
+    assert isinstance(refused, LLMTemplateError)
+    assert not isinstance(
+        error_for_status("x", 400, "invalid model", {}, secret=None),
+        LLMContextOverflow | LLMTemplateError,
+    )
+    assert known_window("gpt-4o-mini") == 128_000
+    assert known_window("claude-sonnet-4-5") == 200_000
+    assert known_window("gemma3") is None

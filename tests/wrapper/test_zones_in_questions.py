@@ -1,0 +1,66 @@
+"""Zones in questions (issue 17): a zone named with a time anchors that time only; the session
+moves only when the person places themselves, or says ``clock: tz``.
+
+The real wrapper on SQLite and PostgreSQL, then the rules agent through the gateway.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.config import Settings
+from bot.gateway import Gateway
+from clockcore import MessageRef, SettableClock
+from tests.bot.test_gateway import RecordingChannel, inbound
+from wrapper import InteractionWrapper
+
+START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+
+
+async def test_a_converted_zone_leaves_the_session_and_placing_oneself_moves_it(
+    database_url: str,
+) -> None:
+    clock = SettableClock(START)
+    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    n = 0
+
+    async def say(text: str) -> tuple[str, str]:
+        nonlocal n
+        n += 1
+        clock.advance(timedelta(minutes=1))
+        ref = MessageRef(
+            channel="telegram", thread_id="dm:5", user_id="5", message_id=str(n), text=text,
+            received_at=clock.now(),
+        )  # fmt: skip
+        envelope = await wrapper.receive(ref)
+        return envelope.session_tz, envelope.session_tz_source
+
+    try:
+        assert (await say("clock: home tz Europe/Berlin"))[0] == "Europe/Berlin"
+        assert await say("what's 9am New York time in my zone?") == ("Europe/Berlin", "user")
+        assert await say("and what time is it in Tokyo?") == ("Europe/Berlin", "user")
+        assert await say("call at 9am Tokyo time") == ("Europe/Berlin", "user")
+        assert await say("I'm in New York this week") == ("America/New_York", "message")
+        assert await say("what time is it?") == ("America/New_York", "thread")  # it moved
+        assert await say("what's 9am Berlin time here?") == ("America/New_York", "thread")
+        assert await wrapper.user_timezone("telegram:5") == "Europe/Berlin"  # home stays
+        assert await say("clock: tz Asia/Tokyo") == ("Asia/Tokyo", "thread")
+    finally:
+        await wrapper.close()
+
+
+async def test_the_rules_agent_reads_a_place_followed_by_other_words(tmp_path: Path) -> None:
+    channel = RecordingChannel()
+    settings = Settings(home=tmp_path, http_port=0)
+    async with Gateway(settings, channels=[channel], poll_interval=0.05) as gateway:
+        for n, question in enumerate(
+            ("what time is it in Tokyo right now?", "what's the time in Berlin at the moment")
+        ):
+            await gateway.accept(inbound(question, message_id=f"q{n}"))
+            await gateway.settle()
+        answers = [m.text for m in channel.sent]
+    assert len(answers) == 2
+    assert "Asia/Tokyo" in answers[0], answers[0]
+    assert "Europe/Berlin" in answers[1], answers[1]
+    assert not any("don't know which timezone" in a for a in answers)
