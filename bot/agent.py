@@ -67,6 +67,8 @@ CHARS_PER_TOKEN = 3
 """A cautious guess of characters per token, where the provider has not counted them yet."""
 KEEP_ON_OVERFLOW = 2
 """Messages kept word for word when an overflow forces a compaction: the last exchange."""
+AFTER_COMPACTION_SHARE = 0.5
+"""A compaction keeps what fits this share of the window, so several turns pass before the next."""
 SUMMARY_CHARS = 1_500
 """Room kept for the summary a compaction writes (the prompt asks for 200 words at most)."""
 
@@ -270,12 +272,11 @@ class Agent:
         chars = self._fixed_chars + sum(_size(m) for m in stored)
         return min(max(chars / counted, 2.0), 6.0)
 
-    def _room(self, newest: Message, ratio: float) -> float:
-        """Characters of history that fit `CONTEXT_SHARE` of the window beside the fixed
-        prefix, the newest message and a summary's worth."""
+    def _room(self, newest: Message, ratio: float, share: float) -> float:
+        """Characters of history that fit `share` of the window beside the fixed prefix
+        and the newest message."""
         assert self._context is not None
-        budget = self._context * CONTEXT_SHARE * ratio
-        return budget - self._fixed_chars - len(newest.content) - SUMMARY_CHARS
+        return self._context * share * ratio - self._fixed_chars - len(newest.content)
 
     async def _compact(
         self,
@@ -290,8 +291,9 @@ class Agent:
         The budget: the history past `compact_after_chars`, or, with a context
         window, the request past `CONTEXT_SHARE` of it, counted in the model's own
         tokens where the thread's last request says how many characters make one.
-        The most recent messages that fit are kept word for word (`keep_recent` at
-        most, the last exchange at least).
+        The most recent messages that fit `AFTER_COMPACTION_SHARE` of the window
+        beside the summary are kept word for word (`keep_recent` at most, the last
+        exchange at least), so the next compaction is some turns away.
 
         The summary is a user message that says when it was made; the system
         prompt is never touched. Recent messages keep their bytes, so the
@@ -303,8 +305,10 @@ class Agent:
         keep = self._keep_recent
         over = sum(len(m.content) for m in stored) > self._compact_after
         if self._context is not None:
-            room = self._room(newest, await self._chars_per_token(stored, thread_key))
-            over = over or sum(_size(m) for m in stored) > room
+            ratio = await self._chars_per_token(stored, thread_key)
+            over = over or sum(_size(m) for m in stored) > self._room(newest, ratio, CONTEXT_SHARE)
+            # Keep what fits half the window beside a summary: room to grow before the next.
+            room = self._room(newest, ratio, AFTER_COMPACTION_SHARE) - SUMMARY_CHARS
             while keep > KEEP_ON_OVERFLOW and sum(_size(m) for m in stored[-keep:]) > room:
                 keep -= 1
         if not over and not force:

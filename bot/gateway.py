@@ -199,7 +199,7 @@ class Gateway:
         admin = s.admin_token.get_secret_value() if s.admin_token else None
         pages = WebPages(
             wrapper=self.wrapper, clock=self._clock, public_url=s.public_url, admin_token=admin,
-            health=health, wake=self.dispatcher.wake,
+            health=health, wake=self.dispatcher.wake, worker=self.worker,
         )  # fmt: skip
         return pages.routes()
 

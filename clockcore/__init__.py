@@ -12,8 +12,9 @@ policy models or the state schema.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from clockcore.lazy import lazy_names
 
 if TYPE_CHECKING:
     from clockcore.actions import (
@@ -163,14 +164,7 @@ _HOME: dict[str, str] = {
 """Each public name and the module that defines it."""
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'clockcore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # once loaded, a plain attribute
-    return value
-
+__getattr__ = lazy_names(__name__, _HOME, globals())
 
 __all__ = [
     "ACTIVITIES",

@@ -6,8 +6,9 @@ module (`wrapper.db`, `wrapper.keys`) does not load the whole store.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from clockcore.lazy import lazy_names
 
 if TYPE_CHECKING:
     from wrapper.core import SESSION_IDLE, InteractionWrapper
@@ -43,14 +44,7 @@ _HOME: dict[str, str] = {
 """Each public name and the module that defines it."""
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'wrapper' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_names(__name__, _HOME, globals())
 
 __all__ = [
     "SESSION_IDLE",

@@ -8,8 +8,7 @@ the errors of `bot.llm.errors`.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.llm.errors import (
     LLMError,
@@ -19,6 +18,7 @@ from bot.llm.errors import (
     LLMUnavailable,
 )
 from bot.llm.types import Completion, Message, Provider, Role, ToolCall, ToolSpec
+from clockcore.lazy import lazy_names
 
 if TYPE_CHECKING:
     from bot.llm.anthropic_provider import AnthropicProvider
@@ -31,12 +31,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bot.llm' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
-
+__getattr__ = lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
     "AnthropicProvider",

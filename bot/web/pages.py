@@ -46,6 +46,7 @@ from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderAction, ReminderChange, reminder_id
 from wrapper.schedules import Schedule
 from wrapper.web import (
+    SESSION_LIFETIME,
     WebSession,
     admin_session_in,
     end_session_in,
@@ -109,6 +110,7 @@ class WebPages:
         admin_token: ``CLOCKBOT_ADMIN_TOKEN``; None turns operator sign-in off.
         health: the ``/healthz`` probe.
         wake: called after a change that makes a job due (the dispatcher's wake-up).
+        worker: this worker's id, marked among the live workers on the operator's page.
     """
 
     def __init__(
@@ -120,14 +122,17 @@ class WebPages:
         admin_token: str | None,
         health: Health,
         wake: Callable[[], None] = lambda: None,
+        worker: str = "",
     ) -> None:
         self._wake = wake
+        self._worker = worker
         self._wrapper = wrapper
         self._db = wrapper.database
         self._clock = clock
         self._secure = bool(public_url and public_url.lower().startswith("https://"))
         self._admin_token = admin_token
         self._health = health
+        self._css = (_HERE / "static" / "style.css").read_text(encoding="utf-8")
         self._templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(_HERE / "templates"),
             autoescape=jinja2.select_autoescape(["html"]),
@@ -204,7 +209,7 @@ class WebPages:
     def _set_session(self, response: web.StreamResponse, token: str) -> None:
         response.set_cookie(
             COOKIE, token, httponly=True, secure=self._secure, samesite="Strict", path="/ui",
-            max_age=int(timedelta(hours=12).total_seconds()),
+            max_age=int(SESSION_LIFETIME.total_seconds()),
         )  # fmt: skip
 
     async def _zone_of(self, session: WebSession) -> str:
@@ -223,9 +228,8 @@ class WebPages:
         return self._page("index.html", signed=None, admin=self._admin_token is not None)
 
     async def _style(self, request: web.Request) -> web.Response:
-        css = (_HERE / "static" / "style.css").read_text(encoding="utf-8")
         return web.Response(
-            text=css, content_type="text/css", headers={"Cache-Control": "max-age=3600"}
+            text=self._css, content_type="text/css", headers={"Cache-Control": "max-age=3600"}
         )
 
     async def _signin_page(self, request: web.Request) -> web.Response:
@@ -437,10 +441,12 @@ class WebPages:
         now = self._clock.now()
         stats = await self._wrapper.model_call_stats(since=now - timedelta(hours=24))
         calls = await self._wrapper.recent_model_calls(limit=30)
+        workers = await self._wrapper.workers.alive(now=now)
         return self._page(
             "operator.html", signed=signed, health=health, counts=sorted(counts.items()),
             failed=failed, waiting=waiting, waiting_total=waiting_total, stats=stats,
-            calls=calls, tab="operator", now=_when(now, get_zone("UTC")),
+            calls=calls, tab="operator", now=_when(now, get_zone("UTC")), workers=workers,
+            worker=self._worker,
             retried=request.query.get("retried"),
         )  # fmt: skip
 

@@ -326,6 +326,7 @@ async def test_operator_signs_in_with_the_token_and_retries_a_failed_job(site: S
         assert f'id="job-{failed.id}"' in text
         assert "chat not found" in text
         assert "this answer fails" not in text  # the operator's page holds nobody's words
+        assert f"<code>{site.gw.worker}</code> (this one)" in text  # the live workers
         status, _ = await _page(operator, "/ui/timeline")
         assert status == 403
         csrf = await _csrf(operator, "/ui/operator")
