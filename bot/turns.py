@@ -46,7 +46,7 @@ from bot.prompt import user_turn
 from channels.base import Channel, Inbound, Outgoing
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
-from wrapper.effects import Enqueue
+from wrapper.effects import Effect, Enqueue
 from wrapper.keys import is_private_thread, thread_key, user_key
 from wrapper.limits import Admission, TurnLimits
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
@@ -250,13 +250,9 @@ class Turns:
             await self._answer_plainly(waiting, envelope, NOT_SET_UP_REPLY)
             return
         token = new_token()
-        now = self._clock.now()
-        link = NewSignInLink(envelope.user_key, token_hash(token), now + LINK_LIFETIME)
-        reply = self._enqueue(ref, envelope, "plain", link_reply(self._public_url, token))
-        commit = TurnCommit(
-            thread_key=envelope.thread_key, at=now, effects=(link, reply), waiting=waiting
-        )
-        await self._commit(commit)
+        until = self._clock.now() + LINK_LIFETIME
+        link = NewSignInLink(envelope.user_key, token_hash(token), until)
+        await self._answer_plainly(waiting, envelope, link_reply(self._public_url, token), link)
 
     async def _erase(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         ref = waiting.ref
@@ -285,13 +281,17 @@ class Turns:
             log.warning("the erasure's confirmation was not sent: %s", type(exc).__name__)
 
     async def _answer_plainly(
-        self, waiting: WaitingTurn, envelope: ContextEnvelope, text: str
+        self, waiting: WaitingTurn, envelope: ContextEnvelope, text: str, *also: Effect
     ) -> None:
-        """Reply without the model, and without adding to the model's conversation."""
+        """Reply without the model, and without adding to the model's conversation.
+
+        `also` are effects committed with the reply (a sign-in link).
+        """
         reply = self._enqueue(waiting.ref, envelope, "plain", text)
         commit = TurnCommit(
-            thread_key=envelope.thread_key, at=self._clock.now(), effects=(reply,), waiting=waiting
-        )
+            thread_key=envelope.thread_key, at=self._clock.now(), effects=(*also, reply),
+            waiting=waiting,
+        )  # fmt: skip
         await self._commit(commit)
 
     async def _admitted(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:

@@ -285,16 +285,20 @@ class WebPages:
 
     # ------------------------------------------------------------- a person's pages
 
-    async def _timeline(self, request: web.Request) -> web.Response:
+    async def _theirs(self, request: web.Request) -> tuple[_Signed, str, str, ContactWindow]:
+        """The signed-in person's session, person id, zone and contact window."""
         signed = await self._person(request)
         session = signed.session
         assert session.user_id is not None
         assert session.user_key is not None
         zone = await self._zone_of(session)
         window = await self._wrapper.contact_window_of(session.user_key)
+        return signed, session.user_id, zone, window
+
+    async def _timeline(self, request: web.Request) -> web.Response:
+        signed, user_id, zone, window = await self._theirs(request)
         now = self._clock.now()
         since = now - timedelta(days=TIMELINE_DAYS)
-        user_id = session.user_id
         entries = await self._db.run(lambda conn: timeline_in(conn, user_id, since=since))
         tz = get_zone(zone)
         today = now.astimezone(tz).date()
@@ -377,14 +381,8 @@ class WebPages:
     async def _hours(
         self, request: web.Request, *, error: str | None = None, status: int = 200
     ) -> web.Response:
-        signed = await self._person(request)
-        session = signed.session
-        assert session.user_id is not None
-        assert session.user_key is not None
-        zone = await self._zone_of(session)
-        window = await self._wrapper.contact_window_of(session.user_key)
+        signed, user_id, zone, window = await self._theirs(request)
         since = self._clock.now() - timedelta(days=CHART_DAYS)
-        user_id = session.user_id
         times = await self._db.run(lambda conn: message_times_in(conn, user_id, since=since))
         counts = by_local_hour(times, zone)
         return self._page(

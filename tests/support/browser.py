@@ -48,14 +48,24 @@ class Browser:
         await self._navigating(lambda: self.driver.find_element(By.CSS_SELECTOR, css).click())
 
     async def _navigating(self, act: Any) -> None:
+        from selenium.common.exceptions import WebDriverException
         from selenium.webdriver.common.by import By
-        from selenium.webdriver.support import expected_conditions
         from selenium.webdriver.support.wait import WebDriverWait
 
         def go() -> None:
             old = self.driver.find_element(By.TAG_NAME, "html")
             act()
-            WebDriverWait(self.driver, 15).until(expected_conditions.staleness_of(old))
+
+            def gone(_driver: Any) -> bool:
+                # Chromium 156 answers a query of a node from the previous page with
+                # "does not belong to the document", not a stale-element error.
+                try:
+                    old.is_enabled()
+                except WebDriverException:
+                    return True
+                return False
+
+            WebDriverWait(self.driver, 15).until(gone)
             WebDriverWait(self.driver, 15).until(
                 lambda d: d.execute_script("return document.readyState") == "complete"
             )
