@@ -267,6 +267,8 @@ class Dispatcher:
             route=route,
             key=item.key,
             reminder=f"r{item.id}" if item.kind == "reminder" else None,
+            attempt=item.attempts,
+            queued_at=item.created_at,
         )
         await self._pacer.wait(channel.paces(message))
         ids = await channel.send(message)

@@ -142,6 +142,11 @@ class Outgoing:
             platforms that take an idempotency key (a mail's Message-ID).
         reminder: for a reminder, how the person names it (``r<id>``), so an
             adapter can put buttons under it whose presses say which one.
+        attempt: how many times the job has been claimed, this time included.
+            Above 1, an earlier attempt may have reached the platform (its
+            worker died after the send, or a timeout hid an accepted post); an
+            adapter that can look (Slack) checks before sending again.
+        queued_at: when the job was made: nothing of it can be older.
     """
 
     kind: OutgoingKind
@@ -151,6 +156,8 @@ class Outgoing:
     route: Mapping[str, str]
     key: str
     reminder: str | None = None
+    attempt: int = 1
+    queued_at: datetime | None = None
 
 
 class ChannelError(Exception):

@@ -10,14 +10,16 @@ changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import json
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
@@ -73,6 +75,9 @@ __all__ = [
     "upcoming_item",
 ]
 
+T = TypeVar("T")
+U = TypeVar("U")
+
 SESSION_IDLE = timedelta(hours=1)
 """A thread quiet this long starts a new session on its next message."""
 LINK_CODE_TTL = timedelta(minutes=10)
@@ -108,6 +113,8 @@ class Turn:
     spoke_before: datetime | None = None
     session_started_at: datetime | None = None
     directives: Directives = field(default_factory=Directives)
+    text_read: bool = False
+    """Whether `_read_text` ran: directives, zone mentions, a clocked phrase."""
     zone: SessionZone | None = None
     policy: Policy = DEFAULT_POLICY
     notices: list[str] = field(default_factory=list)
@@ -237,11 +244,12 @@ class MessageChain:
         )
         if hint:
             turn.notices.append(" ".join(hint.split())[:MAX_NOTICE_CHARS])
-        _read_text(turn)
-        if self.hot_path and _hot_directives(turn.directives):
+        if self.hot_path:
             envelope = await self._receive_hot(turn)
             if envelope is not None:
                 return envelope
+        if not turn.text_read:  # the hot path reads it while its first statement is out
+            _read_text(turn)
         notices = list(turn.notices)
 
         def handle(conn: Connection) -> ContextEnvelope:
@@ -272,10 +280,19 @@ class MessageChain:
         return envelope
 
     async def _hot_round_trips(self, pool: Any, turn: Turn) -> ContextEnvelope | None:
+        """READ and WRITE, each overlapped with the Python work that does not need its answer.
+
+        The text is read while READ is out (READ takes only the message's keys),
+        and a message not held for a turn has its envelope built while WRITE is
+        out. Once READ was sent, the text is read whatever READ's fate.
+        """
         async with pool.acquire() as conn:
-            row = await conn.fetchrow(
+            read = conn.fetchrow(
                 hot.READ, turn.user_key, turn.thread_key, turn.channel, turn.message_id
             )
+            row, _ = await _overlapped(read, lambda: _read_text(turn))
+            if not _hot_directives(turn.directives):
+                return None
             if row is None or row["thread_key"] is None or row["seen"]:
                 return None
             person, thread = PersonRow.from_row(row), ThreadState.from_row(row)
@@ -303,8 +320,8 @@ class MessageChain:
                 )
                 turn.upcoming = [upcoming_item(row, now) for row in rows]
             held = turn.hold_for is not None and turn.lease_until is not None
-            envelope = self._envelope(turn)
-            journaled = await conn.fetchval(
+            made = self._envelope(turn) if held else None  # a held message stores it
+            write = conn.fetchval(
                 hot.WRITE,
                 turn.channel, turn.message_id, turn.thread_key, turn.user_key, now, turn.text,
                 started or now, self._agent_tz, self._stamp_delta(turn),
@@ -312,10 +329,11 @@ class MessageChain:
                 turn.person.user_id, turn.policy.cross_channel_tracking,
                 clean_route(turn.ref.route) if turn.ref.route else None,
                 turn.hold_for if held else None, turn.lease_until,
-                envelope_to_json(envelope) if held else None,
+                envelope_to_json(made) if made is not None else None,
                 turn.thread_id, turn.user_id,
                 *_action_arguments(action), dropped,
             )  # fmt: skip
+            journaled, envelope = await _overlapped(write, lambda: made or self._envelope(turn))
         return envelope if journaled else None
 
     async def _clock_hot(
@@ -658,6 +676,30 @@ def _known_zone(zone: str | None) -> str | None:
         return None
 
 
+async def _overlapped(query: Awaitable[T], work: Callable[[], U]) -> tuple[T, U]:
+    """`query`'s answer and `work()`'s result, `work` done while the server answers.
+
+    One step of the query's task puts it on the socket; `work` then runs in
+    time the worker would otherwise spend waiting, and the answer is taken
+    after it. With one message in hand a worker alternates between its own CPU
+    and the server's; this lets the two overlap (bench/cluster_bench.py).
+    The query is always settled before this returns or raises, so the
+    connection goes back to the pool with nothing in flight: awaited when
+    `work` raises, cancelled (as an awaited query would be) when the caller is.
+    """
+    answer = asyncio.ensure_future(query)
+    try:
+        await asyncio.sleep(0)
+        done = work()
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError):
+            answer.cancel()
+        with contextlib.suppress(BaseException):
+            await answer
+        raise
+    return await answer, done
+
+
 def _read_text(turn: Turn) -> None:
     """What the text says, worked out before the transaction: it needs no state."""
     turn.directives = parse_directives(turn.text)
@@ -665,6 +707,7 @@ def _read_text(turn: Turn) -> None:
     turn.mentions = tuple(zone_mentions(text))
     turn.temporal_phrase = detect_temporal_action(turn.text)
     turn.talks_about_time = mentions_time(turn.text)
+    turn.text_read = True
 
 
 def _start_session(turn: Turn) -> datetime | None:

@@ -79,6 +79,11 @@ _CONNECT_TIMEOUT = 30.0
 _DRAIN_TIMEOUT = 10.0
 _PING_INTERVAL = 10.0
 _PROGRESS_KEPT = 1_000  # multi-part sends whose progress is remembered for a retry
+OUTBOX_EVENT = "clockbot_outbox_part"
+"""The metadata event type every posted part carries, with its job's key and part number:
+a repeated attempt reads them back to skip what an earlier one posted (`_posted_parts`)."""
+_LOOK_BACK = 200  # messages read, newest since the job was made, to find its parts
+_CLOCK_MARGIN = timedelta(minutes=10)  # our clock against Slack's ts, when looking back
 
 log = logging.getLogger(__name__)
 
@@ -501,7 +506,14 @@ class SlackChannel(Channel):
         """Post `message` as mrkdwn parts into its route's channel (and thread).
 
         A retry of a multi-part message skips the parts already posted.
-        Returns ``<channel>:<ts>`` of each part this call posted.
+        Every part carries its job's key and number as message metadata
+        (`OUTBOX_EVENT`). A repeated attempt (``message.attempt`` > 1) first
+        reads the conversation since the job was made and skips the parts an
+        earlier attempt posted, also one made by a worker that died after
+        Slack's answer: the send is then exactly once. Where the bot may not
+        read the conversation (no ``*:history`` scope), it posts again.
+        Returns ``<channel>:<ts>`` of each part of the message: posted by this
+        call, or found from an earlier attempt.
 
         Raises:
             ChannelError: Slack refused it (``permanent`` when retrying cannot
@@ -511,14 +523,26 @@ class SlackChannel(Channel):
         channel = route.get("channel")
         if not channel:
             raise ChannelError("slack: no channel to send this thread's message to", permanent=True)
+        thread_ts = route.get("thread_ts")
         parts = to_parts(message.text)
         done = self._progress.get(message.key, 0)
         posted: list[str] = []
+        if message.attempt > 1 and done == 0:
+            found = await self._posted_parts(channel, thread_ts, message)
+            while done in found and done < len(parts):
+                posted.append(f"{channel}:{found[done]}")
+                done += 1
+            if done:
+                log.info(
+                    "slack: %d of %d parts were posted by an earlier attempt", done, len(parts)
+                )
         for index in range(done, len(parts)):
             blocks = None
             if message.reminder and index == len(parts) - 1:
                 blocks = reminder_blocks(parts[index], message.reminder)
-            ts = await self._post_part(channel, route.get("thread_ts"), parts[index], blocks)
+            marker = {"event_type": OUTBOX_EVENT,
+                      "event_payload": {"key": message.key, "part": index}}  # fmt: skip
+            ts = await self._post_part(channel, thread_ts, parts[index], blocks, marker)
             if ts is not None:
                 posted.append(f"{channel}:{ts}")
             self._progress[message.key] = index + 1
@@ -534,6 +558,7 @@ class SlackChannel(Channel):
         thread_ts: str | None,
         text: str,
         blocks: list[dict[str, Any]] | None = None,
+        metadata: dict[str, Any] | None = None,
     ) -> str | None:
         """Post one part; its ``ts`` (None if Slack's answer lacks one)."""
         if self._client is None:
@@ -541,10 +566,66 @@ class SlackChannel(Channel):
         data = await self._call(
             "chat.postMessage",
             self._client.chat_postMessage(
-                channel=channel, text=text, thread_ts=thread_ts, blocks=blocks
+                channel=channel, text=text, thread_ts=thread_ts, blocks=blocks, metadata=metadata
             ),
         )
         return _str(data.get("ts"))
+
+    async def _posted_parts(
+        self, channel: str, thread_ts: str | None, message: Outgoing
+    ) -> dict[int, str]:
+        """The parts of `message` already in the conversation: ``{number: ts}``.
+
+        Reads the thread (``conversations.replies``) or the channel
+        (``conversations.history``) since the job was made, with metadata.
+        When Slack answers that the bot may not read it, returns ``{}`` and
+        warns: the message is posted again (at least once, as before).
+
+        Raises:
+            ChannelError: rate limited or unreachable; the job is tried again
+                later, when the check can be made.
+        """
+        if self._client is None:
+            raise ChannelError("slack: not running")
+        queued = message.queued_at
+        since = f"{(queued - _CLOCK_MARGIN).timestamp():.6f}" if queued is not None else None
+        method = "conversations.replies" if thread_ts else "conversations.history"
+        try:
+            if thread_ts:
+                response = await self._client.conversations_replies(
+                    channel=channel, ts=thread_ts, oldest=since, limit=_LOOK_BACK,
+                    include_all_metadata=True,
+                )  # fmt: skip
+            else:
+                response = await self._client.conversations_history(
+                    channel=channel, oldest=since, limit=_LOOK_BACK, include_all_metadata=True
+                )
+        except SlackApiError as exc:
+            error = channel_error(method, exc)
+            if error.retry_after is not None:
+                raise error from exc
+            log.warning(
+                "slack: %s; cannot tell whether an earlier attempt posted, posting again "
+                "(give the app the *:history scope of this conversation)", error,
+            )  # fmt: skip
+            return {}
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise ChannelError(f"slack: {method} could not reach Slack ({why(exc)})") from exc
+        data = response.data if isinstance(response.data, Mapping) else {}
+        found: dict[int, str] = {}
+        for item in data.get("messages") or ():
+            meta = item.get("metadata") if isinstance(item, Mapping) else None
+            if not isinstance(meta, Mapping) or meta.get("event_type") != OUTBOX_EVENT:
+                continue
+            payload = meta.get("event_payload")
+            if (
+                isinstance(payload, Mapping)
+                and payload.get("key") == message.key
+                and isinstance(payload.get("part"), int)
+                and isinstance(item.get("ts"), str)
+            ):
+                found[payload["part"]] = item["ts"]
+        return found
 
     async def _call(self, method: str, call: Any) -> Mapping[str, Any]:
         """Await one Web API `call`, wrapping every failure in `ChannelError` (no secrets)."""

@@ -15,7 +15,11 @@ match, else ``invalid_auth``):
 - ``auth.test``: the bot (`bot_user_id`, `bot_id`, `team_id`);
 - ``users.info``: ``user.tz`` from `zones` (missing users get no ``tz``), and
   ``user.locale`` from `locales` when asked with ``include_locale``;
-- ``chat.postMessage``: recorded in `posts`, answered with a fresh ``ts``;
+- ``chat.postMessage``: recorded in `posts` (with any ``metadata``), answered with a fresh
+  ``ts`` (the time in microseconds, as Slack's);
+- ``conversations.history`` / ``conversations.replies``: the recorded posts of a channel or a
+  thread after ``oldest``, with their metadata when asked; ``missing_scope`` for a channel in
+  `unreadable`;
 - ``apps.connections.open`` (app token): ``ws://127.0.0.1:<port>/link/?ticket=<n>``;
 - `fail_next(method, status=429, retry_after=1)` or ``error="channel_not_found"`` scripts the
   next answers of a method (``after=n`` lets n calls through first); every call is in `calls` with its `time.monotonic()` instant.
@@ -109,11 +113,23 @@ def signed_headers(body: bytes | str, secret: str, timestamp: int) -> dict[str, 
     }
 
 
-_ts_counter = itertools.count(1)
+_last_ts_us = 0
 
 
 def _next_ts() -> str:
-    return f"{int(time.time())}.{next(_ts_counter):06d}"
+    """A post's ``ts`` as Slack makes it: its time to the microsecond, unique per post."""
+    global _last_ts_us
+    _last_ts_us = max(time.time_ns() // 1_000, _last_ts_us + 1)
+    return f"{_last_ts_us // 1_000_000}.{_last_ts_us % 1_000_000:06d}"
+
+
+def _ts_us(ts: object) -> int:
+    """A ``ts`` (or an ``oldest`` bound) in microseconds; 0 when absent or unreadable."""
+    seconds, _, fraction = str(ts or "0").partition(".")
+    try:
+        return int(seconds) * 1_000_000 + int((fraction + "000000")[:6])
+    except ValueError:
+        return 0
 
 
 def dm_event(
@@ -193,6 +209,7 @@ class FakeSlack:
         self.calls: list[RecordedCall] = []
         self.posts: list[dict[str, Any]] = []
         self.updates: list[dict[str, Any]] = []  # chat.update calls accepted
+        self.unreadable: set[str] = set()  # channels the bot may not read (missing_scope)
         self.acks: list[str] = []
         self.connections = 0
         self._failures: dict[str, deque[ScriptedFailure]] = {}
@@ -468,9 +485,37 @@ class FakeSlack:
             post = {**params, "ts": ts}
             self.posts.append(post)
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": post}
+        if method in ("conversations.history", "conversations.replies"):
+            return self._conversation(method, params)
         if method == "chat.update":
             self.updates.append(dict(params))
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}
         if method == "apps.connections.open":
             return {"ok": True, "url": f"ws://127.0.0.1:{self.port}/link/?ticket={len(self.calls)}"}
         return {"ok": False, "error": "unknown_method"}
+
+    def _conversation(self, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The bot's posts in a channel (history: top level, newest first) or a thread
+        (replies: the root and its replies, oldest first), after ``oldest``, up to ``limit``;
+        with their metadata when asked (``include_all_metadata``), as Slack answers."""
+        channel = params.get("channel")
+        if channel in self.unreadable:
+            return {"ok": False, "error": "missing_scope", "needed": "channels:history"}
+        oldest = _ts_us(params.get("oldest"))
+        if method == "conversations.replies":
+            root = params.get("ts")
+            picked = [p for p in self.posts if p.get("thread_ts") == root or p["ts"] == root]
+        else:
+            picked = [p for p in reversed(self.posts) if not p.get("thread_ts")]
+        with_metadata = str(params.get("include_all_metadata")).lower() in ("1", "true")
+        messages = []
+        for post in picked:
+            if post.get("channel") != channel or _ts_us(post["ts"]) <= oldest:
+                continue
+            message = {"type": "message", "ts": post["ts"], "text": post.get("text"),
+                       "bot_id": self.bot_id}  # fmt: skip
+            if with_metadata and isinstance(post.get("metadata"), Mapping):
+                message["metadata"] = post["metadata"]
+            messages.append(message)
+        limit = int(params.get("limit") or 100)
+        return {"ok": True, "messages": messages[:limit], "has_more": len(messages) > limit}

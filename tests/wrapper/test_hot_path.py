@@ -344,3 +344,39 @@ async def test_connections_the_server_closed_cost_no_message(postgres_url: str) 
         assert await wrapper.database.run(journal) == [f"message {n}" for n in range(1, 7)]
     finally:
         await wrapper.close()
+
+
+class _UnreachablePool:
+    """An asyncpg pool whose every checkout fails, as when the server cannot be reached."""
+
+    def acquire(self) -> Any:
+        raise ConnectionRefusedError("the server is not there")
+
+
+async def test_a_checkout_that_fails_leaves_the_text_read_for_the_chain(
+    pair: tuple[InteractionWrapper, InteractionWrapper, SettableClock],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hot path reads the text while READ is out; if READ never leaves, the general chain
+    still gets the directives (here a home zone) and the clocked phrase."""
+    hot, general, _ = pair
+
+    async def unreachable() -> _UnreachablePool:
+        return _UnreachablePool()
+
+    await hot.database.pg_pool()  # the real one first: it names the errors of a lost server
+    monkeypatch.setattr(hot.database, "pg_pool", unreachable)
+    for wrapper in (hot, general):
+        await wrapper.on_user_message(
+            channel="telegram", thread_id="100", user_id="100", message_id="1", text="hello"
+        )
+        envelope = await wrapper.on_user_message(
+            channel="telegram", thread_id="100", user_id="100", message_id="2",
+            text="clock: home tz Asia/Kolkata",
+        )  # fmt: skip
+        assert envelope.session_tz == "Asia/Kolkata"
+        clocked = await wrapper.on_user_message(
+            channel="telegram", thread_id="100", user_id="100", message_id="3",
+            text="heading to lunch",
+        )  # fmt: skip
+        assert [a.label for a in clocked.open_actions] == ["lunch"]

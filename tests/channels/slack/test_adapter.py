@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from datetime import UTC, datetime, timedelta
 
@@ -217,6 +218,117 @@ async def test_a_retried_multi_part_send_skips_the_parts_already_posted(
         assert len(texts) == len(set(texts))  # no part posted twice
         joined = "\n\n".join(texts)
         assert [joined.count(f"Paragraph {n}.") for n in range(8)] == [1] * 8
+    finally:
+        await channel.stop()
+
+
+LONG = "\n\n".join(f"Paragraph {n}. " + "text " * 300 for n in range(8))
+
+
+def again(message: Outgoing, *, attempt: int = 2) -> Outgoing:
+    """`message` as the dispatcher hands over a job claimed again (after a worker died)."""
+    return dataclasses.replace(
+        message, attempt=attempt, queued_at=datetime.now(UTC) - timedelta(seconds=5)
+    )
+
+
+@pytest.mark.parametrize("route", [{"channel": "D1"}, {"channel": "C1", "thread_ts": "1.2"}])
+async def test_a_job_claimed_again_after_a_worker_died_is_not_posted_twice(
+    slack: FakeSlack, collected: Collected, state: MemoryState, route: dict[str, str]
+) -> None:
+    """The first worker posted every part and died before marking the job sent: a new
+    adapter (another worker, no memory of it) finds the parts by their metadata."""
+    first, second = socket_channel(slack), socket_channel(slack)
+    await first.start(collected, state)
+    await second.start(collected, state)
+    try:
+        message = outgoing(LONG, key="outbox-7", route=route)
+        posted = await first.send(message)
+        assert len(posted) > 2
+        assert [p["metadata"]["event_payload"] for p in slack.posts] == [
+            {"key": "outbox-7", "part": n} for n in range(len(posted))
+        ]
+        assert await second.send(again(message)) == posted  # found, not posted
+        assert len(slack.posts) == len(posted)
+        method = "conversations.replies" if "thread_ts" in route else "conversations.history"
+        assert len(slack.calls_to(method)) == 1
+    finally:
+        await first.stop()
+        await second.stop()
+
+
+async def test_a_job_claimed_again_posts_only_the_parts_still_missing(
+    slack: FakeSlack, collected: Collected, state: MemoryState
+) -> None:
+    first, second = socket_channel(slack), socket_channel(slack)
+    await first.start(collected, state)
+    await second.start(collected, state)
+    try:
+        message = outgoing(LONG, key="outbox-8")
+        slack.fail_next("chat.postMessage", status=200, error="internal_error", after=2)
+        with pytest.raises(ChannelError):
+            await first.send(message)
+        assert len(slack.posts) == 2
+        await first.send(outgoing("another job's reply", key="outbox-other"))
+        await second.send(again(message))
+        texts = [
+            p["text"]
+            for p in slack.posts
+            if p["metadata"]["event_payload"]["key"] != "outbox-other"
+        ]
+        joined = "\n\n".join(texts)
+        assert [joined.count(f"Paragraph {n}.") for n in range(8)] == [1] * 8
+    finally:
+        await first.stop()
+        await second.stop()
+
+
+async def test_a_first_attempt_posts_without_looking_back(
+    slack: FakeSlack, collected: Collected, state: MemoryState
+) -> None:
+    channel = socket_channel(slack)
+    await channel.start(collected, state)
+    try:
+        await channel.send(outgoing("hi", key="outbox-1"))
+        await channel.send(outgoing("hi", key="outbox-1"))  # the same job, attempt 1 each time
+        assert len(slack.posts) == 2
+        assert not slack.calls_to("conversations.history")
+    finally:
+        await channel.stop()
+
+
+async def test_without_the_history_scope_a_job_claimed_again_is_posted_again(
+    slack: FakeSlack, collected: Collected, state: MemoryState, caplog: pytest.LogCaptureFixture
+) -> None:
+    """At least once, as before, and the log says which scope would make it exactly once."""
+    channel = socket_channel(slack)
+    await channel.start(collected, state)
+    try:
+        message = outgoing("hi", key="outbox-3")
+        await channel.send(message)
+        slack.unreadable.add("D1")
+        await channel.send(again(message))
+        assert [p["text"] for p in slack.posts] == ["hi", "hi"]
+        assert "history scope" in caplog.text and "missing_scope" in caplog.text
+        assert slack.bot_token not in caplog.text
+    finally:
+        await channel.stop()
+
+
+async def test_a_rate_limited_look_back_retries_later_instead_of_posting(
+    slack: FakeSlack, collected: Collected, state: MemoryState
+) -> None:
+    channel = socket_channel(slack)
+    await channel.start(collected, state)
+    try:
+        message = outgoing("hi", key="outbox-4")
+        await channel.send(message)
+        for _ in range(2):  # slack_sdk's handler sleeps through the first 429
+            slack.fail_next("conversations.history", status=429, retry_after=7 if _ else 1)
+        with pytest.raises(ChannelError) as caught:
+            await channel.send(again(message))
+        assert caught.value.retry_after == 7
+        assert len(slack.posts) == 1
     finally:
         await channel.stop()
 
