@@ -207,6 +207,9 @@ class Dispatcher:
             if text is None:
                 return  # deferred, or another worker has the job now
             platform_ids = await self._deliver(item, text)
+        except _TakenOver as exc:
+            log.warning("%s; not sending it", exc)
+            return
         except Exception as exc:
             permanent = isinstance(exc, ChannelError) and exc.permanent
             if permanent or item.attempts >= MAX_ATTEMPTS:
@@ -271,8 +274,20 @@ class Dispatcher:
             queued_at=item.created_at,
         )
         await self._pacer.wait(channel.paces(message))
+        held = await self._wrapper.outbox.hold_on(
+            item.id, worker=self.worker, until=self._clock.now() + self._lease
+        )
+        if not held:
+            raise _TakenOver(item.id)
         ids = await channel.send(message)
         return tuple(ids or ())
+
+
+class _TakenOver(Exception):
+    """Before its send, the job turned out to be another worker's (this one was taken for dead)."""
+
+    def __init__(self, item_id: int) -> None:
+        super().__init__(f"job {item_id} was taken over by another worker before its send")
 
 
 def _error(exc: BaseException) -> str:

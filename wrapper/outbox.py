@@ -178,6 +178,7 @@ _MARK_SENT = (
     .where(_owned(_ITEM, _WORKER))
     .values(status="sent", sent_at=_at("at"), claim_expires_at=None)
 )
+_HOLD_ON = update(outbox).where(_owned(_ITEM, _WORKER)).values(claim_expires_at=_at("until"))
 _RETRY_LATER = (
     update(outbox)
     .where(_owned(_ITEM, _WORKER))
@@ -375,6 +376,15 @@ class Outbox:
     async def mark_sent(self, item_id: int, *, worker: str, sent_at: datetime) -> bool:
         """Sent; False unless the item is still claimed by `worker`."""
         return await self._change(_MARK_SENT, item=item_id, worker=worker, at=sent_at)
+
+    async def hold_on(self, item_id: int, *, worker: str, until: datetime) -> bool:
+        """Just before a send: whether `worker` still holds the item, its lease renewed to `until`.
+
+        A worker silent past the dead-after time (starved of CPU, or paced for
+        long) may have lost the job to another worker, which sends it; sending
+        it here as well would send it twice.
+        """
+        return await self._change(_HOLD_ON, item=item_id, worker=worker, until=until)
 
     async def retry_later(self, item_id: int, *, worker: str, error: str, at: datetime) -> bool:
         """Back to pending, due at `at`, keeping the error; False unless claimed by `worker`."""

@@ -10,17 +10,20 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
 
 from bot.config import Settings
-from bot.dispatch import MAX_ATTEMPTS
+from bot.dispatch import CLAIM_LEASE, MAX_ATTEMPTS
 from bot.gateway import Gateway
 from channels.base import ChannelError, Outgoing
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound
 from wrapper import queries as q
+from wrapper.outbox import outbox
 from wrapper.schedules import NewSchedule, new_schedule_id
 
 SUNDAY = datetime(2026, 6, 7, 12, tzinfo=UTC)
@@ -186,3 +189,62 @@ async def test_with_a_retention_the_dispatcher_deletes_the_old_conversation(
     assert history[2].content.endswith("what time is it")
     assert len(jobs) == 1 and len(channel.sent) == 2, "the first answer's job went"
     assert journal == ["m2"]
+
+
+async def test_a_job_taken_over_while_its_worker_waited_is_not_sent_by_it(
+    world: tuple[Gateway, RecordingChannel], clock: SettableClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """This worker claimed the job, then stalled (here: in the pacer) past the dead-after time,
+    and another worker took the job over. It checks its claim just before the send and leaves
+    the job to the other worker instead of sending it too. The other worker here never beats,
+    so it is taken for dead in turn and this one sends the job on its second claim: once."""
+    gateway, channel = world
+    taken: list[str] = []
+    pacer_wait = gateway.dispatcher._pacer.wait
+
+    async def stalled(paces: Any) -> None:
+        await pacer_wait(paces)
+        if not taken:
+
+            def take_over(conn: Connection) -> None:
+                conn.execute(update(outbox).values(claimed_by="another-worker"))
+
+            await gateway.wrapper.database.run(take_over)
+            taken.append("another-worker")
+
+    monkeypatch.setattr(gateway.dispatcher._pacer, "wait", stalled)
+    item_id = await gateway.outbox.enqueue(
+        kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
+        user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
+    )  # fmt: skip
+    await gateway.settle()
+    (item,) = [i for i in await gateway.outbox.listing() if i.id == item_id]
+    assert taken == ["another-worker"]
+    assert [m.text for m in channel.sent] == ["hello"]
+    assert (item.status, item.attempts) == ("sent", 2)
+
+
+async def test_a_job_still_held_before_its_send_has_its_lease_renewed(
+    world: tuple[Gateway, RecordingChannel], clock: SettableClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gateway, channel = world
+    leases: list[object] = []
+
+    async def paced(paces: Any) -> None:
+        clock.advance(timedelta(minutes=5))  # a long wait for the platform's rate limit
+
+    original = gateway.outbox.hold_on
+
+    async def watched(item_id: int, *, worker: str, until: datetime) -> bool:
+        leases.append(until)
+        return await original(item_id, worker=worker, until=until)
+
+    monkeypatch.setattr(gateway.dispatcher._pacer, "wait", paced)
+    monkeypatch.setattr(gateway.outbox, "hold_on", watched)
+    await gateway.outbox.enqueue(
+        kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
+        user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
+    )  # fmt: skip
+    await gateway.settle()
+    assert [m.text for m in channel.sent] == ["hello"]
+    assert leases == [SUNDAY + timedelta(minutes=5) + CLAIM_LEASE]
