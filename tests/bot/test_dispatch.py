@@ -55,6 +55,14 @@ async def world(
         yield gateway, channel
 
 
+async def _hello(gateway: Gateway, clock: SettableClock) -> int:
+    """A reply saying "hello" in the test channel's DM 7, due now; its id."""
+    return await gateway.outbox.enqueue(
+        kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
+        user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
+    )  # fmt: skip
+
+
 async def _daily(gateway: Gateway, clock: SettableClock, text: str, missed: str = "one") -> int:
     rule = parse_recurrence("every day at 8am", "Europe/Berlin", clock.now())
     assert rule.rrule is not None and rule.dtstart is not None
@@ -136,10 +144,7 @@ async def test_every_error_counts_toward_the_cap_not_only_channel_errors(
 ) -> None:
     channel = BrokenChannel()
     async with Gateway(settings, channels=[channel], clock=clock, poll_interval=0.05) as gateway:
-        item_id = await gateway.outbox.enqueue(
-            kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
-            user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
-        )  # fmt: skip
+        item_id = await _hello(gateway, clock)
         for _ in range(MAX_ATTEMPTS + 2):
             await gateway.settle()
             clock.advance(timedelta(minutes=11))  # past the longest backoff
@@ -154,10 +159,7 @@ async def test_a_permanent_channel_error_fails_the_job_at_once(
 ) -> None:
     gateway, channel = world
     channel.failures.append(ChannelError("chat not found", permanent=True))
-    item_id = await gateway.outbox.enqueue(
-        kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
-        user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
-    )  # fmt: skip
+    item_id = await _hello(gateway, clock)
     await gateway.settle()
     (item,) = [i for i in await gateway.outbox.listing() if i.id == item_id]
     assert (item.status, item.attempts, item.last_error) == ("failed", 1, "chat not found")
@@ -213,10 +215,7 @@ async def test_a_job_taken_over_while_its_worker_waited_is_not_sent_by_it(
             taken.append("another-worker")
 
     monkeypatch.setattr(gateway.dispatcher._pacer, "wait", stalled)
-    item_id = await gateway.outbox.enqueue(
-        kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
-        user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
-    )  # fmt: skip
+    item_id = await _hello(gateway, clock)
     await gateway.settle()
     (item,) = [i for i in await gateway.outbox.listing() if i.id == item_id]
     assert taken == ["another-worker"]
@@ -241,10 +240,7 @@ async def test_a_job_still_held_before_its_send_has_its_lease_renewed(
 
     monkeypatch.setattr(gateway.dispatcher._pacer, "wait", paced)
     monkeypatch.setattr(gateway.outbox, "hold_on", watched)
-    await gateway.outbox.enqueue(
-        kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
-        user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
-    )  # fmt: skip
+    await _hello(gateway, clock)
     await gateway.settle()
     assert [m.text for m in channel.sent] == ["hello"]
     assert leases == [SUNDAY + timedelta(minutes=5) + CLAIM_LEASE]
