@@ -190,19 +190,9 @@ hundred messages, against 15 and ~65 us with the journal's statistics known).
 A store in service has a journal, and autovacuum's ANALYZE keeps it known."""
 
 
-def _history(rng: random.Random) -> Iterator[dict[str, Any]]:
-    for n in range(HISTORY):
-        user = rng.randrange(wb.USERS)
-        yield {
-            "channel": wb.CHANNEL, "message_id": f"old-{n}",
-            "thread_key": wb.thread_key(rng.choice(wb.thread_ids(user))),
-            "user_key": wb.user_key(user), "received_at": wb.BASE - timedelta(seconds=HISTORY - n),
-            "text": rng.choice(wb.PLAIN),
-        }  # fmt: skip
-
-
-async def populate(url: str) -> None:
-    """A fresh store at `url`: migrated, wrapper_bench's people and threads, a journal, analyzed."""
+async def populate(url: str, *, history: int = HISTORY) -> None:
+    """A fresh store at `url`: migrated, wrapper_bench's people and threads, `history`
+    journaled messages, analyzed."""
     wrapper = await InteractionWrapper.open(url, agent_tz=wb.AGENT_TZ)  # migrates
     await wrapper.close()
     store = wb.Store(url)
@@ -211,7 +201,7 @@ async def populate(url: str) -> None:
         rows = wb.people_rows(rng)
         for table in (queries.users, queries.identities, queries.threads, queries.participants):
             await store.insert(table, rows[table.name])
-        await store.insert(queries.journal, _history(rng))
+        await store.insert(queries.journal, wb.journal_rows(rng, history))
         await store.analyze()
     finally:
         await store.dispose()

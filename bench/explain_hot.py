@@ -4,7 +4,7 @@ Builds a store on a throwaway cluster with wrapper_bench's people (10,000 x 5
 threads), 1,000,000 journaled messages spread over their threads, 1,000,000
 memory items (100 a person, ~30% due) and 50,000 open actions, then ANALYZEs
 and explains, with a real person's values, the hot path's `READ`,
-`OPEN_ACTIONS`, `UPCOMING` and `WRITE` (`wrapper/hot.py`): the statements a
+`OPEN_ACTIONS`, `ACTIONS`, `UPCOMING` and `WRITE` (`wrapper/hot.py`): the statements a
 message runs on PostgreSQL.
 
 Writes the plans to `docs/explain-hot-path.md` (or `--out PATH`) and fails if a
@@ -43,16 +43,7 @@ MEMORY_PER_PERSON = 100
 OPEN_ACTIONS_TOTAL = 50_000
 BIG_TABLES = ("inbound_journal", "memory_items", "actions", "pending_turns", "threads", "users")
 NOW = wb.BASE + timedelta(minutes=5)
-
-
-def _journal_rows(rng: random.Random) -> Iterator[tuple[Any, ...]]:
-    for n in range(MESSAGES):
-        user = rng.randrange(wb.USERS)
-        thread = rng.choice(wb.thread_ids(user))
-        yield (
-            "telegram", f"old-{n}", wb.thread_key(thread), wb.user_key(user),
-            wb.BASE - timedelta(seconds=MESSAGES - n), rng.choice(wb.PLAIN),
-        )  # fmt: skip
+JOURNAL_COLUMNS = ["channel", "message_id", "thread_key", "user_key", "received_at", "text"]
 
 
 def _memory_rows(rng: random.Random) -> Iterator[tuple[Any, ...]]:
@@ -72,14 +63,17 @@ def _action_rows(rng: random.Random) -> Iterator[tuple[Any, ...]]:
 
 
 async def build(dsn: str) -> None:
-    await populate(dsn.replace("postgresql://", "postgresql+asyncpg://", 1))
+    # The journal is this script's own million (cluster_bench's history would be more).
+    await populate(dsn.replace("postgresql://", "postgresql+asyncpg://", 1), history=0)
     connection = await asyncpg.connect(dsn)
     try:
         rng = random.Random(2)
+        journal = wb.journal_rows(rng, MESSAGES)
         await connection.copy_records_to_table(
-            "inbound_journal", records=_journal_rows(rng),
-            columns=["channel", "message_id", "thread_key", "user_key", "received_at", "text"],
-        )  # fmt: skip
+            "inbound_journal",
+            records=(tuple(row[c] for c in JOURNAL_COLUMNS) for row in journal),
+            columns=JOURNAL_COLUMNS,
+        )
         await connection.copy_records_to_table(
             "memory_items", records=_memory_rows(rng),
             columns=["user_id", "content", "due_at", "reminded_at", "created_at"],
@@ -106,10 +100,12 @@ def _statements() -> list[tuple[str, str, tuple[Any, ...]]]:
     write = (
         "telegram", "new-1", thread, wb.user_key(user), NOW, "hello", NOW, wb.AGENT_TZ, 0.0,
         True, person, True, route, "w1", lease, json.dumps({}), thread_id, str(user),
+        *[None] * 9, [],  # no action clocked ($19-$27), none compacted away ($28)
     )  # fmt: skip
     return [
         ("hot READ", hot.READ, (wb.user_key(user), thread, "telegram", "new-1")),
         ("hot OPEN_ACTIONS", hot.OPEN_ACTIONS, (person, sorted(OPEN_STATUSES), NOW)),
+        ("hot ACTIONS", hot.ACTIONS, (person, True)),
         ("hot UPCOMING", hot.UPCOMING, (person, NOW, NOW + timedelta(days=7), 50)),
         ("hot WRITE", hot.WRITE, write),
     ]

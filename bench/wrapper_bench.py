@@ -312,6 +312,18 @@ def first_message_plan(count: int, *, start: int) -> list[Message]:
     ]
 
 
+def journal_rows(rng: random.Random, count: int) -> Iterator[dict[str, Any]]:
+    """`count` earlier messages (ids ``old-<n>``), each from a random person in one of their
+    threads, one a second up to BASE: the journal of a store in service."""
+    for n in range(count):
+        user = rng.randrange(USERS)
+        yield {
+            "channel": CHANNEL, "message_id": f"old-{n}",
+            "thread_key": thread_key(rng.choice(thread_ids(user))), "user_key": user_key(user),
+            "received_at": BASE - timedelta(seconds=count - n), "text": rng.choice(PLAIN),
+        }  # fmt: skip
+
+
 def memory_rows(rng: random.Random, per_user: int) -> Iterator[dict[str, Any]]:
     """`per_user` items for every user: ~30% due within +/-60 days of BASE, a quarter of those
     reminded already (half before they fell due, half after)."""
