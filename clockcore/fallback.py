@@ -52,6 +52,14 @@ def _unread_number(text: str, found: datetime) -> str | None:
     return None
 
 
+def _written_in_capitals(text: str, zone: object) -> bool:
+    """Whether the zone abbreviation dateparser took out of `text` is written as one (IST)."""
+    name = zone if isinstance(zone, str) else getattr(zone, "tzname", lambda _: None)(None)
+    if not name:
+        return True
+    return re.search(rf"(?<![\w]){re.escape(str(name).upper())}(?![\w])", text) is not None
+
+
 def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> ParseResult | None:
     """Written dates outside the grammar ("8. März 2026"), read by dateparser, anchored here."""
     from dateparser.timezone_parser import pop_tz_offset_from_string
@@ -59,6 +67,9 @@ def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> P
     if len(text) > _FALLBACK_MAX or not re.search(r"\d|[^\x00-\x7f]", text):
         return None
     stripped, named_zone = pop_tz_offset_from_string(text)
+    if named_zone is not None and not _written_in_capitals(text, named_zone):
+        # "er ist 45", "c'est 12", "kost € 4,50": a word, not IST, EST, KOST.
+        stripped, named_zone = text, None
     if named_zone is not None:
         named = named_zone if isinstance(named_zone, str) else named_zone.tzname(None)
         return result(

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from clockcore import duckling_reader
+from clockcore import cues, duckling_reader
 from clockcore.anchoring import (
     FLOATING_QUESTION,
     AmbiguousText,
@@ -344,10 +344,30 @@ def parse_anchored_time(
     reference = as_utc(reference_instant)
     caller = Anchor(get_zone(tz), require_zone(tz), "caller") if tz is not None else None
     text = text[:MAX_TEXT]
-    found = _parse(text, caller, reference, _languages(language))
+    languages = _languages(language)
+    found = _parse(text, caller, reference, languages)
     if found.span is None and found.matched_text and (at := text.find(found.matched_text)) >= 0:
         found = replace(found, span=(at, at + len(found.matched_text)))
-    return found
+    return _weak_cue_asks(text, found, languages)
+
+
+WEAK_CUE_QUESTION = "Do you mean {text!r} as a time? If so, write it as, say, '10:00' or 'at 10am'."
+
+
+def _weak_cue_asks(text: str, found: ParseResult, languages: tuple[str, ...]) -> ParseResult:
+    """Duckling's reading of a bare number after "a", "in", "between"… becomes a question.
+
+    "a 10 minutos andando" may be "at 10"; it may be "10 minutes' walk". The
+    reading stands only with a stronger cue (docs/time-cues.md).
+    """
+    if found.reader != "duckling" or found.needs_clarification or found.span is None:
+        return found
+    if cues.cue(text, *found.span, languages) != "weak":
+        return found
+    return replace(
+        found, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=WEAK_CUE_QUESTION.format(text=found.matched_text),
+    )  # fmt: skip
 
 
 def _languages(language: str | None) -> tuple[str, ...]:
@@ -423,8 +443,12 @@ _DIGIT = re.compile(r"\d")
 
 
 def _masked(text: str, tokens: list[Token]) -> str:
-    """`text` with its zone names blanked (same length): the zone is clockcore's to read."""
-    chars = list(text)
+    """`text` with its zone names blanked (same length): the zone is clockcore's to read.
+
+    Greetings, addresses, file names, versions and IDs are blanked too
+    (`clockcore.cues.masked`): they look like times and are not.
+    """
+    chars = list(cues.masked(text))
     for token in tokens:
         if token.kind in ZONE_KINDS:
             chars[token.start : token.end] = " " * (token.end - token.start)
@@ -446,7 +470,11 @@ def _readings(
     found: dict[tuple[int, int], duckling_reader.Reading] = {}
     for language in languages:
         for reading in duckling_reader.read(masked, local, language=language):
-            if not reading.latent:
+            # A proposal without a time cue ("$4.50", "2-3 people") is no reading at all.
+            if (
+                not reading.latent
+                and cues.cue(text, reading.start, reading.end, languages) != "none"
+            ):
                 found.setdefault((reading.start, reading.end), reading)
     spans = list(found.values())
     # A reading inside another ("9h" in "demain à 9h") is a part of it, not a second time.

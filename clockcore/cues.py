@@ -1,0 +1,271 @@
+"""Time cues: the evidence a proposed reading needs before clockcore believes it.
+
+Duckling proposes a time for almost any number: "$4.50" is 16:50, "three to
+five volunteers" a range of hours, "Raum 1410" a year, "guten Morgen"
+tomorrow. A reading is taken only when its words carry a *cue* for it, in the
+person's language or in English (docs/time-cues.md has the rule and why):
+
+- **strong**: a clock form ("7:30", "7pm", "19h30", "9 Uhr", "9 uur", "3
+  heures"), a time or date word (a weekday or month name, today/tomorrow and
+  their equivalents, a part of the day, a unit such as "minutes" or "Tage"),
+  an ordinal or a written date ("the 15th", "3.12.", "25/12", "2026-12-05"),
+  or a time preposition before a number ("at 5", "um 5", "à 5", "às 5", "a
+  las 5", "alle 5", "om 5");
+- **weak**: only a bare number after a word that is sometimes a time
+  preposition ("a 10", "as 10", "in 3"): the reading becomes a question;
+- **none**: anything else. The reading is dropped: no time, and no question.
+
+A number followed by a unit that is not time ("7.30 percent", "4,20 ms",
+"7,30 Euro") or after a currency sign ("$4.50") is never a time, whatever
+stands before it. `masked` blanks, before anything is read, the words that
+look like times and are not: greetings ("good morning", "bom dia"), web
+addresses, file names, versions and identifiers ("ABC-1230", "v1.2.10").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal
+
+__all__ = ["Cue", "cue", "masked"]
+
+Cue = Literal["strong", "weak", "none"]
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents: people drop them on phones ("manana", "as 9")."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# Time and date words, per language, accents folded. Units, day words, parts of
+# the day, weekday and month names: words that only say time.
+_WORDS: dict[str, str] = {
+    "en": """
+        second seconds sec secs minute minutes min mins hour hours hr hrs h day days
+        week weeks fortnight month months year years today tomorrow tmrw tmr tonight
+        yesterday morning afternoon evening night noon midday midnight o'clock oclock
+        am pm a.m. p.m. monday tuesday wednesday thursday friday saturday sunday
+        weekday weekdays weekend january february march april june july august
+        september october november december christmas eve new ago weekly daily monthly
+        yearly hourly quarter half past
+    """,
+    "es": """
+        segundo segundos minuto minutos min hora horas dia dias semana semanas mes meses
+        ano anos hoy manana pasado ayer anteayer anoche noche tarde madrugada mediodia
+        medianoche lunes martes miercoles jueves viernes sabado domingo enero febrero
+        marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre
+        diciembre nochebuena navidad nochevieja hace dentro cuarto
+    """,
+    "de": """
+        sekunde sekunden minute minuten min stunde stunden std tag tage tagen woche
+        wochen monat monate monaten jahr jahre jahren heute morgen ubermorgen gestern
+        vorgestern fruh fruh morgens vormittag vormittags mittag mittags nachmittag
+        nachmittags abend abends nacht nachts mitternacht uhr montag dienstag mittwoch
+        donnerstag freitag samstag sonnabend sonntag januar jänner februar marz april
+        mai juni juli august september oktober november dezember heiligabend
+        weihnachten silvester viertel viertelstunde halb dreiviertel
+    """,
+    "fr": """
+        seconde secondes minute minutes min heure heures h jour jours semaine semaines
+        mois an ans annee annees aujourd'hui aujourdhui demain apres-demain hier
+        avant-hier matin apres-midi soir soiree nuit midi minuit lundi mardi mercredi
+        jeudi vendredi samedi dimanche janvier fevrier mars avril mai juin juillet aout
+        septembre octobre novembre decembre noel veille quart demi demi-heure
+    """,
+    "pt": """
+        segundo segundos minuto minutos min hora horas dia dias semana semanas mes meses
+        ano anos hoje amanha depois ontem anteontem manha tarde noite madrugada meio-dia
+        meia-noite segunda terca quarta quinta sexta sabado domingo segunda-feira
+        terca-feira quarta-feira quinta-feira sexta-feira janeiro fevereiro marco abril
+        maio junho julho agosto setembro outubro novembro dezembro natal vespera daqui
+        meia
+    """,
+    "it": """
+        secondo secondi minuto minuti min ora ore giorno giorni settimana settimane mese
+        mesi anno anni oggi domani dopodomani ieri stamattina stasera stanotte mattina
+        mattino pomeriggio sera notte mezzogiorno mezzanotte lunedi martedi mercoledi
+        giovedi venerdi sabato domenica gennaio febbraio marzo aprile maggio giugno
+        luglio agosto settembre ottobre novembre dicembre natale vigilia fa quarto mezza
+    """,
+    "nl": """
+        seconde seconden minuut minuten min uur uren dag dagen week weken maand maanden
+        jaar jaren vandaag morgen overmorgen gisteren eergisteren vanavond vannacht
+        vanmiddag vanochtend vanmorgen ochtend morgenochtend middag avond nacht
+        middernacht maandag dinsdag woensdag donderdag vrijdag zaterdag zondag
+        maandagochtend vrijdagavond januari februari maart april mei juni juli augustus
+        september oktober november december kerstavond kerstmis kwartier geleden kwart
+        half ochtends middags avonds nachts
+    """,
+}
+
+
+def _word_set(words: str) -> frozenset[str]:
+    """A whitespace-separated word list, accents folded."""
+    return frozenset(_fold(w) for w in words.split())
+
+
+WORDS: dict[str, frozenset[str]] = {language: _word_set(w) for language, w in _WORDS.items()}
+# Weekday abbreviations: a cue only written with a capital ("Sat", not "we sat").
+_SHORT_DAYS = _word_set(
+    """
+    mon tue tues wed thu thur thurs fri sat sun lun mar mie jue vie sab dom
+    mer jeu ven sam dim seg ter qua qui sex gio
+    """
+)
+# Words before a number that make it a time of day.
+_PREPOSITIONS: dict[str, tuple[str, ...]] = {
+    "en": ("at", "@", "around"),
+    "es": ("a las", "a la", "sobre las", "hacia las", "desde las", "hasta las", "entre las"),
+    "de": ("um", "gegen"),
+    "fr": ("a", "vers"),
+    "pt": ("as", "a", "pelas", "das", "ate as", "entre as", "por volta das"),
+    "it": ("alle", "all'", "verso le", "dalle", "fino alle", "tra le", "entro le"),
+    "nl": ("om", "rond", "tegen"),
+}
+# Words that are a time preposition only sometimes, as written: "a 10 minutos", "as 10
+# melhores" (unaccented "a"/"as" may be "à"/"às"), "in 3", "between 10 and 20 boxes",
+# "bis 5": a bare number after them is a question, never a confident time.
+_WEAK_PREPOSITIONS = _word_set(
+    """
+    a as in le el de op by till until from between before after ab bis zwischen
+    entre des avant apres jusqu'a desde hasta tra fra entro tot tussen vanaf
+    """
+)
+# Articles before a day of the month: "el 15", "le 3", "il 30", "dia 15", "de 15e".
+_DAY_ARTICLES: dict[str, tuple[str, ...]] = {
+    "es": ("el", "el dia"),
+    "fr": ("le",),
+    "pt": ("dia", "o dia"),
+    "it": ("il", "l'"),
+    "nl": ("de",),
+    "de": ("am", "den"),
+    "en": ("the", "on the"),
+}
+
+_CLOCK_FORM = re.compile(
+    r"\d{1,2}:\d{2}"  # 7:30, 19:30
+    r"|\d{1,2}(?:[.:]\d{2})?\s*(?:[ap]\.?\s?m\b\.?)"  # 7pm, 7.30 p.m.
+    r"|\b\d{1,2}\s*h(?:\s*\d{2})?\b"  # 9h, 19h30, 14 h
+    r"|\b\d{1,2}(?:[.:]\d{2})?\s*(?:uhr|uur|heures?|horas?|ore|ora)\b",
+    re.IGNORECASE,
+)
+_DATE_FORM = re.compile(
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b"  # 2026-12-05
+    r"|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b"  # 3.12.2026, 25/12/26
+    r"|\b\d{1,2}\.\d{1,2}\.(?!\d)"  # 3.12. (German)
+    r"|\b\d{1,2}/\d{1,2}\b"  # 25/12, 12/25
+    r"|\b\d{1,2}(?:st|nd|rd|th|º|ª|er|e|de|te|ste)\b",  # 15th, 1º, 1er, 15e, 3de
+    re.IGNORECASE,
+)
+# Hours written as words, in every language: "at six", "alle sette", "um sechs".
+_HOUR_WORDS = _word_set(
+    """
+    one two three four five six seven eight nine ten eleven twelve
+    una uno dos tres cuatro cinco seis siete ocho nueve diez once doce
+    ein eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf
+    une deux trois quatre cinq six sept huit neuf dix onze douze
+    duas três quatro sete oito nove dez doze
+    due tre quattro cinque sei sette otto dieci undici dodici
+    een twee drie vier vijf zes zeven negen tien twaalf
+    """
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|[ap]\.m\.|@", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# What follows a number that is a quantity, not a time.
+_UNIT_AFTER = re.compile(
+    r"\s*(?:%|‰|€|\$|£|¥|percent\b|per\s*cent\b|pour\s*cent\b|por\s*cien(?:to)?\b|"
+    r"por\s*cento\b|per\s*cento\b|prozent\b|procent\b|euros?\b|eur\b|dollars?\b|usd\b|"
+    r"reais\b|real\b|pounds?\b|ms\b|km\b|kg\b|mb\b|gb\b|kb\b|mm\b|cm\b|m\b|g\b|l\b|"
+    r"liters?\b|litres?\b|litros?\b|liter\b|litri\b|kilos?\b|chili\b|quilos?\b|kilo\b)",
+    re.IGNORECASE,
+)
+_CURRENCY_BEFORE = re.compile(r"(?:[€$£¥]|R\$|\bEUR|\bUSD)\s*$", re.IGNORECASE)
+
+# Things that look like times and are not, blanked before reading.
+_NOT_TIME = re.compile(
+    r"\b(?:https?://|www\.)\S+"  # web addresses
+    r"|\S+@\S+\.\w+"  # mail addresses
+    r"|\b\w*_\w*(?:\.\w+)?"  # file and variable names: report_final_v2.pdf
+    r"|\b[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|txt|csv|zip|py|md|json|html?)\b"
+    r"|\bv\d+(?:\.\d+)+\b"  # v1.2.10
+    r"|\b\d+\.\d+\.\d{1}\b(?!\.)"  # 3.11.4: a version (a date's year has 2 or 4 digits)
+    r"|\b[A-Za-z]{2,}-\d+\b"  # ABC-1230
+    r"|#\d+",  # #20261126
+    re.IGNORECASE,
+)
+_GREETINGS = re.compile(
+    r"\bgood\s+(?:morning|afternoon|evening|night|day)\b"
+    r"|\bbuen(?:os|as)\s+(?:d[ií]as|tardes|noches)\b"
+    r"|\bgute[nr]?\s+(?:morgen|tag|abend|nacht)\b|\bmoin\b"
+    r"|\bbon(?:jour|soir|ne\s+(?:nuit|journ[ée]e|soir[ée]e)|\s+apr[eè]s-midi)\b"
+    r"|\bbo[ma]\s+(?:dia|tarde|noite)\b|\bbom\s+apetite\b"
+    r"|\bbuon(?:giorno|asera|anotte|a\s+(?:giornata|serata|notte))\b"
+    r"|\bgoede(?:n)?\s*(?:morgen|middag|avond|nacht)\b|\bgoedemorgen\b|\bwelterusten\b",
+    re.IGNORECASE,
+)
+
+
+def masked(text: str) -> str:
+    """`text` with greetings, addresses, file names, versions and IDs blanked (same length)."""
+    chars = list(text)
+    for pattern in (_NOT_TIME, _GREETINGS):
+        for found in pattern.finditer(text):
+            chars[found.start() : found.end()] = " " * (found.end() - found.start())
+    return "".join(chars)
+
+
+def _languages(languages: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*languages, "en")))
+
+
+def _preceded_by(before: list[str], phrases: tuple[str, ...]) -> str | None:
+    """The phrase of `phrases` that the words `before` end with, or None."""
+    joined = " ".join(before)
+    return next((p for p in phrases if joined == p or joined.endswith(" " + p)), None)
+
+
+def cue(text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)) -> Cue:
+    """How strongly `text[start:end]`, and the word before it, say that they name a time.
+
+    Args:
+        text: the whole message.
+        start: where the proposed reading begins.
+        end: where it ends (exclusive).
+        languages: the person's language first; English is always added.
+    """
+    span = text[start:end]
+    first = _NUMBER.search(span)
+    if first is not None:
+        if _CURRENCY_BEFORE.search(text[: start + first.start()]):
+            return "none"  # "$4.50", "€ 12,99"
+        final = list(_NUMBER.finditer(span))[-1]
+        if _UNIT_AFTER.match(text, start + final.end()):
+            return "none"  # "7.30 percent", "4,20 ms"
+    if _CLOCK_FORM.search(span) or _DATE_FORM.search(span):
+        return "strong"
+    languages = _languages(languages)
+    for word in _WORD.findall(span):
+        folded = _fold(word)
+        # "d'heure", "un'ora", "'s middags": the word after the apostrophe counts too.
+        parts = {folded, *re.split("['’]", folded)}
+        if any(parts & WORDS.get(language, frozenset()) for language in languages):
+            return "strong"
+        if folded in _SHORT_DAYS and word[0].isupper():
+            return "strong"
+    hour_word = next((w for w in _WORD.finditer(span) if _fold(w.group()) in _HOUR_WORDS), None)
+    begins = min((found.start() for found in (first, hour_word) if found is not None), default=None)
+    if begins is None:
+        return "none"
+    written = _WORD.findall(text[max(0, start - 40) : start]) + _WORD.findall(span[:begins])
+    last = written[-1].lower() if written else ""
+    before = [_fold(w) for w in written[-3:]]
+    day = int(re.split("[.,]", first.group())[0]) if first is not None else 0
+    for language in languages:
+        if phrase := _preceded_by(before, _PREPOSITIONS.get(language, ())):
+            # "a" is weak ("a 10 minutos"), "à" and "a las" are not.
+            return "weak" if " " not in phrase and last in _WEAK_PREPOSITIONS else "strong"
+        if 1 <= day <= 31 and _preceded_by(before, _DAY_ARTICLES.get(language, ())) is not None:
+            return "strong" if language != "en" else "weak"
+    return "weak" if last in _WEAK_PREPOSITIONS else "none"

@@ -1,0 +1,122 @@
+"""Time cues: a number is a time only when the words around it say so (issue 34, gap 1)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from clockcore import duckling_reader, parse_anchored_time
+from clockcore.cues import cue, masked
+
+BERLIN = "Europe/Berlin"
+THURSDAY_10 = datetime(2026, 11, 26, 10, 0, tzinfo=ZoneInfo(BERLIN))
+
+
+def _cue_of(text: str, part: str, language: str = "en") -> str:
+    start = text.index(part)
+    return cue(text, start, start + len(part), (language,))
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "part", "expected"),
+    [
+        ("en", "call me at 7:30", "7:30", "strong"),
+        ("en", "dinner at 7.30pm", "7.30pm", "strong"),
+        ("en", "dinner at 7.30", "7.30", "strong"),
+        ("en", "tomorrow", "tomorrow", "strong"),
+        ("en", "the 15th", "15th", "strong"),
+        ("en", "Sun 4pm", "Sun", "strong"),
+        ("de", "um 19.30 Uhr", "19.30 Uhr", "strong"),
+        ("de", "am 3.12.", "3.12.", "strong"),
+        ("de", "um sechs", "sechs", "strong"),
+        ("fr", "à 15h", "15h", "strong"),
+        ("fr", "le 15", "15", "strong"),
+        ("fr", "dans un quart d'heure", "un quart d'heure", "strong"),
+        ("es", "a las 9", "9", "strong"),
+        ("pt", "às 9", "9", "strong"),
+        ("it", "verso le 16", "16", "strong"),
+        ("nl", "om 9", "9", "strong"),
+        ("es", "a 10 minutos andando", "a 10", "weak"),
+        ("pt", "as 10 melhores músicas", "as 10", "weak"),
+        ("it", "eravamo in 3", "in 3", "weak"),
+        ("en", "between 10 and 20 boxes", "between 10 and 20", "weak"),
+        ("en", "the fix costs $4.50", "4.50", "none"),
+        ("en", "battery is at 7.30 percent", "at 7.30", "none"),
+        ("de", "die Latenz ist 4,20 ms", "4,20", "none"),
+        ("nl", "de reparatie kost € 4,50", "4,50", "none"),
+        ("en", "we need three to five volunteers", "three to five", "none"),
+        ("en", "2-3 people will come", "2-3", "none"),
+        ("en", "python 3.12 is faster", "3.12", "none"),
+        ("en", "room 1410", "1410", "none"),
+        ("en", "we sat down with Sue", "sat", "none"),
+        ("pt", "bom apetite", "bom", "none"),
+    ],
+)
+def test_the_cue_a_reading_carries(language: str, text: str, part: str, expected: str) -> None:
+    assert _cue_of(text, part, language) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "blanked"),
+    [
+        ("guten Morgen zusammen", "guten Morgen"),
+        ("bom dia a todos", "bom dia"),
+        ("good morning everyone", "good morning"),
+        ("buenas noches", "buenas noches"),
+        ("see https://example.com/page/12/30", "https://example.com/page/12/30"),
+        ("see report_final_v2.pdf", "report_final_v2.pdf"),
+        ("ticket ABC-1230 is done", "ABC-1230"),
+        ("upgrade to 3.11.4 please", "3.11.4"),
+        ("v1.2.10 release notes", "v1.2.10"),
+        ("order #20261126 shipped", "#20261126"),
+    ],
+)
+def test_what_looks_like_a_time_and_is_not_is_blanked(text: str, blanked: str) -> None:
+    out = masked(text)
+    assert len(out) == len(text)
+    start = text.index(blanked)
+    assert out[start : start + len(blanked)].strip() == ""
+    assert out[:start] == text[:start]
+
+
+def test_a_date_is_not_blanked_as_a_version() -> None:
+    assert masked("am 3.12.2026 um 9") == "am 3.12.2026 um 9"
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "the fix costs $4.50"),
+        ("en", "battery is at 7.30 percent"),
+        ("en", "we need three to five volunteers"),
+        ("de", "guten Morgen zusammen"),
+        ("pt", "bom dia a todos"),
+        ("de", "er ist 45 Jahre alt"),
+        ("fr", "la table 7 est libre"),
+        ("nl", "we wonnen met 2-1"),
+    ],
+)
+def test_the_issues_false_times_name_no_time(language: str, text: str) -> None:
+    if not duckling_reader.available():
+        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
+    found = parse_anchored_time(text, BERLIN, THURSDAY_10, language=language)
+    assert found.kind == "invalid"
+    assert not found.needs_clarification
+    assert found.start_instant is None
+
+
+def test_a_bare_number_after_a_loose_preposition_is_a_question() -> None:
+    if not duckling_reader.available():
+        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
+    found = parse_anchored_time("a 10 minutos andando", BERLIN, THURSDAY_10, language="es")
+    assert found.needs_clarification
+    assert found.start_instant is None
+    assert "'a 10'" in (found.clarification_question or "")
+
+
+def test_a_capitalised_abbreviation_is_still_a_question() -> None:
+    found = parse_anchored_time("8. März um 9 Uhr IST", BERLIN, THURSDAY_10, language="de")
+    assert found.needs_clarification
+    assert "IST" in (found.clarification_question or "")
