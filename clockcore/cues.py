@@ -28,12 +28,12 @@ import re
 import unicodedata
 from typing import Literal
 
-__all__ = ["Cue", "cue", "masked"]
+__all__ = ["Cue", "cue", "fold", "masked", "measured_before"]
 
 Cue = Literal["strong", "weak", "none"]
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     """Lower case without accents: people drop them on phones ("manana", "as 9")."""
     decomposed = unicodedata.normalize("NFD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -103,7 +103,7 @@ _WORDS: dict[str, str] = {
 
 def _word_set(words: str) -> frozenset[str]:
     """A whitespace-separated word list, accents folded."""
-    return frozenset(_fold(w) for w in words.split())
+    return frozenset(fold(w) for w in words.split())
 
 
 WORDS: dict[str, frozenset[str]] = {language: _word_set(w) for language, w in _WORDS.items()}
@@ -247,20 +247,20 @@ def cue(text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)) -
         return "strong"
     languages = _languages(languages)
     for word in _WORD.findall(span):
-        folded = _fold(word)
+        folded = fold(word)
         # "d'heure", "un'ora", "'s middags": the word after the apostrophe counts too.
         parts = {folded, *re.split("['’]", folded)}
         if any(parts & WORDS.get(language, frozenset()) for language in languages):
             return "strong"
         if folded in _SHORT_DAYS and word[0].isupper():
             return "strong"
-    hour_word = next((w for w in _WORD.finditer(span) if _fold(w.group()) in _HOUR_WORDS), None)
+    hour_word = next((w for w in _WORD.finditer(span) if fold(w.group()) in _HOUR_WORDS), None)
     begins = min((found.start() for found in (first, hour_word) if found is not None), default=None)
     if begins is None:
         return "none"
     written = _WORD.findall(text[max(0, start - 40) : start]) + _WORD.findall(span[:begins])
     last = written[-1].lower() if written else ""
-    before = [_fold(w) for w in written[-3:]]
+    before = [fold(w) for w in written[-3:]]
     day = int(re.split("[.,]", first.group())[0]) if first is not None else 0
     for language in languages:
         if phrase := _preceded_by(before, _PREPOSITIONS.get(language, ())):
@@ -269,3 +269,18 @@ def cue(text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)) -
         if 1 <= day <= 31 and _preceded_by(before, _DAY_ARTICLES.get(language, ())) is not None:
             return "strong" if language != "en" else "weak"
     return "weak" if last in _WEAK_PREPOSITIONS else "none"
+
+
+# A distance or a count right before "in 25 minutes": a pace, not a time ("I ran 5 km in
+# 25 minutes"). Only units of what people time themselves doing, so "take 2 pills in 30
+# minutes" stays a reminder.
+_MEASURE_BEFORE = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:km|k|mi|miles?|m|meters?|metres?|meter|metros?|metri|"
+    r"laps?|runden|vueltas|voltas|tours|giri|rondjes|pages?|seiten|paginas?|pagine)\s*$",
+    re.IGNORECASE,
+)
+
+
+def measured_before(text: str, start: int) -> bool:
+    """Whether a duration at `start` follows a measured amount: "5 km in 25 minutes"."""
+    return _MEASURE_BEFORE.search(fold(text[max(0, start - 30) : start])) is not None

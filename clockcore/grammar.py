@@ -164,7 +164,10 @@ NUMBER_RE = r"\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=T
 UNIT_RE = "|".join(sorted(UNITS, key=len, reverse=True))
 
 
-_AMOUNT = rf"(?:half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half|(?:{NUMBER_RE})\s*(?:{UNIT_RE})\b)"
+_AMOUNT = (
+    rf"(?:half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half"
+    rf"|\b(?:{NUMBER_RE})(?:(?<=\d)\s*|\s+)(?:{UNIT_RE})\b)"
+)
 
 
 _DURATION = rf"{_AMOUNT}(?:\s*(?:,|and)?\s*{_AMOUNT})*"
@@ -257,7 +260,8 @@ TIME_KINDS = DATE_KINDS | CLOCK_KINDS | {"stamp", "relative", "period"}
 
 AMOUNT_PARTS = re.compile(
     rf"(?P<half>half\s+an?\s+hour)|(?P<andhalf>an?\s+hour\s+and\s+a\s+half)"
-    rf"|(?P<n>{NUMBER_RE})\s*(?P<unit>{UNIT_RE})\b",
+    # A number word needs a space before its unit: "and" is not "an" + "d" (a day).
+    rf"|\b(?P<n>{NUMBER_RE})(?:(?<=\d)\s*|\s+)(?P<unit>{UNIT_RE})\b",
     re.IGNORECASE,
 )
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from clockcore import cues, duckling_reader
+from clockcore import cues, duckling_reader, relative
 from clockcore.anchoring import (
     FLOATING_QUESTION,
     AmbiguousText,
@@ -399,6 +399,9 @@ def _parse(
                     matched_text=_span(text, group),
                     clarification_question=anchor_or_question,
                 )
+            if group[0].kind == "relative" and cues.measured_before(text, group[0].start):
+                # "I ran 5 km in 25 minutes": a pace, not a time.
+                return result("invalid", reason="a measure, not a time", matched_text="")
             read = _combine(text, group, anchor_or_question, reference)
             return _second_reader(
                 text, tokens, group, read, anchor_or_question, reference, languages
@@ -413,6 +416,10 @@ def _parse(
                 matched_text=zone_tokens[0].text(text),
             )
         anchor = zone_of(zone_tokens[0], text) if zone_tokens else caller
+        if not isinstance(anchor, str) and (
+            found := _duration_elsewhere(text, tokens, anchor, reference, languages)
+        ):
+            return found
         if isinstance(anchor, Anchor) and (
             found := _duckling_only(text, tokens, anchor, reference, languages)
         ):
@@ -516,6 +523,12 @@ def _second_reader(
     reading that covers the grammar's and more than glue words beyond it
     replaces it; anything else leaves the grammar's (its rules are the spec).
     """
+    if read.kind == "relative" and (half := _AND_A_HALF.match(text, group[-1].end)):
+        return replace(
+            read, start_instant=None, end_instant=None, needs_clarification=True,
+            clarification_question=LEFTOVER_QUESTION.format(
+                read=read.matched_text, left=half.group().strip()),
+        )  # fmt: skip
     if anchor is None or read.kind in ("relative", "floating", "invalid"):
         return read
     start, end = group[0].start, group[-1].end
@@ -559,8 +572,13 @@ _TEMPORAL = frozenset(
 _RANGE_JOINERS = frozenset({"to", "and", "-", "–", "—"})
 
 
+_AND_A_HALF = re.compile(r"\s*and\s+a\s+half\b", re.IGNORECASE)
+
+
 def _leftover(text: str, start: int, end: int) -> str | None:
     """The first temporal word next to `text[start:end]` (across glue words), or None."""
+    if half := _AND_A_HALF.match(text, end):  # "in a day and a half": not "in a day"
+        return half.group().strip()
     words = [(m.start(), m.end(), m.group().lower()) for m in _WORDS.finditer(text)]
     before = [w for w in words if w[1] <= start][::-1]
     after = [w for w in words if w[0] >= end]
@@ -659,6 +677,48 @@ def _duckling_only(
     if _DIGIT.search(outside):
         return None
     return _anchored(reading, anchor, reference)
+
+
+def _duration_elsewhere(
+    text: str,
+    tokens: list[Token],
+    anchor: Anchor | None,
+    reference: datetime,
+    languages: tuple[str, ...],
+) -> ParseResult | None:
+    """A duration from now in the person's language ("dentro de una hora"), read as English is.
+
+    Hours and minutes are elapsed time; days and weeks calendar steps that keep
+    the wall time (`clockcore.relative`). Another time beside it is a question.
+    """
+    for language in languages:
+        found = relative.find_duration(text, language)
+        if found is None:
+            continue
+        if cues.measured_before(text, found.start):  # "corrí 5 km en 25 minutos"
+            return result("invalid", reason="a measure, not a time", matched_text="")
+        matched = text[found.start : found.end]
+        base: dict[str, object] = {"matched_text": matched, "span": (found.start, found.end)}
+        rest = text[: found.start] + " " * len(matched) + text[found.end :]
+        if anchor is not None and (others := _readings(rest, tokens, anchor, reference, languages)):
+            return result(
+                "relative", needs_clarification=True, **base,
+                clarification_question=LEFTOVER_QUESTION.format(
+                    read=matched, left=others[0].text.strip()),
+            )  # fmt: skip
+        if not any(found.steps.values()):
+            start = reference + found.sign * found.exact
+            return result("relative", start_instant=start, end_instant=start, **base)
+        if anchor is None:
+            return result(
+                "floating", needs_clarification=True, **base,
+                clarification_question=FLOATING_QUESTION.format(what=matched),
+            )  # fmt: skip
+        base |= {"zone": anchor.label, "zone_source": anchor.source}
+        local = reference.astimezone(anchor.tz).replace(tzinfo=None)
+        wall = calendar_step(local, found.steps, found.sign)
+        return point(wall, anchor.tz, anchor, base, "relative", shift=found.sign * found.exact)
+    return None
 
 
 _SPANS = {"week": (0, 7), "month": (1, 0), "quarter": (3, 0), "year": (12, 0)}
