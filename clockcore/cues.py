@@ -28,7 +28,7 @@ import re
 import unicodedata
 from typing import Literal
 
-__all__ = ["Cue", "cue", "fold", "masked", "measured_before"]
+__all__ = ["Cue", "cue", "fold", "masked", "measured_before", "time_word_beside", "word_set"]
 
 Cue = Literal["strong", "weak", "none"]
 
@@ -101,14 +101,14 @@ _WORDS: dict[str, str] = {
 }
 
 
-def _word_set(words: str) -> frozenset[str]:
+def word_set(words: str) -> frozenset[str]:
     """A whitespace-separated word list, accents folded."""
     return frozenset(fold(w) for w in words.split())
 
 
-WORDS: dict[str, frozenset[str]] = {language: _word_set(w) for language, w in _WORDS.items()}
+WORDS: dict[str, frozenset[str]] = {language: word_set(w) for language, w in _WORDS.items()}
 # Weekday abbreviations: a cue only written with a capital ("Sat", not "we sat").
-_SHORT_DAYS = _word_set(
+_SHORT_DAYS = word_set(
     """
     mon tue tues wed thu thur thurs fri sat sun lun mar mie jue vie sab dom
     mer jeu ven sam dim seg ter qua qui sex gio
@@ -127,7 +127,7 @@ _PREPOSITIONS: dict[str, tuple[str, ...]] = {
 # Words that are a time preposition only sometimes, as written: "a 10 minutos", "as 10
 # melhores" (unaccented "a"/"as" may be "à"/"às"), "in 3", "between 10 and 20 boxes",
 # "bis 5": a bare number after them is a question, never a confident time.
-_WEAK_PREPOSITIONS = _word_set(
+_WEAK_PREPOSITIONS = word_set(
     """
     a as in le el de op by till until from between before after ab bis zwischen
     entre des avant apres jusqu'a desde hasta tra fra entro tot tussen vanaf
@@ -160,7 +160,7 @@ _DATE_FORM = re.compile(
     re.IGNORECASE,
 )
 # Hours written as words, in every language: "at six", "alle sette", "um sechs".
-_HOUR_WORDS = _word_set(
+_HOUR_WORDS = word_set(
     """
     one two three four five six seven eight nine ten eleven twelve
     una uno dos tres cuatro cinco seis siete ocho nueve diez once doce
@@ -284,3 +284,43 @@ _MEASURE_BEFORE = re.compile(
 def measured_before(text: str, start: int) -> bool:
     """Whether a duration at `start` follows a measured amount: "5 km in 25 minutes"."""
     return _MEASURE_BEFORE.search(fold(text[max(0, start - 30) : start])) is not None
+
+
+# Words that join a time to its neighbours without saying anything about time.
+_JOINING = word_set(
+    """
+    at on in the of by um am im an der die das den dem a à le la les l' el los las del al
+    de du des om op van het een alle all' il lo no na nos nas ao às as do da e y et und en
+    and , -
+    """
+)
+# Time words too loose to stand for a time beside one ("new", "eve", "h", "min", "am").
+_LOOSE = frozenset({"new", "eve", "h", "min", "am", "pm", "ago", "a.m.", "p.m.", "depois"})
+# The word that says a zone follows ("15 Uhr New Yorker Zeit", "a las 15:00 hora de...").
+_ZONE_MARKERS = frozenset({"time", "zeit", "hora", "heure", "horario", "ora", "tijd"})
+
+
+def time_word_beside(
+    text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)
+) -> str | None:
+    """A time word next to `text[start:end]`, across joining words, that it did not read.
+
+    "Freitagabend um 7" read as "um 7" leaves "Freitagabend"; "um 11 Uhr nachts"
+    read as "um 11 Uhr" leaves "nachts". Such a reading is not whole.
+    """
+    languages = _languages(languages)
+    words = list(_WORD.finditer(text))
+    before = [w for w in words if w.end() <= start][::-1]
+    after = [w for w in words if w.start() >= end]
+    for side in (before, after):
+        for word in side:
+            folded = fold(word.group())
+            if folded in _JOINING:
+                continue
+            parts = {folded, *re.split("['’]", folded)} - _LOOSE
+            if folded in _ZONE_MARKERS or any(
+                parts & WORDS.get(language, frozenset()) for language in languages
+            ):
+                return word.group()
+            break
+    return None

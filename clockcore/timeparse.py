@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from clockcore import cues, duckling_reader, relative
+from clockcore import cues, duckling_reader, relative, weekdays
 from clockcore.anchoring import (
     FLOATING_QUESTION,
     AmbiguousText,
@@ -53,7 +53,7 @@ from clockcore.grammar import (
 )
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult, TimeExpression
-from clockcore.zones import fixed_offset_label, get_zone, require_zone, to_iso
+from clockcore.zones import fixed_offset_label, get_zone, require_zone, to_iso, zone_from_label
 from clockcore.zonetext import Anchor, zone_of
 
 __all__ = [
@@ -345,10 +345,82 @@ def parse_anchored_time(
     caller = Anchor(get_zone(tz), require_zone(tz), "caller") if tz is not None else None
     text = text[:MAX_TEXT]
     languages = _languages(language)
-    found = _parse(text, caller, reference, languages)
-    if found.span is None and found.matched_text and (at := text.find(found.matched_text)) >= 0:
-        found = replace(found, span=(at, at + len(found.matched_text)))
+    found = _located(text, _parse(text, caller, reference, languages))
+    found = _weekday_agrees(text, found, caller, reference, languages)
+    found = _read_whole(text, found, languages)
     return _weak_cue_asks(text, found, languages)
+
+
+def _read_whole(text: str, found: ParseResult, languages: tuple[str, ...]) -> ParseResult:
+    """A confident reading with a time word left beside it becomes a question.
+
+    In every language: "um 11 Uhr nachts" read as 11:00 drops "nachts"; the
+    person meant 23:00 (`cues.time_word_beside`).
+    """
+    if found.start_instant is None or found.needs_clarification or found.span is None:
+        return found
+    left = cues.time_word_beside(text, *found.span, languages)
+    if left is None:
+        return found
+    return replace(
+        found, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=LEFTOVER_QUESTION.format(read=found.matched_text, left=left),
+    )  # fmt: skip
+
+
+def _located(text: str, found: ParseResult) -> ParseResult:
+    """`found` with its span, where only its matched text was known."""
+    if found.span is None and found.matched_text and (at := text.find(found.matched_text)) >= 0:
+        return replace(found, span=(at, at + len(found.matched_text)))
+    return found
+
+
+def _weekday_agrees(
+    text: str,
+    found: ParseResult,
+    caller: Anchor | None,
+    reference: datetime,
+    languages: tuple[str, ...],
+) -> ParseResult:
+    """A weekday beside a date must be that date's weekday, or the answer is a question.
+
+    The date is read again without the weekday: "Friday Dec 4" is Dec 4 (a
+    Friday) even where a reader kept only "Friday"; "Thu Nov 28" is a question,
+    never Thursday Nov 28, 2030 (`clockcore.weekdays`).
+    """
+    if found.start_instant is None or found.needs_clarification or found.span is None:
+        return found
+    start, end = found.span
+    named = weekdays.named_weekdays(text, start, end, languages)
+    if not named:
+        return found
+    rest = list(text)
+    for word_start, word_end, _ in named:
+        rest[word_start:word_end] = " " * (word_end - word_start)
+    without = "".join(rest)
+    if not weekdays.names_a_date(without[start:end]):
+        return found
+    again = _located(without, _parse(without, caller, reference, languages))
+    tz = zone_from_label(found.zone) if found.zone else UTC
+    wanted = {weekday for _, _, weekday in named}
+    if again.start_instant is None or again.needs_clarification:
+        question = (
+            again.clarification_question or f"Which date do you mean by {found.matched_text!r}?"
+        )
+        return replace(
+            found, start_instant=None, end_instant=None, needs_clarification=True,
+            clarification_question=question,
+        )  # fmt: skip
+    day = again.start_instant.astimezone(tz).date()
+    if day.weekday() in wanted:
+        if day == found.start_instant.astimezone(tz).date():
+            return found
+        return replace(again, matched_text=found.matched_text, span=found.span)
+    return replace(
+        found, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=weekdays.conflict_question(
+            found.matched_text, min(wanted), day),
+    )  # fmt: skip
 
 
 WEAK_CUE_QUESTION = "Do you mean {text!r} as a time? If so, write it as, say, '10:00' or 'at 10am'."
