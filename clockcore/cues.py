@@ -207,10 +207,19 @@ _GREETINGS = re.compile(
 )
 
 
+# "a"/"al"/"ao" before noon or midnight: Duckling reads "mañana al mediodía" as "until noon".
+_AT_NOON = re.compile(
+    r"\b(?:al|a|ao|à)\s+(?=(?:mediod[ií]a|medianoche|meio-dia|meia-noite)\b)", re.IGNORECASE
+)
+
+
 def masked(text: str) -> str:
-    """`text` with greetings, addresses, file names, versions and IDs blanked (same length)."""
+    """`text` with greetings, addresses, file names, versions and IDs blanked (same length).
+
+    Also the "a" of "a mediodía", "ao meio-dia", which Duckling reads as "until".
+    """
     chars = list(text)
-    for pattern in (_NOT_TIME, _GREETINGS):
+    for pattern in (_NOT_TIME, _GREETINGS, _AT_NOON):
         for found in pattern.finditer(text):
             chars[found.start() : found.end()] = " " * (found.end() - found.start())
     return "".join(chars)
@@ -290,10 +299,26 @@ def measured_before(text: str, start: int) -> bool:
 _JOINING = word_set(
     """
     at on in the of by um am im an der die das den dem a à le la les l' el los las del al
-    de du des om op van het een alle all' il lo no na nos nas ao às as do da e y et und en
+    de du des di om op van het een alle all' il lo no na nos nas ao às as do da e y et und en
     and , -
     """
 )
+# Words that change a time beside them and that no reader here applies yet: "the end of
+# Friday", "Ende Freitag", "fin de vendredi", "final del viernes", "fim de sexta".
+_MODIFIERS = word_set(
+    """
+    end beginning start early late mid ende anfang mitte fin debut final finales principios
+    mediados fim inicio meados fine inizio meta eind einde begin
+    """
+)
+_WEEKDAY_STEMS = word_set(
+    """
+    montag dienstag mittwoch donnerstag freitag samstag sonntag maandag dinsdag woensdag
+    donderdag vrijdag zaterdag zondag
+    """
+)
+# Words that offer another time: "9am or 10am", "um 9 oder um 10".
+_ALTERNATIVES = word_set("or oder ou o of oppure")
 # Time words too loose to stand for a time beside one ("new", "eve", "h", "min", "am").
 _LOOSE = frozenset({"new", "eve", "h", "min", "am", "pm", "ago", "a.m.", "p.m.", "depois"})
 # The word that says a zone follows ("15 Uhr New Yorker Zeit", "a las 15:00 hora de...").
@@ -317,10 +342,35 @@ def time_word_beside(
             folded = fold(word.group())
             if folded in _JOINING:
                 continue
-            parts = {folded, *re.split("['’]", folded)} - _LOOSE
-            if folded in _ZONE_MARKERS or any(
-                parts & WORDS.get(language, frozenset()) for language in languages
-            ):
+            if _is_time_word(folded, languages):
                 return word.group()
+            if side is after and folded in _ALTERNATIVES:
+                following = text[word.end() :].split()[:1]
+                if following and (
+                    any(c.isdigit() for c in following[0])
+                    or _is_time_word(fold(following[0]), languages)
+                ):
+                    return f"{word.group()} {following[0]}"  # "9am or 10am": which?
             break
+    for word in _WORD.finditer(text, start, end):  # "by the end of Friday"
+        if fold(word.group()) in _MODIFIERS:
+            return word.group()
+    # "um 15 Uhr New Yorker Zeit": a zone a few words on; "a las 15:00 hora de Nueva York",
+    # "à 15h heure de New York": the reading ends on the word that says a place follows.
+    for word in after[:4]:
+        if fold(word.group()) in _ZONE_MARKERS:
+            return word.group()
+    inside = list(_WORD.finditer(text, start, end))
+    if inside and fold(inside[-1].group()) in _ZONE_MARKERS and _PLACE_FOLLOWS.match(text, end):
+        return text[inside[-1].start() : end + _PLACE_FOLLOWS.match(text, end).end() - end]
     return None
+
+
+_PLACE_FOLLOWS = re.compile(r"\s+(?:de|di|do|da|van|of)\s+[A-ZÀ-Ý]\w*")
+
+
+def _is_time_word(folded: str, languages: tuple[str, ...]) -> bool:
+    parts = {folded, *re.split("['’]", folded)} - _LOOSE
+    if parts & _MODIFIERS or any(folded.startswith(stem) for stem in _WEEKDAY_STEMS):
+        return True
+    return any(parts & WORDS.get(language, frozenset()) for language in languages)

@@ -50,8 +50,13 @@ _STEP = {
 }
 _LOCK = threading.Lock()
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")
-# Words that write a range's end: "9-10am", "from 9 to 5", "between 2 and 4pm".
-_RANGE_MARK = re.compile(r"[-–—]|\b(?:to|until|till|through|thru|and)\b", re.IGNORECASE)
+# Words that write a range's end, between two numbers: "9-10am", "from 9 to 5", "between 2
+# and 4pm", "von 9 bis 10 Uhr", "entre 14h et 16h", "tra le 14 e le 16", "tussen 14 en 16".
+_RANGE_MARK = re.compile(
+    r"\d[^\d]{0,12}?(?:[-–—]|\b(?:to|until|till|through|thru|and|bis|und|a|à|et|y|e|en|tot|"
+    r"alle|às|as|hasta|até|ate|al)\b)[^\d]{0,12}?\d",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +166,24 @@ def _wall(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp).replace(tzinfo=None)
 
 
+_CLOCK = re.compile(r"(\d{1,2})(?:\s*[:.h]\s*(\d{2}))?(?!\d)")
+
+
+def _last_clock(text: str) -> tuple[int, int] | None:
+    """The hour and minute of the last number written in `text`, or None."""
+    found = list(_CLOCK.finditer(text))
+    if not found:
+        return None
+    last = found[-1]
+    return int(last[1]), int(last[2] or 0)
+
+
+def _shows(wall: datetime, clock: tuple[int, int]) -> bool:
+    """Whether `wall` is the clock time written (on a 12- or a 24-hour clock)."""
+    hour, minute = clock
+    return wall.minute == minute and wall.hour % 12 == hour % 12
+
+
 def _reading(text: str, entity: dict[str, Any]) -> Reading | None:
     start, end = int(entity["start"]), int(entity["end"])
     value = entity.get("value") or {}
@@ -183,7 +206,11 @@ def _reading(text: str, entity: dict[str, Any]) -> Reading | None:
         if finish < begin:
             return None  # "Dec noon 25:00" came back as 12:25 to 12:01: not a reading at all
         if _RANGE_MARK.search(text[start:end]) and finish - step > begin:
-            finish -= step  # "9-10am": Duckling's end is one grain past what was written
+            # "9-10am": Duckling's end is one grain past what was written, in most of its
+            # languages; its Spanish "entre las 14:00 y las 16:00" ends where written.
+            written = _last_clock(text[start:end])
+            if written is None or not _shows(finish, written):
+                finish -= step
         return Reading(
             start, end, text[start:end], (begin,), str(low["grain"]), end_wall=finish,
             latent=latent,

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 from clockcore.anchoring import FLOATING_QUESTION, NotATime, day_start, point, result
+from clockcore.clockforms import impossible_hour
 from clockcore.parse_result import ParseResult
 from clockcore.zonetext import Anchor
 
@@ -66,6 +67,8 @@ def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> P
 
     if len(text) > _FALLBACK_MAX or not re.search(r"\d|[^\x00-\x7f]", text):
         return None
+    if (late := impossible_hour(text)) is not None:  # dateparser reads "à 25h" as 11:00
+        raise NotATime(f"{late!r} is not a time: hours run 00–23")
     stripped, named_zone = pop_tz_offset_from_string(text)
     if named_zone is not None and not _written_in_capitals(text, named_zone):
         # "er ist 45", "c'est 12", "kost € 4,50": a word, not IST, EST, KOST.

@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from clockcore import cues, duckling_reader, relative, weekdays
+from clockcore import clockforms, cues, duckling_reader, relative, weekdays
 from clockcore.anchoring import (
     FLOATING_QUESTION,
     AmbiguousText,
@@ -808,8 +808,17 @@ def _anchored(
         "zone_source": anchor.source,
         "reader": "duckling",
     }
+    if (late := clockforms.impossible_hour(reading.text)) is not None:
+        raise NotATime(f"{late!r} is not a time: hours run 00–23")
     if reading.end_wall is not None:
-        first = point(reading.walls[0], tz, anchor, base, "absolute")
+        begin = reading.walls[0]
+        if reading.end_wall - begin > _HALF_DAY and reading.grain in ("minute", "hour"):
+            if not clockforms.start_is_pm(reading.text) or begin + _HALF_DAY >= reading.end_wall:
+                return _asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
+            begin += _HALF_DAY  # "between 2 and 4pm"
+        if not clockforms.range_is_written(reading.text):
+            return _asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
+        first = point(begin, tz, anchor, base, "absolute")
         last = point(reading.end_wall, tz, anchor, base, "absolute")
         if first.needs_clarification:
             return first
@@ -819,11 +828,18 @@ def _anchored(
             "absolute", start_instant=first.start_instant, end_instant=last.start_instant, **base
         )
     if reading.grain in ("second", "minute", "hour"):
-        for wall in reading.walls:
+        walls = reading.walls
+        if (written := clockforms.military(reading.text)) is not None:
+            # "at 0800": 08:00, never 20:00.
+            walls = tuple(w for w in walls if (w.hour, w.minute) == written) or walls
+        for wall in walls:
             found = point(wall, tz, anchor, base, "absolute")
             if found.needs_clarification or (found.start_instant or reference) > reference:
                 return found
         return point(reading.walls[0], tz, anchor, base, "absolute")
+    if reading.grain == "month" and _DAY_NUMBER.search(reading.text):
+        # "30 de fevereiro" read as February: the day was dropped.
+        return _asked(base, f"Which day do you mean by {reading.text.strip()!r}?")
     day = reading.walls[0].date()
     months, days = _SPANS.get(reading.grain, (0, 1))
     after = add_months(day, months) + timedelta(days=days)
@@ -839,6 +855,15 @@ def _anchored(
 
 
 PAST_QUESTION = "{text!r} reads as {day}, which has passed. Which date do you mean?"
+RANGE_QUESTION = "I'm not sure how to read {text!r}. Which time do you mean exactly?"
+_HALF_DAY = timedelta(hours=12)
+_DAY_NUMBER = re.compile(r"(?<![\d.,:])(?:[1-9]|[12]\d|3[01])(?![\d.,:])")
+
+
+def _asked(base: dict[str, object], question: str) -> ParseResult:
+    return result("absolute", needs_clarification=True, clarification_question=question, **base)
+
+
 # A reading that may lie in the past: it names a year, or says it looks back.
 _PAST_OR_YEAR = re.compile(r"\d{4}|\b(?:yesterday|last|ago|previous|past)\b", re.IGNORECASE)
 
