@@ -361,8 +361,9 @@ def time_word_beside(
         if fold(word.group()) in _ZONE_MARKERS:
             return word.group()
     inside = list(_WORD.finditer(text, start, end))
-    if inside and fold(inside[-1].group()) in _ZONE_MARKERS and _PLACE_FOLLOWS.match(text, end):
-        return text[inside[-1].start() : end + _PLACE_FOLLOWS.match(text, end).end() - end]
+    place = _PLACE_FOLLOWS.match(text, end)
+    if inside and place is not None and fold(inside[-1].group()) in _ZONE_MARKERS:
+        return text[inside[-1].start() : place.end()]
     return None
 
 
