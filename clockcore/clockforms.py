@@ -5,6 +5,9 @@
   HH:MM on a 24-hour clock. Duckling offers "0800" as 08:00 *or* 20:00.
 - **Two-digit years** are 20YY ("3/12/27" is 2027): clockcore's grammar reads
   them; here only for the record.
+- **12 on a 24-hour clock is noon**: "às 12h15", "a las 12:30", "um 12 Uhr"
+  are 12:15, 12:30, 12:00 (Duckling's Portuguese reads "12h15" as 00:15),
+  unless a night word or am says otherwise.
 - **No 25th hour**: "à 25h", "om 25 uur" are not a time (Duckling wraps them).
 - **A range is written as one**: a range a reader proposes must have a range
   word between its ends ("9 to 10", "de 9 a 10", "van 9 tot 10"); "om tien
@@ -20,7 +23,14 @@ import re
 
 from clockcore.cues import fold, word_set
 
-__all__ = ["impossible_hour", "military", "names_a_count", "range_is_written", "start_is_pm"]
+__all__ = [
+    "impossible_hour",
+    "military",
+    "names_a_count",
+    "noon_written",
+    "range_is_written",
+    "start_is_pm",
+]
 
 _MILITARY = re.compile(
     r"(?:\b(?:at|@|um|om|à|às|alle|a\s+las|a\s+la)\s+|(?<![\d.,:/-])(?=0))"
@@ -33,6 +43,19 @@ def military(text: str) -> tuple[int, int] | None:
     """The (hour, minute) of a four-digit 24-hour time in `text`, or None."""
     found = _MILITARY.search(text)
     return (int(found["h"]), int(found["m"])) if found else None
+
+
+_NOON = re.compile(r"(?<![\d.,:])12\s*(?:h\b|h\d{2}|:\d{2}|uhr\b|uur\b)", re.IGNORECASE)
+_NIGHT = re.compile(
+    r"\b(?:a\.?m\.?|am|night|noche|nachts|nacht|nuit|noite|notte|madrugada|midnight|"
+    r"medianoche|mitternacht|minuit|meia-noite|mezzanotte|middernacht)\b",
+    re.IGNORECASE,
+)
+
+
+def noon_written(text: str) -> bool:
+    """Whether `text` writes 12 on a 24-hour clock with nothing that makes it midnight."""
+    return _NOON.search(text) is not None and _NIGHT.search(text) is None
 
 
 _TOO_LATE = re.compile(

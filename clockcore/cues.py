@@ -190,6 +190,8 @@ _NOT_TIME = re.compile(
     r"|\b\w*_\w*(?:\.\w+)?"  # file and variable names: report_final_v2.pdf
     r"|\b[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|txt|csv|zip|py|md|json|html?)\b"
     r"|\bv\d+(?:\.\d+)+\b"  # v1.2.10
+    # "version 8.10.28", "versão 2.4.38": after the word, any dotted number is a version.
+    r"|\b(?:version|versi[oó]n|vers[aã]o|versione|versie|release|build|python)\s+\d+(?:\.\d+)+"
     r"|\b\d+\.\d+\.\d{1}\b(?!\.)"  # 3.11.4: a version (a date's year has 2 or 4 digits)
     r"|\b[A-Za-z]{2,}-\d+\b"  # ABC-1230
     r"|#\d+",  # #20261126

@@ -347,8 +347,38 @@ def parse_anchored_time(
     languages = _languages(language)
     found = _located(text, _parse(text, caller, reference, languages))
     found = _weekday_agrees(text, found, caller, reference, languages)
+    found = _day_word_agrees(text, found, reference)
     found = _read_whole(text, found, languages)
     return _weak_cue_asks(text, found, languages)
+
+
+def _day_word_agrees(text: str, found: ParseResult, reference: datetime) -> ParseResult:
+    """A day word in the reading ("mañana", "morgen", "demain") names its day.
+
+    Duckling reads "a las 9:50 mañana" and "om 9:50 morgen" as today (mañana
+    and morgen are also "morning"): a time of day moves to the day the word
+    names; anything else that disagrees is a question.
+    """
+    if found.start_instant is None or found.needs_clarification or found.span is None:
+        return found
+    offset = weekdays.named_day_offset(text, *found.span)
+    if offset is None or not found.zone or found.zone_source is None:
+        return found
+    tz = zone_from_label(found.zone)
+    day = reference.astimezone(tz).date() + timedelta(days=offset)
+    local = found.start_instant.astimezone(tz)
+    if local.date() == day:
+        return found
+    if found.start_instant != found.end_instant or offset == 0:
+        return replace(
+            found, start_instant=None, end_instant=None, needs_clarification=True,
+            clarification_question=f"Which day do you mean by {found.matched_text!r}?",
+        )  # fmt: skip
+    base = {k: getattr(found, k) for k in ("matched_text", "span", "zone", "zone_source", "reader")}
+    anchor = Anchor(tz, found.zone, found.zone_source)
+    return point(
+        datetime.combine(day, local.time().replace(tzinfo=None)), tz, anchor, base, found.kind
+    )
 
 
 def _read_whole(text: str, found: ParseResult, languages: tuple[str, ...]) -> ParseResult:
@@ -832,11 +862,21 @@ def _anchored(
         if (written := clockforms.military(reading.text)) is not None:
             # "at 0800": 08:00, never 20:00.
             walls = tuple(w for w in walls if (w.hour, w.minute) == written) or walls
+        elif clockforms.noon_written(reading.text):  # "às 12h15" is 12:15, not 00:15
+            walls = (
+                tuple(w for w in walls if w.hour == 12)
+                or tuple(w + timedelta(hours=12) for w in walls if w.hour == 0)
+                or walls
+            )
         for wall in walls:
             found = point(wall, tz, anchor, base, "absolute")
             if found.needs_clarification or (found.start_instant or reference) > reference:
                 return found
-        return point(reading.walls[0], tz, anchor, base, "absolute")
+        if not _PAST_OR_YEAR.search(reading.text):
+            # "um 3 Uhr nachmittags am Dienstag" read as last Tuesday: not what was written.
+            return _asked(base, PAST_QUESTION.format(
+                text=reading.text.strip(), day=walls[0].date().isoformat()))  # fmt: skip
+        return point(walls[0], tz, anchor, base, "absolute")
     if reading.grain == "month" and _DAY_NUMBER.search(reading.text):
         # "30 de fevereiro" read as February: the day was dropped.
         return _asked(base, f"Which day do you mean by {reading.text.strip()!r}?")
@@ -865,7 +905,13 @@ def _asked(base: dict[str, object], question: str) -> ParseResult:
 
 
 # A reading that may lie in the past: it names a year, or says it looks back.
-_PAST_OR_YEAR = re.compile(r"\d{4}|\b(?:yesterday|last|ago|previous|past)\b", re.IGNORECASE)
+_PAST_OR_YEAR = re.compile(
+    r"\d{4}|\b(?:yesterday|last|ago|previous|past|ayer|anteayer|anoche|pasad[oa]|hace|gestern|"
+    r"vorgestern|letzte[nmrs]?|vorige[nmrs]?|vergangene[nmrs]?|hier|avant-hier|derni[eè]re?|"
+    r"pass[ée]e?|ontem|anteontem|passad[oa]|[uú]ltim[oa]|h[aá]|ieri|scors[oa]|fa|gisteren|"
+    r"eergisteren|afgelopen|geleden)\b",
+    re.IGNORECASE,
+)
 
 
 def _next_year(

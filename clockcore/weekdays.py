@@ -1,4 +1,4 @@
-"""A weekday written beside a date: they must agree, or clockbot asks.
+"""A weekday or a day word written beside a date: they must agree, or clockbot asks.
 
 "Thu Nov 28" when Nov 28 is a Saturday, "lunes 3 de diciembre" when Dec 3 is a
 Thursday: Duckling makes the two agree by moving to a year where they do
@@ -15,7 +15,13 @@ from datetime import date, timedelta
 
 from clockcore.cues import fold, word_set
 
-__all__ = ["CONFLICT_QUESTION", "conflict_question", "named_weekdays", "names_a_date"]
+__all__ = [
+    "CONFLICT_QUESTION",
+    "conflict_question",
+    "named_day_offset",
+    "named_weekdays",
+    "names_a_date",
+]
 
 _NAMES = {  # accents folded; each list Monday first
     "en": "monday tuesday wednesday thursday friday saturday sunday",
@@ -138,3 +144,39 @@ def conflict_question(written: str, weekday: int, day: date) -> str:
         named=_ENGLISH[weekday],
         actual=_ENGLISH[day.weekday()],
     )
+
+
+# Day words and the day they name, in every language, the longest first: "pasado mañana"
+# before "mañana". "mañana" after "la"/"de la" is the morning, "Morgen" after "am"/"guten"
+# the morning, "'s morgens" the mornings: none of them names a day.
+_DAY_WORDS = (
+    (re.compile(
+        r"\b(?:(?:the\s+)?day\s+after\s+tomorrow|pasado\s+mañana|pasado\s+manana|übermorgen|"
+        r"uebermorgen|après-demain|apres-demain|depois\s+de\s+amanhã|depois\s+de\s+amanha|"
+        r"dopodomani|overmorgen)\b", re.IGNORECASE), 2),
+    (re.compile(
+        r"\b(?:tomorrow|tmrw|demain|amanhã|amanha|domani)\b"
+        r"|(?<!\bla\s)(?<!\bpor\sla\s)(?<!\ben\sla\s)\bmañana\b(?!\s+de\s+la)"
+        r"|(?<!\bam\s)(?<!\bguten\s)(?<!\bjeden\s)(?<!\bden\s)(?<!\bdiesen\s)\bmorgen\b",
+        re.IGNORECASE), 1),
+    (re.compile(
+        r"\b(?:today|tonight|hoy|heute|aujourd'hui|ce\s+soir|hoje|oggi|stasera|vandaag|vanavond)\b",
+        re.IGNORECASE), 0),
+)  # fmt: skip
+
+
+def named_day_offset(text: str, start: int, end: int) -> int | None:
+    """The day `text[start:end]` names by a day word, in days from today, or None."""
+    span = text[start:end]
+    for pattern, offset in _DAY_WORDS:
+        found = pattern.search(span)
+        if found is None:
+            continue
+        if (
+            offset == 1
+            and found.group().lower() == "mañana"
+            and re.search(r"\b(?:la|de\s+la)\s+$", span[: found.start()], re.IGNORECASE)
+        ):
+            continue
+        return offset
+    return None
