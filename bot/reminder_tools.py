@@ -100,7 +100,7 @@ async def _schedule_recurring(arguments: Mapping[str, Any], context: ToolSession
         raise BadArguments(f"missed must be one of {list(MISSED_RUNS)}, not {missed!r}")
     sending(context, "schedule_recurring")
     now = context.clock.now()
-    rule = parse_recurrence(every, context.session_tz, now)
+    rule = parse_recurrence(every, context.session_tz, now, language=context.language)
     if rule.kind != "recurring" or rule.rrule is None or rule.dtstart is None:
         raise BadArguments(
             rule.clarification_question

@@ -8,6 +8,8 @@
 - **12 on a 24-hour clock is noon**: "às 12h15", "a las 12:30", "um 12 Uhr"
   are 12:15, 12:30, 12:00 (Duckling's Portuguese reads "12h15" as 00:15),
   unless a night word or am says otherwise.
+- **"at 10 to 7"** is ten minutes to seven (18:50 with pm), not a range from
+  10 to 7: after "at", N "to" H counts minutes to the hour.
 - **No 25th hour**: "à 25h", "om 25 uur" are not a time (Duckling wraps them).
 - **A range is written as one**: a range a reader proposes must have a range
   word between its ends ("9 to 10", "de 9 a 10", "van 9 tot 10"); "om tien
@@ -26,6 +28,7 @@ from clockcore.cues import fold, word_set
 __all__ = [
     "impossible_hour",
     "military",
+    "minutes_to",
     "names_a_count",
     "noon_written",
     "range_is_written",
@@ -113,3 +116,26 @@ def start_is_pm(text: str) -> bool:
         and len(_AM_OR_PM.findall(text)) == 1
         and not re.match(r"\s*(?:at|@)\b", text, re.IGNORECASE)
     )
+
+
+_MINUTES_TO = re.compile(
+    r"\bat\s+(?P<n>\d{1,2}|five|ten|twenty|twenty-five|a\s+quarter|quarter)\s+(?:minutes\s+)?"
+    r"to\s+(?P<h>\d{1,2})\s*(?P<ampm>[ap]\.?m\.?)?",
+    re.IGNORECASE,
+)
+_MINUTE_WORDS = {"five": 5, "ten": 10, "twenty": 20, "twenty-five": 25, "quarter": 15}
+
+
+def minutes_to(text: str) -> tuple[int, int] | None:
+    """The (hour, minute) of "at 10 to 7 pm" (18:50), or None; a bare hour stays 1–12."""
+    found = _MINUTES_TO.search(text)
+    if found is None:
+        return None
+    raw = found["n"].lower().replace("a ", "").strip()
+    minutes = _MINUTE_WORDS.get(raw) or int(raw)
+    hour = int(found["h"])
+    if not 1 <= minutes <= 30 or not 1 <= hour <= 12:
+        return None
+    if (found["ampm"] or "").lower().startswith("p") and hour < 12:
+        hour += 12
+    return (hour - 1) % 24, 60 - minutes

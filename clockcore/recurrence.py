@@ -26,8 +26,10 @@ from typing import Literal
 
 from dateutil.rrule import rrulestr
 
+from clockcore import cues, recurrence_words, weekdays
 from clockcore.clock import as_utc
-from clockcore.grammar import MONTHS, NUMBER_WORDS, WEEKDAYS, ZONE_KINDS, scan_text
+from clockcore.grammar import DATE_KINDS, MONTHS, NUMBER_WORDS, WEEKDAYS, ZONE_KINDS, scan_text
+from clockcore.message import primary_language
 from clockcore.timeparse import locate_time, parse_anchored_time
 from clockcore.zones import get_zone, require_zone, to_iso
 from clockcore.zonetext import Anchor, zone_of
@@ -61,6 +63,23 @@ _ELAPSED = {"MINUTELY", "HOURLY"}
 _DAY_RE = "|".join(sorted(_DAYS, key=len, reverse=True))
 _MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
 _ORD_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+# Days of the month written as words: "on the fifteenth of each month".
+_DAY_WORDS = {
+    word: day
+    for day, word in enumerate(
+        re.findall(
+            r"\S+",
+            "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+            "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
+            "twentieth twenty-first twenty-second twenty-third twenty-fourth twenty-fifth "
+            "twenty-sixth twenty-seventh twenty-eighth twenty-ninth thirtieth thirty-first",
+        ),
+        start=1,
+    )
+}
+_MDAY_RE = (
+    r"(?:\d{1,2}(?:st|nd|rd|th)?|" + "|".join(sorted(_DAY_WORDS, key=len, reverse=True)) + ")"
+)
 _NUM_RE = r"\d+|" + "|".join(sorted((w for w in NUMBER_WORDS if w not in ("a", "an")), key=len))
 _UNIT_RE = "|".join(sorted(_UNITS, key=len, reverse=True))
 
@@ -70,13 +89,17 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for name, pattern in (
         ("nth_weekday", rf"\b(?:on\s+)?the\s+(?P<ord>{_ORD_RE})\s+(?P<day>{_DAY_RE})\.?\s+"
                         rf"(?:of\s+)?(?:every|each)\s+month\b"),
-        ("month_day", r"\b(?:on\s+)?the\s+(?P<mday>\d{1,2})(?:st|nd|rd|th)?\s+"
+        ("month_day", rf"\b(?:on\s+)?the\s+(?P<mday>{_MDAY_RE})\s+"
                       r"(?:of\s+)?(?:every|each)\s+month\b"
-                      r"|\b(?:every|each)\s+month\s+on\s+the\s+(?P<mday2>\d{1,2})(?:st|nd|rd|th)?\b"),
+                      rf"|\b(?:every|each)\s+month\s+on\s+the\s+(?P<mday2>{_MDAY_RE})\b"),
         ("year_day", rf"\b(?:every|each)\s+year\s+on\s+(?P<month>{_MONTH_RE})\.?\s+"
                      rf"(?P<yday>\d{{1,2}})(?:st|nd|rd|th)?\b"
                      rf"|\b(?:every|each)\s+(?P<month2>{_MONTH_RE})\.?\s+"
-                     rf"(?P<yday2>\d{{1,2}})(?:st|nd|rd|th)?\b"),
+                     rf"(?P<yday2>\d{{1,2}})(?:st|nd|rd|th)?\b"
+                     rf"|\b(?:every|each)\s+year\s+on\s+the\s+(?P<yday3>{_MDAY_RE})\s+of\s+"
+                     rf"(?P<month3>{_MONTH_RE})\b"
+                     rf"|\b(?:on\s+)?the\s+(?P<yday4>{_MDAY_RE})\s+of\s+(?P<month4>{_MONTH_RE})"
+                     r"\s+(?:every|each)\s+year\b"),
         ("weekdays", r"\b(?:(?:every|each|on)\s+)?(?P<which>weekday|weekend)s?\b"
                      r"(?:\s+(?:day|morning|evening)s?)?"),
         ("days", rf"\b(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_DAY_RE})\.?"
@@ -182,13 +205,18 @@ def occurrences(
     return found
 
 
-def parse_recurrence(text: str, tz: str | None, reference_instant: datetime) -> RecurrenceResult:
+def parse_recurrence(
+    text: str, tz: str | None, reference_instant: datetime, *, language: str | None = None
+) -> RecurrenceResult:
     """Read a recurring time ("every Monday at 9am", "every 90 minutes") out of `text`.
 
     Args:
         text: what the person wrote; words around it are fine.
         tz: the person's IANA zone, or None when unknown.
         reference_instant: "now", aware.
+        language: the person's language (ISO 639-1): "cada lunes a las 9",
+            "jeden Montag um 9 Uhr" are read in es, de, fr, pt, it and nl
+            (`clockcore.recurrence_words`), and English always.
 
     Raises:
         UnknownTimezoneError: `tz` is not an IANA id.
@@ -197,6 +225,8 @@ def parse_recurrence(text: str, tz: str | None, reference_instant: datetime) -> 
     reference = as_utc(reference_instant)
     if tz is not None:
         tz = require_zone(tz)
+    language = primary_language(language)
+    text = recurrence_words.in_english(text, language)
     frame = _frame(text)
     if frame is None:
         return RecurrenceResult("invalid", reason="no recurrence found")
@@ -204,17 +234,19 @@ def parse_recurrence(text: str, tz: str | None, reference_instant: datetime) -> 
     rest = text
     for found in (match, *extra):
         rest = rest[: found.start()] + " " * (found.end() - found.start()) + rest[found.end() :]
-    parts, rest, question = _ends(parts, rest, tz, reference)
+    parts, rest, question = _ends(parts, rest, tz, reference, language)
     if question is not None:
         return _ask(question, text)
     anchor, rest = _named_zone(rest)
     if isinstance(anchor, str):
         return _ask(anchor, text)
     zone = anchor.label if anchor is not None else tz
-    clock, rest, question = _time_of_day(rest, reference)
+    clock, rest, question = _time_of_day(rest, reference, language, parts.pop("_period", None))
     if question is not None:
         return _ask(question, text)
     leftover = _TIME_WORDS.search(rest)  # glue ("at", "on", "from") is no time word
+    if leftover is None and language not in (None, "en"):
+        leftover = _unread_word(rest, language)
     if leftover is not None:
         return _ask(
             f"I can read a repeating time in {text.strip()!r}, but not the "
@@ -241,8 +273,11 @@ def parse_recurrence(text: str, tz: str | None, reference_instant: datetime) -> 
     tzinfo_ = anchor.tz if anchor is not None else get_zone(zone)
     local_now = reference.astimezone(tzinfo_).replace(tzinfo=None, second=0, microsecond=0)
     provisional = datetime.combine(local_now.date(), time(clock["BYHOUR"], clock["BYMINUTE"]))
+    # "every other Tuesday" said on a Wednesday starts next Tuesday: the first occurrence is
+    # found without the interval, which then counts from it.
+    opening = _rrule({k: v for k, v in {**parts, **clock}.items() if k != "INTERVAL"})
     try:
-        first = occurrences(rule, provisional, tzinfo_, after=reference, count=1)
+        first = occurrences(opening, provisional, tzinfo_, after=reference, count=1)
     except (ValueError, OverflowError) as exc:
         return RecurrenceResult("invalid", reason=str(exc), matched_text=text.strip())
     if not first:
@@ -275,6 +310,12 @@ def _number(raw: str) -> int:
     return int(raw) if raw.isdigit() else NUMBER_WORDS[raw.lower()]
 
 
+def _month_day(raw: str) -> int:
+    """15 from "15", "15th" or "fifteenth"."""
+    raw = raw.lower()
+    return _DAY_WORDS[raw] if raw in _DAY_WORDS else int(re.sub(r"\D", "", raw))
+
+
 def _frame(text: str) -> tuple[re.Match[str], list[re.Match[str]], dict[str, object]] | None:
     """The first frame the text holds, the other matches it absorbed, and its RRULE parts."""
     for name, pattern in _FRAMES:
@@ -287,10 +328,11 @@ def _frame(text: str) -> tuple[re.Match[str], list[re.Match[str]], dict[str, obj
             code = _DAY_CODES[_DAYS[g["day"].lower()]]
             parts = {"FREQ": "MONTHLY", "BYDAY": f"{_ORDINALS[g['ord'].lower()]:+d}{code}"}
         elif name == "month_day":
-            parts = {"FREQ": "MONTHLY", "BYMONTHDAY": int(g["mday"] or g["mday2"])}
+            parts = {"FREQ": "MONTHLY", "BYMONTHDAY": _month_day(g["mday"] or g["mday2"])}
         elif name == "year_day":
-            month = MONTHS[(g["month"] or g["month2"]).lower()]
-            parts = {"FREQ": "YEARLY", "BYMONTH": month, "BYMONTHDAY": int(g["yday"] or g["yday2"])}
+            month = MONTHS[(g["month"] or g["month2"] or g["month3"] or g["month4"]).lower()]
+            day = _month_day(g["yday"] or g["yday2"] or g["yday3"] or g["yday4"])
+            parts = {"FREQ": "YEARLY", "BYMONTH": month, "BYMONTHDAY": day}
         elif name == "weekdays":
             days = "MO,TU,WE,TH,FR" if g["which"].lower() == "weekday" else "SA,SU"
             parts = {"FREQ": "WEEKLY", "BYDAY": days}
@@ -313,6 +355,7 @@ def _frame(text: str) -> tuple[re.Match[str], list[re.Match[str]], dict[str, obj
             if adverb == "fortnightly":
                 parts["INTERVAL"] = 2
             if g["night"]:
+                parts["_period"] = g["night"].lower()
                 return match, [], parts
         if parts.get("BYMONTHDAY") is not None and not 1 <= int(str(parts["BYMONTHDAY"])) <= 31:
             continue
@@ -329,8 +372,20 @@ _FORTNIGHT = re.compile(
 )
 
 
+def _unread_word(rest: str, language: str) -> re.Match[str] | None:
+    """A time word of `language` left in `rest` once the frame and the time are read."""
+    for word in re.finditer(r"[^\W\d_]+", rest):
+        if cues.fold(word.group()) in cues.WORDS.get(language, frozenset()):
+            return word
+    return None
+
+
 def _ends(
-    parts: dict[str, object], rest: str, tz: str | None, reference: datetime
+    parts: dict[str, object],
+    rest: str,
+    tz: str | None,
+    reference: datetime,
+    language: str | None = None,
 ) -> tuple[dict[str, object], str, str | None]:
     """COUNT and UNTIL from "10 times", "for 5 days", "until March 1"; the rest; a question."""
     if found := _COUNT.search(rest):
@@ -342,7 +397,7 @@ def _ends(
         parts = {**parts, "COUNT": count}
         rest = rest[: found.start()] + " " * len(found.group()) + rest[found.end() :]
     if found := _UNTIL.search(rest):
-        end = parse_anchored_time(found["until"], tz or "UTC", reference)
+        end = parse_anchored_time(found["until"], tz or "UTC", reference, language=language)
         if end.needs_clarification or end.end_instant is None:
             return parts, rest, f"Until when exactly? I could not read {found['until'].strip()!r}."
         zone = get_zone(tz or "UTC")
@@ -364,21 +419,49 @@ def _named_zone(rest: str) -> tuple[Anchor | str | None, str]:
     return None, rest
 
 
-def _time_of_day(rest: str, reference: datetime) -> tuple[dict[str, int] | None, str, str | None]:
-    """BYHOUR/BYMINUTE from the time inside the frame ("at 9am"); the rest; a question."""
-    where = locate_time(rest)
+def _time_of_day(
+    rest: str, reference: datetime, language: str | None = None, period: object = None
+) -> tuple[dict[str, int] | None, str, str | None]:
+    """BYHOUR/BYMINUTE from the time inside the frame ("at 9am"); the rest; a question.
+
+    `period` is the part of the day the frame named ("every evening"): it
+    settles a bare hour as it would beside the time ("at 8" in the evening is
+    20:00). A date inside ("every year at 9 on the 3rd of March" written in an
+    order the frame does not know) is never dropped: it is a question.
+    """
+    where = locate_time(rest, language=language)
     if where is None:
         return None, rest, None
-    read = parse_anchored_time(rest[where.start : where.end], "UTC", reference)
+    # Read at 06:00 so a bare hour is the waking hour, as in English ("a las 5" is 17:00).
+    waking = datetime.combine(reference.date(), time(6), UTC)
+    read = parse_anchored_time(rest[where.start : where.end], "UTC", waking, language=language)
     if read.needs_clarification:
         return None, rest, read.clarification_question
     if read.start_instant is None or read.start_instant != read.end_instant:
         return None, rest, f"At what time of day exactly? {where.text!r} is not one time."
+    if any(t.kind in DATE_KINDS for t in scan_text(where.text)) or weekdays.names_a_date(
+        _NO_CLOCK.sub(" ", where.text)
+    ):
+        return None, rest, f"Which days should it repeat on? I read {where.text!r} as one date."
     wall = read.start_instant
     if wall.second:
         return None, rest, "Repeating times run to the minute: which minute?"
+    hour = wall.hour
+    evening = period == "evening" or (period == "night" and hour >= 6)
+    if evening and 1 <= hour < 12 and not _AM.search(where.text):
+        hour += 12  # "every evening at 8", "every night at 11"
+    if period == "morning" and hour >= 12 and not _PM.search(where.text):
+        return None, rest, f"Every morning at {where.text.strip()!r}: which time exactly?"
     blanked = rest[: where.start] + " " * (where.end - where.start) + rest[where.end :]
-    return {"BYHOUR": wall.hour, "BYMINUTE": wall.minute}, blanked, None
+    return {"BYHOUR": hour, "BYMINUTE": wall.minute}, blanked, None
+
+
+_AM = re.compile(r"\d\s*a\.?m\b|\d{2}:\d{2}", re.IGNORECASE)
+_PM = re.compile(r"\d\s*p\.?m\b|\b(?:1[3-9]|2[0-3]):\d{2}", re.IGNORECASE)
+_NO_CLOCK = re.compile(
+    r"\d{1,2}(?:[:.h]\d{2})?\s*(?:[ap]\.?m\b\.?|h\b|uhr\b|uur\b|o'clock)|\d{1,2}[:.h]\d{2}",
+    re.IGNORECASE,
+)
 
 
 def _rrule(parts: dict[str, object]) -> str:

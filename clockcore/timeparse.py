@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from clockcore import clockforms, cues, duckling_reader, relative, weekdays
+from clockcore import clockforms, cues, duckling_reader, modifiers, relative, weekdays
 from clockcore.anchoring import (
     FLOATING_QUESTION,
     AmbiguousText,
@@ -348,7 +348,9 @@ def parse_anchored_time(
     found = _located(text, _parse(text, caller, reference, languages))
     found = _weekday_agrees(text, found, caller, reference, languages)
     found = _day_word_agrees(text, found, reference)
-    found = _read_whole(text, found, languages)
+    found, settled = _modified(text, found, reference)
+    if not settled:
+        found = _read_whole(text, found, languages)
     return _weak_cue_asks(text, found, languages)
 
 
@@ -378,6 +380,65 @@ def _day_word_agrees(text: str, found: ParseResult, reference: datetime) -> Pars
     anchor = Anchor(tz, found.zone, found.zone_source)
     return point(
         datetime.combine(day, local.time().replace(tzinfo=None)), tz, anchor, base, found.kind
+    )
+
+
+def _modified(text: str, found: ParseResult, reference: datetime) -> tuple[ParseResult, bool]:
+    """A part of the day after a time ("um 11 Uhr nachts"), "the end of" a day.
+
+    (`clockcore.modifiers`.) Returns the reading and whether "the end of" was
+    read into it. Anything these rules cannot settle is left for `_read_whole`
+    to ask about.
+    """
+    if found.start_instant is None or found.needs_clarification or found.span is None:
+        return found, False
+    if not found.zone or found.zone_source is None:
+        return found, False
+    tz = zone_from_label(found.zone)
+    anchor = Anchor(tz, found.zone, found.zone_source)
+    start, end = found.span
+    local = found.start_instant.astimezone(tz)
+    if found.start_instant == found.end_instant and (
+        after := modifiers.part_of_day_after(text, end)
+    ):
+        part, word_end = after
+        hour = modifiers.settle_hour(local.hour, part)
+        if hour is None:
+            return found, False
+        base: dict[str, object] = {
+            "matched_text": text[start:word_end], "span": (start, word_end), "zone": found.zone,
+            "zone_source": found.zone_source, "reader": found.reader,
+        }  # fmt: skip
+        wall = datetime.combine(local.date(), time(hour, local.minute))
+        if not _dated(text, start, end):  # an undated time is its next occurrence
+            wall = datetime.combine(reference.astimezone(tz).date(), wall.time())
+            if (
+                localize(wall, tz)[0] is not None
+                and (localize(wall, tz)[0] or reference) <= reference
+            ):
+                wall += timedelta(days=1)
+        return point(wall, tz, anchor, base, found.kind), False
+    begins = modifiers.end_of(text, start, end)
+    if begins is not None and found.end_instant is not None:
+        last = found.end_instant.astimezone(tz)
+        if last.time() == time() and found.end_instant - found.start_instant <= timedelta(days=8):
+            day = last.date() - timedelta(days=1)  # "by the end of Friday": Friday evening
+            first, _ = modifiers.END_OF_DAY
+            span = (min(begins, start), end)
+            return replace(
+                found, start_instant=local_boundary(day, first, tz),
+                end_instant=day_start(day + timedelta(days=1), tz),
+                span=span, matched_text=text[span[0] : span[1]],
+            ), True  # fmt: skip
+    return found, False
+
+
+def _dated(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` names a day: a day word, a weekday or a date."""
+    return (
+        weekdays.named_day_offset(text, start, end) is not None
+        or bool(weekdays.named_weekdays(text, start, end, ("en",)))
+        or weekdays.names_a_date(text[start:end])
     )
 
 
@@ -644,7 +705,9 @@ def _second_reader(
         widest = max(wider, key=lambda r: r.end - r.start)
         start, end = widest.start, widest.end
         theirs = _anchored(widest, anchor, reference)
-        if _clock_disagrees(read, theirs, anchor):
+        # "at 10 to 7 pm", which Duckling reads as a range: `_anchored` read it as 18:50.
+        counted = widest.end_wall is not None and clockforms.minutes_to(widest.text) is not None
+        if _clock_disagrees(read, theirs, anchor) and not counted:
             # "quarter to 12pm": the grammar's 12pm is noon, Duckling's reading 23:45.
             return _disagreement(read, theirs, anchor)
         read = theirs
@@ -840,6 +903,13 @@ def _anchored(
     }
     if (late := clockforms.impossible_hour(reading.text)) is not None:
         raise NotATime(f"{late!r} is not a time: hours run 00–23")
+    if reading.end_wall is not None and (to := clockforms.minutes_to(reading.text)) is not None:
+        # "at 10 to 7 pm": 18:50 at its next occurrence, not a range from 10 to 7.
+        wall = datetime.combine(reference.astimezone(tz).date(), time(*to))
+        found = point(wall, tz, anchor, base, "absolute")
+        if found.start_instant is not None and found.start_instant <= reference:
+            found = point(wall + timedelta(days=1), tz, anchor, base, "absolute")
+        return found
     if reading.end_wall is not None:
         begin = reading.walls[0]
         if reading.end_wall - begin > _HALF_DAY and reading.grain in ("minute", "hour"):
@@ -938,14 +1008,14 @@ def _stripped(part: str, start: int) -> tuple[int, int]:
     return start + lead, start + len(part.rstrip())
 
 
-def locate_time(text: str) -> TimeExpression | None:
+def locate_time(text: str, *, language: str | None = None) -> TimeExpression | None:
     """Where `text` names the time a parse would read, zone aside; None if it names none.
 
     For taking the time out of a message ("remind me at half past 3pm to call
     mom"): the span is the one `parse_anchored_time` reads, Duckling's where it
-    reads more than the grammar.
+    reads more than the grammar. `language` as for `parse_anchored_time`.
     """
-    found = parse_anchored_time(text, "UTC", _LOCATE_AT)
+    found = parse_anchored_time(text, "UTC", _LOCATE_AT, language=language)
     if found.span is None:
         return None
     start, end = found.span

@@ -9,7 +9,6 @@ and compares; when they disagree, the question names both (docs/time-cues.md).
 
 from __future__ import annotations
 
-import calendar
 import re
 from datetime import date, timedelta
 
@@ -120,7 +119,7 @@ CONFLICT_QUESTION = (
     "{written!r}: {day} is a {actual}, not a {named}. "
     "Did you mean {named} {near} or {actual} {day}?"
 )
-_ENGLISH = tuple(calendar.day_name)
+_ENGLISH = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def _short(day: date) -> str:
