@@ -26,6 +26,7 @@ from clockcore import (
     ContactWindow,
     ContextEnvelope,
     MessageRef,
+    guess_language,
     parse_anchored_time,
     runtime_time_context,
     to_iso,
@@ -166,7 +167,8 @@ class Agent:
                 return ToolSession(
                     wrapper=self._wrapper, envelope=envelope, clock=self._clock,
                     contact_window=envelope.contact.contact_window, key_base=ref.key,
-                    user_id=ref.user_id, can_send=self._can_send, language=ref.language,
+                    user_id=ref.user_id, can_send=self._can_send,
+                    language=ref.language or guess_language(ref.text),
                 )  # fmt: skip
 
             session = session_for()

@@ -20,19 +20,22 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import count
 
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
 from clockcore import (
     RUNTIME_BLOCK_END,
     find_time_expressions,
+    guess_language,
     locate_time,
     parse_directives,
+    parse_recurrence,
     require_zone,
     without_time,
 )
 from clockcore.places import lookup_place
+from clockcore.recurrence_words import without_frames
 
 __all__ = ["RulesProvider"]
 
@@ -43,8 +46,31 @@ NEEDS_LLM = (
     "For conversation, configure an LLM (CLOCKBOT_LLM_PROVIDER)."
 )
 
-_REMIND = re.compile(r"^\s*remind me\b(?P<rest>.+)$", re.IGNORECASE | re.DOTALL)
-_TO = re.compile(r"\s+(?:to|that|about)\s+", re.IGNORECASE)
+# "remind me", and how else people ask for one, in the seven languages: the group's name is
+# the language, so the time is read in it (docs/time-cues.md).
+_REMIND = re.compile(
+    r"^\s*(?:(?:please|pls|hey|hi|ok|okay)[\s,]+)?(?:"
+    r"(?P<en>(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:remind\s+me|ping\s+me|nudge\s+me|set\s+(?:a|me\s+a)\s+reminder(?:\s+for)?|"
+    r"(?:do\s+not|don'?t)\s+let\s+me\s+forget))"
+    r"|(?P<es>(?:(?:me\s+)?puedes\s+|podr[ií]as\s+)?(?:recu[eé]rdame|recordame|recordarme|"
+    r"av[ií]same|avisarme|no\s+me\s+dejes\s+olvidar))"
+    r"|(?P<de>(?:kannst\s+du\s+mich\s+)?(?:erinnere?\s+mich|erinnern|sag\s+mir\s+bescheid))"
+    r"|(?P<fr>(?:peux-tu\s+|pourrais-tu\s+)?(?:rappelle[sz]?[- ]moi|me\s+rappeler|"
+    r"pr[ée]viens[- ]moi))"
+    r"|(?P<pt>(?:pode\s+)?(?:me\s+lembr[ae]|lembr[ae][- ]me|me\s+avis[ae]|"
+    r"n[ãa]o\s+me\s+deixe?\s+esquecer))"
+    r"|(?P<it>(?:puoi\s+)?(?:ricordami|ricordarmi|mi\s+ricordi|avvisami))"
+    r"|(?P<nl>(?:kun\s+je\s+me\s+)?(?:herinner\s+(?:me|mij)|herinneren))"
+    r")\b[\s,:]*(?P<rest>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+# Words that join the time to what to be reminded of: "to call mom", "de llamar", "an die
+# Bank", "d'appeler", "de ligar", "di chiamare", "aan de huur".
+_TO = re.compile(
+    r"(?:^|\s+)(?:to|that|about|of|que|de|d'|an|daran|à|di|aan|om|per|para|pra|sobre)(?:\s+|(?<=')|$)",
+    re.IGNORECASE,
+)
 _TIME_IN = re.compile(
     r"\bwhat(?:'s| is)? (?:the )?time(?: is it)?(?: (?:in|for) (?P<place>[^?!.]+))?",
     re.IGNORECASE,
@@ -140,7 +166,10 @@ class RulesProvider:
         if reminders := self._reminders(text):
             return reminders
         if remind := _REMIND.match(text):
-            return self._reminder(remind["rest"])
+            written = next(
+                name for name, got in remind.groupdict().items() if got and name != "rest"
+            )
+            return self._reminder(remind["rest"], guess_language(text) or written)
         if asked := _TIME_IN.search(text):
             place = (asked["place"] or "").strip()
             if not place:
@@ -238,23 +267,55 @@ class RulesProvider:
             target = f"{next_at:%Y-%m-%d} at {target}"  # the same day
         return self._call("snooze", id=hit["id"], until=target)
 
-    def _reminder(self, rest: str) -> Completion:
-        repeat = next(
-            (e for e in find_time_expressions(rest) if "recurrence" in e.parts and e.whole), None
-        )
+    def _reminder(self, rest: str, language: str) -> Completion:
+        repeat = _repeating(rest, language)
         if repeat is not None:
-            what = rest[: repeat.start] + " " + rest[repeat.end :]
-            what = _TO.sub(" ", " " + what).strip(" .!,") or "your reminder"
-            return self._call("schedule_recurring", text=what, every=repeat.text)
-        found = locate_time(rest)
+            what, every = repeat
+            return self._call("schedule_recurring", text=what, every=every)
+        found = locate_time(rest, language=language)
         if found is None:
             return _say(
                 "When should I remind you? For example: 'remind me tomorrow at 9 to call the bank'."
             )
-        what = _TO.sub(" ", " " + without_time(rest, found)).strip(" .!,") or "your reminder"
+        what = _content(without_time(rest, found))
         # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
         when = found.text if found.whole else rest.strip()
         return self._call("remember", content=what, due_at=when, notify=True)
+
+
+def _repeating(rest: str, language: str) -> tuple[str, str] | None:
+    """(what to be reminded of, when it repeats) if `rest` asks for a repeating reminder."""
+    if language == "en":
+        repeat = next(
+            (e for e in find_time_expressions(rest) if "recurrence" in e.parts and e.whole), None
+        )
+        if repeat is None:
+            return None
+        return _content(rest[: repeat.start] + " " + rest[repeat.end :]), repeat.text
+    if parse_recurrence(rest, "UTC", _ANY_TIME, language=language).kind == "invalid":
+        return None
+    left = without_frames(rest, language)
+    found = locate_time(left, language=language)
+    words = without_time(left, found) if found is not None else left
+    what = _content(words)
+    # The rule is what was written less what to be reminded of: "cada lunes a las 9".
+    at = rest.rfind(what)
+    every = rest[:at] + rest[at + len(what) :] if at >= 0 and what != "your reminder" else rest
+    return what, _TRAILING_JOINER.sub("", " ".join(every.split())).strip(" .!?,")
+
+
+_TRAILING_JOINER = re.compile(
+    r"(?:\s+(?:to|that|about|of|que|de|d'|an|à|di|aan|om|per|para|pra|sobre))+\s*$", re.I
+)
+
+
+_ANY_TIME = datetime(2026, 1, 1, tzinfo=UTC)
+"""Whether a text repeats does not depend on when it is read."""
+
+
+def _content(what: str) -> str:
+    """What to be reminded of: the words left, without the word that joined them to the time."""
+    return _TO.sub(" ", " " + what, count=1).strip(" .!?,") or "your reminder"
 
 
 def _split(content: str) -> tuple[str, str]:

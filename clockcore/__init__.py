@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         StateError,
         UnknownTimezoneError,
     )
+    from clockcore.language import guess_language
     from clockcore.message import MessageRef, primary_language
     from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
     from clockcore.policy import (
@@ -140,6 +141,7 @@ _HOME: dict[str, str] = {
     "evaluate": "clockcore.policy",
     "find_time_expressions": "clockcore.timeparse",
     "format_elapsed": "clockcore.envelope",
+    "guess_language": "clockcore.language",
     "get_zone": "clockcore.zones",
     "is_valid_zone": "clockcore.zones",
     "load_policy": "clockcore.policy",
@@ -219,6 +221,7 @@ __all__ = [
     "find_time_expressions",
     "format_elapsed",
     "get_zone",
+    "guess_language",
     "is_valid_zone",
     "load_policy",
     "load_state",

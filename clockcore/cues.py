@@ -181,6 +181,8 @@ _UNIT_AFTER = re.compile(
     r"liters?\b|litres?\b|litros?\b|liter\b|litri\b|kilos?\b|chili\b|quilos?\b|kilo\b)",
     re.IGNORECASE,
 )
+# A plural noun right after a number: "at 3 options", "le 10 canzoni".
+_COUNTED = re.compile(r"\s+([^\W\d_]{3,}[si])\b")
 _CURRENCY_BEFORE = re.compile(r"(?:[€$£¥]|R\$|\bEUR|\bUSD)\s*$", re.IGNORECASE)
 
 # Things that look like times and are not, blanked before reading.
@@ -254,6 +256,11 @@ def cue(text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)) -
         final = list(_NUMBER.finditer(span))[-1]
         if _UNIT_AFTER.match(text, start + final.end()):
             return "none"  # "7.30 percent", "4,20 ms"
+        if (counted := _COUNTED.match(text, start + final.end())) and not any(
+            fold(counted[1]) in WORDS.get(language, frozenset())
+            for language in _languages(languages)
+        ):
+            return "none"  # "look at 3 options": a count of things
     if _CLOCK_FORM.search(span) or _DATE_FORM.search(span):
         return "strong"
     languages = _languages(languages)

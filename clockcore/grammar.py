@@ -165,7 +165,7 @@ UNIT_RE = "|".join(sorted(UNITS, key=len, reverse=True))
 
 
 _AMOUNT = (
-    rf"(?:half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half"
+    rf"(?:half\s+an?\s+hour|an?\s+hour\s+and\s+a\s+half|\b\d{{1,3}}h\d{{2}}\b"
     rf"|\b(?:{NUMBER_RE})(?:(?<=\d)\s*|\s+)(?:{UNIT_RE})\b)"
 )
 
@@ -216,9 +216,10 @@ _SCANNER = re.compile(
 # Cheap first look: a message with no digit and none of these words has no time
 # expression. A word-set test costs a few microseconds; the scanner, far more.
 _TRIGGER_WORDS = frozenset(
-    {*MONTHS, *WEEKDAYS, *PERIODS, "noon", "midday", "midnight", "half"}
+    {*MONTHS, *WEEKDAYS, *PERIODS, "noon", "midday", "midnight", "half", "quarter"}
     | {word for phrase in DAY_WORDS for word in phrase.split()} - {"the", "after", "before"}
     | {unit for unit in UNITS if len(unit) > 2}  # not "m", "s", "h": "I'm", "it's"
+    | {"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
 )
 _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"[a-z]+")
@@ -260,6 +261,8 @@ TIME_KINDS = DATE_KINDS | CLOCK_KINDS | {"stamp", "relative", "period"}
 
 AMOUNT_PARTS = re.compile(
     rf"(?P<half>half\s+an?\s+hour)|(?P<andhalf>an?\s+hour\s+and\s+a\s+half)"
+    # "1h30": an hour and thirty minutes, as people write a duration.
+    r"|\b(?P<hm_h>\d{1,3})h(?P<hm_m>\d{2})\b"
     # A number word needs a space before its unit: "and" is not "an" + "d" (a day).
     rf"|\b(?P<n>{NUMBER_RE})(?:(?<=\d)\s*|\s+)(?P<unit>{UNIT_RE})\b",
     re.IGNORECASE,

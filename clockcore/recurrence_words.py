@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from clockcore.cues import fold
 
-__all__ = ["in_english"]
+__all__ = ["in_english", "without_frames"]
 
 _ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ENGLISH_MONTHS = (
@@ -295,6 +295,15 @@ def in_english(text: str, language: str | None) -> str:
     time of day and every other word stay exactly as written ("às 9h"). English,
     or a language without frames, comes back unchanged.
     """
+    return _replaced(text, language, keep=True)
+
+
+def without_frames(text: str, language: str | None) -> str:
+    """`text` without its repeating-time frame: "cada lunes a las 9 pagar" → "a las 9 pagar"."""
+    return _replaced(text, language, keep=False)
+
+
+def _replaced(text: str, language: str | None, *, keep: bool) -> str:
     rules = _COMPILED.get(language or "")
     if rules is None:
         return text
@@ -303,7 +312,7 @@ def in_english(text: str, language: str | None) -> str:
     for pattern, english in rules:
         start = 0
         while (found := pattern.search(folded, start)) is not None:
-            replacement = english(found)
+            replacement = english(found) if keep else " "
             folded = folded[: found.start()] + replacement + folded[found.end() :]
             said = said[: found.start()] + replacement + said[found.end() :]
             start = found.start() + len(replacement)

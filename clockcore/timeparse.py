@@ -75,7 +75,9 @@ def _duration(text: str) -> tuple[timedelta, dict[str, int]]:
     exact = timedelta()
     steps = {"days": 0, "weeks": 0, "months": 0, "years": 0}
     for part in AMOUNT_PARTS.finditer(text):
-        if part["half"]:
+        if part["hm_h"]:
+            exact += timedelta(hours=int(part["hm_h"]), minutes=int(part["hm_m"]))
+        elif part["half"]:
             exact += timedelta(minutes=30)
         elif part["andhalf"]:
             exact += timedelta(minutes=90)
@@ -1068,16 +1070,93 @@ def _pick(groups: list[list[Token]]) -> list[Token]:
     return first
 
 
-def find_time_expressions(text: str) -> list[TimeExpression]:
+def find_time_expressions(text: str, *, language: str | None = None) -> list[TimeExpression]:
     """Where `text` talks about time: each expression's span, in order.
 
-    Uses the grammar only (no library fallback), so it is cheap enough to run on
-    every message; a message with no digits and no time words stops at one
-    regex search.
+    A cheap first look runs on every message: without a digit or a time word
+    (in English or the person's `language`) it stops at one word-set test. The
+    grammar's expressions come next; only where the message holds a digit or a
+    time word the grammar did not read ("Thurs", "half past", "1h30", "mañana a
+    las 9") does the reader behind `parse_anchored_time` run, so the spans are
+    the ones a parse reads.
     """
     text = text[:MAX_TEXT]
-    if not has_time_words(text):
+    languages = _languages(language)
+    if not has_time_words(text) and not _time_words(text, languages, english=True):
         return []
+    found = _grammar_expressions(text)
+    unread = list(text)
+    for expression in found:
+        unread[expression.start : expression.end] = " " * (expression.end - expression.start)
+    rest = "".join(unread)
+    # Two pieces may be one expression the grammar did not join ("entre las 14:00 y las
+    # 16:00", "op 10 december om 8:30"); a digit or a time word it left may widen one.
+    if len(found) > 1 or _DIGIT.search(rest) or _time_words(rest, languages, english=True):
+        found = _with_the_reader(text, found, language)
+    return found
+
+
+def _time_words(text: str, languages: tuple[str, ...], *, english: bool) -> bool:
+    """Whether `text` holds a time word of `languages` (English's only if `english`)."""
+    if text.isascii():  # most chat: nothing to fold but the case
+        words = set(_WORDS.findall(text.lower())) - _LOOSE_WORDS
+    else:
+        words = {cues.fold(w) for w in _WORDS.findall(text)} - _LOOSE_WORDS
+    return any(
+        words & (cues.WORDS.get(language, frozenset()) | _WIDENING.get(language, frozenset()))
+        for language in languages
+        if english or language != "en"
+    )
+
+
+# Words that may widen what the grammar read: weekday abbreviations, "-ish", meals, and
+# "the end of", per language.
+_WIDENING = {
+    "en": frozenset(
+        {"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "ish"}
+        | {"lunch", "dinner", "breakfast", "end"}
+    ),
+    "es": frozenset({"final", "fin"}),
+    "de": frozenset({"ende"}),
+    "fr": frozenset({"fin"}),
+    "pt": frozenset({"fim", "final"}),
+    "it": frozenset({"fine"}),
+    "nl": frozenset({"eind", "einde"}),
+}
+# Words too common to send a message to the reader on their own ("a nice day", "new").
+_LOOSE_WORDS = frozenset({"h", "min", "am", "pm", "new", "eve", "day", "days"})
+
+
+_MOST_EXPRESSIONS = 4
+"""How many expressions the reader looks for in one message."""
+
+
+def _with_the_reader(
+    text: str, found: list[TimeExpression], language: str | None
+) -> list[TimeExpression]:
+    """`found` widened, and added to, by what `locate_time` reads in `text`."""
+    remaining = text
+    spans = [(e.start, e.end, e.parts, e.whole) for e in found]
+    for _ in range(_MOST_EXPRESSIONS):
+        read = locate_time(remaining, language=language)
+        if read is None:
+            break
+        start, end, whole = read.start, read.end, read.whole
+        parts: tuple[str, ...] = ("reader",)
+        for other in [s for s in spans if s[0] < end and start < s[1]]:
+            spans.remove(other)
+            start, end = min(start, other[0]), max(end, other[1])
+            parts, whole = (*other[2], "reader"), whole and other[3]
+        spans.append((start, end, parts, whole))
+        remaining = remaining[: read.start] + " " * (read.end - read.start) + remaining[read.end :]
+    return [
+        TimeExpression(start=s, end=e, text=text[s:e], parts=p, whole=w)
+        for s, e, p, w in sorted(spans)
+    ]
+
+
+def _grammar_expressions(text: str) -> list[TimeExpression]:
+    """The expressions clockcore's own grammar finds, widened by ranges and recurrences."""
     tokens = scan_text(text)
     spans: list[tuple[int, int, tuple[str, ...]]] = []
     for group in group_tokens(text, tokens):

@@ -60,3 +60,69 @@ async def test_every_monday_is_a_recurring_schedule_not_one_monday(
     assert (local.weekday(), local.hour, local.minute) == (0, 9, 0)
     reply = channel.sent[-1].text
     assert "repeating" in reply and f"s{schedule.id}" in reply
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "weekday", "hour", "minute"),
+    [
+        # No platform language: the words say it (clockcore.language).
+        ("recuérdame el lunes a las 8 pagar el alquiler", "pagar el alquiler", 0, 8, 0),
+        ("erinnere mich am Freitag um 18 Uhr an die Bank", "die Bank", 4, 18, 0),
+        ("rappelle-moi mardi à 7h30 d'appeler maman", "appeler maman", 1, 7, 30),
+        ("me lembra na quarta às 21h de ligar pra mãe", "ligar pra mãe", 2, 21, 0),
+        ("ricordami giovedì alle 16 di chiamare la banca", "chiamare la banca", 3, 16, 0),
+        ("herinner me zaterdag om 10 uur aan de huur", "de huur", 5, 10, 0),
+        ("could you remind me on Sunday at 11am to water the plants", "water the plants", 6, 11, 0),
+        ("don't let me forget to call Ana on Monday at 4pm", "call Ana", 0, 16, 0),
+    ],
+)
+async def test_a_reminder_as_people_ask_for_one(
+    world: tuple[Gateway, RecordingChannel],
+    text: str,
+    content: str,
+    weekday: int,
+    hour: int,
+    minute: int,
+) -> None:
+    gateway, channel = world
+    await gateway.accept(inbound(text, message_id="ask"))
+    await gateway.settle()
+    (item,) = await gateway.wrapper.recall(user_key="test:7", query=content.split()[-1])
+    assert item.content == content
+    assert item.due_at is not None
+    local = item.due_at.astimezone(NEW_YORK)
+    assert (local.weekday(), local.hour, local.minute) == (weekday, hour, minute)
+    assert "language model" not in channel.sent[-1].text
+
+
+async def test_ping_me_in_45_minutes(world: tuple[Gateway, RecordingChannel]) -> None:
+    gateway, _ = world
+    await gateway.accept(inbound("ping me in 45 minutes about the parcel", message_id="p"))
+    await gateway.settle()
+    (item,) = await gateway.wrapper.recall(user_key="test:7", query="parcel")
+    assert item.content == "the parcel"
+    assert item.due_at is not None
+    assert 44 * 60 <= (item.due_at - item.created_at).total_seconds() <= 46 * 60
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "rule"),
+    [
+        ("can you remind me every Friday at 5pm to back up the laptop", "back up the laptop",
+         "BYDAY=FR;BYHOUR=17"),
+        ("recuérdame cada lunes a las 9 sacar la basura", "sacar la basura", "BYDAY=MO;BYHOUR=9"),
+        ("erinnere mich jeden Montag um 9 Uhr an den Müll", "den Müll", "BYDAY=MO;BYHOUR=9"),
+        ("ricordami ogni giorno alle 8 di prendere la pillola", "prendere la pillola",
+         "FREQ=DAILY;BYHOUR=8"),
+    ],
+)  # fmt: skip
+async def test_a_repeating_reminder_in_any_language(
+    world: tuple[Gateway, RecordingChannel], text: str, content: str, rule: str
+) -> None:
+    gateway, channel = world
+    await gateway.accept(inbound(text, message_id="rep"))
+    await gateway.settle()
+    (schedule,) = await gateway.wrapper.reminders.listing("test:7")
+    assert schedule.text == content
+    assert rule in schedule.rrule
+    assert "repeating" in channel.sent[-1].text

@@ -174,7 +174,6 @@ def test_first_tuesday_of_october_is_that_whole_day(world: World) -> None:
         "remind me every Monday at 9am to submit the timesheet",  # a recurrence, not one Monday
         "mañana a las 9",  # no language hint: the 9 is not read, so never "the whole day"
         "morgen um 9 Uhr",
-        "in 1h30",  # "in 1h" or "1h30"?
     ],
 )
 def test_what_is_not_read_whole_is_asked(world: World, text: str) -> None:
@@ -190,10 +189,18 @@ def test_words_around_a_time_that_are_not_time_change_nothing(world: World) -> N
 
 
 def test_a_clash_names_both_readings() -> None:
-    result = parse_anchored_time("in 1h30", "UTC", datetime(2026, 3, 7, 10, tzinfo=UTC))
+    # "el 30" and "febrero" overlap without one holding the other: the 30th, or February?
+    now = datetime(2026, 3, 7, 10, tzinfo=UTC)
+    result = parse_anchored_time("el 30 de febrero", "UTC", now, language="es")
     assert result.clarification_question is not None
-    assert "'in 1h' (2026-03-07T11:00:00+00:00)" in result.clarification_question
-    assert "'1h30'" in result.clarification_question
+    assert "'el 30' (2026-03-30T00:00:00+00:00)" in result.clarification_question
+    assert "'febrero'" in result.clarification_question
+
+
+def test_1h30_is_an_hour_and_a_half() -> None:
+    now = datetime(2026, 3, 7, 10, tzinfo=UTC)
+    result = parse_anchored_time("in 1h30", "UTC", now)
+    assert result.start_instant == datetime(2026, 3, 7, 11, 30, tzinfo=UTC)
 
 
 def test_duckling_is_the_reader_where_its_wheel_is_installed() -> None:

@@ -10,9 +10,11 @@ goes when the misread is fixed (issue 34 lists what is left).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from clockcore import duckling_reader
+from clockcore import duckling_reader, find_time_expressions
 from tests.support.time_corpus import (
     LANGUAGES,
     SILENT,
@@ -24,6 +26,9 @@ from tests.support.time_corpus import (
     sentences,
 )
 
+_FIRST_TIME_WORD = re.compile(
+    r"\d|\b(?!(?:at|on|the|um|am|a|las|la|à|às|as|alle|om|op|le|el|de|dalle|van)\b)\w", re.I
+)
 # Issue 34: at least 85% of the timed sentences read as meant (or rightly asked about).
 TARGET = 0.85
 
@@ -75,3 +80,22 @@ def test_most_timed_sentences_are_read_not_asked(language: str) -> None:
 def test_the_corpus_format_rejects_a_line_without_its_meaning() -> None:
     with pytest.raises(ValueError, match=r"en.txt:3: expected 'meaning \| sentence'"):
         parse_line("en", 3, "tomorrow at 9")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_find_time_expressions_finds_what_a_parse_reads(language: str) -> None:
+    # The cheap finder (the rules agent's, and the relevance fact's) holds every span a
+    # confident parse reads, in the sentence's language.
+    missed = []
+    for sentence in sentences(language):
+        _, result = judge(sentence)
+        if result.span is None or result.start_instant is None or result.needs_clarification:
+            continue
+        start, end = result.span
+        # The words before the first number or time word ("at", "a las", "um") are glue.
+        first = _FIRST_TIME_WORD.search(sentence.text, start, end)
+        start = first.start() if first else start
+        found = find_time_expressions(sentence.text, language=language)
+        if not any(e.start <= start and end <= e.end for e in found):
+            missed.append((sentence.where, sentence.text, [e.text for e in found]))
+    assert missed == []
