@@ -26,6 +26,7 @@ from bot.tool_session import (
     instant,
     iso,
     object_schema,
+    said,
     sending,
     text_arg,
 )
@@ -123,6 +124,7 @@ async def _schedule_recurring(arguments: Mapping[str, Any], context: ToolSession
         "rule": rule.rrule,
         "zone": rule.zone or f"floating (now {context.session_tz})",
         "next": [iso(at, context) for at in rule.next_occurrences[:3]],
+        "said": [said(at, context) for at in rule.next_occurrences[:3]],
         "missed": missed,
     }
 
@@ -179,7 +181,10 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
         context.stage(ReminderChange(envelope.user_key, reminder_id(job), "move", at))
     else:
         context.enqueue("reminder", job.text, at)
-    shown = {"snoozed": reminder_id(job), "text": job.text, "until": iso(at, context)}
+    shown = {
+        "snoozed": reminder_id(job), "text": job.text, "until": iso(at, context),
+        "said": said(at, context),
+    }  # fmt: skip
     return {**shown, "moved": True} if moved else shown
 
 
@@ -201,7 +206,14 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
     if until is None and target.startswith("r"):
         raise BadArguments("a one-shot reminder is paused until a time: give until")
     context.stage(ReminderChange(context.envelope.user_key, target, "pause", until))
-    return {"id": target, "paused": True, "until": iso(until, context) if until else None}
+    if until is None:
+        return {"id": target, "paused": True, "until": None}
+    return {
+        "id": target,
+        "paused": True,
+        "until": iso(until, context),
+        "said": said(until, context),
+    }
 
 
 async def _this_one(context: ToolSession) -> str:

@@ -376,17 +376,18 @@ def _after_tool(result: Message) -> str:
     if result.name == "current_time":
         return f"It is {_readable(data['now'])} in {data['zone']}."
     if result.name == "remember":
-        due = data.get("due_at")
-        return f"I'll remind you at {_readable(due)}." if due else "Noted."
+        due = data.get("said") or (data.get("due_at") and _readable(data["due_at"]))
+        return f"I'll remind you {due}." if due else "Noted."
     if result.name == "schedule_recurring":
-        nexts = ", ".join(_readable(at) for at in data.get("next", []))
+        nexts = "; ".join(data.get("said") or [_readable(at) for at in data.get("next", [])])
         return f"Set: {data['text']}, repeating. Next: {nexts}. Its id is {data['id']}."
     if result.name == "list_reminders":
         return _listing(data.get("reminders", []))
     if result.name == "snooze":
+        until = data.get("said") or _readable(data["until"])
         if data.get("moved"):
-            return f"Moved: {data['text']}, to {_readable(data['until'])}."
-        return f"Snoozed: {data['text']}, until {_readable(data['until'])}."
+            return f"Moved: {data['text']}, to {until}."
+        return f"Snoozed: {data['text']}, until {until}."
     if result.name == "cancel_reminder":
         return f"Canceled {data['id']}."
     if result.name == "set_contact_window":
@@ -397,8 +398,8 @@ def _after_tool(result: Message) -> str:
     if result.name == "pause_reminders":
         if data.get("resumed"):
             return "Your reminders are back on."
-        until = data.get("until")
-        return f"Paused until {_readable(until)}." if until else "Paused until you resume them."
+        until = data.get("said") or (data.get("until") and _readable(data["until"]))
+        return f"Paused until {until}." if until else "Paused until you resume them."
     return "Done."
 
 

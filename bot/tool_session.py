@@ -20,6 +20,7 @@ from clockcore import (
     runtime_time_context,
     to_iso,
 )
+from clockcore.spoken import say_when
 from wrapper import InteractionWrapper
 from wrapper.effects import Effect, Enqueue, ForgetMemory, MarkReminded, NewMemory, outbox_values
 
@@ -193,6 +194,15 @@ def integer_arg(arguments: Mapping[str, Any], name: str, *, required: bool = Tru
 
 def iso(at: datetime | None, context: ToolSession) -> str | None:
     return to_iso(at, context.session_tz) if at is not None else None
+
+
+def said(at: datetime, context: ToolSession) -> str:
+    """`at` as the person reads it, in their language and zone (`clockcore.spoken`).
+
+    Tools that set a time return it beside the ISO instant, so the confirmation
+    can say it back in the person's words: a misread they see, they can correct.
+    """
+    return say_when(at, context.session_tz, now=context.clock.now(), language=context.language)
 
 
 def sending(context: ToolSession, name: str) -> None:

@@ -29,6 +29,7 @@ from bot.tool_session import (
     integer_arg,
     iso,
     object_schema,
+    said,
     sending,
     text_arg,
     time_context,
@@ -255,6 +256,7 @@ async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[
         result["notify"] = True
     if due is not None:
         result["due_at"] = iso(due, context)
+        result["said"] = said(due, context)
         result["time_context"] = time_context(context)
     return result
 
@@ -410,6 +412,7 @@ async def _schedule_message(arguments: Mapping[str, Any], context: ToolSession) 
         "id": item.key,
         "scheduled": True,
         "at": iso(at, context),
+        "said": said(at, context),
         "time_context": timing.to_dict(),
     }
 

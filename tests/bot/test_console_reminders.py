@@ -44,24 +44,24 @@ async def test_the_readme_reminder_lines_answer_correctly(tmp_path: Path) -> Non
     out = await _session(settings, clock, setting_up)
     text = "\n".join(out)
     assert out[0] == "clockbot> Your home timezone is now America/New_York."
-    assert out[1] == "clockbot> I'll remind you at 2026-06-11 15:00:00 (UTC-04:00)."
+    assert out[1] == "clockbot> I'll remind you Thursday 11 Jun, 15:00 (in 1 day)."
     assert out[2].startswith(
-        "clockbot> Set: submit the timesheet, repeating. Next: 2026-06-11 09:00:00 (UTC-04:00), "
-        "2026-06-12 09:00:00 (UTC-04:00), 2026-06-15 09:00:00 (UTC-04:00)."
+        "clockbot> Set: submit the timesheet, repeating. Next: Thursday 11 Jun, 09:00 (in 23 "
+        "hours); Friday 12 Jun, 09:00 (in 2 days); Monday 15 Jun, 09:00 (in 5 days)."
     )
-    assert out[3].startswith("clockbot> Set: stretch, repeating. Next: 2026-06-10 20:00:00")
+    assert out[3].startswith("clockbot> Set: stretch, repeating. Next: Wednesday 10 Jun, 20:00")
     assert "clockbot> Your reminders:" in text
     assert re.search(r"- s\d+: submit the timesheet \(repeats\), next 2026-06-11 09:00", text)
     assert re.search(r"- r\d+: call the bank, next 2026-06-11 15:00", text)
-    assert "clockbot> Moved: call the bank, to 2026-06-11 16:00:00 (UTC-04:00)." in out
-    assert "clockbot> Paused until 2026-06-15 00:00:00 (UTC-04:00)." in out
+    assert "clockbot> Moved: call the bank, to Thursday 11 Jun, 16:00 (in 1 day)." in out
+    assert "clockbot> Paused until Monday 15 Jun, 00:00 (in 5 days)." in out
     assert "clockbot> Your reminders are back on." in out
     assert re.match(r"clockbot> Canceled s\d+\.$", out[-1])
     # 20:00 in New York: the daily stretch arrives while the console lingers.
     clock.set(datetime(2026, 6, 11, 0, 0, 5, tzinfo=UTC))
     assert await _session(settings, clock, []) == ["clockbot (reminder)> Reminder: stretch"]
     snoozed = await _session(settings, clock, ["snooze 20 min"])
-    assert snoozed == ["clockbot> Snoozed: stretch, until 2026-06-10 20:20:05 (UTC-04:00)."]
+    assert snoozed == ["clockbot> Snoozed: stretch, until Wednesday 10 Jun, 20:20 (in 20 minutes)."]
     clock.advance(minutes=20)
     assert await _session(settings, clock, []) == ["clockbot (reminder)> Reminder: stretch"]
     (stopped,) = await _session(settings, clock, ["stop this one"])

@@ -95,7 +95,7 @@ async def test_two_matches_are_asked_about(world: World) -> None:
 async def test_pause_until_monday_then_it_comes_again_on_monday(world: World) -> None:
     await world.say("remind me every day at 8am to stretch")
     answer = await world.say("pause my reminders until Monday")
-    assert answer.startswith("Paused until 2026-06-15 00:00")
+    assert answer.startswith("Paused until Monday 15 Jun, 00:00")
     ((_, next_at),) = await _jobs(world)
     assert next_at.astimezone(NEW_YORK) == datetime(2026, 6, 15, 8, tzinfo=NEW_YORK)
     assert await world.wait(timedelta(days=4)) == []  # Thursday to Sunday: nothing
@@ -134,7 +134,7 @@ async def test_move_the_3pm_one_to_4(world: World) -> None:
     await world.say("remind me tomorrow at 3pm to call the bank")
     await world.say("remind me tomorrow at 5pm to pick up the kids")
     answer = await world.say("move the 3pm one to 4")
-    assert answer == "Moved: call the bank, to 2026-06-11 16:00:00 (UTC-04:00)."
+    assert answer == "Moved: call the bank, to Thursday 11 Jun, 16:00 (in 1 day)."
     moved = dict(await _jobs(world))
     assert moved["r:call the bank"].astimezone(NEW_YORK).hour == 16
     assert moved["r:pick up the kids"].astimezone(NEW_YORK).hour == 17
@@ -145,7 +145,7 @@ async def test_snooze_20_min_brings_the_reminder_back_once(world: World) -> None
     (sent,) = await world.wait(timedelta(minutes=5))
     assert "take the cake out" in sent
     answer = await world.say("snooze 20 min")
-    assert answer.startswith("Snoozed: take the cake out, until 2026-06-10 10:25")
+    assert answer.startswith("Snoozed: take the cake out, until Wednesday 10 Jun, 10:25")
     assert await world.wait(timedelta(minutes=19)) == []
     (again,) = await world.wait(timedelta(minutes=1))
     assert "take the cake out" in again
@@ -156,7 +156,7 @@ async def test_remind_me_again_tonight(world: World) -> None:
     await world.say("remind me in 5 minutes to water the plants")
     await world.wait(timedelta(minutes=5))
     answer = await world.say("remind me again tonight")
-    assert "until 2026-06-10 18:00" in answer
+    assert "until Wednesday 10 Jun, 18:00" in answer
     assert [what for what, _ in await _jobs(world)] == ["r:water the plants"]
 
 

@@ -1,0 +1,44 @@
+"""An instant said as a person reads it: "Thursday 26 Nov, 19:00 (in 9 hours)".
+
+Every confirmation of a time says it back this way (docs/time-cues.md): a
+misread the person can see is a misread they can correct. The words come from
+Babel's CLDR data, not a hand table: "jeudi 26 nov., 19:00 (dans 9 heures)",
+"Donnerstag 26 Nov., 19:00 (in 9 Stunden)". Babel is imported on first use.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+
+from clockcore.clock import as_utc
+from clockcore.zones import get_zone
+
+__all__ = ["SPOKEN_LANGUAGES", "say_when"]
+
+SPOKEN_LANGUAGES = frozenset({"en", "es", "de", "fr", "pt", "it", "nl"})
+"""The languages confirmations are said in; any other is said in English."""
+
+
+def say_when(
+    instant: datetime, zone: str | tzinfo, *, now: datetime, language: str | None = None
+) -> str:
+    """`instant` as a person in `zone` reads it, in `language`, with how far it is from `now`.
+
+    Args:
+        instant: aware.
+        zone: an IANA id or a tzinfo: where the wall time is read.
+        now: the decision instant, aware ("in 9 hours" counts from it).
+        language: ISO 639-1; one outside `SPOKEN_LANGUAGES`, or None, is English.
+    """
+    from babel.dates import format_datetime, format_timedelta
+
+    tz = get_zone(zone) if isinstance(zone, str) else zone
+    locale = language if language in SPOKEN_LANGUAGES else "en"
+    at, current = as_utc(instant), as_utc(now)
+    local = at.astimezone(tz)
+    pattern = (
+        "EEEE d MMM, HH:mm" if local.year == current.astimezone(tz).year else "EEEE d MMM y, HH:mm"
+    )
+    when = format_datetime(local, pattern, tzinfo=tz, locale=locale)
+    distance = format_timedelta(at - current, add_direction=True, threshold=1, locale=locale)
+    return f"{when} ({distance})"

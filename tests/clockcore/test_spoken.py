@@ -1,0 +1,49 @@
+"""A confirmed time said back as the person reads it, in their language and zone."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from clockcore.spoken import say_when
+
+BERLIN = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 11, 26, 10, 0, tzinfo=BERLIN)
+SEVEN_PM = datetime(2026, 11, 26, 19, 0, tzinfo=BERLIN)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Thursday 26 Nov, 19:00 (in 9 hours)"),
+        ("es", "jueves 26 nov, 19:00 (dentro de 9 horas)"),
+        ("de", "Donnerstag 26 Nov., 19:00 (in 9 Stunden)"),
+        ("fr", "jeudi 26 nov., 19:00 (dans 9 heures)"),
+        ("pt", "quinta-feira 26 nov., 19:00 (em 9 horas)"),
+        ("it", "giovedì 26 nov, 19:00 (tra 9 ore)"),
+        ("nl", "donderdag 26 nov, 19:00 (over 9 uur)"),
+        (None, "Thursday 26 Nov, 19:00 (in 9 hours)"),
+        ("ja", "Thursday 26 Nov, 19:00 (in 9 hours)"),  # not one of the seven: English
+    ],
+)
+def test_seven_pm_tonight_in_each_language(language: str | None, said: str) -> None:
+    assert say_when(SEVEN_PM, "Europe/Berlin", now=NOW, language=language) == said
+
+
+def test_the_wall_time_is_the_persons_zone_not_the_instants() -> None:
+    in_utc = SEVEN_PM.astimezone(ZoneInfo("UTC"))
+    assert say_when(in_utc, "America/New_York", now=NOW) == "Thursday 26 Nov, 13:00 (in 9 hours)"
+
+
+def test_another_year_is_named() -> None:
+    at = datetime(2027, 1, 3, 9, 0, tzinfo=BERLIN)
+    assert (
+        say_when(at, BERLIN, now=NOW, language="fr") == "dimanche 3 janv. 2027, 09:00 (dans 1 mois)"
+    )
+
+
+def test_a_past_instant_says_ago() -> None:
+    at = datetime(2026, 11, 26, 8, 0, tzinfo=BERLIN)
+    assert say_when(at, BERLIN, now=NOW) == "Thursday 26 Nov, 08:00 (2 hours ago)"
