@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Literal
 
 __all__ = ["Cue", "cue", "fold", "masked", "measured_before", "time_word_beside", "word_set"]
@@ -35,6 +36,15 @@ Cue = Literal["strong", "weak", "none"]
 
 def fold(text: str) -> str:
     """Lower case without accents: people drop them on phones ("manana", "as 9")."""
+    return _fold_word(text) if len(text) <= 32 else _fold(text)
+
+
+@lru_cache(maxsize=8192)
+def _fold_word(word: str) -> str:  # words repeat: fold each once
+    return _fold(word)
+
+
+def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFD", text.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 
 from clockcore.cues import fold, word_set
 
@@ -69,6 +70,7 @@ _TIME_PREPOSITION = re.compile(
 _DATE_FORM = re.compile(r"\b\d{1,2}[./]\d{1,2}\b|\b\d{4}-\d{1,2}-\d{1,2}\b")
 
 
+@lru_cache(maxsize=4096)
 def _weekday_of(word: str, languages: tuple[str, ...]) -> int | None:
     folded = fold(word)
     for language in (*languages, "en"):
