@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 
 from clockcore.cues import fold
+from clockcore.weekdays import WEEKDAY_NAMES
 
 __all__ = ["in_english", "without_frames"]
 
@@ -28,14 +29,7 @@ _ENGLISH_MONTHS = (
 
 # Per language, accents folded: weekday stems (Monday first), month names, number words,
 # units, and the frame phrases. A stem matches the plural and the "-feira" forms too.
-_DAYS = {
-    "es": "lunes martes miercoles jueves viernes sabado domingo",
-    "de": "montag dienstag mittwoch donnerstag freitag samstag sonntag",
-    "fr": "lundi mardi mercredi jeudi vendredi samedi dimanche",
-    "pt": "segunda terca quarta quinta sexta sabado domingo",
-    "it": "lunedi martedi mercoledi giovedi venerdi sabato domenica",
-    "nl": "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag",
-}
+_DAYS = WEEKDAY_NAMES
 _MONTHS = {
     "es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre "
     "diciembre",

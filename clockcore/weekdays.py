@@ -17,13 +17,14 @@ from clockcore.cues import fold, word_set
 
 __all__ = [
     "CONFLICT_QUESTION",
+    "WEEKDAY_NAMES",
     "conflict_question",
     "named_day_offset",
     "named_weekdays",
     "names_a_date",
 ]
 
-_NAMES = {  # accents folded; each list Monday first
+WEEKDAY_NAMES = {  # accents folded; each list Monday first; a name begins its plurals too
     "en": "monday tuesday wednesday thursday friday saturday sunday",
     "es": "lunes martes miercoles jueves viernes sabado domingo",
     "de": "montag dienstag mittwoch donnerstag freitag samstag sonntag",
@@ -74,7 +75,7 @@ _DATE_FORM = re.compile(r"\b\d{1,2}[./]\d{1,2}\b|\b\d{4}-\d{1,2}-\d{1,2}\b")
 def _weekday_of(word: str, languages: tuple[str, ...]) -> int | None:
     folded = fold(word)
     for language in (*languages, "en"):
-        for index, name in enumerate(_NAMES.get(language, "").split()):
+        for index, name in enumerate(WEEKDAY_NAMES.get(language, "").split()):
             # "Freitagabend", "maandagochtend", "segunda-feira": the name begins the word.
             if folded == name or (len(name) >= 5 and folded.startswith(name)):
                 return index

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clockcore import duckling_reader, parse_anchored_time
+from clockcore import parse_anchored_time
 from clockcore.cues import cue, masked
 
 BERLIN = "Europe/Berlin"
@@ -91,28 +91,23 @@ def test_a_date_is_not_blanked_as_a_version() -> None:
 @pytest.mark.parametrize(
     ("language", "text"),
     [
-        ("en", "the fix costs $4.50"),
-        ("en", "battery is at 7.30 percent"),
-        ("en", "we need three to five volunteers"),
-        ("de", "guten Morgen zusammen"),
-        ("pt", "bom dia a todos"),
         ("de", "er ist 45 Jahre alt"),
         ("fr", "la table 7 est libre"),
         ("nl", "we wonnen met 2-1"),
     ],
 )
-def test_the_issues_false_times_name_no_time(language: str, text: str) -> None:
-    if not duckling_reader.available():
-        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
+@pytest.mark.usefixtures("needs_duckling")
+def test_a_word_like_a_zone_or_a_score_names_no_time(language: str, text: str) -> None:
+    # "ist" is not IST, "est" not EST, "met" not MET; "2-1" is a score (the issue's own
+    # rows are in test_misread_table.py).
     found = parse_anchored_time(text, BERLIN, THURSDAY_10, language=language)
     assert found.kind == "invalid"
     assert not found.needs_clarification
     assert found.start_instant is None
 
 
+@pytest.mark.usefixtures("needs_duckling")
 def test_a_bare_number_after_a_loose_preposition_is_a_question() -> None:
-    if not duckling_reader.available():
-        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
     found = parse_anchored_time("a 10 minutos andando", BERLIN, THURSDAY_10, language="es")
     assert found.needs_clarification
     assert found.start_instant is None

@@ -12,7 +12,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clockcore import duckling_reader, parse_anchored_time, primary_language
+from clockcore import parse_anchored_time, primary_language
+
+pytestmark = pytest.mark.usefixtures("needs_duckling")
 
 ZONES = ["America/Sao_Paulo", "Europe/Madrid", "Asia/Kathmandu", "Pacific/Chatham"]
 TOMORROW_AT_9 = {
@@ -35,12 +37,6 @@ MONDAY_AT_1530 = {
 
 def _at(zone: str, day: date, hour: int, minute: int = 0) -> datetime:
     return datetime.combine(day, time(hour, minute), ZoneInfo(zone)).astimezone(UTC)
-
-
-@pytest.fixture(autouse=True)
-def _needs_duckling() -> None:
-    if not duckling_reader.available():
-        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
 
 
 @pytest.mark.parametrize("zone", ZONES)

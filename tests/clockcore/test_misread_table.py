@@ -10,7 +10,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clockcore import duckling_reader, parse_anchored_time, parse_recurrence
+from clockcore import parse_anchored_time, parse_recurrence
+
+pytestmark = pytest.mark.usefixtures("needs_duckling")
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 26, 10, 0, tzinfo=BERLIN)
@@ -18,12 +20,6 @@ NOW = datetime(2026, 11, 26, 10, 0, tzinfo=BERLIN)
 
 def _at(month: int, day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, month, day, hour, minute, tzinfo=BERLIN).astimezone(UTC)
-
-
-@pytest.fixture(autouse=True)
-def _needs_duckling() -> None:
-    if not duckling_reader.available():
-        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
 
 
 @pytest.mark.parametrize(

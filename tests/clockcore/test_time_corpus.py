@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from clockcore import duckling_reader, find_time_expressions
+from clockcore import find_time_expressions
 from tests.support.time_corpus import (
     LANGUAGES,
     SILENT,
@@ -26,17 +26,13 @@ from tests.support.time_corpus import (
     sentences,
 )
 
+pytestmark = pytest.mark.usefixtures("needs_duckling")
+
 _FIRST_TIME_WORD = re.compile(
     r"\d|\b(?!(?:at|on|the|um|am|a|las|la|à|às|as|alle|om|op|le|el|de|dalle|van)\b)\w", re.I
 )
 # Issue 34: at least 85% of the timed sentences read as meant (or rightly asked about).
 TARGET = 0.85
-
-
-@pytest.fixture(autouse=True)
-def _needs_duckling() -> None:
-    if not duckling_reader.available():
-        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
 
 
 def _cases() -> list[object]:

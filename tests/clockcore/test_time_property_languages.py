@@ -19,8 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clockcore import duckling_reader, parse_anchored_time
+from clockcore import parse_anchored_time
 from tests.clockcore.test_time_property import Chooser, Drawn, Seeded
+
+pytestmark = pytest.mark.usefixtures("needs_duckling")
 
 ZONES = ["Europe/Berlin", "America/Sao_Paulo", "Europe/Lisbon", "America/New_York", "UTC"]
 
@@ -185,12 +187,6 @@ def verdict(sentence: Written) -> str:
         return "read"
     got = found.start_instant.astimezone(tz) if found.start_instant else None
     return f"MISREAD: {sentence.text!r} ({sentence.language}) in {sentence.zone}: meant {meant}, read {got}"
-
-
-@pytest.fixture(autouse=True)
-def _needs_duckling() -> None:
-    if not duckling_reader.available():
-        pytest.skip("no pyduckling-native-phihos wheel on this platform: English grammar only")
 
 
 @pytest.mark.parametrize("code", sorted(LANGUAGES))
