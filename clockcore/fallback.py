@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from clockcore.anchoring import FLOATING_QUESTION, NotATime, day_start, point, result
 from clockcore.clockforms import impossible_hour
+from clockcore.cues import MOST_NUMBERS
 from clockcore.parse_result import ParseResult
 from clockcore.zonetext import Anchor
 
@@ -66,6 +67,8 @@ def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> P
     from dateparser.timezone_parser import pop_tz_offset_from_string
 
     if len(text) > _FALLBACK_MAX or not re.search(r"\d|[^\x00-\x7f]", text):
+        return None
+    if len(re.findall(r"\d+", text)) > MOST_NUMBERS:  # each is read again without it
         return None
     if (late := impossible_hour(text)) is not None:  # dateparser reads "à 25h" as 11:00
         raise NotATime(f"{late!r} is not a time: hours run 00–23")

@@ -640,8 +640,8 @@ def _readings(
     local = reference.astimezone(anchor.tz).replace(tzinfo=None, microsecond=0)
     masked = _masked(text, tokens)
     found: dict[tuple[int, int], duckling_reader.Reading] = {}
-    for language in languages:
-        for reading in duckling_reader.read(masked, local, language=language):
+    for language, window in itertools.product(languages, cues.windows(masked, languages)):
+        for reading in duckling_reader.read(window, local, language=language):
             # A proposal without a time cue ("$4.50", "2-3 people") is no reading at all.
             if (
                 not reading.latent

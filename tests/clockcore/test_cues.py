@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from clockcore import parse_anchored_time
-from clockcore.cues import cue, masked
+from clockcore.cues import MOST_TOKENS, MOST_WINDOWS, cue, masked, windows
 
 BERLIN = "Europe/Berlin"
 THURSDAY_10 = datetime(2026, 11, 26, 10, 0, tzinfo=ZoneInfo(BERLIN))
@@ -118,3 +119,23 @@ def test_a_capitalised_abbreviation_is_still_a_question() -> None:
     found = parse_anchored_time("8. März um 9 Uhr IST", BERLIN, THURSDAY_10, language="de")
     assert found.needs_clarification
     assert "IST" in (found.clarification_question or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["12 " * 21, "tomorrow " * 500, "1." * 2000, "at 9 " * 800, "morgen um 9 " * 300],
+)
+def test_duckling_reads_bounded_windows_of_a_flood(text: str) -> None:
+    # Duckling's time grows steeply with the time tokens it reads together ("12 " 21 times
+    # took 35 s): a flood is read in a few windows, each with a few tokens.
+    found = windows(text[:4000], ("de",))
+    assert len(found) <= MOST_WINDOWS
+    for window in found:
+        assert len(window) == len(text[:4000])  # blanked, not cut: positions stay
+        tokens = re.findall(r"\d+|tomorrow|morgen", window)
+        assert len(tokens) <= MOST_TOKENS
+
+
+def test_a_sentence_is_read_whole() -> None:
+    text = "el lunes 30 de noviembre a las 10 de la mañana"
+    assert windows(text, ("es",)) == [text]
