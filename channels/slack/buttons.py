@@ -90,6 +90,7 @@ def read_press(body: Mapping[str, Any], *, default_team: str) -> Press | None:
 
 
 def _id(value: object, key: str = "id") -> str | None:
-    if isinstance(value, Mapping) and isinstance(value.get(key), str) and value[key]:
+    """The id under `key`, or None: a blank id (" ") names no one and nothing."""
+    if isinstance(value, Mapping) and isinstance(value.get(key), str) and value[key].strip():
         return str(value[key])
     return None

@@ -13,7 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.gateway import Gateway
+from channels.slack.buttons import read_press
 from clockcore import SettableClock
 from tests.channels.slack.conftest import settings_for, socket_channel
 from tests.support.fake_slack import FakeSlack, dm_event
@@ -55,7 +58,7 @@ async def test_snooze_10_min_comes_back_once_and_a_double_tap_changes_nothing(
         await slack.wait_acked(await slack.push_interaction(press))
         await gw.settle()
         assert len(slack.posts) == posts + 1
-        assert slack.posts[-1]["text"].startswith("Snoozed: stretch, until 2026-06-10 23:15")
+        assert slack.posts[-1]["text"].startswith("Snoozed: stretch, until Wednesday 10 Jun, 23:15")
         (update,) = slack.updates
         assert update["ts"] == reminder["ts"]
         shown = update["blocks"]
@@ -87,3 +90,16 @@ async def test_a_press_by_someone_not_allowed_is_acked_and_does_nothing(
         await gw.settle()
     assert len(slack.posts) == posts
     assert slack.updates == []
+
+
+@pytest.mark.parametrize("user", ["", " ", "\t"])
+def test_a_press_by_a_blank_user_is_no_press(user: str) -> None:
+    # Found by the event fuzz: a blank user id reached the store and came back as a 500.
+    body = {
+        "type": "block_actions", "user": {"id": user, "team_id": "T0CLOCK"},
+        "channel": {"id": "D1"}, "message": {"ts": "1600000000.000000", "text": "x"},
+        "actions": [{"action_id": "rem:done", "value": "rem:done:r0", "type": "button"}],
+    }  # fmt: skip
+    assert read_press(body, default_team="T0CLOCK") is None
+    body["user"] = {"id": "U1", "team_id": "T0CLOCK"}
+    assert read_press(body, default_team="T0CLOCK") is not None

@@ -61,7 +61,7 @@ async def test_snooze_10_min_comes_back_once_and_a_double_tap_changes_nothing(
         assert [b["text"] for row in shown["inline_keyboard"] for b in row] == [
             "⏰ Snoozed for 10 minutes"
         ]
-        assert tg.sent[-1].plain.startswith("Snoozed: stretch, until 2026-06-10 16:15")
+        assert tg.sent[-1].plain.startswith("Snoozed: stretch, until Wednesday 10 Jun, 16:15")
         tg.press(alice, reminder, snooze)  # the second tap of a double tap
         await tg.wait_calls("answerCallbackQuery", 2)
         await gw.settle()

@@ -35,8 +35,8 @@ async def test_snooze_in_reply_to_an_older_reminder_snoozes_that_one(
         tg.reply(alice, stretch, "snooze 20 min", date=int(clock.now().timestamp()))
         await tg.wait_sent(5)
         await gw.settle()
-        assert tg.sent[4].plain.startswith("Snoozed: stretch, until 2026-06-10 14:26")
+        assert tg.sent[4].plain.startswith("Snoozed: stretch, until Wednesday 10 Jun, 14:26")
         tg.private(alice, "snooze 20 min", date=int(clock.now().timestamp()))  # no reply: newest
         await tg.wait_sent(6)
         await gw.settle()
-    assert tg.sent[5].plain.startswith("Snoozed: drink water, until 2026-06-10 14:26")
+    assert tg.sent[5].plain.startswith("Snoozed: drink water, until Wednesday 10 Jun, 14:26")
