@@ -1204,6 +1204,14 @@ _REPEAT = re.compile(
 _JOINED = re.compile(r"[\s,]*(?:(?:at|on|from|of|the|in)[\s,]+)*[\s,]*", re.IGNORECASE)
 
 
-def mentions_time(text: str) -> bool:
-    """True when `text` holds a time expression (a CLOCK §5.1 relevance fact)."""
-    return bool(find_time_expressions(text))
+def mentions_time(text: str, *, language: str | None = None) -> bool:
+    """True when `text` holds a time expression (a CLOCK §5.1 relevance fact).
+
+    As `find_time_expressions`, but a grammar expression settles it: the
+    reader runs only for a message the grammar found nothing in.
+    """
+    text = text[:MAX_TEXT]
+    languages = _languages(language)
+    if not has_time_words(text) and not _time_words(text, languages, english=True):
+        return False
+    return bool(_grammar_expressions(text)) or locate_time(text, language=language) is not None

@@ -706,7 +706,7 @@ def _read_text(turn: Turn) -> None:
     text = turn.directives.rest if turn.directives.any else turn.text
     turn.mentions = tuple(zone_mentions(text))
     turn.temporal_phrase = detect_temporal_action(turn.text)
-    turn.talks_about_time = mentions_time(turn.text)
+    turn.talks_about_time = mentions_time(turn.text, language=turn.ref.language)
     turn.text_read = True
 
 
