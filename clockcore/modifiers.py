@@ -9,7 +9,10 @@ beside it, or reads the whole as something else. The rules here (docs/time-cues.
   nachmittags" 15:00), the night makes 8–11 the evening's and 12 midnight
   ("11 nachts" 23:00, "2 nachts" 02:00), the morning keeps 1–11 and cannot
   hold 12 or later;
-- "the end of" a day is that day's evening, 18:00 to midnight.
+- "the end of" a day is that day's evening, 18:00 to midnight;
+- a weekday and a part of the day written as one word before a time
+  ("Freitagabend um 7", "maandagochtend om 7:30") are that weekday, and the
+  part of the day settles the hour.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import re
 
 from clockcore.cues import fold
 
-__all__ = ["END_OF_DAY", "end_of", "part_of_day_after", "settle_hour"]
+__all__ = ["END_OF_DAY", "compound_day_before", "end_of", "part_of_day_after", "settle_hour"]
 
 _PARTS = {
     "evening": "evening abends abend soir soiree avond avonds sera noche",
@@ -71,3 +74,29 @@ def end_of(text: str, start: int, end: int) -> int | None:
     begin = max(0, start - 20)
     found = _END_WORDS.search(fold(text[begin:end]))
     return begin + found.start() if found else None
+
+
+# German and Dutch write a weekday and a part of the day as one word.
+_COMPOUND_DAYS = {
+    name: index
+    for names in (
+        "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+        "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag",
+    )
+    for index, name in enumerate(names.split())
+}
+_BEFORE = re.compile(r"([^\W\d_]+)\s*(?:,\s*)?(?:um|om|gegen|rond)?\s*$", re.IGNORECASE)
+
+
+def compound_day_before(text: str, start: int) -> tuple[int, str, int] | None:
+    """(weekday, part of the day, where the word begins) of "Freitagabend" before `start`."""
+    found = _BEFORE.search(text, 0, start)
+    if found is None:
+        return None
+    word = fold(found[1])
+    for name, weekday in _COMPOUND_DAYS.items():
+        rest = word[len(name) :]
+        part = PART_OF_DAY.get(rest) or ("morning" if rest == "morgen" else None)
+        if word.startswith(name) and part:  # "Montagmorgen": Monday morning
+            return weekday, part, found.start(1)
+    return None

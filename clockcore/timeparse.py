@@ -400,6 +400,9 @@ def _modified(text: str, found: ParseResult, reference: datetime) -> tuple[Parse
     anchor = Anchor(tz, found.zone, found.zone_source)
     start, end = found.span
     local = found.start_instant.astimezone(tz)
+    compound = modifiers.compound_day_before(text, start)
+    if found.start_instant == found.end_instant and compound and not _dated(text, start, end):
+        return _compound_day(text, found, compound, anchor, reference), True
     if found.start_instant == found.end_instant and (
         after := modifiers.part_of_day_after(text, end)
     ):
@@ -433,6 +436,37 @@ def _modified(text: str, found: ParseResult, reference: datetime) -> tuple[Parse
                 span=span, matched_text=text[span[0] : span[1]],
             ), True  # fmt: skip
     return found, False
+
+
+def _compound_day(
+    text: str,
+    found: ParseResult,
+    compound: tuple[int, str, int],
+    anchor: Anchor,
+    reference: datetime,
+) -> ParseResult:
+    """ "Freitagabend um 7": the next Friday, 19:00 (a weekday alone is its next occurrence)."""
+    weekday, part, begins = compound
+    assert found.start_instant is not None
+    assert found.span is not None
+    local = found.start_instant.astimezone(anchor.tz)
+    start, end = found.span
+    # The hour as written: "um 8" (which a reader may have made 20:00) is 8, "um 19:00" is 19.
+    written = local.hour if _HOUR_13_TO_23.search(text, start, end) else local.hour % 12 or 12
+    hour = modifiers.settle_hour(written, part)
+    base: dict[str, object] = {
+        "matched_text": text[begins:end], "span": (begins, end), "zone": found.zone,
+        "zone_source": found.zone_source, "reader": found.reader,
+    }  # fmt: skip
+    if hour is None:
+        return _asked(base, f"Which time do you mean by {text[begins:end]!r}?")
+    today = reference.astimezone(anchor.tz).date()
+    day = today + timedelta(days=(weekday - today.weekday()) % 7 or 7)
+    wall = datetime.combine(day, time(hour, local.minute))
+    return point(wall, anchor.tz, anchor, base, found.kind)
+
+
+_HOUR_13_TO_23 = re.compile(r"(?<!\d)(?:1[3-9]|2[0-3])(?:[:.h]\d{2}|\s*(?:uhr|uur|h)\b)", re.I)
 
 
 def _dated(text: str, start: int, end: int) -> bool:

@@ -45,6 +45,9 @@ def test_no_time(language: str, text: str) -> None:
         ("en", "call me at 0800", _at(11, 27, 8)),
         ("en", "at 10 to 7 pm", _at(11, 26, 18, 50)),
         ("de", "um 11 Uhr nachts", _at(11, 26, 23)),
+        ("de", "Freitagabend um 7", _at(11, 27, 19)),
+        ("de", "Montagmorgen um 8", _at(11, 30, 8)),
+        ("nl", "maandagochtend om 7:30", _at(11, 30, 7, 30)),
     ],
 )
 def test_the_time_meant(language: str, text: str, expected: datetime) -> None:
