@@ -350,7 +350,7 @@ def parse_anchored_time(
     found = _located(text, _parse(text, caller, reference, languages))
     found = _weekday_agrees(text, found, caller, reference, languages)
     found = _day_word_agrees(text, found, reference)
-    found, settled = _modified(text, found, reference)
+    found, settled = _modified(text, found, reference, languages)
     if not settled:
         found = _read_whole(text, found, languages)
     return _weak_cue_asks(text, found, languages)
@@ -385,7 +385,9 @@ def _day_word_agrees(text: str, found: ParseResult, reference: datetime) -> Pars
     )
 
 
-def _modified(text: str, found: ParseResult, reference: datetime) -> tuple[ParseResult, bool]:
+def _modified(
+    text: str, found: ParseResult, reference: datetime, languages: tuple[str, ...]
+) -> tuple[ParseResult, bool]:
     """A part of the day after a time ("um 11 Uhr nachts"), "the end of" a day.
 
     (`clockcore.modifiers`.) Returns the reading and whether "the end of" was
@@ -401,7 +403,8 @@ def _modified(text: str, found: ParseResult, reference: datetime) -> tuple[Parse
     start, end = found.span
     local = found.start_instant.astimezone(tz)
     compound = modifiers.compound_day_before(text, start)
-    if found.start_instant == found.end_instant and compound and not _dated(text, start, end):
+    dated = _dated(text, start, end, languages)
+    if found.start_instant == found.end_instant and compound and not dated:
         return _compound_day(text, found, compound, anchor, reference), True
     if found.start_instant == found.end_instant and (
         after := modifiers.part_of_day_after(text, end)
@@ -415,7 +418,7 @@ def _modified(text: str, found: ParseResult, reference: datetime) -> tuple[Parse
             "zone_source": found.zone_source, "reader": found.reader,
         }  # fmt: skip
         wall = datetime.combine(local.date(), time(hour, local.minute))
-        if not _dated(text, start, end):  # an undated time is its next occurrence
+        if not dated:  # an undated time is its next occurrence
             wall = datetime.combine(reference.astimezone(tz).date(), wall.time())
             if (
                 localize(wall, tz)[0] is not None
@@ -469,11 +472,11 @@ def _compound_day(
 _HOUR_13_TO_23 = re.compile(r"(?<!\d)(?:1[3-9]|2[0-3])(?:[:.h]\d{2}|\s*(?:uhr|uur|h)\b)", re.I)
 
 
-def _dated(text: str, start: int, end: int) -> bool:
+def _dated(text: str, start: int, end: int, languages: tuple[str, ...]) -> bool:
     """Whether `text[start:end]` names a day: a day word, a weekday or a date."""
     return (
         weekdays.named_day_offset(text, start, end) is not None
-        or bool(weekdays.named_weekdays(text, start, end, ("en",)))
+        or bool(weekdays.named_weekdays(text, start, end, languages))
         or weekdays.names_a_date(text[start:end])
     )
 
@@ -481,8 +484,9 @@ def _dated(text: str, start: int, end: int) -> bool:
 def _read_whole(text: str, found: ParseResult, languages: tuple[str, ...]) -> ParseResult:
     """A confident reading with a time word left beside it becomes a question.
 
-    In every language: "um 11 Uhr nachts" read as 11:00 drops "nachts"; the
-    person meant 23:00 (`cues.time_word_beside`).
+    In every language: "a las 15:00 hora de Nueva York" read as 15:00 in the
+    session's zone drops the zone; "the end of the month" read as the month
+    drops "end" (`cues.time_word_beside`).
     """
     if found.start_instant is None or found.needs_clarification or found.span is None:
         return found
