@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from clockcore.cues import fold, word_set
+from clockcore.cues import HOUR_WORDS, fold
 
 __all__ = [
     "impossible_hour",
@@ -78,21 +78,12 @@ _RANGE_WORDS = re.compile(
     r"hasta|até|ate|al)\b",
     re.IGNORECASE,
 )
-_HOURS = word_set(
-    """
-    one two three four five six seven eight nine ten eleven twelve una dos tres cuatro cinco
-    seis siete ocho nueve diez once doce eins zwei drei vier fünf sechs sieben acht neun zehn
-    elf zwölf une deux trois quatre cinq six sept huit neuf dix onze douze duas quatro sete
-    oito nove dez doze due tre quattro cinque sei sette otto dieci undici dodici een twee drie
-    vier vijf zes zeven negen tien twaalf
-    """
-)
 
 
 def names_a_count(text: str) -> bool:
     """Whether `text` holds a number, in digits or as an hour word."""
     return any(c.isdigit() for c in text) or any(
-        fold(w) in _HOURS for w in re.findall(r"[^\W\d_]+", text)
+        fold(w) in HOUR_WORDS for w in re.findall(r"[^\W\d_]+", text)
     )
 
 

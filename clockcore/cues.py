@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Literal
 
 __all__ = [
+    "HOUR_WORDS",
     "Cue",
     "cue",
     "fold",
@@ -179,7 +180,7 @@ _DATE_FORM = re.compile(
     re.IGNORECASE,
 )
 # Hours written as words, in every language: "at six", "alle sette", "um sechs".
-_HOUR_WORDS = word_set(
+HOUR_WORDS = word_set(
     """
     one two three four five six seven eight nine ten eleven twelve
     una uno dos tres cuatro cinco seis siete ocho nueve diez once doce
@@ -291,7 +292,7 @@ def cue(text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)) -
             return "strong"
         if folded in _SHORT_DAYS and word[0].isupper():
             return "strong"
-    hour_word = next((w for w in _WORD.finditer(span) if fold(w.group()) in _HOUR_WORDS), None)
+    hour_word = next((w for w in _WORD.finditer(span) if fold(w.group()) in HOUR_WORDS), None)
     begins = min((found.start() for found in (first, hour_word) if found is not None), default=None)
     if begins is None:
         return "none"

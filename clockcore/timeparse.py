@@ -420,10 +420,8 @@ def _modified(
         wall = datetime.combine(local.date(), time(hour, local.minute))
         if not dated:  # an undated time is its next occurrence
             wall = datetime.combine(reference.astimezone(tz).date(), wall.time())
-            if (
-                localize(wall, tz)[0] is not None
-                and (localize(wall, tz)[0] or reference) <= reference
-            ):
+            instant, _ = localize(wall, tz)
+            if instant is not None and instant <= reference:
                 wall += timedelta(days=1)
         return point(wall, tz, anchor, base, found.kind), False
     begins = modifiers.end_of(text, start, end)
