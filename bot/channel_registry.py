@@ -185,6 +185,7 @@ def _email(em: EmailSettings, clock: Clock) -> Channel:
         smtp_security=em.smtp_security,
         allowed_senders=em.allowed_senders,
         require_auth_results=em.require_auth_results,
+        authserv_ids=em.authserv_ids,
         clock=clock,
     )
 

@@ -441,7 +441,13 @@ class EmailSettings(ChannelSettings):
     Attributes:
         address: the bot's mail address (required).
         allowed_senders: addresses (or ``@domain``) let in; empty lets everyone in.
-        require_auth_results: accept only mail whose Authentication-Results pass.
+        require_auth_results: accept only mail whose sender is proven; without
+            it, an unproven sender's privileged requests wait for a confirmation
+            mailed to the address.
+        authserv_ids: the authserv-ids (the first word of an
+            ``Authentication-Results`` header) of the mail servers that receive
+            for the bot's mailbox; only their verdict proves a sender
+            (`channels.email.proof`). Required with `require_auth_results`.
     """
 
     address: str | None = None
@@ -457,6 +463,7 @@ class EmailSettings(ChannelSettings):
     smtp_security: Literal["tls", "starttls", "none"] = "starttls"
     allowed_senders: StrList = ()
     require_auth_results: bool = False
+    authserv_ids: StrList = ()
 
     @property
     def enabled(self) -> bool:
@@ -491,6 +498,8 @@ class EmailSettings(ChannelSettings):
             missing = [name for name in ("imap_host", "smtp_host") if getattr(self, name) is None]
             if missing:
                 raise _missing(*missing, why="for the email channel")
+            if self.require_auth_results and not self.authserv_ids:
+                raise _missing("authserv_ids", why="with require_auth_results")
         return self
 
 

@@ -43,6 +43,14 @@ from bot.my_data import (
     summary,
 )
 from bot.prompt import user_turn
+from bot.sender_check import (
+    CONFIRMED_SUFFIX,
+    check_reply,
+    confirmed_reply,
+    new_check_token,
+    privileged,
+    tokens_in,
+)
 from channels.base import Channel, Inbound, Outgoing
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
@@ -51,6 +59,7 @@ from wrapper.keys import is_private_thread, thread_key, user_key
 from wrapper.limits import Admission, TurnLimits
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
 from wrapper.pending import WaitingTurn
+from wrapper.sender_checks import CHECK_LIFETIME, NewSenderCheck, TakeSenderCheck
 from wrapper.turn_commit import TurnCommit
 from wrapper.web import LINK_LIFETIME, NewSignInLink, new_token, token_hash
 
@@ -189,6 +198,12 @@ class Turns:
         if waiting.attempts >= MAX_TURN_ATTEMPTS:
             await self._give_up(waiting, envelope)
             return
+        if not ref.proven:
+            if await self._sender_confirmed(waiting, envelope):
+                return
+            if privileged(ref.text):
+                await self._hold_for_sender(waiting, envelope)
+                return
         if (ask := ask_of(ref.text)) is not None:
             await self._my_data(ask, waiting, envelope)
             return
@@ -226,6 +241,46 @@ class Turns:
         )
         await self._commit(commit)
 
+    async def _hold_for_sender(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
+        """Hold an unproven sender's privileged request; the reply carries its token.
+
+        The reply goes to the address the mail claims, so only its owner learns the
+        token (`bot.sender_check`).
+        """
+        ref = waiting.ref
+        token = new_check_token()
+        request = ref.text[:2_000]
+        until = self._clock.now() + CHECK_LIFETIME
+        check = NewSenderCheck(envelope.user_key, token_hash(token), request, until)
+        log.info("a privileged %s request waits for its sender's confirmation", ref.channel)
+        await self._answer_plainly(waiting, envelope, check_reply(token, request), check)
+
+    async def _sender_confirmed(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
+        """If the message carries a held request's token, run that request again as proven.
+
+        The request is journaled under a new id before this turn commits: a crash in
+        between repeats this turn, and the journal drops the second copy.
+        """
+        ref = waiting.ref
+        tokens = tokens_in(ref.text, ref.route.get("subject", ""))
+        if not tokens or ref.message_id is None:
+            return False
+        held = await self._wrapper.held_request(
+            envelope.user_key, [token_hash(t) for t in tokens], now=self._clock.now()
+        )
+        if held is None:
+            return False
+        digest, request = held
+        again = Inbound(
+            channel=ref.channel, thread_id=ref.thread_id, user_id=ref.user_id, text=request,
+            message_id=ref.message_id + CONFIRMED_SUFFIX, received_at=ref.received_at,
+            route=ref.route, language=ref.language, proven=True,
+        )  # fmt: skip
+        await self.intake(again)
+        taken = TakeSenderCheck(envelope.user_key, digest)
+        await self._answer_plainly(waiting, envelope, confirmed_reply(request), taken)
+        return True
+
     async def _my_data(self, ask: Ask, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         """Answer 'what do you know about me' and 'delete my data' (`bot.my_data`), no model."""
         ref = waiting.ref
@@ -256,10 +311,13 @@ class Turns:
 
     async def _erase(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         ref = waiting.ref
+        within = CONFIRM_WITHIN
+        if ref.message_id is not None and ref.message_id.endswith(CONFIRMED_SUFFIX):
+            within += CHECK_LIFETIME  # "delete my data: yes" waited for the address to confirm
         texts = await self._wrapper.recent_texts(
             envelope.user_key,
             envelope.thread_key,
-            since=ref.received_at - CONFIRM_WITHIN,
+            since=ref.received_at - within,
             until=ref.received_at,
         )
         if not asked_to_erase(texts):

@@ -72,6 +72,13 @@ class Inbound:
             moves the message into the thread of the first one it knows, if
             the writer already writes there (`wrapper.replies`); otherwise
             `thread_id` stands.
+        proven: whether the channel proves that `user_id` wrote this. Telegram
+            and Slack do (the platform signs in its users; the webhook is
+            verified), the console does (it is local). An email's ``From`` is
+            proven only by an aligned pass from a trusted mail server
+            (`channels.email.proof`); an unproven sender's privileged requests
+            (linking, erasing, their data, a sign-in link) wait for a
+            confirmation mailed to the address (docs/SECURITY.md).
     """
 
     channel: str
@@ -87,6 +94,7 @@ class Inbound:
     language: str | None = None
     reply_to: str | None = None
     refers_to: tuple[str, ...] = ()
+    proven: bool = True
 
     def __post_init__(self) -> None:
         """Every string made storable (`storable`): a platform's odd bytes never poison a turn."""
@@ -107,7 +115,7 @@ class Inbound:
             channel=self.channel, thread_id=self.thread_id, user_id=self.user_id,
             message_id=self.message_id, text=self.text, received_at=self.received_at,
             route=self.route, language=primary_language(self.language),
-            reply_to=self.reply_to,
+            reply_to=self.reply_to, proven=self.proven,
         )  # fmt: skip
 
 

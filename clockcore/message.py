@@ -52,6 +52,9 @@ class MessageRef:
             "es"), a hint for reading times; None when unknown.
         reply_to: the platform id of the message this one replies to
             (`channels.base.Inbound.reply_to`), or None.
+        proven: whether the channel proves the writer is `user_id`
+            (`channels.base.Inbound.proven`); False only for mail without an
+            aligned pass from a trusted server.
 
     Raises:
         NaiveDatetimeError: `received_at` is naive.
@@ -66,6 +69,7 @@ class MessageRef:
     route: Mapping[str, str] = field(default_factory=dict)
     language: str | None = None
     reply_to: str | None = None
+    proven: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "received_at", as_utc(self.received_at))

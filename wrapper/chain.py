@@ -498,9 +498,11 @@ class MessageChain:
                 expires_at=turn.received_at + LINK_CODE_TTL,
             )
             turn.notices.append(messages.LINK_CODE_ISSUED.format(code=code))
-        if directives.link_code is not None:
+        # An unproven sender's link or unlink waits for the address to confirm (bot.sender_check).
+        proven = turn.ref.proven
+        if directives.link_code is not None and proven:
             self._link(turn, conn, directives.link_code)
-        if directives.unlink:
+        if directives.unlink and proven:
             alone = not queries.split_identity(
                 conn,
                 user_key=turn.user_key,

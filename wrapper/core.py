@@ -57,6 +57,7 @@ from wrapper.reminders import Reminders
 from wrapper.replies import thread_followed
 from wrapper.retention import Pruned, prune_in
 from wrapper.routes import ChannelState, Routes
+from wrapper.sender_checks import pending_check_in
 from wrapper.thread_locks import ThreadLocks
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
 from wrapper.workers import Workers
@@ -356,6 +357,16 @@ class InteractionWrapper(MessageChain):
             return list(conn.execute(query).scalars())
 
         return await self._db.run(work)
+
+    async def held_request(
+        self, user_key: str, token_hashes: list[str], *, now: datetime
+    ) -> tuple[str, str] | None:
+        """A request `user_key` has waiting for one of these token hashes: (hash, request)."""
+        return await self._db.run(
+            lambda conn: pending_check_in(
+                conn, user_key=user_key, token_hashes=token_hashes, now=now
+            )
+        )
 
     async def export_person(self, user_key: str) -> dict[str, Any] | None:
         """What is kept about the person behind `user_key` (`wrapper.person_data`); None: nobody."""

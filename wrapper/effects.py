@@ -29,6 +29,7 @@ from wrapper.outbox import cancel_reminders, enqueue_in, item_values
 from wrapper.reminders import ReminderChange, change_in
 from wrapper.rows import PersonRow
 from wrapper.schedules import NewSchedule, create_in, rezone_in
+from wrapper.sender_checks import NewSenderCheck, TakeSenderCheck, check_in, take_check_in
 from wrapper.web import NewSignInLink, link_in
 
 __all__ = [
@@ -44,8 +45,10 @@ __all__ = [
     "NewAction",
     "NewMemory",
     "NewSchedule",
+    "NewSenderCheck",
     "NewSignInLink",
     "ReminderChange",
+    "TakeSenderCheck",
     "WindowChange",
     "ZoneChange",
     "actions_enabled",
@@ -218,6 +221,8 @@ Effect = (
     | ReminderChange
     | WindowChange
     | NewSignInLink
+    | NewSenderCheck
+    | TakeSenderCheck
 )
 
 
@@ -249,6 +254,10 @@ def apply_effect(
             queries.update_person(conn, person.user_id, contact_window=effect.window)
         case NewSignInLink():
             link_in(conn, effect, now=now)
+        case NewSenderCheck():
+            check_in(conn, effect, now=now)
+        case TakeSenderCheck():
+            take_check_in(conn, effect)
 
 
 def outbox_values(effect: Enqueue, now: datetime) -> dict[str, Any]:

@@ -194,18 +194,25 @@ class WaitingTurns:
 
 
 def _turn(row: Any) -> WaitingTurn:
-    ref = MessageRef(
-        channel=row["channel"],
-        thread_id=row["thread_id"],
-        user_id=row["user_id"],
-        message_id=row["message_id"],
-        text=row["text"],
-        received_at=row["received_at"] or row["retry_at"],
-    )
     try:
         envelope = envelope_from_json(row["envelope"]) if row["envelope"] is not None else None
     except ValidationError:  # kept by an older build: the turn runner makes a fresh one
         envelope = None
+    kept = envelope.message if envelope is not None else None
+    if kept is not None and kept.message_id == row["message_id"]:
+        ref = kept  # the message whole: its route, language, reply and proof
+    else:
+        # Rebuilt from the columns, it cannot say whether its sender was proven: say not,
+        # so a privileged request asks to be confirmed rather than running unproven.
+        ref = MessageRef(
+            channel=row["channel"],
+            thread_id=row["thread_id"],
+            user_id=row["user_id"],
+            message_id=row["message_id"],
+            text=row["text"],
+            received_at=row["received_at"] or row["retry_at"],
+            proven=False,
+        )
     return WaitingTurn(
         ref=ref,
         envelope=envelope,

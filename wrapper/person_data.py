@@ -43,6 +43,7 @@ from wrapper.limits import buckets
 from wrapper.outbox import outbox, sent_messages
 from wrapper.pending import pending
 from wrapper.routes import routes
+from wrapper.sender_checks import sender_checks
 from wrapper.state_io import export_state
 from wrapper.web import web_links, web_sessions
 
@@ -120,6 +121,7 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     run("link_codes", delete(q.link_codes).where(q.link_codes.c.user_key.in_(keys)))
     run("rate_buckets", delete(buckets).where(buckets.c.key == f"person:{pid}"))
     run("web_links", delete(web_links).where(web_links.c.user_key.in_(keys)))
+    run("sender_checks", delete(sender_checks).where(sender_checks.c.user_key.in_(keys)))
     run("web_sessions", delete(web_sessions).where(web_sessions.c.user_id == pid))
     run("identities", delete(q.identities).where(q.identities.c.user_id == pid))
     run("users", delete(q.users).where(q.users.c.id == pid))

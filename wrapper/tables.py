@@ -420,6 +420,21 @@ class WebLinkRow(SQLModel, table=True):
     used_at: datetime | None = _instant()
 
 
+class SenderCheckRow(SQLModel, table=True):
+    """A privileged request from a sender the channel could not prove (`wrapper.sender_checks`).
+
+    It waits for a reply carrying the token mailed to the address; only the token's hash is kept.
+    """
+
+    __tablename__ = "sender_checks"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    user_key: str = Field(index=True)
+    request: str
+    created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
 class WebSessionRow(SQLModel, table=True):
     """A signed-in browser (`wrapper.web`): a person's, or an operator's when `user_id` is None."""
 

@@ -54,6 +54,7 @@ class EmailChannel(Channel):
         smtp_security: Security,
         allowed_senders: Sequence[str] = (),
         require_auth_results: bool = False,
+        authserv_ids: Sequence[str] = (),
         max_bytes: int = 1_000_000,
         clock: Clock | None = None,
         idle_timeout: float = 300.0,
@@ -71,6 +72,11 @@ class EmailChannel(Channel):
         for field_name, number in (("imap_port", imap_port), ("smtp_port", smtp_port)):
             if not 0 < number < 65536:
                 raise ValueError(f"email {field_name}: must be a port number")
+        if require_auth_results and not any(i.strip() for i in authserv_ids):
+            raise ValueError(
+                "email require_auth_results: needs authserv_ids, the mail servers whose "
+                "Authentication-Results are trusted"
+            )
         if max_bytes <= 0 or idle_timeout <= 0 or poll_interval <= 0:
             raise ValueError("email max_bytes, idle_timeout and poll_interval must be positive")
         self.address = address.strip()
@@ -91,6 +97,7 @@ class EmailChannel(Channel):
                 own_address=self.address.lower(),
                 allowed_senders=tuple(s.strip().lower() for s in allowed_senders if s.strip()),
                 require_auth_results=require_auth_results,
+                authserv_ids=tuple(i.strip().lower() for i in authserv_ids if i.strip()),
             ),
             state_key=f"email:{self.address.lower()}:imap",
             now=self._clock.now,

@@ -5,8 +5,8 @@ reader calls; it returns exactly one of three outcomes:
 
 - `Accepted`: a person wrote to us; its `Inbound` goes to the gateway.
 - `Refused`: readable, but never answered (an auto-reply, a list, a bounce,
-  our own address, a sender off the allow-list, missing DKIM/SPF pass when
-  required). Marked ``\\Seen``, never stored.
+  our own address, a sender off the allow-list, a sender not proven when
+  proof is required). Marked ``\\Seen``, never stored.
 - `Broken`: no usable sender or unparseable; left unseen for a person to look
   at, and not retried.
 
@@ -38,6 +38,7 @@ from bs4 import BeautifulSoup
 from mailparser_reply import EmailReplyParser  # type: ignore[import-untyped]
 
 from channels.base import Inbound
+from channels.email.proof import proof
 
 __all__ = [
     "MAX_TEXT_CHARS",
@@ -80,17 +81,23 @@ _AUTOMATED_LOCALPARTS = frozenset(
     }
 )
 _BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
-_AUTH_PASS = re.compile(r"\b(?:dkim|spf)\s*=\s*pass\b", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True, slots=True)
 class Screening:
-    """Who may reach the agent: the bot's own address, the allow-list, the auth requirement."""
+    """Who may reach the agent: the bot's own address, the allow-list, the proof requirement.
+
+    `authserv_ids` names the mail servers whose Authentication-Results are
+    trusted (`channels.email.proof`); `require_auth_results` refuses every mail
+    whose sender they do not prove, instead of asking it to confirm privileged
+    requests.
+    """
 
     own_address: str
     allowed_senders: Sequence[str] = ()
     require_auth_results: bool = False
+    authserv_ids: Sequence[str] = ()
 
     def allows(self, address: str) -> bool:
         """Whether `address` passes the allow-list (empty: everyone; ``@domain``: that domain)."""
@@ -150,6 +157,9 @@ def read_mail(
     reason = refusal(message, who, screening)
     if reason is not None:
         return Refused(reason, who)
+    verdict = proof(message, who, screening.authserv_ids)
+    if screening.require_auth_results and not verdict.proven:
+        return Refused(f"sender not proven: {verdict.reason}", who)
     own_id = message_id_of(message)
     message_id = own_id or _synthetic_id(facts, screening.own_address)
     if facts.truncated:
@@ -183,6 +193,7 @@ def read_mail(
             language=_one_line(_header(message, "content-language")) or None,
             reply_to=in_reply_to(message),
             refers_to=named_ids(message),
+            proven=verdict.proven,
         )
     )
 
@@ -210,15 +221,7 @@ def refusal(message: EmailMessage, who: str, screening: Screening) -> str | None
         return "an auto-responder"
     if not screening.allows(who):
         return "sender not on the allow-list"
-    if screening.require_auth_results and not _authenticated(message):
-        return "no DKIM or SPF pass in Authentication-Results"
     return None
-
-
-def _authenticated(message: Message) -> bool:
-    # Only the topmost header counts: our receiving server adds it; lower ones come from the sender.
-    first = message.get_all("authentication-results") or []
-    return bool(first) and _AUTH_PASS.search(str(first[0])) is not None
 
 
 def _is_null_sender(message: Message) -> bool:

@@ -139,6 +139,7 @@ def test_the_environment_sets_every_group(tmp_path: Path) -> None:
         "CLOCKBOT_EMAIL_SMTP_SECURITY": "tls",
         "CLOCKBOT_EMAIL_ALLOWED_SENDERS": "a@example.org,@example.com",
         "CLOCKBOT_EMAIL_REQUIRE_AUTH_RESULTS": "true",
+        "CLOCKBOT_EMAIL_AUTHSERV_IDS": "mx.example.org, mx2.example.org",
     }
     s = load_settings(environ=environ)
     assert s.database_url == "postgresql://db/clockbot"
@@ -166,6 +167,7 @@ def test_the_environment_sets_every_group(tmp_path: Path) -> None:
     assert (s.email.smtp_port, s.email.smtp_security) == (465, "tls")  # port follows security
     assert s.email.allowed_senders == ("a@example.org", "@example.com")
     assert s.email.require_auth_results is True
+    assert s.email.authserv_ids == ("mx.example.org", "mx2.example.org")
 
 
 @pytest.mark.parametrize(
@@ -295,6 +297,15 @@ def test_webhook_settings_without_a_token_are_not_checked(tmp_path: Path) -> Non
         ),
         ({"CLOCKBOT_EMAIL_ADDRESS": "a@b.c"}, "email.imap_host (CLOCKBOT_EMAIL_IMAP_HOST)"),
         ({"CLOCKBOT_EMAIL_ADDRESS": "a@b.c"}, "email.smtp_host (CLOCKBOT_EMAIL_SMTP_HOST)"),
+        (
+            {
+                "CLOCKBOT_EMAIL_ADDRESS": "a@b.c",
+                "CLOCKBOT_EMAIL_IMAP_HOST": "imap.b.c",
+                "CLOCKBOT_EMAIL_SMTP_HOST": "smtp.b.c",
+                "CLOCKBOT_EMAIL_REQUIRE_AUTH_RESULTS": "true",
+            },
+            "email.authserv_ids (CLOCKBOT_EMAIL_AUTHSERV_IDS)",
+        ),
         ({"CLOCKBOT_LLM_PROVIDER": "openai"}, "llm.model (CLOCKBOT_LLM_MODEL)"),
         (
             {"CLOCKBOT_LLM_PROVIDER": "openai", "CLOCKBOT_LLM_MODEL": "m"},

@@ -23,7 +23,7 @@ from tests.support.mail import PASSWORD, DovecotServer, SmtpSink, run_dovecot, r
 
 BOT = "bot@example.test"
 ALICE = "alice@example.test"
-USERS = (BOT, ALICE, "bob@example.test")
+USERS = (BOT, ALICE, "bob@example.test", "mallory@example.test")
 
 
 @pytest.fixture

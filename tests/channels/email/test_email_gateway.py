@@ -230,7 +230,9 @@ async def test_required_authentication_results_refuse_unauthenticated_mail(
     forged["Authentication-Results"] = "mx.example.test; dkim=fail; spf=softfail"
     signed = letter("what time is it in Tokyo", message_id="<signed@x>")
     signed["Authentication-Results"] = "mx.example.test; dkim=pass header.d=example.test"
-    async with running(tmp_path, dovecot, mail, require_auth_results=True) as (gateway, _):
+    async with running(
+        tmp_path, dovecot, mail, require_auth_results=True, authserv_ids=["mx.example.test"]
+    ) as (gateway, _):
         await submit(mail, forged)
         await submit(mail, signed)
         await mail.wait_for(ALICE, 1)

@@ -169,16 +169,36 @@ def test_allow_list(allowed: tuple[str, ...], who: str, ok: bool) -> None:
     ("results", "ok"),
     [
         (["mx.example.test; dkim=pass header.d=example.test"], True),
-        (["mx.example.test; spf=pass smtp.mailfrom=example.test"], True),
+        (["mx.example.test; spf=pass smtp.mailfrom=a@example.test"], True),
         (["mx.example.test; dkim=fail; spf=softfail"], False),
-        (["mx.example.test; dkim=fail", "forged.test; dkim=pass"], False),  # only the topmost
+        (["mx.example.test; dkim=fail", "mx.example.test; dkim=pass header.d=example.test"], False),
+        (["forged.test; dkim=pass header.d=example.test"], False),  # an id we do not trust
         ([], False),
     ],
 )
-def test_required_authentication_results(results: list[str], ok: bool) -> None:
-    headers = "From: a@example.test\n" + "".join(f"Authentication-Results: {r}\n" for r in results)
-    screening = Screening("bot@example.test", require_auth_results=True)
-    assert (refusal(parse(headers), "a@example.test", screening) is None) is ok
+def test_required_proof_refuses_what_our_server_did_not_pass(results: list[str], ok: bool) -> None:
+    headers = "From: a@example.test\nMessage-ID: <m@x>\n" + "".join(
+        f"Authentication-Results: {r}\n" for r in results
+    )
+    raw = parse(headers).as_bytes()
+    screening = Screening(
+        "bot@example.test", require_auth_results=True, authserv_ids=("mx.example.test",)
+    )
+    outcome = read_mail(raw, FACTS, screening, now=NOW)
+    assert isinstance(outcome, Accepted) is ok
+    if ok:
+        assert isinstance(outcome, Accepted)
+        assert outcome.inbound.proven
+    else:
+        assert isinstance(outcome, Refused)
+        assert outcome.reason.startswith("sender not proven")
+
+
+def test_unproven_mail_is_accepted_as_unproven_when_proof_is_not_required() -> None:
+    raw = parse("From: a@example.test\nMessage-ID: <m@x>").as_bytes()
+    outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    assert outcome.inbound.proven is False
 
 
 def test_html_only_mail_becomes_text() -> None:

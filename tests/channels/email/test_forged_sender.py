@@ -1,0 +1,115 @@
+"""A forged ``From:`` is not an identity: link, erase and export wait for the address to confirm.
+
+End to end on Dovecot + aiosmtpd with the real gateway and the rules agent. The
+attacker, Mallory, writes from her own address and then forges mail "from"
+Alice; she never receives what is mailed to Alice (docs/SECURITY.md).
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from bot.sender_check import tokens_in
+from tests.channels.email.conftest import ALICE, letter, submit
+from tests.channels.email.test_email_gateway import quiet, running
+from tests.support.mail import DovecotServer, SmtpSink
+
+MALLORY = "mallory@example.test"  # a Dovecot user too, so mail to her is delivered
+_CODE = re.compile(r"clock: link ([A-Z0-9-]{4,})")
+
+
+def _people(state: dict[str, Any]) -> list[set[str]]:
+    """Each person's identities."""
+    return [set(user["channels"]) for user in state["users"].values()]
+
+
+def _token(message: EmailMessage) -> str:
+    [token] = tokens_in(message.get_content())
+    return token
+
+
+async def _code_for_mallory(mail: SmtpSink) -> str:
+    await submit(mail, letter("clock: link", sender=MALLORY, message_id="<c@evil>"), sender=MALLORY)
+    [issued] = await mail.wait_for(MALLORY, 1)
+    found = _CODE.search(issued.get_content())
+    assert found, issued.get_content()
+    return found.group(1)
+
+
+async def test_a_forged_mail_cannot_link_the_victims_address_into_the_attacker(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("what time is it in Tokyo", message_id="<a1@x>"))
+        await mail.wait_for(ALICE, 1)
+        code = await _code_for_mallory(mail)
+        forged = letter(f"clock: link {code}", message_id="<forged@evil>")
+        await submit(mail, forged, sender=MALLORY)
+        [_, held] = await mail.wait_for(ALICE, 2)
+        await quiet(gateway)
+        state = await gateway.wrapper.export_state()
+
+    assert {f"email:{ALICE}", f"email:{MALLORY}"} not in _people(state)
+    assert {f"email:{ALICE}"} in _people(state)
+    # The confirmation went to the address, where only Alice reads it; Mallory got nothing more.
+    assert "please confirm that this address is yours" in held.get_content()
+    assert _token(held).startswith("CHECK-")
+    assert len(mail.to(MALLORY)) == 1
+
+
+async def test_a_forged_erasure_and_its_forged_confirmation_erase_nothing(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("remind me tomorrow at 9 to call mum", message_id="<a1@x>"))
+        await mail.wait_for(ALICE, 1)
+        thread = {"In_Reply_To": "<a1@x>", "References": "<a1@x>"}
+        await submit(mail, letter("delete my data", message_id="<f1@evil>", **thread))
+        await mail.wait_for(ALICE, 2)
+        yes = letter("delete my data: yes", message_id="<f2@evil>", **thread)
+        await submit(mail, yes, sender=MALLORY)
+        [*_, held] = await mail.wait_for(ALICE, 3)
+        await quiet(gateway)
+        state = await gateway.wrapper.export_state()
+        reminders = await gateway.outbox.listing()
+
+    assert {f"email:{ALICE}"} in _people(state)
+    assert any("call mum" in job.text for job in reminders)
+    assert "delete my data: yes" in held.get_content()
+    assert _token(held)
+
+
+async def test_the_owner_confirms_with_the_mailed_token_and_the_request_runs(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("what do you know about me", message_id="<a1@x>"))
+        [held] = await mail.wait_for(ALICE, 1)
+        token = _token(held)
+        thread = {"In_Reply_To": held["Message-ID"], "References": f"<a1@x> {held['Message-ID']}"}
+        await submit(mail, letter(f"Yes, that was me.\n\n{token}", message_id="<a2@x>", **thread))
+        [_, confirmed, answer] = await mail.wait_for(ALICE, 3)
+        # The token works once.
+        await submit(mail, letter(token, message_id="<a3@x>", **thread))
+        [*_, again] = await mail.wait_for(ALICE, 4)
+        await quiet(gateway)
+
+    assert confirmed.get_content().startswith("Confirmed: “what do you know about me”")
+    assert answer.get_content().startswith("Here is what I keep about you:")
+    assert "Confirmed" not in again.get_content()
+
+
+async def test_a_token_mailed_to_one_address_confirms_nothing_for_another(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("/mydata", message_id="<a1@x>"))
+        [held] = await mail.wait_for(ALICE, 1)
+        token = _token(held)
+        await submit(mail, letter(token, sender=MALLORY, message_id="<m1@evil>"), sender=MALLORY)
+        [reply] = await mail.wait_for(MALLORY, 1)
+        await quiet(gateway)
+    assert "Confirmed" not in reply.get_content()
