@@ -224,7 +224,7 @@ CHANNELS: tuple[ChannelSpec[Any], ...] = (
         name="email",
         settings=EmailSettings,
         extra="email",
-        sdk=("aioimaplib", "aiosmtplib", "bs4", "mailparser_reply"),
+        sdk=("aioimaplib", "aiosmtplib", "authres", "mailparser_reply", "publicsuffixlist"),
         factory=_email,
         describe=_describe_email,
     ),

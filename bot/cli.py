@@ -144,6 +144,9 @@ def run(config: ConfigOption = None) -> None:
     redaction = RedactSecrets(settings.secrets())
     for handler in logging.getLogger().handlers:
         handler.addFilter(redaction)
+    exposed = settings.exposure()
+    if exposed is not None:
+        logging.getLogger("clockbot").warning("%s", exposed)
     try:
         asyncio.run(run_until_signalled(Gateway(settings)))
     except ModuleNotFoundError as exc:

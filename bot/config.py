@@ -55,6 +55,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from clockcore import (
     DEFAULT_CONTACT_WINDOW,
@@ -594,11 +596,38 @@ class Settings(BaseSettings):
                     walk(getattr(value, name))
 
         walk(self)
+        password = _url_password(self.database_url)
+        if password:
+            found.append(password)  # postgresql://user:PASSWORD@host/db
         return [s for s in found if s]
+
+    def exposure(self) -> str | None:
+        """A warning when the config file may be read by other users of the host, else None.
+
+        The file may hold tokens and passwords; ``chmod 600`` is the fix.
+        """
+        path = self.config_file
+        if path is None:
+            return None
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return None
+        if mode & 0o044 == 0:
+            return None
+        readers = "everyone on this host" if mode & 0o004 else "its group"
+        return (
+            f"{path} can be read by {readers} (mode {mode & 0o777:o}) and may hold secrets: "
+            f"chmod 600 {path}"
+        )
 
     def redacted(self) -> dict[str, Any]:
         """The settings as JSON-ready data for display, every set secret shown as ``"***"``."""
-        return {name: _redact(getattr(self, name)) for name in type(self).model_fields}
+        shown = {name: _redact(getattr(self, name)) for name in type(self).model_fields}
+        password = _url_password(self.database_url)
+        if password and self.database_url:
+            shown["database_url"] = self.database_url.replace(password, "***")
+        return shown
 
 
 def _channel_groups() -> dict[str, type[ChannelSettings]]:
@@ -621,6 +650,17 @@ ENV_VARS: Mapping[str, tuple[str, ...]] = {
 """Every environment variable clockbot reads, and the `Settings` field it sets."""
 
 _VAR_FOR_PATH = {path: name for name, path in ENV_VARS.items()}
+
+
+def _url_password(url: str | None) -> str | None:
+    """The password in a database URL, or None."""
+    if not url:
+        return None
+    try:
+        password = make_url(url.strip()).password
+    except ArgumentError:
+        return None
+    return str(password) if password else None
 
 
 def _redact(value: object) -> Any:

@@ -105,7 +105,11 @@ def run_doctor(config: Path | None) -> None:
 def _check_config(settings: Settings) -> Check:
     if settings.config_file is None:
         return Check("config", True, messages.DOCTOR_CONFIG_NO_FILE)
-    return Check("config", True, messages.DOCTOR_CONFIG_FROM_FILE.format(path=settings.config_file))
+    loaded = messages.DOCTOR_CONFIG_FROM_FILE.format(path=settings.config_file)
+    exposed = settings.exposure()
+    if exposed is not None:  # a warning, not a failure: the configuration works
+        return Check("config", True, f"{loaded}; warning: {exposed}")
+    return Check("config", True, loaded)
 
 
 def _check_time_reader() -> Check:

@@ -24,6 +24,7 @@ from bot.cache_watch import WatchedProvider
 from bot.channel_registry import build_channels, start_channels, stop_channels
 from bot.config import Settings
 from bot.dispatch import Dispatcher
+from bot.duckling_pool import isolate as isolate_duckling
 from bot.http import Health, HttpServer, serve_channels
 from bot.intake import IntakeLeader
 from bot.llm.context import discover
@@ -83,6 +84,9 @@ class Gateway:
     async def start(self) -> None:
         """Open the store, join the workers, start the dispatcher, the channels, HTTP."""
         redact_http_logs()
+        # Duckling reads in child processes with a time limit: a text that is slow to read
+        # never holds the event loop (bot.duckling_pool).
+        isolate_duckling()
         s = self._settings
         self.wrapper = await InteractionWrapper.open(
             s.store_url, agent_id=s.agent_id, policy=s.clock, clock=self._clock,

@@ -24,6 +24,10 @@ METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 """Prometheus' text exposition format."""
 MAX_BODY_BYTES = 2 * 1024 * 1024
 """The largest request body read; a larger one is refused with 413."""
+IDLE_TIMEOUT = 15.0
+"""Seconds a connection may go without a whole request: from its opening (a client that
+sends its headers a line at a time is cut off then) and between keep-alive requests.
+Platforms send a webhook in one go; behind HAProxy its ``timeout http-request`` acts first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +83,9 @@ class HttpServer:
         routes: Sequence[HttpRoute],
         health: Health,
         metrics: Callable[[], Awaitable[bytes]] | None = None,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> None:
+        self._idle_timeout = idle_timeout
         self._metrics = metrics
         self._host = host
         self._requested_port = port
@@ -109,7 +115,9 @@ class HttpServer:
             app.router.add_get("/metrics", self._serve_metrics)
         for route in self._routes:
             app.router.add_route(route.method, route.path, route.handler)
-        runner = web.AppRunner(app, access_log=None)
+        # aiohttp starts the keep-alive timer when a connection opens, so it also bounds
+        # the wait for the first request's headers (slow headers: issue 35, row 11).
+        runner = web.AppRunner(app, access_log=None, keepalive_timeout=self._idle_timeout)
         await runner.setup()
         try:
             await web.TCPSite(runner, self._host, self._requested_port).start()

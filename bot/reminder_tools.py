@@ -34,7 +34,7 @@ from clockcore import ContactWindow, parse_recurrence
 from wrapper.effects import Enqueue, WindowChange
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
-from wrapper.schedules import MISSED_RUNS, WAITING, NewSchedule, new_schedule_id
+from wrapper.schedules import MISSED_RUNS, WAITING, NewSchedule, Schedule, new_schedule_id
 
 __all__ = ["REMINDER_HANDLERS", "REMINDER_TOOLS"]
 
@@ -129,9 +129,19 @@ async def _schedule_recurring(arguments: Mapping[str, Any], context: ToolSession
     }
 
 
+async def _in_scope(context: ToolSession) -> tuple[list[Schedule], list[OutboxItem]]:
+    """The person's repeating and one-shot reminders to come; in a group, that group's only."""
+    schedules, one_shots = await context.wrapper.reminders.reminders(context.envelope.user_key)
+    if context.group is None:
+        return list(schedules), list(one_shots)
+    return (
+        [s for s in schedules if s.thread_key == context.group],
+        [j for j in one_shots if j.thread_key == context.group],
+    )
+
+
 async def _list_reminders(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    user_key = context.envelope.user_key
-    schedules, one_shots = await context.wrapper.reminders.reminders(user_key)
+    schedules, one_shots = await _in_scope(context)
     changed = {e.target: e.action for e in context.staged if isinstance(e, ReminderChange)}
     items: list[dict[str, Any]] = []
     for schedule in schedules:
@@ -174,7 +184,7 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
                 "a recurring reminder comes again by itself; to hold it, use pause_reminders"
             )
         job = await wrapper.reminders.job(envelope.user_key, parsed[1])
-        if job is None:
+        if job is None or (context.group is not None and job.thread_key != context.group):
             raise BadArguments(f"no reminder {named!r}")
     moved = job.status in WAITING  # not sent yet: it moves
     if moved:
@@ -197,6 +207,8 @@ async def _cancel_reminder(arguments: Mapping[str, Any], context: ToolSession) -
 
 
 async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    if arguments.get("id") is None:
+        context.personal("pausing all their reminders")
     target = await _owned(arguments, context) if arguments.get("id") is not None else "all"
     if arguments.get("resume"):
         context.stage(ReminderChange(context.envelope.user_key, target, "resume"))
@@ -222,13 +234,12 @@ async def _this_one(context: ToolSession) -> str:
     A snoozed copy of an occurrence is a one-shot job; it stands for the
     person's active repeating reminder with the same text.
     """
-    envelope = context.envelope
     last = await _meant(context)
     if last is None:
         raise BadArguments("no reminder was sent in this conversation; give an id")
     if last.schedule_id is not None:
         return f"s{last.schedule_id}"
-    schedules, _ = await context.wrapper.reminders.reminders(envelope.user_key)
+    schedules, _ = await _in_scope(context)
     same = [s for s in schedules if s.text == last.text and s.state != "ended"]
     if len(same) != 1:
         raise BadArguments("the reminder last sent here does not repeat: nothing more will come")
@@ -251,10 +262,9 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     if parsed is None:
         raise BadArguments(f"{named!r} is not a reminder id like 's12' or 'r40'")
     kind, number = parsed
-    user_key = context.envelope.user_key
     if any(isinstance(e, NewSchedule) and e.id == number for e in context.staged):
         raise BadArguments("that reminder is being set up in this turn; change it next turn")
-    schedules, one_shots = await context.wrapper.reminders.reminders(user_key)
+    schedules, one_shots = await _in_scope(context)
     known = {reminder_id(s) for s in schedules} | {reminder_id(j) for j in one_shots}
     target = f"{kind}{number}"
     if target not in known:
@@ -277,6 +287,7 @@ def _time_of_day(arguments: Mapping[str, Any], name: str) -> time | None:
 
 
 async def _set_contact_window(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    context.personal("their contact window")
     start, end = _time_of_day(arguments, "start"), _time_of_day(arguments, "end")
     if start is None and end is None:
         raise BadArguments("give start, end or both")

@@ -17,6 +17,7 @@ hour, the half of the day of the time it names (4 after 3pm is 16:00).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Sequence
@@ -144,7 +145,8 @@ class RulesProvider:
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             return _say(f"Reminder: {due['what'].strip()}")
-        return self._answer(block, text)
+        # Reading the text may wait for Duckling's child process: off the event loop.
+        return await asyncio.to_thread(self._answer, block, text)
 
     async def aclose(self) -> None:
         """Nothing to close."""

@@ -4,7 +4,8 @@ A mail whose ``From`` its server did not prove (`channels.base.Inbound.proven`
 is False) may still ask anything of the agent, but not these, which act on who
 the person *is* rather than on what they say:
 
-- ``clock: link CODE`` and ``clock: unlink`` (the wrapper's chain skips them too),
+- ``clock: link CODE``, ``clock: link yes|no`` and ``clock: unlink`` (the wrapper's
+  chain skips them too),
 - "delete my data: yes" (the erasure itself; the first "delete my data" only warns),
 - "what do you know about me" / ``/mydata`` (the export), and "dashboard".
 
@@ -47,7 +48,11 @@ def privileged(text: str) -> bool:
     if ask in (Ask.SHOW, Ask.CONFIRM) or asks_for_dashboard(text):
         return True
     directives = parse_directives(text)
-    return directives.link_code is not None or directives.unlink
+    return (
+        directives.link_code is not None
+        or directives.link_answer is not None
+        or (directives.unlink)
+    )
 
 
 def new_check_token() -> str:

@@ -116,6 +116,26 @@ def export_command(
         typer.echo(messages.STATE_EXPORTED.format(path=path), err=True)
 
 
+MAX_DEPTH = 32
+"""How deep a state file may nest (the schema needs 7); deeper is refused before validation,
+whose recursion a hostile file could otherwise exhaust."""
+
+
+def _depth(value: object, limit: int) -> int:
+    """How deep `value` nests (a scalar is 0), counting no further than `limit` + 1."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            level += 1
+            deepest = max(deepest, level)
+            if deepest > limit:
+                return deepest
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level) for child in children)
+    return deepest
+
+
 @state_app.command("import")
 def import_command(
     path: Annotated[Path, typer.Argument(help="A CLOCK-STATE.json v3 file.")],
@@ -128,8 +148,15 @@ def import_command(
         _fail(f"cannot read {path}: {exc.strerror or exc}")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         _fail(f"{path} is not JSON: {exc}")
+    except RecursionError:
+        _fail(f"{path} is nested too deeply to be a CLOCK-STATE document")
     if not isinstance(document, dict):
         _fail(f"{path} is not a CLOCK-STATE document (expected a JSON object)")
+    if _depth(document, MAX_DEPTH) > MAX_DEPTH:
+        _fail(
+            f"{path} is nested deeper than {MAX_DEPTH} levels; "
+            "a CLOCK-STATE document is never that deep"
+        )
     try:
         asyncio.run(_import(database_url, document))
     except StateImportError as exc:

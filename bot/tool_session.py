@@ -23,6 +23,7 @@ from clockcore import (
 from clockcore.spoken import say_when
 from wrapper import InteractionWrapper
 from wrapper.effects import Effect, Enqueue, ForgetMemory, MarkReminded, NewMemory, outbox_values
+from wrapper.keys import is_private_thread, split_thread_key
 
 __all__ = [
     "TEXT",
@@ -70,6 +71,12 @@ class ToolSession:
     `key_base` is the turn's message key (`MessageRef.key`): every message a
     tool enqueues is keyed ``<key_base>#<n>``, `n` counting the turn's tool
     calls. `can_send` False (no outbox here) turns the sending tools off.
+
+    In a group thread (`group` is its key) the tools read and change only what
+    was made in that thread, and the person-wide ones (home zone, contact
+    window, forget, pause all) answer `personal`: the history there holds other
+    people's words, and a model that obeys one of them must not reach the
+    speaker's private data (docs/SECURITY.md).
     """
 
     def __init__(
@@ -95,6 +102,23 @@ class ToolSession:
         self.session_tz = envelope.session_tz
         self.staged: list[Effect] = []
         self._calls = 0
+        _, channel, thread_id = split_thread_key(envelope.thread_key)
+        self.group: str | None = (
+            None if is_private_thread(channel, thread_id) else envelope.thread_key
+        )
+        """The group thread's key, or None in a private thread."""
+
+    def personal(self, what: str) -> None:
+        """Refuse `what`, a person-wide change or read, in a group thread.
+
+        Raises:
+            NotAvailable: this is a group thread.
+        """
+        if self.group is not None:
+            raise NotAvailable(
+                f"{what} is about the person everywhere, so it is done only in a direct "
+                "conversation: ask them to write to you directly"
+            )
 
     def next_key(self) -> str:
         """The key of the next message a tool enqueues."""

@@ -247,7 +247,7 @@ async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[
         raise BadArguments(str(exc)) from exc
     item = NewMemory(
         id=new_memory_id(), user_key=context.envelope.user_key, content=content, due_at=due,
-        created_at=context.clock.now(),
+        created_at=context.clock.now(), group=context.group,
     )  # fmt: skip
     context.stage(item)
     result: dict[str, Any] = {"id": item.id, "stored": True}
@@ -267,7 +267,9 @@ async def _known_item(item: int, context: ToolSession) -> None:
         raise UnknownItemError(item)
     if any(staged.id == item for staged in context.staged_memories()):
         return
-    found = await context.wrapper.find_memory(user_key=context.envelope.user_key, item_id=item)
+    found = await context.wrapper.find_memory(
+        user_key=context.envelope.user_key, item_id=item, group=context.group
+    )
     if found is None:
         raise UnknownItemError(item)
 
@@ -288,7 +290,9 @@ async def _recall(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     query = text_arg(arguments, "query")
     assert query is not None
     try:
-        found = await context.wrapper.recall(user_key=context.envelope.user_key, query=query)
+        found = await context.wrapper.recall(
+            user_key=context.envelope.user_key, query=query, group=context.group
+        )
     except ValueError as exc:
         raise BadArguments(str(exc)) from exc
     words = [w.strip(".,;:!?").casefold() for w in query.split()]
@@ -318,6 +322,7 @@ async def _recall(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
 async def _forget(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     item = integer_arg(arguments, "id")
     assert item is not None
+    context.personal("forgetting what they asked you to remember")
     if any(staged.id == item for staged in context.staged_memories()):
         canceled = context.unstage_memory(item)
         return {"id": item, "forgotten": True, "reminders_canceled": canceled}
@@ -359,7 +364,9 @@ async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> 
         )
     user_key = context.envelope.user_key
     staged = any(isinstance(e, NewAction) and e.id == action for e in context.staged)
-    if not staged and not await context.wrapper.has_action(user_key=user_key, action_id=action):
+    if not staged and not await context.wrapper.has_action(
+        user_key=user_key, action_id=action, group=context.group
+    ):
         raise BadArguments(f"no action with id {action!r}")
     context.stage(ActionStatusChange(user_key=user_key, id=action, status=status))
     return {"id": action, "status": status}
@@ -375,6 +382,8 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
         where = "home"
     else:
         raise BadArguments("scope must be 'thread' or 'home'")
+    if where == "home":
+        context.personal("their home timezone")
     canonical = require_zone(zone)
     envelope = context.envelope
     context.stage(

@@ -198,6 +198,10 @@ class Turns:
         if waiting.attempts >= MAX_TURN_ATTEMPTS:
             await self._give_up(waiting, envelope)
             return
+        # Every request counts against the person's budget, those answered without the
+        # model too: an export reads their every row (issue 35, row 7).
+        if not await self._admitted(waiting, envelope):
+            return
         if not ref.proven:
             if await self._sender_confirmed(waiting, envelope):
                 return
@@ -209,8 +213,6 @@ class Turns:
             return
         if asks_for_dashboard(ref.text):
             await self._dashboard(waiting, envelope)
-            return
-        if not await self._admitted(waiting, envelope):
             return
         history = await self._wrapper.history.load(envelope.thread_key)
         # "typing" only while the model thinks: a folded or held message of a flood would

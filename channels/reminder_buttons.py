@@ -1,16 +1,33 @@
 """What the buttons under a reminder are and mean, for every channel that can show buttons.
 
 A press becomes the person's words ("snooze r40 for 10 minutes"), so the agent and the
-rules agent treat it as if typed, and its message id names the reminder's message and the
-button (`press_message_id`), so a double tap is journaled once and acted on once. Each
-adapter draws the buttons in its platform's form and shows the choice (`CHOSEN`) after.
+rules agent treat it as if typed, and its message id names the reminder's message, the
+button and who pressed it (`press_message_id`), so a double tap is journaled once and acted
+on once, and one person's press never stands for another's. Each adapter draws the buttons
+in its platform's form and shows the choice (`CHOSEN`) after.
+
+A button carries the platform id of the person the reminder is for (`button_data`): in a
+group, a press by anyone else is answered `NOT_YOURS` and goes no further, so the message
+never shows a choice the owner did not make. Buttons sent before the owner was carried
+(``rem:<action>:<id>``) still work; their presses are checked by the turn as typed words.
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-__all__ = ["BUTTONS", "CHOSEN", "PREFIX", "press_message_id", "read_button", "words"]
+__all__ = [
+    "BUTTONS",
+    "CHOSEN",
+    "NOT_YOURS",
+    "PREFIX",
+    "Button",
+    "button_data",
+    "press_message_id",
+    "read_button",
+    "words",
+]
 
 PREFIX = "rem"
 """Every reminder button's data (or action id) starts ``rem:``."""
@@ -29,13 +46,36 @@ CHOSEN = {
     "1d": "⏰ Snoozed until tomorrow",
 }
 """What a message shows once its button was pressed."""
-_DATA = re.compile(rf"^{PREFIX}:(?P<action>done|10m|1h|1d|noop):(?P<id>r\d{{1,19}})$")
+NOT_YOURS = "This reminder is for someone else; only they can change it."
+"""The answer to a press by anyone but the reminder's person."""
+_DATA = re.compile(
+    rf"^{PREFIX}:(?P<action>done|10m|1h|1d|noop):(?P<id>r\d{{1,19}})(?::(?P<owner>[\w.-]{{1,40}}))?$"
+)
+_MAX_DATA = 64  # Telegram's limit on callback_data, in bytes
 
 
-def read_button(data: str | None) -> tuple[str, str] | None:
-    """(action, reminder id) from ``rem:<action>:<id>``, None for anything else."""
+class Button(NamedTuple):
+    """What a pressed button's data says."""
+
+    action: str
+    reminder: str
+    owner: str | None
+    """The platform id of the person the reminder is for; None on buttons from before."""
+
+
+def button_data(action: str, reminder: str, owner: str | None) -> str:
+    """``rem:<action>:<id>:<owner>``; without the owner when it is unusual or too long."""
+    data = f"{PREFIX}:{action}:{reminder}"
+    with_owner = f"{data}:{owner}"
+    if owner and len(with_owner.encode()) <= _MAX_DATA and _DATA.match(with_owner):
+        return with_owner
+    return data
+
+
+def read_button(data: str | None) -> Button | None:
+    """The button `data` names (``rem:<action>:<id>[:<owner>]``), None for anything else."""
     found = _DATA.match(data) if isinstance(data, str) else None
-    return (found["action"], found["id"]) if found else None
+    return Button(found["action"], found["id"], found["owner"]) if found else None
 
 
 def words(action: str, reminder: str) -> str:
@@ -43,6 +83,6 @@ def words(action: str, reminder: str) -> str:
     return _WORDS[action].format(id=reminder)
 
 
-def press_message_id(conversation: str, message: str, action: str) -> str:
-    """The journal's id of a press: the same for every tap of one button on one message."""
-    return f"button:{conversation}:{message}:{action}"
+def press_message_id(conversation: str, message: str, action: str, presser: str) -> str:
+    """The journal's id of a press: the same for every tap of one button by one person."""
+    return f"button:{conversation}:{message}:{action}:{presser}"

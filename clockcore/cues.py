@@ -208,7 +208,9 @@ _CURRENCY_BEFORE = re.compile(r"(?:[€$£¥]|R\$|\bEUR|\bUSD)\s*$", re.IGNORECA
 # Things that look like times and are not, blanked before reading.
 _NOT_TIME = re.compile(
     r"\b(?:https?://|www\.)\S+"  # web addresses
-    r"|\S+@\S+\.\w+"  # mail addresses
+    # Mail addresses, bounded: an unbounded "\S+@" tried at every start of a long run of
+    # non-spaces ("1.1.1…", 4,000 characters) took 130 ms.
+    r"|[^\s@]{1,64}@[^\s@]{1,253}\.\w+"
     r"|\b\w*_\w*(?:\.\w+)?"  # file and variable names: report_final_v2.pdf
     r"|\b[\w-]+\.(?:pdf|docx?|xlsx?|pptx?|png|jpe?g|gif|txt|csv|zip|py|md|json|html?)\b"
     r"|\bv\d+(?:\.\d+)+\b"  # v1.2.10
@@ -419,14 +421,17 @@ _WINDOW_REACH = 40
 _NUMBERS = re.compile(r"\d+")
 
 
-def windows(text: str, languages: tuple[str, ...] = ("en",)) -> list[str]:
-    """`text` cut to what Duckling may read: the whole of it, or windows around its cues.
+def windows(text: str, languages: tuple[str, ...] = ("en",)) -> list[tuple[int, int]]:
+    """Where in `text` Duckling may read: the whole of it, or windows around its cues.
 
-    Each window is the text with everything outside it blanked (positions
-    stay), reaches `_WINDOW_REACH` characters either side of a cue (a clock
-    form, a written date or a time word) and holds at most `MOST_TOKENS` time
-    tokens, those nearest the cue; at most `MOST_WINDOWS` windows, the first.
-    A short text with few tokens is read whole.
+    Each window is a span (start, end) that reaches `_WINDOW_REACH` characters
+    either side of a cue (a clock form, a written date or a time word) and
+    holds at most `MOST_TOKENS` time tokens, those nearest the cue; at most
+    `MOST_WINDOWS` windows, the first. A short text with few tokens is read
+    whole. The caller hands Duckling each window's text alone and moves what
+    it finds by the window's start: Duckling's time grows with the length of
+    what it is given, blanks included (a window blanked out to 4,200
+    characters took 100 ms; cut out, 12 ms).
     """
     languages = _languages(languages)
     words = [
@@ -436,7 +441,7 @@ def windows(text: str, languages: tuple[str, ...] = ("en",)) -> list[str]:
     ]
     tokens = sorted([m.span() for m in _NUMBERS.finditer(text)] + words)
     if len(tokens) <= MOST_TOKENS and len(text) <= 400:
-        return [text]
+        return [(0, len(text))]
     anchors = [m.span() for m in _CLOCK_FORM.finditer(text)]
     anchors += [m.span() for m in _DATE_FORM.finditer(text)] + words
     spans: list[tuple[int, int]] = []
@@ -450,4 +455,4 @@ def windows(text: str, languages: tuple[str, ...] = ("en",)) -> list[str]:
         spans.append((first, last))
         if len(spans) == MOST_WINDOWS:
             break
-    return [" " * s + text[s:e] + " " * (len(text) - e) for s, e in spans]
+    return spans

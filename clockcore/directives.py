@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Literal
 
 from clockcore.errors import UnknownTimezoneError
 from clockcore.policy import Mode, ThreadKind
@@ -84,11 +84,17 @@ _UNLINK = re.compile(r"unlink(?=[\s:=.!]|$)", re.IGNORECASE)
 
 _CODE = re.compile(r"[A-Za-z0-9]+(?:[ \t-]+[A-Za-z0-9]+)*")
 _CODE_MIN, _CODE_MAX = 4, 16
+_GROUPED_CODE = re.compile(r"[A-Za-z0-9]{4}(?:[ -][A-Za-z0-9]{4}){2}")
 # Single words after "clock: link" that ask for a code rather than give one.
 _NOT_CODES: Final = frozenset(
     {"please", "pls", "plz", "now", "me", "up", "my", "account", "accounts", "channel"}
     | {"channels", "identity", "identities", "request", "start", "new", "code"}
 )
+# "clock: link yes|no": the issuing identity's answer to a redeemed code.
+_LINK_ANSWERS: Final[dict[str, Literal["yes", "no"]]] = {
+    **dict.fromkeys(("yes", "y", "ok", "accept", "approve", "confirm"), "yes"),
+    **dict.fromkeys(("no", "n", "decline", "refuse", "reject", "deny"), "no"),
+}
 _MAX_ZONE_CHARS = 64
 _QUOTE_CHARS = "\"'`“”‘’«»"
 _VALUE_TRAILING = ".,;!" + _QUOTE_CHARS
@@ -108,6 +114,8 @@ class Directives:
         mode: the mode set with ``clock: mode <mode>``.
         link: a ``clock: link`` directive was given (with or without a code).
         link_code: the code of ``clock: link <code>``, upper case, no spaces or dashes.
+        link_answer: ``yes`` or ``no`` of ``clock: link yes|no``: the answer of the
+            identity that issued a code to the one that redeemed it.
         unlink: a ``clock: unlink`` directive was given.
         errors: user-facing sentences about directives that could not be read.
         rest: the message without its directive lines, for reading anything
@@ -122,6 +130,7 @@ class Directives:
     mode: Mode | None = None
     link: bool = False
     link_code: str | None = None
+    link_answer: Literal["yes", "no"] | None = None
     unlink: bool = False
     errors: tuple[str, ...] = ()
     rest: str = field(default="", compare=False)
@@ -137,6 +146,7 @@ class Directives:
             or self.mode is not None
             or self.link
             or self.link_code is not None
+            or self.link_answer is not None
             or self.unlink
             or self.errors
         )
@@ -153,6 +163,7 @@ class _Found:
     mode: Mode | None = None
     link: bool = False
     link_code: str | None = None
+    link_answer: Literal["yes", "no"] | None = None
     unlink: bool = False
     errors: list[str] = field(default_factory=list)
 
@@ -253,6 +264,8 @@ def _link_code(value: str) -> tuple[str | None, str | None, bool]:
     if len(words) == 1 and words[0].lower() in _NOT_CODES:
         return None, None, True
     code = re.sub(r"[\s-]+", "", value).upper()
+    if _GROUPED_CODE.fullmatch(value.strip()):
+        return code, None, True  # ABCD-EFGH-JKLM, as the code is shown
     looks_like_code = _CODE.fullmatch(value) is not None and _CODE_MIN <= len(code) <= _CODE_MAX
     single = len(words) == 1 and "-" not in value.strip("-")
     if looks_like_code and (single or any(ch.isdigit() for ch in code)):
@@ -300,6 +313,10 @@ def _read_keyword(rest: str, found: _Found) -> bool:
             found.errors.append(error)
         return is_directive
     if match := _LINK.match(rest):
+        answer = _LINK_ANSWERS.get(_clean_value(match["v"]).lower())
+        if answer is not None:
+            found.link_answer = answer
+            return True
         code, error, is_directive = _link_code(match["v"])
         if is_directive and error is None:
             found.link = True
@@ -377,6 +394,7 @@ def parse_directives(text: str) -> Directives:
         mode=found.mode,
         link=found.link,
         link_code=found.link_code,
+        link_answer=found.link_answer,
         unlink=found.unlink,
         errors=tuple(dict.fromkeys(found.errors)),
         rest="\n".join(plain),

@@ -25,19 +25,42 @@ Also measured, and handled here:
 The runtime starts lazily, on the first `read`: importing clockcore (or
 `clockbot --help`) never loads it. Where no wheel exists (Linux aarch64,
 Windows) `available()` is False and clockcore's own grammar reads alone.
+
+**Isolated.** Duckling's native parse holds Python's GIL and cannot be stopped,
+and some texts take it long (digit-heavy ones grow faster than their length).
+A service installs an engine (`use_engine`) that reads in child processes with
+a time limit (`bot.duckling_pool`): the caller waits on a pipe, which lets go of
+the GIL, so the event loop and other threads run meanwhile. A read past the
+limit raises `ReaderTimeout`; `clockcore.timeparse` then asks the person instead
+of guessing. Tests, the CLI and benchmarks read in-process unless they install one.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["Reading", "available", "read", "reader_name", "set_enabled"]
+from clockcore.errors import ClockError
+
+__all__ = [
+    "Engine",
+    "ReaderTimeout",
+    "Reading",
+    "available",
+    "entities",
+    "isolated",
+    "read",
+    "reader_name",
+    "set_enabled",
+    "use_engine",
+]
+
 
 Grain = Literal["second", "minute", "hour", "day", "week", "month", "quarter", "year"]
 
@@ -85,6 +108,33 @@ class Reading:
 
 
 _switch = {"enabled": True}
+
+
+class ReaderTimeout(ClockError):
+    """Duckling did not finish reading within the limit (only when isolated)."""
+
+
+Engine = Callable[[str, int, str], list[dict[str, Any]]]
+"""Reads a text for Duckling: (text, UTC seconds, language) → its raw entities."""
+_engine_in_use: dict[str, Engine] = {}
+
+
+def use_engine(engine: Engine | None) -> None:
+    """Read through `engine` from now on (None: in this process again).
+
+    A service hands in one that reads in child processes with a time limit
+    (`bot.duckling_pool`): clockcore itself does no I/O. The engine raises
+    `ReaderTimeout` when a read runs out of time.
+    """
+    if engine is None:
+        _engine_in_use.clear()
+    else:
+        _engine_in_use["engine"] = engine
+
+
+def isolated() -> bool:
+    """Whether reads go through an engine `use_engine` installed."""
+    return "engine" in _engine_in_use
 
 
 def set_enabled(enabled: bool) -> None:
@@ -142,24 +192,35 @@ def read(text: str, local_reference: datetime, *, language: str = "en") -> list[
         language: an ISO 639-1 code; Duckling reads English for one it lacks.
 
     Returns an empty list when Duckling is not available.
+
+    Raises:
+        ReaderTimeout: isolated, and Duckling took longer than the limit.
     """
     if not available():
         return []
-    duckling, zones, dimensions = _engine()
     stamp = int(local_reference.replace(tzinfo=UTC).timestamp())
-    context = duckling.Context(duckling.parse_ref_time(zones, "UTC", stamp), _locale(language))
     # The Rust bridge panics on NUL and lone surrogates: they are no part of a time anyway.
     clean = _UNSAFE.sub(" ", text)
+    engine = _engine_in_use.get("engine", entities)
     try:
-        entities = duckling.parse(clean, context, dimensions, False)
-    except (ValueError, TypeError, RecursionError):
+        found_entities = engine(clean, stamp, language)
+    except (ValueError, TypeError, RecursionError, OSError):
         return []
     found = []
-    for entity in entities:
+    for entity in found_entities:
         reading = _reading(text, entity)
         if reading is not None:
             found.append(reading)
     return sorted(found, key=lambda r: (r.start, -r.end))
+
+
+def entities(text: str, stamp: int, language: str) -> list[dict[str, Any]]:
+    """Duckling's raw entities for `text` read at UTC `stamp`, in this process."""
+    duckling, zones, dimensions = _engine()
+    context = duckling.Context(duckling.parse_ref_time(zones, "UTC", stamp), _locale(language))
+    found = duckling.parse(text, context, dimensions, False)
+    assert isinstance(found, list)
+    return found
 
 
 def _wall(stamp: str) -> datetime:

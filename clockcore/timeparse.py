@@ -347,6 +347,20 @@ def parse_anchored_time(
     caller = Anchor(get_zone(tz), require_zone(tz), "caller") if tz is not None else None
     text = text[:MAX_TEXT]
     languages = _languages(language)
+    try:
+        return _parse_whole(text, caller, reference, languages)
+    except duckling_reader.ReaderTimeout:
+        # Read whole or ask: a reading cut short is no reading (duckling_reader.isolate).
+        return ParseResult(
+            kind="invalid",
+            reason="this took too long to read as a time; write the time on its own",
+            matched_text="",
+        )
+
+
+def _parse_whole(
+    text: str, caller: Anchor | None, reference: datetime, languages: tuple[str, ...]
+) -> ParseResult:
     found = _located(text, _parse(text, caller, reference, languages))
     found = _weekday_agrees(text, found, caller, reference, languages)
     found = _day_word_agrees(text, found, reference)
@@ -676,8 +690,9 @@ def _readings(
     local = reference.astimezone(anchor.tz).replace(tzinfo=None, microsecond=0)
     masked = _masked(text, tokens)
     found: dict[tuple[int, int], duckling_reader.Reading] = {}
-    for language, window in itertools.product(languages, cues.windows(masked, languages)):
-        for reading in duckling_reader.read(window, local, language=language):
+    for language, (start, end) in itertools.product(languages, cues.windows(masked, languages)):
+        for proposal in duckling_reader.read(masked[start:end], local, language=language):
+            reading = replace(proposal, start=proposal.start + start, end=proposal.end + start)
             # A proposal without a time cue ("$4.50", "2-3 people") is no reading at all.
             if (
                 not reading.latent

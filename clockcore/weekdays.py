@@ -111,7 +111,9 @@ def names_a_date(text: str) -> bool:
     for number in _NUMBER.finditer(text):
         if any(s <= number.start() < e for s, e in clocks):
             continue
-        if _TIME_PREPOSITION.search(text, 0, number.start()):
+        # The preposition sits just before the number: a short look back, not the whole text
+        # before it each time ("at 9 " 800 times took 200 ms).
+        if _TIME_PREPOSITION.search(text, max(0, number.start() - 12), number.start()):
             continue
         if 1 <= int(number.group()) <= 31:
             return True

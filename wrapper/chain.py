@@ -52,13 +52,14 @@ from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import ContextEnvelope, OpenAction, UpcomingItem
 from clockcore.message import MessageRef
 from clockcore.zonetext import ZoneMention
-from wrapper import hot, keys, messages, queries
+from wrapper import hot, keys, linking, messages, queries
 from wrapper.db import Database
 from wrapper.envelope_json import envelope_to_json
 from wrapper.errors import (
     MessageTooLargeError,
 )
 from wrapper.keys import is_private_thread, split_thread_key
+from wrapper.outbox import enqueue_in
 from wrapper.pending import hold
 from wrapper.queries import UPCOMING_LIMIT
 from wrapper.routes import clean_route, save_route
@@ -66,7 +67,6 @@ from wrapper.rows import MAX_KNOWN_PLACES, MAX_NOTICE_CHARS, PersonRow, ThreadSt
 from wrapper.schedules import rezone_in
 
 __all__ = [
-    "LINK_CODE_TTL",
     "MAX_TEXT",
     "SESSION_IDLE",
     "MessageChain",
@@ -80,12 +80,10 @@ U = TypeVar("U")
 
 SESSION_IDLE = timedelta(hours=1)
 """A thread quiet this long starts a new session on its next message."""
-LINK_CODE_TTL = timedelta(minutes=10)
 MAX_TEXT = 100_000
 UPCOMING_HORIZON = timedelta(days=7)
 """How far ahead the envelope lists a person's due items."""
 _OPEN_STATUSES = sorted(OPEN_STATUSES)
-_LINK_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
 @dataclass(slots=True)
@@ -249,7 +247,7 @@ class MessageChain:
             if envelope is not None:
                 return envelope
         if not turn.text_read:  # the hot path reads it while its first statement is out
-            _read_text(turn)
+            await _read_text_aside(turn)
         notices = list(turn.notices)
 
         def handle(conn: Connection) -> ContextEnvelope:
@@ -290,7 +288,10 @@ class MessageChain:
             read = conn.fetchrow(
                 hot.READ, turn.user_key, turn.thread_key, turn.channel, turn.message_id
             )
-            row, _ = await _overlapped(read, lambda: _read_text(turn))
+            if len(turn.text) > INLINE_READ_CHARS:
+                row, _ = await asyncio.gather(read, _read_text_aside(turn))
+            else:
+                row, _ = await _overlapped(read, lambda: _read_text(turn))
             if not _hot_directives(turn.directives):
                 return None
             if row is None or row["thread_key"] is None or row["seen"]:
@@ -489,19 +490,31 @@ class MessageChain:
             queries.update_person(conn, person_id, policy_overrides=overrides)
             turn.person = dataclasses.replace(turn.person, policy_overrides=overrides)
             turn.policy = _effective_policy(self._policy, overrides)
-        if directives.link and directives.link_code is None:
-            code = "".join(secrets.choice(_LINK_ALPHABET) for _ in range(6))
-            queries.save_link_code(
-                conn,
-                code=code,
-                user_key=turn.user_key,
-                expires_at=turn.received_at + LINK_CODE_TTL,
-            )
-            turn.notices.append(messages.LINK_CODE_ISSUED.format(code=code))
-        # An unproven sender's link or unlink waits for the address to confirm (bot.sender_check).
+        # An unproven sender's link steps wait for the address to confirm (bot.sender_check).
         proven = turn.ref.proven
-        if directives.link_code is not None and proven:
-            self._link(turn, conn, directives.link_code)
+        linked = None
+        if directives.link_answer is not None and proven:
+            linked = linking.answer_in(
+                conn, user_key=turn.user_key, yes=directives.link_answer == "yes",
+                now=turn.received_at,
+            )  # fmt: skip
+        elif directives.link_code is not None and proven:
+            linked = linking.redeem_in(
+                conn, code=directives.link_code, user_key=turn.user_key,
+                person_id=person_id, thread_key=turn.thread_key, now=turn.received_at,
+            )  # fmt: skip
+        elif directives.link and directives.link_code is None:
+            linked = linking.issue_in(
+                conn, user_key=turn.user_key, thread_key=turn.thread_key, private=turn.private,
+                now=turn.received_at,
+            )  # fmt: skip
+        if linked is not None:
+            turn.notices.extend(linked.notices)
+            for values in linked.outbox:
+                enqueue_in(conn, values)
+            if linked.merged is not None:
+                turn.person = queries.load_person(conn, turn.user_key) or turn.person
+                turn.policy = _effective_policy(self._policy, turn.person.policy_overrides)
         if directives.unlink and proven:
             alone = not queries.split_identity(
                 conn,
@@ -511,23 +524,6 @@ class MessageChain:
             )
             turn.notices.append(messages.NOT_LINKED if alone else messages.UNLINKED)
             turn.person = queries.load_person(conn, turn.user_key) or turn.person
-
-    def _link(self, turn: Turn, conn: Connection, code: str) -> None:
-        issuer = queries.take_link_code(conn, code, now=turn.received_at)
-        if issuer is None:
-            turn.notices.append(messages.LINK_CODE_UNKNOWN)
-            return
-        if issuer == turn.user_key:
-            turn.notices.append(messages.LINK_CODE_SAME_IDENTITY)
-            return
-        theirs = queries.load_person(conn, issuer)
-        if theirs is None or theirs.user_id == turn.person.user_id:
-            turn.notices.append(messages.ALREADY_LINKED)
-            return
-        queries.merge_people(conn, keep=theirs.user_id, absorb=turn.person.user_id)
-        turn.person = queries.load_person(conn, turn.user_key) or turn.person
-        turn.policy = _effective_policy(self._policy, turn.person.policy_overrides)
-        turn.notices.append(messages.LINKED.format(other=issuer))
 
     def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
         remembered = _read_zone(turn)
@@ -700,6 +696,23 @@ async def _overlapped(query: Awaitable[T], work: Callable[[], U]) -> tuple[T, U]
             await answer
         raise
     return await answer, done
+
+
+INLINE_READ_CHARS = 200
+"""A text longer than this is read on a worker thread (`_read_text_aside`)."""
+
+
+async def _read_text_aside(turn: Turn) -> None:
+    """`_read_text`, on a worker thread when the text is long, so the event loop runs on.
+
+    Reading a long text may wait for Duckling in its child process
+    (`bot.duckling_pool`); a short one reads in well under a
+    millisecond, less than the hop to a thread costs.
+    """
+    if len(turn.text) > INLINE_READ_CHARS:
+        await asyncio.to_thread(_read_text, turn)
+    else:
+        _read_text(turn)
 
 
 def _read_text(turn: Turn) -> None:

@@ -273,14 +273,16 @@ class InteractionWrapper(MessageChain):
 
         return await self._db.run(work)
 
-    async def find_memory(self, *, user_key: str, item_id: int) -> MemoryItem | None:
-        """The person's item `item_id`, or None."""
+    async def find_memory(
+        self, *, user_key: str, item_id: int, group: str | None = None
+    ) -> MemoryItem | None:
+        """The person's item `item_id` (with `group`, one remembered in that thread), or None."""
 
         def read(conn: Connection) -> MemoryItem | None:
             person = queries.load_person(conn, user_key)
             if person is None:
                 return None
-            row = queries.memory_item(conn, user_id=person.user_id, item_id=item_id)
+            row = queries.memory_item(conn, user_id=person.user_id, item_id=item_id, group=group)
             return queries.row_as(MemoryItem, row) if row is not None else None
 
         return await self._db.run(read, inline=True)
@@ -296,14 +298,16 @@ class InteractionWrapper(MessageChain):
             inline=True,
         )
 
-    async def has_action(self, *, user_key: str, action_id: str) -> bool:
-        """Whether the person has an action `action_id` (of any status)."""
+    async def has_action(self, *, user_key: str, action_id: str, group: str | None = None) -> bool:
+        """Whether the person has an action `action_id` (with `group`: clocked in that thread)."""
 
         def read(conn: Connection) -> bool:
             person = queries.load_person(conn, user_key)
             if person is None:
                 return False
-            return queries.has_action(conn, user_id=person.user_id, action_id=action_id)
+            return queries.has_action(
+                conn, user_id=person.user_id, action_id=action_id, group=group
+            )
 
         return await self._db.run(read, inline=True)
 
@@ -443,8 +447,12 @@ class InteractionWrapper(MessageChain):
 
         return [upcoming_item(row, instant) for row in await self._db.run(read)]
 
-    async def recall(self, *, user_key: str, query: str, limit: int = 20) -> list[MemoryItem]:
+    async def recall(
+        self, *, user_key: str, query: str, limit: int = 20, group: str | None = None
+    ) -> list[MemoryItem]:
         """The person's items whose content holds every word of `query`, newest first.
+
+        With `group` (a group thread's key) only the items remembered in that thread.
 
         Words match case-insensitively anywhere in the content (``"dent"`` finds
         "Dentist"); punctuation around a word is ignored. Linked identities share
@@ -464,7 +472,7 @@ class InteractionWrapper(MessageChain):
             if person is None:
                 return []
             found: list[MemoryItem] = []
-            for row in queries.memory_newest_first(conn, person.user_id):
+            for row in queries.memory_newest_first(conn, person.user_id, group=group):
                 content = str(row["content"]).casefold()
                 if all(word in content for word in words):
                     found.append(queries.row_as(MemoryItem, row))

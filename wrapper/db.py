@@ -25,6 +25,7 @@ transaction by `Database.run`. How it runs depends on the database:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -54,6 +55,27 @@ def default_home() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".clockbot"
 
 
+def _private_dir(path: Path) -> None:
+    """Create `path` (and parents) readable by this user only (0700); an existing one is kept.
+
+    clockbot's home holds the store and maybe the config: nobody else on the host reads it.
+    """
+    if not path.exists():
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.chmod(0o700)  # mkdir's mode is masked by the umask
+
+
+def _private_file(path: Path) -> None:
+    """Create an empty `path` readable by this user only (0600) if it does not exist.
+
+    SQLite then opens it as it is, and gives its WAL and shared-memory files the same mode.
+    """
+    if not path.exists():
+        with contextlib.suppress(FileExistsError):
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+            os.close(fd)
+
+
 def resolve_url(database_url: str | None) -> str:
     """The SQLAlchemy URL clockbot opens for `database_url` (None: SQLite under the home).
 
@@ -66,7 +88,8 @@ def resolve_url(database_url: str | None) -> str:
     """
     if database_url is None or not database_url.strip():
         home = default_home()
-        home.mkdir(parents=True, exist_ok=True)
+        _private_dir(home)
+        _private_file(home / DEFAULT_DB_NAME)
         return f"sqlite:///{home / DEFAULT_DB_NAME}"
     try:
         url = make_url(database_url.strip())
@@ -76,7 +99,9 @@ def resolve_url(database_url: str | None) -> str:
     if backend == "sqlite":
         url = url.set(drivername="sqlite")
         if url.database and url.database != ":memory:":
-            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            path = Path(url.database).expanduser()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _private_file(path)
     elif backend in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+asyncpg")
     else:

@@ -136,6 +136,8 @@ class NewMemory:
     content: str
     due_at: datetime | None = None
     created_at: datetime | None = None
+    group: str | None = None
+    """The group thread's key when remembered in one (`MemoryRow.thread_key`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +288,7 @@ def store_memory(conn: Connection, item: NewMemory, *, now: datetime) -> int:
     person = _person(conn, item.user_key, now)
     return queries.insert_memory(
         conn, item_id=item.id, user_id=person.user_id, content=item.content,
-        now=item.created_at or now, due_at=item.due_at,
+        now=item.created_at or now, due_at=item.due_at, group=item.group,
     )  # fmt: skip
 
 

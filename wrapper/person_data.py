@@ -118,8 +118,14 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
         ("schedules", q.schedules),
     ):
         run(name, delete(table).where(table.c.user_id == pid))
-    run("link_codes", delete(q.link_codes).where(q.link_codes.c.user_key.in_(keys)))
-    run("rate_buckets", delete(buckets).where(buckets.c.key == f"person:{pid}"))
+    run(
+        "link_codes",
+        delete(q.link_codes).where(
+            or_(q.link_codes.c.user_key.in_(keys), q.link_codes.c.redeemer.in_(keys))
+        ),
+    )
+    bucket_keys = [f"person:{pid}", *(f"link:{key}" for key in keys)]
+    run("rate_buckets", delete(buckets).where(buckets.c.key.in_(bucket_keys)))
     run("web_links", delete(web_links).where(web_links.c.user_key.in_(keys)))
     run("sender_checks", delete(sender_checks).where(sender_checks.c.user_key.in_(keys)))
     run("web_sessions", delete(web_sessions).where(web_sessions.c.user_id == pid))
@@ -146,19 +152,9 @@ def export_person(conn: Connection, user_key: str) -> dict[str, Any] | None:
     if person is None:
         return None
     pid = person.user_id
-    document: dict[str, Any] = export_state(conn)
-    document["users"] = {pid: document["users"][pid]}
-    threads: dict[str, Any] = {}
-    for key, thread in document["threads"].items():
-        if pid not in thread.get("participants", []):
-            continue
-        spoken = thread.get("last_user_message_iso_by_user", {})
-        thread["participants"] = [pid]
-        thread["last_user_message_iso_by_user"] = {pid: spoken[pid]} if pid in spoken else {}
-        threads[key] = thread
-    document["threads"] = threads
+    document: dict[str, Any] = export_state(conn, person=pid)  # their rows only
+    threads: dict[str, Any] = document["threads"]
     extension = document.setdefault("x_clockbot", {})
-    extension["memory"] = [m for m in extension.get("memory", []) if m.get("user_id") == pid]
     keys = list(
         conn.execute(select(q.identities.c.user_key).where(q.identities.c.user_id == pid)).scalars()
     )

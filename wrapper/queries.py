@@ -517,12 +517,18 @@ def insert_memory(
     content: str,
     now: datetime,
     due_at: datetime | None,
+    group: str | None = None,
 ) -> int:
     if due_at is not None:
         conn.execute(update(users).where(users.c.id == user_id).values(has_due_items=True))
     conn.execute(
         memory.insert().values(
-            id=item_id, user_id=user_id, content=content, created_at=now, due_at=due_at
+            id=item_id,
+            user_id=user_id,
+            content=content,
+            created_at=now,
+            due_at=due_at,
+            thread_key=group,
         )
     )
     return item_id
@@ -534,26 +540,6 @@ def mark_reminded(conn: Connection, item_id: int, at: datetime) -> bool:
 
 
 # ---------------------------------------------------------------- linking
-
-
-def save_link_code(conn: Connection, *, code: str, user_key: str, expires_at: datetime) -> None:
-    conn.execute(delete(link_codes).where(link_codes.c.user_key == user_key))
-    conn.execute(link_codes.insert().values(code=code, user_key=user_key, expires_at=expires_at))
-
-
-def take_link_code(conn: Connection, code: str, *, now: datetime) -> str | None:
-    """Use up a code: the issuing identity's key, or None when unknown or expired."""
-    row = (
-        conn.execute(
-            delete(link_codes)
-            .where(link_codes.c.code == code)
-            .returning(link_codes.c.user_key, link_codes.c.expires_at)
-        )
-    ).first()
-    conn.execute(delete(link_codes).where(link_codes.c.expires_at <= now))
-    if row is None or row.expires_at <= now:
-        return None
-    return str(row.user_key)
 
 
 def merge_people(conn: Connection, *, keep: str, absorb: str) -> None:
@@ -635,8 +621,13 @@ def split_identity(conn: Connection, *, user_key: str, new_user_id: str, now: da
 # ---------------------------------------------------------------- tools
 
 
-def memory_newest_first(conn: Connection, user_id: str) -> Iterator[Mapping[str, Any]]:
-    """The person's memory items, newest first, read as the caller consumes them."""
+def memory_newest_first(
+    conn: Connection, user_id: str, *, group: str | None = None
+) -> Iterator[Mapping[str, Any]]:
+    """The person's memory items, newest first, read as the caller consumes them.
+
+    With `group` (a group thread's key), only the items remembered in that thread.
+    """
     stmt = (
         select(
             memory.c.id,
@@ -648,22 +639,30 @@ def memory_newest_first(conn: Connection, user_id: str) -> Iterator[Mapping[str,
         .where(memory.c.user_id == user_id)
         .order_by(memory.c.created_at.desc(), memory.c.id.desc())
     )
+    if group is not None:
+        stmt = stmt.where(memory.c.thread_key == group)
     for row in conn.execute(stmt).mappings():
         yield dict(row)
 
 
-def memory_item(conn: Connection, *, user_id: str, item_id: int) -> Mapping[str, Any] | None:
-    """One of the person's items, or None."""
+def memory_item(
+    conn: Connection, *, user_id: str, item_id: int, group: str | None = None
+) -> Mapping[str, Any] | None:
+    """One of the person's items (with `group`, only one remembered in that thread), or None."""
     stmt = select(
         memory.c.id, memory.c.content, memory.c.created_at, memory.c.due_at, memory.c.reminded_at
     ).where(memory.c.id == item_id, memory.c.user_id == user_id)
+    if group is not None:
+        stmt = stmt.where(memory.c.thread_key == group)
     row = conn.execute(stmt).mappings().first()
     return dict(row) if row is not None else None
 
 
-def has_action(conn: Connection, *, user_id: str, action_id: str) -> bool:
-    """Whether the person has an action `action_id`."""
+def has_action(conn: Connection, *, user_id: str, action_id: str, group: str | None = None) -> bool:
+    """Whether the person has an action `action_id` (with `group`, one clocked in that thread)."""
     stmt = select(actions.c.id).where(actions.c.id == action_id, actions.c.user_id == user_id)
+    if group is not None:
+        stmt = stmt.where(actions.c.thread_key == group)
     return conn.execute(stmt).first() is not None
 
 

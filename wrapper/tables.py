@@ -82,13 +82,20 @@ class IdentityRow(SQLModel, table=True):
 
 
 class LinkCodeRow(SQLModel, table=True):
-    """A short-lived code one identity issued to be linked from another channel."""
+    """A short-lived code one identity issued to be linked from another (`wrapper.linking`).
+
+    Only its hash is kept. Once redeemed it names the redeeming identity and waits
+    for the issuer's yes or no.
+    """
 
     __tablename__ = "link_codes"
 
-    code: str = Field(primary_key=True, max_length=16)
+    code_hash: str = Field(primary_key=True, max_length=64)
     user_key: str = Field(index=True)
+    thread_key: str
     expires_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    redeemer: str | None = Field(default=None)
+    redeemer_thread: str | None = Field(default=None)
 
 
 class ThreadRow(SQLModel, table=True):
@@ -174,6 +181,9 @@ class MemoryRow(SQLModel, table=True):
     created_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     due_at: datetime | None = _instant()
     reminded_at: datetime | None = _instant()
+    thread_key: str | None = Field(default=None)
+    """Where it was remembered when that was a group thread: only that thread's tools see it.
+    None for an item from a private thread (or from before this was kept)."""
 
 
 class JournalRow(SQLModel, table=True):

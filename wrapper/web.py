@@ -45,6 +45,7 @@ __all__ = [
     "link_in",
     "message_times_in",
     "new_token",
+    "operator_mark",
     "prune_web_in",
     "redeem_in",
     "retry_in",
@@ -134,9 +135,22 @@ def redeem_in(
     return _open(conn, session_hash, person.user_id, str(user_key), now=now)
 
 
-def admin_session_in(conn: Connection, session_hash: str, *, now: datetime) -> WebSession:
-    """Open an operator's session (the caller has checked the admin token)."""
-    return _open(conn, session_hash, None, None, now=now)
+def operator_mark(admin_token: str) -> str:
+    """What an operator's session keeps of the token it was opened with: a keyed digest.
+
+    A session whose mark is not the current token's ends: changing
+    ``CLOCKBOT_ADMIN_TOKEN`` signs every operator out.
+    """
+    digest = hashlib.sha256(b"clockbot-operator\x00" + admin_token.encode("utf-8", "replace"))
+    return "operator:" + digest.hexdigest()[:32]
+
+
+def admin_session_in(
+    conn: Connection, session_hash: str, *, now: datetime, mark: str
+) -> WebSession:
+    """Open an operator's session (the caller has checked the admin token; `mark` is its)."""
+    _open(conn, session_hash, None, mark, now=now)
+    return WebSession(None, None, now + SESSION_LIFETIME)
 
 
 def _open(
@@ -156,8 +170,16 @@ def _open(
     return WebSession(user_id, user_key, until)
 
 
-def session_in(conn: Connection, session_hash: str, *, now: datetime) -> WebSession | None:
-    """The live session with this token's hash, or None."""
+def session_in(
+    conn: Connection, session_hash: str, *, now: datetime, operator: str | None = None
+) -> WebSession | None:
+    """The live session with this token's hash, or None.
+
+    A session ends, and None is returned, when what it was opened for no longer
+    holds: a person's identity now belongs to another person (unlinked, or
+    linked elsewhere) or was erased; an operator's was opened with another admin
+    token than today's (`operator` is today's `operator_mark`, None: sign-in off).
+    """
     row = (
         conn.execute(
             select(web_sessions).where(
@@ -168,6 +190,15 @@ def session_in(conn: Connection, session_hash: str, *, now: datetime) -> WebSess
         .first()
     )
     if row is None:
+        return None
+    if row["user_id"] is None:
+        if operator is None or row["user_key"] != operator:
+            end_session_in(conn, session_hash)
+            return None
+        return WebSession(None, None, row["expires_at"])
+    person = q.load_person(conn, str(row["user_key"]))
+    if person is None or person.user_id != row["user_id"]:
+        end_session_in(conn, session_hash)
         return None
     return WebSession(row["user_id"], row["user_key"], row["expires_at"])
 

@@ -15,7 +15,12 @@ Who may see what:
 - the session is a random token in an HttpOnly, SameSite=Strict cookie (Secure
   when the public URL is https); only its hash is stored (`wrapper.web`);
 - every form that changes something carries a CSRF token derived from the
-  session, checked in constant time.
+  session, checked in constant time;
+- every POST, the sign-ins included, must come from this site (`bot.web.guard`:
+  ``Origin`` and ``Sec-Fetch-Site``), and wrong operator tokens back off per
+  address and per worker;
+- a session ends when what it was opened for no longer holds: its identity was
+  unlinked or erased, or the admin token changed (`wrapper.web.session_in`).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from markupsafe import Markup
 
 from bot.http import Health
 from bot.web.chart import by_local_hour, hours_svg
+from bot.web.guard import SignInBackoff, retry_after, same_origin
 from channels.base import HttpRoute
 from clockcore import Clock, ContactWindow, get_zone, parse_anchored_time, require_zone
 from clockcore.errors import ClockError
@@ -53,6 +59,7 @@ from wrapper.web import (
     failed_jobs_in,
     message_times_in,
     new_token,
+    operator_mark,
     redeem_in,
     retry_in,
     session_in,
@@ -130,7 +137,10 @@ class WebPages:
         self._db = wrapper.database
         self._clock = clock
         self._secure = bool(public_url and public_url.lower().startswith("https://"))
+        self._public_url = public_url
         self._admin_token = admin_token
+        self._mark = operator_mark(admin_token) if admin_token is not None else None
+        self._backoff = SignInBackoff()
         self._health = health
         self._css = (_HERE / "static" / "style.css").read_text(encoding="utf-8")
         self._templates = jinja2.Environment(
@@ -172,7 +182,9 @@ class WebPages:
         if not token or len(token) > 100:
             return None
         now = self._clock.now()
-        session = await self._db.run(lambda conn: session_in(conn, token_hash(token), now=now))
+        session = await self._db.run(
+            lambda conn: session_in(conn, token_hash(token), now=now, operator=self._mark)
+        )
         return _Signed(session, token) if session is not None else None
 
     async def _person(self, request: web.Request) -> _Signed:
@@ -197,14 +209,22 @@ class WebPages:
             )
         return signed
 
-    @staticmethod
-    async def _form(request: web.Request, signed: _Signed) -> Mapping[str, str]:
-        """The posted form, its CSRF token checked (403 when it is missing or wrong)."""
+    async def _form(self, request: web.Request, signed: _Signed) -> Mapping[str, str]:
+        """The posted form, its origin and CSRF token checked (403 when wrong)."""
+        self._same_site(request)
         form = await request.post()
         sent = form.get("csrf")
-        if not isinstance(sent, str) or not hmac.compare_digest(sent, signed.csrf):
+        if not isinstance(sent, str) or not hmac.compare_digest(
+            sent.encode("utf-8", "replace"), signed.csrf.encode()
+        ):
             raise web.HTTPForbidden(text="the form's CSRF token is missing or wrong")
         return {k: v for k, v in form.items() if isinstance(v, str)}
+
+    def _same_site(self, request: web.Request) -> None:
+        """403 for a POST another site's page made (`bot.web.guard.same_origin`)."""
+        if not same_origin(request, self._public_url):
+            log.warning("a cross-site %s to %s was refused", request.method, request.path)
+            raise web.HTTPForbidden(text="this form must be sent from clockbot's own page")
 
     def _set_session(self, response: web.StreamResponse, token: str) -> None:
         response.set_cookie(
@@ -238,6 +258,7 @@ class WebPages:
         return self._page("signin.html", signed=None, token=token)
 
     async def _signin(self, request: web.Request) -> web.Response:
+        self._same_site(request)
         link = request.match_info["token"]
         session = new_token()
         now = self._clock.now()
@@ -257,19 +278,34 @@ class WebPages:
         raise response
 
     async def _admin_signin(self, request: web.Request) -> web.Response:
+        self._same_site(request)
+        address = request.remote or "?"
+        now = self._clock.now()
+        wait = self._backoff.wait(address, now)
+        if wait is not None:
+            log.warning("an operator sign-in was refused: too many wrong tokens")
+            response = self._problem(
+                429, "Too many tries", "Too many wrong tokens. Wait a while and try again."
+            )
+            response.headers["Retry-After"] = retry_after(wait)
+            return response
         form = await request.post()
         given = form.get("token")
-        expected = self._admin_token
+        expected, mark = self._admin_token, self._mark
         if (
             expected is None
+            or mark is None
             or not isinstance(given, str)
-            or not hmac.compare_digest(given.encode(), expected.encode())
+            or not hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode())
         ):
+            self._backoff.failed(address, now)
             log.warning("an operator sign-in was refused")
             return self._problem(403, "Not signed in", "That is not the operator's token.")
+        self._backoff.succeeded(address)
         session = new_token()
-        now = self._clock.now()
-        await self._db.run(lambda conn: admin_session_in(conn, token_hash(session), now=now))
+        await self._db.run(
+            lambda conn: admin_session_in(conn, token_hash(session), now=now, mark=mark)
+        )
         response = web.HTTPSeeOther("/ui/operator")
         self._set_session(response, session)
         raise response

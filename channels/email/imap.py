@@ -234,7 +234,10 @@ class ImapReader:
             return
         facts = MailFacts(uid, validity, meta.internal_date, meta.size, truncated)
         try:
-            outcome = read_mail(body.literal, facts, self._screening, now=self._now())
+            # Parsing is CPU work (MIME, HTML): on a thread, so other chats go on meanwhile.
+            outcome = await asyncio.to_thread(
+                read_mail, body.literal, facts, self._screening, now=self._now()
+            )
         except Exception as exc:  # hostile input must never stop the reader
             outcome = Broken(f"unreadable ({type(exc).__name__})")
         if isinstance(outcome, Broken):

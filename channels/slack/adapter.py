@@ -56,7 +56,7 @@ from channels.base import (
     Sink,
     StateStore,
 )
-from channels.reminder_buttons import PREFIX, press_message_id, words
+from channels.reminder_buttons import NOT_YOURS, PREFIX, press_message_id, words
 from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_blocks
 from channels.slack.errors import channel_error, why
 from channels.slack.events import Post, read_post, route_for_thread, shape_problem
@@ -98,12 +98,27 @@ class _Clock(SignatureClock):
         return self._clock.now().timestamp()
 
 
+class _Verifier(SignatureVerifier):
+    """slack_sdk's verifier, but a timestamp that is not a whole number is a bad signature.
+
+    slack_sdk does ``int(timestamp)`` unguarded: ``X-Slack-Request-Timestamp: abc`` raised
+    out of bolt as a 500 with a traceback in the log, for anyone to repeat.
+    """
+
+    def is_valid(self, body: str | bytes, timestamp: str | None, signature: str | None) -> bool:
+        if timestamp is None or not (timestamp.isascii() and timestamp.isdigit()):
+            return False
+        if len(timestamp) > 12:  # seconds since 1970 have 10 digits until the year 2286
+            return False
+        return super().is_valid(body, timestamp, signature)
+
+
 class _Verification(AsyncRequestVerification):
     """bolt's signature check with clockbot's clock, logging no signature and no body."""
 
     def __init__(self, signing_secret: str, clock: Clock) -> None:
         super().__init__(signing_secret, base_logger=log)
-        self._verifier = SignatureVerifier(signing_secret=signing_secret, clock=_Clock(clock))
+        self._verifier = _Verifier(signing_secret=signing_secret, clock=_Clock(clock))
 
     def _debug_log_error(self, signature: Any, timestamp: Any, body: Any) -> None:
         log.warning("slack: refused an events request with a missing, stale or wrong signature")
@@ -392,6 +407,10 @@ class SlackChannel(Channel):
         if press is None or post is None or not self._allowed(post):
             await ack()
             return
+        if press.owner is not None and press.owner != press.user:
+            await ack()  # someone else's reminder: nothing changes, the buttons stay
+            self._spawn(self._not_yours(press))
+            return
         sink = self._sink
         if sink is None:
             raise ChannelError("slack: not running")
@@ -401,13 +420,27 @@ class SlackChannel(Channel):
                 thread_id=post.thread_id,
                 user_id=post.user,
                 text=post.text,
-                message_id=press_message_id(press.channel, press.message_ts, press.action),
+                message_id=press_message_id(
+                    press.channel, press.message_ts, press.action, press.user
+                ),
                 received_at=self._clock.now(),
                 route=post.route,
             )
         )
         await ack()
         self._spawn(self._show_choice(press))
+
+    async def _not_yours(self, press: Press) -> None:
+        """Tell the presser, and only them (``chat.postEphemeral``), whose reminder it is."""
+        if self._client is None:
+            return
+        await self._call(
+            "chat.postEphemeral",
+            self._client.chat_postEphemeral(
+                channel=press.channel, user=press.user, text=NOT_YOURS,
+                thread_ts=press.thread_ts,
+            ),
+        )  # fmt: skip
 
     async def _show_choice(self, press: Press) -> None:
         """Replace the buttons with what was chosen (``chat.update``); a failure is logged."""
@@ -539,7 +572,7 @@ class SlackChannel(Channel):
         for index in range(done, len(parts)):
             blocks = None
             if message.reminder and index == len(parts) - 1:
-                blocks = reminder_blocks(parts[index], message.reminder)
+                blocks = reminder_blocks(parts[index], message.reminder, message.user_id)
             marker = {"event_type": OUTBOX_EVENT,
                       "event_payload": {"key": message.key, "part": index}}  # fmt: skip
             ts = await self._post_part(channel, thread_ts, parts[index], blocks, marker)

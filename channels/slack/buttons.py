@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from channels.reminder_buttons import BUTTONS, CHOSEN, PREFIX, read_button
+from channels.reminder_buttons import BUTTONS, CHOSEN, PREFIX, button_data, read_button
 
 __all__ = ["MAX_SECTION", "Press", "chosen_blocks", "read_press", "reminder_blocks"]
 
@@ -20,8 +20,10 @@ MAX_SECTION = 3000
 """Slack's limit on a section block's text; a longer reminder goes out without buttons."""
 
 
-def reminder_blocks(text: str, reminder: str) -> list[dict[str, Any]] | None:
-    """The text and its buttons as blocks; None when the text is too long for a section."""
+def reminder_blocks(
+    text: str, reminder: str, owner: str | None = None
+) -> list[dict[str, Any]] | None:
+    """The text and buttons for `owner` as blocks; None when the text is too long for a section."""
     if len(text) > MAX_SECTION:
         return None
     buttons = [
@@ -29,7 +31,7 @@ def reminder_blocks(text: str, reminder: str) -> list[dict[str, Any]] | None:
             "type": "button",
             "text": {"type": "plain_text", "text": label},
             "action_id": f"{PREFIX}:{action}",
-            "value": f"{PREFIX}:{action}:{reminder}",
+            "value": button_data(action, reminder, owner),
         }
         for action, label in BUTTONS
     ]
@@ -53,6 +55,8 @@ class Press:
 
     action: str
     reminder: str
+    owner: str | None
+    """Whom the reminder is for (`channels.reminder_buttons.Button.owner`)."""
     team: str
     channel: str
     user: str
@@ -73,7 +77,7 @@ def read_press(body: Mapping[str, Any], *, default_team: str) -> Press | None:
     message = body.get("message") if isinstance(body.get("message"), Mapping) else {}
     assert isinstance(message, Mapping)
     message_ts = message.get("ts") or _id(body.get("container"), "message_ts")
-    if found is None or found[0] == "noop" or not channel or not user or not message_ts:
+    if found is None or found.action == "noop" or not channel or not user or not message_ts:
         return None
     blocks = message.get("blocks")
     text = str(message.get("text") or "")
@@ -84,7 +88,8 @@ def read_press(body: Mapping[str, Any], *, default_team: str) -> Press | None:
     team = _id(body.get("team")) or str(body.get("user", {}).get("team_id") or default_team)
     thread_ts = message.get("thread_ts")
     return Press(
-        action=found[0], reminder=found[1], team=team, channel=channel, user=user,
+        action=found.action, reminder=found.reminder, owner=found.owner, team=team,
+        channel=channel, user=user,
         message_ts=str(message_ts), thread_ts=str(thread_ts) if thread_ts else None, text=text,
     )  # fmt: skip
 

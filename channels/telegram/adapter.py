@@ -50,6 +50,7 @@ from telegram.ext import AIORateLimiter, ExtBot
 from telegram.request import HTTPXRequest
 
 from channels.base import Channel, ChannelError, HttpRoute, Outgoing, Pace, Sink, StateStore
+from channels.reminder_buttons import NOT_YOURS
 from channels.telegram import messages
 from channels.telegram.buttons import (
     chosen_keyboard,
@@ -358,14 +359,18 @@ class TelegramChannel(Channel):
         """
         found, inbound = read_press(query.data), None
         user = query.from_user
+        theirs = found is not None and found.owner not in (None, str(user.id))
         try:
-            if found is not None and is_allowed(self._allowed, str(user.id), user.username):
-                inbound = press_inbound(query, *found, now=self._clock.now())
+            allowed = is_allowed(self._allowed, str(user.id), user.username)
+            if found is not None and allowed and not theirs:
+                inbound = press_inbound(query, found.action, found.reminder, now=self._clock.now())
         except _UNREADABLE as exc:
             log.warning("telegram: button press unreadable: %s", type(exc).__name__)
         if inbound is not None and self._sink is not None:
             await self._sink(inbound)  # raises when not recorded: Telegram delivers it again
-        answer = chosen_text(found[0]) if inbound is not None and found is not None else None
+        answer = chosen_text(found.action) if inbound is not None and found is not None else None
+        if theirs:
+            answer = NOT_YOURS
         try:
             await self._bot.answer_callback_query(query.id, text=answer)
         except TelegramError as exc:
@@ -375,7 +380,9 @@ class TelegramChannel(Channel):
             return
         try:
             await self._bot.edit_message_reply_markup(
-                message.chat_id, message.message_id, reply_markup=chosen_keyboard(*found)
+                message.chat_id,
+                message.message_id,
+                reply_markup=chosen_keyboard(found.action, found.reminder),
             )
         except BadRequest as exc:
             if "not modified" not in exc.message.lower():  # a double tap shows it already
@@ -424,7 +431,7 @@ class TelegramChannel(Channel):
         chat_id, topic, reply_to = _target(message)
         parts = split_html(message.text)
         done = self._parts_sent.get(message.key, 0)
-        buttons = keyboard(message.reminder) if message.reminder else None
+        buttons = keyboard(message.reminder, message.user_id) if message.reminder else None
         posted: list[str] = []
         for number, part in enumerate(parts):
             if number < done:

@@ -3,9 +3,10 @@
 A press arrives as a ``callback_query``. It becomes an ordinary `Inbound` in
 words ("snooze r40 for 10 minutes"), so the agent, the rules agent and the
 history treat it like the same words typed. Its message id names the chat,
-the reminder's message and the button, so a double tap is journaled once and
-acted on once. The adapter answers the query, then replaces the keyboard with
-one button that shows what was chosen.
+the reminder's message, the button and the presser, so a double tap is
+journaled once and acted on once. The adapter answers the query, then replaces
+the keyboard with one button that shows what was chosen; a press by anyone but
+the reminder's person is only answered (`channels.reminder_buttons.NOT_YOURS`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from channels.reminder_buttons import (
     BUTTONS,
     CHOSEN,
     PREFIX,
+    Button,
+    button_data,
     press_message_id,
     read_button,
     words,
@@ -34,12 +37,12 @@ __all__ = [
 ]
 
 
-def keyboard(reminder: str) -> InlineKeyboardMarkup:
-    """The buttons under reminder `reminder` (an ``r<id>``)."""
+def keyboard(reminder: str, owner: str | None = None) -> InlineKeyboardMarkup:
+    """The buttons under reminder `reminder` (an ``r<id>``) for the person `owner`."""
     return InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton(label, callback_data=f"{PREFIX}:{a}:{reminder}")
+                InlineKeyboardButton(label, callback_data=button_data(a, reminder, owner))
                 for a, label in BUTTONS
             ]
         ]
@@ -54,8 +57,8 @@ def chosen_keyboard(action: str, reminder: str) -> InlineKeyboardMarkup:
     )
 
 
-def read_press(data: str | None) -> tuple[str, str] | None:
-    """(action, reminder id) of a reminder button's callback data, None for anything else."""
+def read_press(data: str | None) -> Button | None:
+    """The reminder button a callback's data names, None for anything else."""
     return read_button(data)
 
 
@@ -78,7 +81,9 @@ def press_inbound(
         thread_id=thread_id_of(message.chat.type, message.chat_id, user.id, topic),
         user_id=str(user.id),
         text=words(action, reminder),
-        message_id=press_message_id(str(message.chat_id), str(message.message_id), action),
+        message_id=press_message_id(
+            str(message.chat_id), str(message.message_id), action, str(user.id)
+        ),
         received_at=now,
         route=route_of(message),
         language=user.language_code,

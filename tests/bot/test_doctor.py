@@ -226,6 +226,7 @@ async def test_configured_channels_are_reported_and_fail_when_their_platform_is_
 
 def test_doctor_exits_0_when_everything_passes(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text("agent_id: doc\n", encoding="utf-8")
+    (tmp_path / "config.yaml").chmod(0o600)  # else a warning follows (test_host_files)
     result = runner.invoke(app, ["doctor"], env={"CLOCKBOT_HOME": str(tmp_path)})
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -110,3 +112,41 @@ async def test_the_port_is_known_only_while_running() -> None:
     await server.stop()  # twice is harmless
     with pytest.raises(RuntimeError):
         _ = server.port
+
+
+async def test_a_client_sending_its_headers_a_line_at_a_time_is_cut_off() -> None:
+    """Issue 35, row 11: a header line every few seconds kept the connection open for ever."""
+
+    async def health() -> HealthReport:
+        return HealthReport(channels=[])
+
+    server = HttpServer("127.0.0.1", 0, routes=(), health=health, idle_timeout=1.0)
+    await server.start()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        await writer.drain()
+        closed_after = None
+        for line in range(20):  # up to 10 s of a header every half second
+            await asyncio.sleep(0.5)
+            if reader.at_eof():
+                closed_after = line
+                break
+            try:
+                writer.write(f"X-Slow-{line}: 1\r\n".encode())
+                await writer.drain()
+            except ConnectionError:
+                closed_after = line
+                break
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(0.01):
+                    if await reader.read(1) == b"":
+                        closed_after = line
+                        break
+        writer.close()
+        assert closed_after is not None, "the server kept a slow-header connection open"
+        # A whole request on a fresh connection is served as before.
+        status, _ = await _get(f"http://127.0.0.1:{server.port}/healthz")
+        assert status == 200
+    finally:
+        await server.stop()

@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
@@ -83,6 +84,24 @@ def test_unreadable_files_are_clear_errors(tmp_path: Path) -> None:
     assert (
         runner.invoke(app, ["state", "import", str(listed), "--database-url", url]).exit_code == 2
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,  # json.loads itself runs out of recursion
+        '{"version": 3, "users": {"x": ' + "[" * 900 + "]" * 900 + "}}",  # validation would
+    ],
+)
+def test_a_deeply_nested_file_is_a_clear_error(tmp_path: Path, text: str) -> None:
+    """Issue 35, row 14: an uncaught RecursionError and a traceback."""
+    url = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    nested = tmp_path / "nested.json"
+    nested.write_text(text)
+    result = runner.invoke(app, ["state", "import", str(nested), "--database-url", url])
+    assert result.exit_code == 2
+    assert "nested" in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
 def test_a_bad_database_url_is_a_clear_error_without_the_password(tmp_path: Path) -> None:

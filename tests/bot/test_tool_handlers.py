@@ -247,12 +247,13 @@ async def test_linked_identities_share_what_recall_finds(
     await _call(context, "remember", content="passport renewal")
     await world.commit(context)
     issued = await world.say("clock: link")
-    code = re.search(r"Link code (\w+)", " ".join(issued.notices))
+    code = re.search(r"Link code ([A-Z0-9-]+)", " ".join(issued.notices))
     assert code is not None
     linked = await world.wrapper.on_user_message(
         channel="telegram", thread_id="dm:7", user_id="7", text=f"clock: link {code.group(1)}"
     )
-    assert any("Linked" in notice for notice in linked.notices)
+    confirmed = await world.say("clock: link yes")
+    assert any("Linked" in notice for notice in confirmed.notices)
     other = ToolSession(
         wrapper=world.wrapper, envelope=linked, clock=world.clock,
         contact_window=DEFAULT_CONTACT_WINDOW, key_base="telegram:l1", user_id="7",

@@ -205,7 +205,7 @@ async def _wait_healthy(session: aiohttp.ClientSession, base: str, timeout: floa
     deadline = loop.time() + timeout
     while loop.time() < deadline:
         try:
-            async with session.get(f"{base}/healthz") as response:
+            async with session.get(f"{base}/lb-healthz") as response:
                 if response.status == 200:
                     return
         except aiohttp.ClientError:

@@ -130,12 +130,12 @@ def test_duckling_reads_bounded_windows_of_a_flood(text: str) -> None:
     # took 35 s): a flood is read in a few windows, each with a few tokens.
     found = windows(text[:4000], ("de",))
     assert len(found) <= MOST_WINDOWS
-    for window in found:
-        assert len(window) == len(text[:4000])  # blanked, not cut: positions stay
-        tokens = re.findall(r"\d+|tomorrow|morgen", window)
+    for start, end in found:
+        assert 0 <= start < end <= len(text[:4000])
+        tokens = re.findall(r"\d+|tomorrow|morgen", text[start:end])
         assert len(tokens) <= MOST_TOKENS
 
 
 def test_a_sentence_is_read_whole() -> None:
     text = "el lunes 30 de noviembre a las 10 de la mañana"
-    assert windows(text, ("es",)) == [text]
+    assert windows(text, ("es",)) == [(0, len(text))]

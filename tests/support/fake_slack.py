@@ -209,6 +209,7 @@ class FakeSlack:
         self.calls: list[RecordedCall] = []
         self.posts: list[dict[str, Any]] = []
         self.updates: list[dict[str, Any]] = []  # chat.update calls accepted
+        self.ephemerals: list[dict[str, Any]] = []  # chat.postEphemeral calls accepted
         self.unreadable: set[str] = set()  # channels the bot may not read (missing_scope)
         self.acks: list[str] = []
         self.connections = 0
@@ -285,6 +286,11 @@ class FakeSlack:
         """Wait until `count` messages were posted; return all posted so far."""
         await self._wait(lambda: len(self.posts) >= count, timeout, f"{count} posts")
         return list(self.posts)
+
+    async def wait_ephemerals(self, count: int, timeout: float = 10) -> list[dict[str, Any]]:
+        """Wait until `count` ephemeral messages were posted; return them all."""
+        await self._wait(lambda: len(self.ephemerals) >= count, timeout, f"{count} ephemerals")
+        return list(self.ephemerals)
 
     async def wait_acked(self, envelope_id: str, timeout: float = 10) -> None:
         """Wait until the client acked `envelope_id`."""
@@ -487,6 +493,9 @@ class FakeSlack:
             return {"ok": True, "channel": params.get("channel"), "ts": ts, "message": post}
         if method in ("conversations.history", "conversations.replies"):
             return self._conversation(method, params)
+        if method == "chat.postEphemeral":
+            self.ephemerals.append(dict(params))
+            return {"ok": True, "message_ts": _next_ts()}
         if method == "chat.update":
             self.updates.append(dict(params))
             return {"ok": True, "channel": params.get("channel"), "ts": params.get("ts")}

@@ -15,6 +15,7 @@ async def _link(wrapper: InteractionWrapper) -> None:
     issued = await wrapper.on_user_message(text="clock: link", message_id="t-link", **TG)
     code = next(n for n in issued.notices if "Link code" in n).split()[2]
     await wrapper.on_user_message(text=f"clock: link {code}", message_id="s-link", **SLACK)
+    await wrapper.on_user_message(text="clock: link yes", message_id="t-link-yes", **TG)
 
 
 async def test_linked_identities_share_memory_actions_zone_and_policy(

@@ -103,12 +103,14 @@ async def test_identities_stay_apart_until_linked(
     code_notice = next(n for n in issued.notices if "Link code" in n)
     code = code_notice.split()[2]
     clock.advance(minutes=1)
-    linked = await wrapper.on_user_message(text=f"clock: link {code}", message_id="s2", **slack)
-    assert any("Linked with telegram:42" in n for n in linked.notices)
+    asked = await wrapper.on_user_message(text=f"clock: link {code}", message_id="s2", **slack)
+    assert any("asked to confirm" in n for n in asked.notices)
+    linked = await wrapper.on_user_message(text="clock: link yes", message_id="t2b", **TG)
+    assert any("Linked with slack:U1" in n for n in linked.notices)
 
     clock.advance(minutes=30)
     on_telegram = await wrapper.on_user_message(text="still me", message_id="t3", **TG)
-    # the latest interaction anywhere was the Slack message 30 minutes ago
+    # the latest interaction anywhere was the link, 30 minutes ago
     assert on_telegram.elapsed_since_last_interaction_any_channel == timedelta(minutes=30)
     assert on_telegram.user_key == "telegram:42"
 

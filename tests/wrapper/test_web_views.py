@@ -41,12 +41,13 @@ async def test_a_timeline_holds_a_persons_own_lines_in_every_state(database_url:
     try:
         await _say(wrapper, clock, "telegram", "dm:42", "42", "hello on telegram", "1")
         _, notices = await _say(wrapper, clock, "telegram", "dm:42", "42", "clock: link", "2")
-        code = re.search(r"Link code (\w+)", notices)
+        code = re.search(r"Link code ([A-Z0-9-]+)", notices)
         assert code is not None, notices
         await _say(
             wrapper, clock, "email", "alice@example.test/<a1@x>", "alice@example.test",
             f"clock: link {code.group(1)}", "<a1@x>",
         )  # fmt: skip
+        await _say(wrapper, clock, "telegram", "dm:42", "42", "clock: link yes", "2b")
         await _say(wrapper, clock, "telegram", "dm:42", "42", "heading to lunch", "3")
         await _say(wrapper, clock, "telegram", "dm:77", "77", "bob's own words", "4")
         due = START + timedelta(hours=1)
@@ -108,5 +109,5 @@ async def test_a_timeline_holds_a_persons_own_lines_in_every_state(database_url:
     assert "lunch" in action.text
     assert action.until is not None and action.until > action.at
     assert [e.at for e in entries] == sorted((e.at for e in entries), reverse=True)
-    assert len(hours) == 4  # her four messages, on both channels; not Bob's
+    assert len(hours) == 5  # her five messages, on both channels; not Bob's
     assert retried == [True, False]

@@ -9,6 +9,8 @@ from email.message import EmailMessage
 import pytest
 
 from channels.email.reading import (
+    MAX_HTML_CHARS,
+    MAX_PARTS,
     Accepted,
     Broken,
     MailFacts,
@@ -17,6 +19,7 @@ from channels.email.reading import (
     attachment_notes,
     body_text,
     date_hint,
+    html_text,
     internal_date_utc,
     named_ids,
     read_mail,
@@ -338,3 +341,63 @@ def test_a_boundary_reused_inside_itself_reads_as_no_text() -> None:
     outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
     assert isinstance(outcome, Accepted)
     assert outcome.inbound.text == ""
+
+
+def _many_parts(count: int, first: str = "remind me at 9") -> bytes:
+    message = EmailMessage()
+    message["From"] = "a@example.test"
+    message["Message-ID"] = "<parts@x>"
+    message.set_content(first)
+    for n in range(count):
+        message.add_attachment(
+            b"x", maintype="application", subtype="octet-stream", filename=f"f{n}.bin"
+        )
+    return message.as_bytes()
+
+
+def test_a_mail_of_thousands_of_parts_is_read_as_far_as_the_cap() -> None:
+    """Issue 35, row 8: 5,000 attachment parts took 4.5 s of parsing on the event loop."""
+    outcome = read_mail(_many_parts(5_000), FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    text = outcome.inbound.text
+    assert text.startswith("remind me at 9")
+    assert text.count("[attachment:") == MAX_PARTS - 1  # the text is a part too
+    assert text.endswith(f"more than {MAX_PARTS} parts; the rest was not read]")
+
+
+def test_a_mail_under_the_part_cap_is_read_whole() -> None:
+    outcome = read_mail(_many_parts(MAX_PARTS - 1), FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    assert outcome.inbound.text.count("[attachment:") == MAX_PARTS - 1
+    assert "not read]" in outcome.inbound.text and "more than" not in outcome.inbound.text
+
+
+def test_a_huge_html_mail_is_read_from_its_start_only() -> None:
+    """Issue 35, row 8: a 937 KB HTML-only mail took BeautifulSoup 5.7 s."""
+    filler = "<div><p>and then <b>more</b> words</p></div>" * 25_000
+    message = parse(
+        "From: a@example.test\nContent-Type: text/html; charset=utf-8",
+        f"<html><body><p>remind me at 9 to call</p>{filler}<p>THE END</p></body></html>",
+    )
+    assert len(filler) > MAX_HTML_CHARS
+    text = body_text(message)
+    assert text.startswith("remind me at 9 to call")
+    assert "THE END" not in text
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        ("<p>remind me <b>tomorrow</b> at 9</p>", "remind me tomorrow at 9"),
+        ("<div>one</div><div>two</div>", "one\ntwo"),
+        ("line<br>next<br/>last", "line\nnext\nlast"),
+        ("<head><title>T</title><style>p{}</style></head><p>body</p>", "body"),
+        ("<p>a</p><script>var x = '<p>no</p>';</script><p>b</p>", "a\nb"),
+        ("<p>caf&eacute; &amp; 9&nbsp;pm</p>", "café & 9 pm"),
+        ("<p>unclosed <b>tags <i>here", "unclosed tags here"),
+        ("<ul><li>one</li><li>two</li></ul>", "one\ntwo"),
+        ("", ""),
+    ],
+)
+def test_html_reads_as_its_lines(html: str, text: str) -> None:
+    assert html_text(html) == text

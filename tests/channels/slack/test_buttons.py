@@ -92,6 +92,29 @@ async def test_a_press_by_someone_not_allowed_is_acked_and_does_nothing(
     assert slack.updates == []
 
 
+async def test_a_press_on_someone_elses_reminder_is_told_so_privately_and_changes_nothing(
+    slack: FakeSlack, tmp_path: Path
+) -> None:
+    """Issue 35, row 12: the press was journaled without its presser and shown as chosen."""
+    clock = SettableClock(START)
+    channel = socket_channel(slack, clock=clock)
+    async with Gateway(settings_for(tmp_path), channels=[channel], clock=clock) as gw:
+        reminder = await _stretch_reminder(slack, gw, clock)
+        posts = len(slack.posts)
+        press = slack.press(reminder, "1 h", user="U9")
+        await slack.wait_acked(await slack.push_interaction(press))
+        await gw.settle()
+        assert len(slack.posts) == posts
+        assert slack.updates == []
+        [told] = await slack.wait_ephemerals(1)
+        assert (told["user"], told["text"][:30]) == ("U9", "This reminder is for someone e")
+        mine = slack.press(reminder, "1 h")
+        await slack.wait_acked(await slack.push_interaction(mine))
+        await gw.settle()
+    assert slack.posts[-1]["text"].startswith("Snoozed: stretch")
+    assert len(slack.updates) == 1
+
+
 @pytest.mark.parametrize("user", ["", " ", "\t"])
 def test_a_press_by_a_blank_user_is_no_press(user: str) -> None:
     # Found by the event fuzz: a blank user id reached the store and came back as a 500.

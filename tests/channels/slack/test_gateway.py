@@ -81,9 +81,15 @@ async def test_forged_stale_and_unsigned_requests_get_401_and_change_nothing(
         dm_event("what's coming up"),
         headers={"X-Slack-Signature": "v0=" + "0" * 64},
     )
+    # A timestamp that is not a number was a 500 with a traceback in the log (issue 35, row 13).
+    garbled = [
+        await post_event(dm_event("hi"), headers={"X-Slack-Request-Timestamp": stamp})
+        for stamp in ("abc", "1e9", "", "١٧٠٠٠٠٠٠٠٠", "9" * 400)
+    ]
     await http_gateway.settle()
 
     assert [forged[0], stale[0], unsigned[0], tampered[0]] == [401, 401, 401, 401]
+    assert [status for status, _ in garbled] == [401] * len(garbled)
     assert await _stored(http_gateway) == before
     assert await http_gateway.outbox.listing() == []
     assert slack.posts == []

@@ -106,3 +106,34 @@ async def test_a_forged_or_stale_button_is_answered_and_does_nothing(
         await gw.settle()
     assert "no reminder" in tg.sent[-1].plain.lower()
     assert len(tg.sent) == 2
+
+
+async def test_in_a_group_only_the_reminders_person_can_press_its_buttons(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """B pressing first on A's reminder changed nothing but swallowed A's own press as a
+    duplicate, and the keyboard said "Snoozed" (issue 35, row 12)."""
+    clock = SettableClock(START)
+    alice, bob = tg.user(42, "alice"), tg.user(43, "bob")
+    async with gateway(tg, tmp_path, clock=clock) as gw:
+        now = int(clock.now().timestamp())
+        tg.group(-1001, alice, "@clockbot_bot remind me in 5 minutes to stretch", date=now)
+        await tg.wait_sent(1)
+        await gw.settle()
+        clock.advance(timedelta(minutes=5))
+        await gw.settle()
+        reminder = tg.sent[-1]
+        assert "stretch" in reminder.plain
+        snooze = _buttons(reminder)[1][1]
+        tg.press(bob, reminder, snooze)
+        await tg.wait_calls("answerCallbackQuery", 1)
+        await gw.settle()
+        assert tg.answered[0]["text"].startswith("This reminder is for someone else")
+        assert (reminder.chat_id, reminder.message_id) not in tg.markups  # buttons unchanged
+        assert len(tg.sent) == 2  # nothing was said in the group
+        tg.press(alice, reminder, snooze)
+        await tg.wait_calls("answerCallbackQuery", 2)
+        await tg.wait_sent(3)
+        await gw.settle()
+    assert tg.answered[1]["text"] == "⏰ Snoozed for 10 minutes"
+    assert tg.sent[-1].plain.startswith("Snoozed: stretch")

@@ -1,0 +1,101 @@
+"""What stands before the sign-in forms: a same-origin check and the operator's backoff.
+
+**Same origin.** A sign-in POST made by another site's page (login CSRF: the
+victim's browser signed in as the attacker) carries ``Sec-Fetch-Site:
+cross-site`` and that site in ``Origin``. `same_origin` trusts
+``Sec-Fetch-Site`` where the browser sends it (only a browser can set it):
+``same-origin`` and ``none`` (typed, a bookmark) pass, anything else is refused.
+Without it, ``Origin`` must be the public URL's or the request's own host
+(``null`` is refused). A request with neither header (curl, an old browser)
+passes: the CSRF token and the SameSite cookie still guard it. (Our pages send
+``Referrer-Policy: no-referrer``, under which Chromium sends ``Origin: null``
+even to the page's own site: so ``Sec-Fetch-Site`` comes first.)
+
+**Backoff.** Wrong operator tokens are counted per client address and for the
+whole worker (`SignInBackoff`). From the fifth wrong try in a row, an address
+waits 2^(n-4) seconds (up to 15 minutes) before its next try is even
+compared; over 30 wrong tries in 10 minutes from everyone together, every
+operator sign-in waits out the 10 minutes. A refused try gets a 429 with
+``Retry-After``. Counts live in the worker's memory: several workers each
+count their own, so the limits are per worker.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+__all__ = ["SignInBackoff", "retry_after", "same_origin"]
+
+_FREE_TRIES = 4
+_MAX_WAIT = timedelta(minutes=15)
+_GLOBAL_WINDOW = timedelta(minutes=10)
+_GLOBAL_TRIES = 30
+_ADDRESSES_KEPT = 10_000
+
+
+def same_origin(request: web.Request, public_url: str | None) -> bool:
+    """Whether a POST may come from this page's own site (see the module docstring)."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site.strip().lower() in ("same-origin", "none")
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    given = urlsplit(origin.strip())
+    if not given.netloc:
+        return False  # "null" (a sandboxed frame, a data: page) or garbage
+    allowed = {request.host.lower()}
+    if public_url:
+        allowed.add(urlsplit(public_url).netloc.lower())
+    return given.netloc.lower() in allowed
+
+
+@dataclass(slots=True)
+class _Address:
+    failures: int = 0
+    until: datetime | None = None
+
+
+@dataclass(slots=True)
+class SignInBackoff:
+    """Counts wrong operator tokens; `wait` says how long a client must still wait."""
+
+    addresses: dict[str, _Address] = field(default_factory=dict)
+    recent: deque[datetime] = field(default_factory=deque)
+
+    def wait(self, address: str, now: datetime) -> timedelta | None:
+        """How long `address` must wait before a try is compared, or None."""
+        while self.recent and self.recent[0] <= now - _GLOBAL_WINDOW:
+            self.recent.popleft()
+        if len(self.recent) >= _GLOBAL_TRIES:
+            return self.recent[0] + _GLOBAL_WINDOW - now
+        state = self.addresses.get(address)
+        if state is not None and state.until is not None and state.until > now:
+            return state.until - now
+        return None
+
+    def failed(self, address: str, now: datetime) -> None:
+        """A wrong token from `address`."""
+        self.recent.append(now)
+        if address not in self.addresses and len(self.addresses) >= _ADDRESSES_KEPT:
+            self.addresses.pop(next(iter(self.addresses)))  # the oldest address goes
+        state = self.addresses.setdefault(address, _Address())
+        state.failures += 1
+        if state.failures > _FREE_TRIES:
+            seconds = 2.0 ** min(state.failures - _FREE_TRIES, 20)
+            state.until = now + min(timedelta(seconds=seconds), _MAX_WAIT)
+
+    def succeeded(self, address: str) -> None:
+        """The right token from `address`: its count starts again."""
+        self.addresses.pop(address, None)
+
+
+def retry_after(wait: timedelta) -> str:
+    """A ``Retry-After`` value: whole seconds, at least one."""
+    return str(max(1, math.ceil(wait.total_seconds())))
