@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from bot.cache_watch import calling, summarising
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
+from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
 from bot.prompt import SYSTEM_PROMPT, assemble, proactive_turn, user_turn
 from bot.tools import TOOLS, ToolSession, run_tool
@@ -42,6 +43,7 @@ __all__ = [
     "CONTEXT_SHARE",
     "KEEP_RECENT",
     "MAX_TOOL_ROUNDS",
+    "NOT_A_TOOL_REPLY",
     "RETRY_LEASE",
     "TOO_MANY_ROUNDS_REPLY",
     "UNAVAILABLE_REPLY",
@@ -84,6 +86,9 @@ UNAVAILABLE_REPLY = (
     "answer it when the model is back."
 )
 TOO_MANY_ROUNDS_REPLY = "I got stuck using my tools on that one; could you say it another way?"
+NOT_A_TOOL_REPLY = "I tried to use a tool I don't have for that; could you say it another way?"
+"""Said instead of a message that holds only a call to a tool we do not have
+(`bot.llm.text_calls`): such text is never sent to the person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +139,7 @@ class Agent:
     ) -> None:
         self._context = context_tokens
         self._tools: tuple[ToolSpec, ...] = tuple(TOOLS) if tools else ()
+        self._tool_names = frozenset(t.name for t in self._tools)
         self._fixed_chars = len(SYSTEM_PROMPT) + sum(
             len(t.name) + len(t.description) + len(json.dumps(t.parameters)) for t in self._tools
         )
@@ -222,7 +228,9 @@ class Agent:
         except LLMError as exc:
             log.warning("model unavailable for job %s, sending as written: %s", item.id, exc)
             return ProactiveOutput(item.text, ())
-        answer = completion.message
+        # Calls written as text count here too; one to a tool we do not have leaves no text,
+        # and the job goes out as written.
+        answer, _ = with_text_calls(completion.message, self._tool_names)
         until, reason = None, ""
         for call in answer.tool_calls:
             if call.name == "defer" and (deferral := _deferral(call, zone, now)) is not None:
@@ -241,7 +249,7 @@ class Agent:
         produced: list[Message] = []
         for _ in range(MAX_TOOL_ROUNDS):
             completion = await self._complete(assemble([*earlier], newest) + produced)
-            answer = completion.message
+            answer = self._read_text_calls(completion.message)
             produced.append(answer)
             if not answer.tool_calls:
                 return produced
@@ -251,6 +259,21 @@ class Agent:
                     Message(role="tool", content=result, tool_call_id=call.id, name=call.name)
                 )
         return produced
+
+    def _read_text_calls(self, message: Message) -> Message:
+        """`message` with the tool calls written in its text made real (`bot.llm.text_calls`).
+
+        A message whose text is a call to a tool we do not have is replaced by
+        `NOT_A_TOOL_REPLY`: it would otherwise go to the person as the reply.
+        """
+        answer, unknown = with_text_calls(message, self._tool_names)
+        if unknown:
+            log.warning("the model wrote a call to a tool we do not have: %s", ", ".join(unknown))
+        if answer.tool_calls:
+            log.info("read %d tool call(s) the model wrote as text", len(answer.tool_calls))
+        elif unknown and not answer.content:
+            return Message("assistant", NOT_A_TOOL_REPLY)
+        return answer
 
     async def _complete(self, messages: Sequence[Message]) -> Completion:
         try:

@@ -4,8 +4,13 @@ Each line typed (or piped in) is one message to the agent; its reply and any
 proactive message (a reminder falling due) are printed as they come. Replies
 and reminders go through the outbox and the same dispatcher as every channel,
 so the console shows exactly what a chat app would receive. At the end of
-piped input, chat exits once every reply is printed, or stays ``--linger``
-long to print proactive messages.
+piped input, chat exits once every message it took in is answered and every
+reply printed, or stays ``--linger`` long to print proactive messages.
+
+The console is the operator's own terminal: the per-person and per-channel
+turn limits (`bot.config.LimitSettings`) do not apply to it. With them, forty
+piped lines met "You're writing faster than I can answer" from the 21st on,
+and chat ended with those unanswered (issue 36).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import uuid
 from datetime import timedelta
 from typing import TextIO
 
-from bot.config import Settings
+from bot.config import LimitSettings, Settings
 from bot.gateway import Gateway
 from channels.base import Inbound
 from channels.console import ConsoleChannel
@@ -39,6 +44,21 @@ def _read_line(source: TextIO, interactive: bool) -> str:
 PROMPT = "you> "
 RETRY_INTERVAL = 15.0
 """Seconds between attempts to answer messages the model failed on."""
+NO_LIMIT = LimitSettings(turns_per_minute=0, burst=0, channel_turns_per_minute=0, channel_burst=0)
+"""The console's turn limits: none (it is the operator's own terminal)."""
+
+
+async def _answered(gateway: Gateway) -> None:
+    """Wait until every message taken in is answered: none left on the waiting list.
+
+    A message the model failed on is retried every `RETRY_INTERVAL` and given up,
+    visibly, after `bot.turns.MAX_TURN_ATTEMPTS`: this ends.
+    """
+    while True:
+        await gateway.settle(timeout=None)
+        if await gateway.wrapper.waiting.count() == 0:
+            return
+        await asyncio.sleep(0.1)
 
 
 async def chat(
@@ -55,8 +75,9 @@ async def chat(
     clock = clock or SystemClock()
     user = getpass.getuser() or "me"
     gateway = Gateway(
-        settings, channels=[ConsoleChannel(sink)], clock=clock, poll_interval=poll_interval,
-        retry_interval=RETRY_INTERVAL, serve_http=False,
+        settings.model_copy(update={"limit": NO_LIMIT}), channels=[ConsoleChannel(sink)],
+        clock=clock, poll_interval=poll_interval, retry_interval=RETRY_INTERVAL,
+        serve_http=False,
     )  # fmt: skip
     interactive = source is sys.stdin and source.isatty()
     if interactive:
@@ -76,6 +97,7 @@ async def chat(
             )  # fmt: skip
             await gateway.accept(message)
             await gateway.settle(timeout=None)
+        await _answered(gateway)
         if linger > timedelta(0):
             await asyncio.sleep(linger.total_seconds())
         await gateway.settle(timeout=None)

@@ -41,6 +41,7 @@ from bot.turns import Turns
 from channels.base import Channel, ChannelError, Outgoing
 from clockcore import Clock
 from wrapper import InteractionWrapper
+from wrapper.linking import LINK_ASK_KEY
 from wrapper.outbox import OutboxItem
 from wrapper.schedules import LATE_AFTER, late_note
 
@@ -270,6 +271,7 @@ class Dispatcher:
             route=route,
             key=item.key,
             reminder=f"r{item.id}" if item.kind == "reminder" else None,
+            question="link" if item.key.startswith(LINK_ASK_KEY) else None,
             attempt=item.attempts,
             queued_at=item.created_at,
         )

@@ -25,6 +25,7 @@ import queue
 import selectors
 import subprocess
 import sys
+import threading
 import time
 from typing import Any
 
@@ -33,11 +34,14 @@ from clockcore.duckling_reader import ReaderTimeout
 
 __all__ = ["CHILDREN", "READ_LIMIT", "isolate"]
 
-READ_LIMIT = 1.0
-"""Seconds one read may take; one window's read takes milliseconds."""
+READ_LIMIT = 2.0
+"""Seconds one read may take; one window's read takes milliseconds (the limit leaves room
+for a loaded machine: a read cut short is a question to the person)."""
 CHILDREN = 2
 """Child processes that read."""
 _START_LIMIT = 60.0  # a child's start (Python, then Duckling) is not part of a read
+_FREE_WAIT = 0.25  # seconds a reader waits for a free child before reading in this process
+_RESTART_PAUSE = 5.0  # seconds between attempts to start a child that would not start
 
 
 class _Child:
@@ -129,11 +133,38 @@ class _Children:
             self._free.put(child)
 
     def ask(self, text: str, stamp: int, language: str) -> list[dict[str, Any]]:
-        child = self._free.get()  # waits without the GIL
+        """Read `text` in a free child; in this process when none is free soon.
+
+        The reader may be the event loop's own thread (a short text, a tool's
+        argument), so it never waits long: for a child (`_FREE_WAIT`), nor for a
+        new one to start (a child that ran out of time is replaced on a thread of
+        its own). What is read here is one window, a few tokens, milliseconds.
+
+        Raises:
+            ReaderTimeout: the child did not answer within `limit`.
+        """
         try:
-            return child.ask(text, stamp, language, self.limit)
-        finally:
-            self._free.put(child)
+            child = self._free.get(timeout=_FREE_WAIT)  # waits without the GIL
+        except queue.Empty:
+            return duckling_reader.entities(text, stamp, language)
+        try:
+            answer = child.ask(text, stamp, language, self.limit)
+        except Exception:  # ReaderTimeout, a child that died: replaced off this path
+            threading.Thread(target=self._restart, args=(child,), daemon=True).start()
+            raise
+        self._free.put(child)
+        return answer
+
+    def _restart(self, child: _Child) -> None:
+        """Start `child` again, off every reader's path, and lend it out once it is up."""
+        try:
+            child.ask("at 9", 0, "en", _START_LIMIT)
+        except Exception:  # no child: the others (or this process) read meanwhile
+            child.stop()
+            time.sleep(_RESTART_PAUSE)
+            threading.Thread(target=self._restart, args=(child,), daemon=True).start()
+            return
+        self._free.put(child)
 
     def start(self) -> None:
         """Start every child now: a start forks this process, which holds every thread."""

@@ -150,6 +150,9 @@ class Outgoing:
             platforms that take an idempotency key (a mail's Message-ID).
         reminder: for a reminder, how the person names it (``r<id>``), so an
             adapter can put buttons under it whose presses say which one.
+        question: ``link`` for a link request (`wrapper.linking`): an adapter
+            that can show buttons puts yes and no under it
+            (`channels.reminder_buttons.LINK_BUTTONS`).
         attempt: how many times the job has been claimed, this time included.
             Above 1, an earlier attempt may have reached the platform (its
             worker died after the send, or a timeout hid an accepted post); an
@@ -164,6 +167,7 @@ class Outgoing:
     route: Mapping[str, str]
     key: str
     reminder: str | None = None
+    question: Literal["link"] | None = None
     attempt: int = 1
     queued_at: datetime | None = None
 

@@ -10,6 +10,10 @@ A button carries the platform id of the person the reminder is for (`button_data
 group, a press by anyone else is answered `NOT_YOURS` and goes no further, so the message
 never shows a choice the owner did not make. Buttons sent before the owner was carried
 (``rem:<action>:<id>``) still work; their presses are checked by the turn as typed words.
+
+The same machinery answers a link request (`wrapper.linking`): under "telegram:42 wants to
+join your clockbot identity" an adapter draws `LINK_BUTTONS` (``ask:link-yes:<owner>``),
+whose presses are the words ``clock: link yes`` and ``clock: link no``.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ import re
 from typing import NamedTuple
 
 __all__ = [
+    "ASK_PREFIX",
     "BUTTONS",
     "CHOSEN",
+    "LINK_BUTTONS",
     "NOT_YOURS",
     "PREFIX",
     "Button",
@@ -33,23 +39,32 @@ PREFIX = "rem"
 """Every reminder button's data (or action id) starts ``rem:``."""
 BUTTONS = (("done", "✓ Done"), ("10m", "Snooze 10 min"), ("1h", "1 h"), ("1d", "Tomorrow"))
 """(action, label), in the order they are shown."""
+ASK_PREFIX = "ask"
+"""The data of the buttons under a question (a link request) starts ``ask:``."""
+LINK_BUTTONS = (("link-yes", "✓ Yes, link us"), ("link-no", "✗ No"))
+"""(action, label) under a link request."""
 _WORDS = {
     "done": "done {id}",
     "10m": "snooze {id} for 10 minutes",
     "1h": "snooze {id} for 1 hour",
     "1d": "snooze {id} for 1 day",
+    "link-yes": "clock: link yes",
+    "link-no": "clock: link no",
 }
 CHOSEN = {
     "done": "✓ Done",
     "10m": "⏰ Snoozed for 10 minutes",
     "1h": "⏰ Snoozed for 1 hour",
     "1d": "⏰ Snoozed until tomorrow",
+    "link-yes": "✓ Yes",
+    "link-no": "✗ No",
 }
 """What a message shows once its button was pressed."""
-NOT_YOURS = "This reminder is for someone else; only they can change it."
+NOT_YOURS = "This is for someone else: only they can answer it."
 """The answer to a press by anyone but the reminder's person."""
 _DATA = re.compile(
     rf"^{PREFIX}:(?P<action>done|10m|1h|1d|noop):(?P<id>r\d{{1,19}})(?::(?P<owner>[\w.-]{{1,40}}))?$"
+    rf"|^{ASK_PREFIX}:(?P<ask>link-yes|link-no|noop)(?::(?P<asked>[\w.-]{{1,40}}))?$"
 )
 _MAX_DATA = 64  # Telegram's limit on callback_data, in bytes
 
@@ -64,8 +79,9 @@ class Button(NamedTuple):
 
 
 def button_data(action: str, reminder: str, owner: str | None) -> str:
-    """``rem:<action>:<id>:<owner>``; without the owner when it is unusual or too long."""
-    data = f"{PREFIX}:{action}:{reminder}"
+    """``rem:<action>:<id>:<owner>`` (``ask:<action>:<owner>`` with no reminder); without
+    the owner when it is unusual or too long."""
+    data = f"{PREFIX}:{action}:{reminder}" if reminder else f"{ASK_PREFIX}:{action}"
     with_owner = f"{data}:{owner}"
     if owner and len(with_owner.encode()) <= _MAX_DATA and _DATA.match(with_owner):
         return with_owner
@@ -73,9 +89,16 @@ def button_data(action: str, reminder: str, owner: str | None) -> str:
 
 
 def read_button(data: str | None) -> Button | None:
-    """The button `data` names (``rem:<action>:<id>[:<owner>]``), None for anything else."""
+    """The button `data` names (``rem:<action>:<id>[:<owner>]``, ``ask:<action>[:<owner>]``).
+
+    None for anything else; a question's button has no reminder ("").
+    """
     found = _DATA.match(data) if isinstance(data, str) else None
-    return Button(found["action"], found["id"], found["owner"]) if found else None
+    if found is None:
+        return None
+    if found["ask"] is not None:
+        return Button(found["ask"], "", found["asked"])
+    return Button(found["action"], found["id"], found["owner"])
 
 
 def words(action: str, reminder: str) -> str:

@@ -38,6 +38,7 @@ from wrapper.limits import Bucket, take
 from wrapper.outbox import item_values
 
 __all__ = [
+    "LINK_ASK_KEY",
     "LINK_ATTEMPTS",
     "LINK_CODE_TTL",
     "Linked",
@@ -52,6 +53,8 @@ LINK_CODE_TTL = timedelta(minutes=10)
 """How long a code may be redeemed and its redemption answered."""
 LINK_ATTEMPTS = Bucket(per_minute=5 / 60, burst=5)
 """Tries at redeeming a code, per identity: five, then one every twelve minutes."""
+LINK_ASK_KEY = "link-ask:"
+"""How the outbox key of a question to an issuer begins: adapters draw yes/no buttons under it."""
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 _CODE_LENGTH = 12
 
@@ -104,10 +107,14 @@ def redeem_in(
     """``clock: link CODE`` from `user_key`: the issuer is asked; nothing is linked yet."""
     if take(conn, f"link:{user_key}", LINK_ATTEMPTS, now) is not None:
         return Linked([messages.LINK_TOO_MANY_TRIES])
+    # A code is redeemed once: a second redeemer must not take the place of the one the
+    # issuer was asked about.
     row = (
         conn.execute(
             select(q.link_codes).where(
-                q.link_codes.c.code_hash == code_hash(code), q.link_codes.c.expires_at > now
+                q.link_codes.c.code_hash == code_hash(code),
+                q.link_codes.c.expires_at > now,
+                q.link_codes.c.redeemer.is_(None),
             )
         )
         .mappings()
@@ -129,7 +136,7 @@ def redeem_in(
     ask = messages.LINK_ASK_ISSUER.format(other=_shown(user_key))
     return Linked(
         [messages.LINK_ASKED.format(other=_shown(issuer))],
-        [_to(issuer, str(row["thread_key"]), ask, now, f"link-ask:{row['code_hash']}")],
+        [_to(issuer, str(row["thread_key"]), ask, now, LINK_ASK_KEY + str(row["code_hash"]))],
     )
 
 

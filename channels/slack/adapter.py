@@ -571,8 +571,8 @@ class SlackChannel(Channel):
                 )
         for index in range(done, len(parts)):
             blocks = None
-            if message.reminder and index == len(parts) - 1:
-                blocks = reminder_blocks(parts[index], message.reminder, message.user_id)
+            if (message.reminder or message.question == "link") and index == len(parts) - 1:
+                blocks = reminder_blocks(parts[index], message.reminder or "", message.user_id)
             marker = {"event_type": OUTBOX_EVENT,
                       "event_payload": {"key": message.key, "part": index}}  # fmt: skip
             ts = await self._post_part(channel, thread_ts, parts[index], blocks, marker)

@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from channels.reminder_buttons import BUTTONS, CHOSEN, PREFIX, button_data, read_button
+from channels.reminder_buttons import (
+    BUTTONS,
+    CHOSEN,
+    LINK_BUTTONS,
+    PREFIX,
+    button_data,
+    read_button,
+)
 
 __all__ = ["MAX_SECTION", "Press", "chosen_blocks", "read_press", "reminder_blocks"]
 
@@ -23,17 +30,20 @@ MAX_SECTION = 3000
 def reminder_blocks(
     text: str, reminder: str, owner: str | None = None
 ) -> list[dict[str, Any]] | None:
-    """The text and buttons for `owner` as blocks; None when the text is too long for a section."""
+    """The text and buttons for `owner` as blocks; None when the text is too long for a section.
+
+    With `reminder` "" the buttons are yes and no under a link request (`LINK_BUTTONS`).
+    """
     if len(text) > MAX_SECTION:
         return None
     buttons = [
         {
             "type": "button",
             "text": {"type": "plain_text", "text": label},
-            "action_id": f"{PREFIX}:{action}",
+            "action_id": f"{PREFIX}:{action}",  # one action listener takes every button
             "value": button_data(action, reminder, owner),
         }
-        for action, label in BUTTONS
+        for action, label in (BUTTONS if reminder else LINK_BUTTONS)
     ]
     return [
         {"type": "section", "text": {"type": "mrkdwn", "text": text}},

@@ -56,6 +56,7 @@ from channels.telegram.buttons import (
     chosen_keyboard,
     chosen_text,
     keyboard,
+    link_keyboard,
     press_inbound,
     read_press,
 )
@@ -431,7 +432,13 @@ class TelegramChannel(Channel):
         chat_id, topic, reply_to = _target(message)
         parts = split_html(message.text)
         done = self._parts_sent.get(message.key, 0)
-        buttons = keyboard(message.reminder, message.user_id) if message.reminder else None
+        buttons = (
+            keyboard(message.reminder, message.user_id)
+            if message.reminder
+            else link_keyboard(message.user_id)
+            if message.question == "link"
+            else None
+        )
         posted: list[str] = []
         for number, part in enumerate(parts):
             if number < done:

@@ -17,8 +17,10 @@ from telegram import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, 
 
 from channels.base import Inbound
 from channels.reminder_buttons import (
+    ASK_PREFIX,
     BUTTONS,
     CHOSEN,
+    LINK_BUTTONS,
     PREFIX,
     Button,
     button_data,
@@ -32,6 +34,7 @@ __all__ = [
     "chosen_keyboard",
     "chosen_text",
     "keyboard",
+    "link_keyboard",
     "press_inbound",
     "read_press",
 ]
@@ -49,12 +52,23 @@ def keyboard(reminder: str, owner: str | None = None) -> InlineKeyboardMarkup:
     )
 
 
+def link_keyboard(owner: str | None) -> InlineKeyboardMarkup:
+    """Yes and no under a link request to the person `owner`."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(label, callback_data=button_data(a, "", owner))
+                for a, label in LINK_BUTTONS
+            ]
+        ]
+    )
+
+
 def chosen_keyboard(action: str, reminder: str) -> InlineKeyboardMarkup:
     """What replaces the buttons once one was pressed: the choice, as an inert button."""
     label = CHOSEN.get(action, "✓")
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=f"{PREFIX}:noop:{reminder}")]]
-    )
+    inert = f"{PREFIX}:noop:{reminder}" if reminder else f"{ASK_PREFIX}:noop"
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=inert)]])
 
 
 def read_press(data: str | None) -> Button | None:

@@ -20,7 +20,7 @@ import pytest
 
 from bot.agent import UNAVAILABLE_REPLY, Agent
 from bot.chat import chat
-from bot.config import Settings
+from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.llm.errors import LLMError
 from bot.turns import Turns
@@ -354,6 +354,27 @@ async def test_a_reminder_outside_the_window_is_sent_unless_the_agent_defers(
     assert (still.status, still.due_at, still.decided_at) == ("claimed", NIGHT, None)
 
 
+async def test_a_deferral_written_as_text_defers_and_an_unknown_call_sends_as_written(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Issue 36: small models write their calls as text (`bot.llm.text_calls`)."""
+    wrapper, clock = store
+    item = await _night_reminder(wrapper, clock)
+    written = json.dumps({"name": "defer", "arguments": {"until": "08:00", "reason": "asleep"}})
+    server.script(
+        Reply.text(f"<tool_call>{written}</tool_call>"),
+        Reply.text('```json\n{"name": "wake_them", "arguments": {}}\n```'),
+    )
+    deferred = await agent.proactive_turn(item, LA, [])
+    assert (deferred.defer_until, deferred.reason) == (
+        datetime(2026, 4, 29, 15, 0, tzinfo=UTC),
+        "asleep",
+    )
+    assert deferred.text == "take the pill"
+    sent = await agent.proactive_turn(item, LA, [])
+    assert (sent.text, sent.defer_until) == ("take the pill", None)  # never the call's text
+
+
 async def test_only_defer_acts_in_a_proactive_turn(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
@@ -454,3 +475,17 @@ async def test_console_chat_with_no_llm(tmp_path: Path) -> None:
     later = io.StringIO()
     await chat(settings, stdin=io.StringIO(""), stdout=later, clock=clock, poll_interval=0.01)
     assert later.getvalue().splitlines() == ["clockbot (reminder)> Reminder: stretch"]
+
+
+async def test_console_chat_answers_every_piped_line_whatever_the_turn_limit(
+    tmp_path: Path,
+) -> None:
+    """Issue 36: 40 piped lines met the per-person limit from the 21st on, unanswered."""
+    strict = LimitSettings(turns_per_minute=0.01, burst=2, channel_turns_per_minute=0.01)
+    settings = Settings(home=tmp_path, limit=strict)
+    lines = "".join(f"what time is it in Tokyo? ({n})\n" for n in range(40))
+    out = io.StringIO()
+    await chat(settings, stdin=io.StringIO(lines), stdout=out, poll_interval=0.01)
+    replies = out.getvalue().splitlines()
+    assert len(replies) == 40
+    assert all(r.startswith("clockbot> It is ") for r in replies)

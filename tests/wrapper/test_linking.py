@@ -120,3 +120,16 @@ async def test_unlinking_says_where_memory_and_reminders_stay(
     [said] = [n for n in gone.notices if "unlinked" in n]
     assert "Memory, actions, reminders and schedules stay with the other identities" in said
     assert await _person(wrapper, "slack:U1") != await _person(wrapper, "telegram:42")
+
+
+async def test_a_code_is_redeemed_once_so_the_issuer_answers_about_whom_they_were_asked(
+    wrapper: InteractionWrapper,
+) -> None:
+    code = await _code(wrapper)
+    await wrapper.on_user_message(text=f"clock: link {code}", message_id="b1", **BEN)
+    eve = {"channel": "slack", "thread_id": "dm:T1:D9", "user_id": "U9"}
+    late = await wrapper.on_user_message(text=f"clock: link {code}", message_id="e1", **eve)
+    assert any("unknown or expired" in n for n in late.notices)
+    await wrapper.on_user_message(text="clock: link yes", message_id="a2", **ANA)
+    assert await _person(wrapper, "slack:U1") == await _person(wrapper, "telegram:42")
+    assert await _person(wrapper, "slack:U9") != await _person(wrapper, "telegram:42")

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from bot.gateway import Gateway
-from channels.slack.buttons import read_press
+from channels.reminder_buttons import NOT_YOURS, read_button
+from channels.slack.buttons import read_press, reminder_blocks
 from clockcore import SettableClock
 from tests.channels.slack.conftest import settings_for, socket_channel
 from tests.support.fake_slack import FakeSlack, dm_event
@@ -107,7 +108,7 @@ async def test_a_press_on_someone_elses_reminder_is_told_so_privately_and_change
         assert len(slack.posts) == posts
         assert slack.updates == []
         [told] = await slack.wait_ephemerals(1)
-        assert (told["user"], told["text"][:30]) == ("U9", "This reminder is for someone e")
+        assert (told["user"], told["text"]) == ("U9", NOT_YOURS)
         mine = slack.press(reminder, "1 h")
         await slack.wait_acked(await slack.push_interaction(mine))
         await gw.settle()
@@ -126,3 +127,21 @@ def test_a_press_by_a_blank_user_is_no_press(user: str) -> None:
     assert read_press(body, default_team="T0CLOCK") is None
     body["user"] = {"id": "U1", "team_id": "T0CLOCK"}
     assert read_press(body, default_team="T0CLOCK") is not None
+
+
+def test_a_link_request_carries_yes_and_no_for_its_person() -> None:
+    blocks = reminder_blocks("telegram:42 wants to join your clockbot identity", "", "U1")
+    assert blocks is not None
+    [actions] = [b for b in blocks if b["type"] == "actions"]
+    values = [button["value"] for button in actions["elements"]]
+    assert values == ["ask:link-yes:U1", "ask:link-no:U1"]
+    body = {
+        "type": "block_actions", "user": {"id": "U1", "team_id": "T0CLOCK"},
+        "channel": {"id": "D1"}, "message": {"ts": "1600000000.000000", "text": "x"},
+        "actions": [{"action_id": "rem:link-yes", "value": values[0], "type": "button"}],
+    }  # fmt: skip
+    press = read_press(body, default_team="T0CLOCK")
+    assert press is not None
+    assert (press.action, press.reminder, press.owner) == ("link-yes", "", "U1")
+    assert read_button("ask:noop") is not None
+    assert read_button("ask:link-maybe:U1") is None

@@ -8,6 +8,7 @@ settable, the store SQLite.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -128,7 +129,7 @@ async def test_in_a_group_only_the_reminders_person_can_press_its_buttons(
         tg.press(bob, reminder, snooze)
         await tg.wait_calls("answerCallbackQuery", 1)
         await gw.settle()
-        assert tg.answered[0]["text"].startswith("This reminder is for someone else")
+        assert tg.answered[0]["text"].startswith("This is for someone else")
         assert (reminder.chat_id, reminder.message_id) not in tg.markups  # buttons unchanged
         assert len(tg.sent) == 2  # nothing was said in the group
         tg.press(alice, reminder, snooze)
@@ -137,3 +138,34 @@ async def test_in_a_group_only_the_reminders_person_can_press_its_buttons(
         await gw.settle()
     assert tg.answered[1]["text"] == "⏰ Snoozed for 10 minutes"
     assert tg.sent[-1].plain.startswith("Snoozed: stretch")
+
+
+async def test_a_link_request_is_answered_with_its_buttons_by_the_issuer_only(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Issue 35: the issuer confirms a redeemed code; buttons where the channel has them."""
+    clock = SettableClock(START)
+    ana, ben = tg.user(42, "ana"), tg.user(43, "ben")
+    async with gateway(tg, tmp_path, clock=clock) as gw:
+        tg.private(ana, "clock: link", date=int(clock.now().timestamp()))
+        [issued] = await tg.wait_sent(1)
+        code = re.search(r"clock: link ([A-Z0-9-]{14})", issued.plain)
+        assert code is not None, issued.plain
+        tg.private(ben, f"clock: link {code.group(1)}", date=int(clock.now().timestamp()))
+        await tg.wait_sent(3)  # Ben hears that Ana is asked; Ana is asked
+        await gw.settle()
+        [question] = [s for s in tg.sent if s.chat_id == 42 and "wants to join" in s.plain]
+        assert [label for label, _ in _buttons(question)] == ["✓ Yes, link us", "✗ No"]
+        yes = _buttons(question)[0][1]
+        tg.press(ben, question, yes)  # not his to answer (a forwarded message, say)
+        await tg.wait_calls("answerCallbackQuery", 1)
+        await gw.settle()
+        assert tg.answered[0]["text"].startswith("This is for someone else")
+        tg.press(ana, question, yes)
+        await tg.wait_calls("answerCallbackQuery", 2)
+        await gw.settle()
+        await gw.settle()
+    assert tg.answered[1]["text"] == "✓ Yes"
+    told_ben = [s.plain for s in tg.sent if s.chat_id == 43]
+    assert any(t.startswith("Linked with telegram:42") for t in told_ben), told_ben
+    assert any("Linked with telegram:43" in s.plain for s in tg.sent if s.chat_id == 42)
