@@ -7,8 +7,10 @@ pyduckling-native-phihos 0.3). `isolate` installs a pool of child processes
 (`bot.duckling_child`) as clockcore's reading engine
 (`clockcore.duckling_reader.use_engine`): a read is sent down a pipe and
 waited for there, which lets go of the GIL, so the event loop and other threads
-run meanwhile. A read past `READ_LIMIT` kills its child and raises
-`ReaderTimeout`; `clockcore.timeparse` then asks the person instead of guessing.
+run meanwhile. A read past `READ_LIMIT` kills its child (a new one starts on a
+thread of its own) and raises `ReaderTimeout`; `clockcore.timeparse` then asks
+the person instead of guessing. A reader never waits long: with no child free
+within 250 ms it reads in this process (one window of a few tokens, milliseconds).
 
 Two children (about 53 MB resident each), so that one person's slow text (whose
 reads go one after another) leaves one free for everybody else. Measured here:
@@ -185,8 +187,8 @@ def isolate(limit: float = READ_LIMIT) -> None:
 
     Idempotent. The children start here (the gateway calls this as it starts: a start
     forks this process, which holds every thread) and end with this process; one that
-    a read outlasted is started again by the next read. Where Duckling is not available,
-    or no child starts, reading stays in this process.
+    a read outlasted is started again on a thread of its own. Where Duckling is not
+    available, or no child starts, reading stays in this process.
     """
     current = _pool.get("pool")
     if current is not None:

@@ -47,12 +47,8 @@ def privileged(text: str) -> bool:
     ask = ask_of(text)
     if ask in (Ask.SHOW, Ask.CONFIRM) or asks_for_dashboard(text):
         return True
-    directives = parse_directives(text)
-    return (
-        directives.link_code is not None
-        or directives.link_answer is not None
-        or (directives.unlink)
-    )
+    found = parse_directives(text)
+    return bool(found.link_code or found.link_answer or found.unlink)
 
 
 def new_check_token() -> str:
