@@ -133,9 +133,9 @@ def redeem_in(
         .where(q.link_codes.c.code_hash == row["code_hash"])
         .values(redeemer=user_key, redeemer_thread=thread_key)
     )
-    ask = messages.LINK_ASK_ISSUER.format(other=_shown(user_key))
+    ask = messages.LINK_ASK_ISSUER.format(other=user_key)
     return Linked(
-        [messages.LINK_ASKED.format(other=_shown(issuer))],
+        [messages.LINK_ASKED.format(other=issuer)],
         [_to(issuer, str(row["thread_key"]), ask, now, LINK_ASK_KEY + str(row["code_hash"]))],
     )
 
@@ -159,22 +159,14 @@ def answer_in(conn: Connection, *, user_key: str, yes: bool, now: datetime) -> L
     redeemer, where = str(row["redeemer"]), str(row["redeemer_thread"])
     key = f"link-answer:{row['code_hash']}"
     if not yes:
-        told = _to(redeemer, where, messages.LINK_DECLINED.format(other=_shown(user_key)), now, key)
-        return Linked([messages.LINK_YOU_DECLINED.format(other=_shown(redeemer))], [told])
+        told = _to(redeemer, where, messages.LINK_DECLINED.format(other=user_key), now, key)
+        return Linked([messages.LINK_YOU_DECLINED.format(other=redeemer)], [told])
     mine, theirs = q.load_person(conn, user_key), q.load_person(conn, redeemer)
     if mine is None or theirs is None or mine.user_id == theirs.user_id:
         return Linked([messages.ALREADY_LINKED])
     q.merge_people(conn, keep=mine.user_id, absorb=theirs.user_id)
-    told = _to(redeemer, where, messages.LINKED.format(other=_shown(user_key)), now, key)
-    return Linked(
-        [messages.LINKED.format(other=_shown(redeemer))], [told], (mine.user_id, theirs.user_id)
-    )
-
-
-def _shown(user_key: str) -> str:
-    """An identity as people read it: ``telegram:42``, ``email:ana@example.org``."""
-    channel, user_id = split_user_key(user_key)
-    return f"{channel}:{user_id}"
+    told = _to(redeemer, where, messages.LINKED.format(other=user_key), now, key)
+    return Linked([messages.LINKED.format(other=redeemer)], [told], (mine.user_id, theirs.user_id))
 
 
 def _to(user_key: str, thread_key: str, text: str, now: datetime, key: str) -> dict[str, Any]:
