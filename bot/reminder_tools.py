@@ -1,9 +1,16 @@
-"""The reminder tools: recurring schedules, the list, snooze, cancel, pause and resume.
+"""The reminder tools: set one (`remind`), the list, snooze, cancel, pause and resume.
+
+One tool sets every reminder, one-shot or repeating: it takes the person's
+own words for when, and clockcore reads them (docs/reminders.md). A model
+given three overlapping ways to set a reminder picked a repeating rule for a
+one-shot request and computed ISO times itself (docs/eval.md), so there is
+one way, and no ISO arithmetic is asked of the model.
 
 Their definitions join `bot.tools.TOOLS` once, at import, after the others, so
 the tool list stays byte-stable. Like every writing tool they only stage
-effects (`wrapper.schedules.NewSchedule`, `wrapper.reminders.ReminderChange`,
-an `Enqueue` for a snooze), committed with the turn.
+effects (`wrapper.schedules.NewSchedule`, a `NewMemory` and its `Enqueue`,
+`wrapper.reminders.ReminderChange`, an `Enqueue` for a snooze), committed
+with the turn.
 
 Reminders are named ``s<id>`` (recurring) and ``r<id>`` (one-shot), the ids
 `list_reminders` shows. Snooze without an id means the newest reminder sent in
@@ -15,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, time
-from typing import Any
+from typing import Any, cast
 
 from bot.llm.types import ToolSpec
 from bot.tool_session import (
@@ -30,11 +37,18 @@ from bot.tool_session import (
     sending,
     text_arg,
 )
-from clockcore import ContactWindow, parse_recurrence
-from wrapper.effects import Enqueue, WindowChange
+from clockcore import ContactWindow, RecurrenceResult, parse_recurrence, runtime_time_context
+from wrapper.effects import Enqueue, NewMemory, WindowChange, check_memory, new_memory_id
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
-from wrapper.schedules import MISSED_RUNS, WAITING, NewSchedule, Schedule, new_schedule_id
+from wrapper.schedules import (
+    MISSED_RUNS,
+    WAITING,
+    MissedRuns,
+    NewSchedule,
+    Schedule,
+    new_schedule_id,
+)
 
 __all__ = ["REMINDER_HANDLERS", "REMINDER_TOOLS"]
 
@@ -42,18 +56,22 @@ _ID = {"type": "string", "description": "A reminder id from list_reminders ('s12
 
 REMINDER_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
-        "schedule_recurring",
-        "Remind the person again and again: 'every weekday at 9am', 'every other Monday at "
-        "18:30', 'on the first Friday of every month at 10'. missed says what happens to "
-        "occurrences missed while clockbot was offline: one late message (default), skip, "
-        "or all.",
+        "remind",
+        "Set a reminder: at that time the person gets a message with text. when is the "
+        "person's own words for the time, copied as they wrote them ('in 2 minutes', "
+        "'tomorrow at 9am', 'every weekday at 9', 'mañana a las 9'): clockbot reads them in "
+        "the person's zone, so never compute a date or an ISO time yourself. A repeating "
+        "reminder may give the repeat in every ('every Monday') and the time in when. missed "
+        "(repeating only): what happens to occurrences missed while clockbot was offline: "
+        "one late message (default), skip, or all.",
         object_schema(
             {
                 "text": TEXT,
-                "every": {"type": "string", "description": "The repeat as the person said it."},
+                "when": {"type": "string", "description": "The time as the person said it."},
+                "every": {"type": "string", "description": "The repeat, if it repeats."},
                 "missed": {"type": "string", "enum": list(MISSED_RUNS)},
             },
-            ("text", "every"),
+            ("text", "when"),
         ),
     ),
     ToolSpec(
@@ -92,20 +110,64 @@ REMINDER_TOOLS: tuple[ToolSpec, ...] = (
 )
 
 
-async def _schedule_recurring(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    text, every = text_arg(arguments, "text"), text_arg(arguments, "every")
+async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    text = text_arg(arguments, "text")
     assert text is not None
-    assert every is not None
-    missed = arguments.get("missed", "one")
-    if missed not in MISSED_RUNS:
-        raise BadArguments(f"missed must be one of {list(MISSED_RUNS)}, not {missed!r}")
-    sending(context, "schedule_recurring")
+    when = text_arg(arguments, "when", required=False)
+    every = text_arg(arguments, "every", required=False)
+    if when is None and every is None:
+        raise BadArguments(
+            "give when: the person's own words for the time, e.g. 'in 2 hours', "
+            "'tomorrow at 9am', 'every Monday at 9'"
+        )
+    sending(context, "remind")
+    rule = _repeat(when, every, context)
+    if rule is not None:
+        return _repeating(text, rule, arguments.get("missed", "one"), context)
+    assert when is not None  # no repeat read, and `every` alone always reads as one
+    return _one_shot(text, when, context)
+
+
+def _repeat(when: str | None, every: str | None, context: ToolSession) -> RecurrenceResult | None:
+    """The repeat `when`/`every` name, or None for a one-shot time.
+
+    A model splits a repeating time several ways ("every weekday" + "9am",
+    "Monday" + "at 9", or all of it in `when`); each reads as the phrase the
+    person said. With `every` given, a phrase that does not repeat is an error,
+    never a one-shot reminder.
+    """
     now = context.clock.now()
-    rule = parse_recurrence(every, context.session_tz, now, language=context.language)
-    if rule.kind != "recurring" or rule.rrule is None or rule.dtstart is None:
+
+    def read(phrase: str) -> RecurrenceResult:
+        return parse_recurrence(phrase, context.session_tz, now, language=context.language)
+
+    if when is not None:
+        rule = read(when)
+        if rule.kind == "recurring" or every is None:
+            return rule if rule.kind == "recurring" else None
+    assert every is not None
+    phrase = f"{every} {when}" if when else every
+    rule = read(phrase)
+    if rule.kind != "recurring":
+        rule = read(f"every {phrase}")
+    if rule.kind != "recurring" or rule.rrule is None:
         raise BadArguments(
             rule.clarification_question
-            or f"{every!r} is not a repeating time; say it like 'every Monday at 9am'"
+            or f"{phrase!r} is not a repeating time; give when as the person said it, "
+            "like 'every Monday at 9am'"
+        )
+    return rule
+
+
+def _repeating(
+    text: str, rule: RecurrenceResult, missed: object, context: ToolSession
+) -> dict[str, Any]:
+    if missed not in MISSED_RUNS:
+        raise BadArguments(f"missed must be one of {list(MISSED_RUNS)}, not {missed!r}")
+    runs = cast("MissedRuns", missed)
+    if rule.rrule is None or rule.dtstart is None:
+        raise BadArguments(
+            rule.clarification_question or "say the repeat like 'every Monday at 9am'"
         )
     envelope = context.envelope
     message = envelope.message
@@ -114,18 +176,44 @@ async def _schedule_recurring(arguments: Mapping[str, Any], context: ToolSession
         channel=message.channel if message else envelope.channel,
         thread_id=message.thread_id if message else "", user_id=context.user_id, text=text,
         rrule=rule.rrule, dtstart=rule.dtstart, zone=rule.zone, origin_tz=context.session_tz,
-        elapsed=rule.elapsed, missed=missed,
+        elapsed=rule.elapsed, missed=runs,
     )  # fmt: skip
     context.stage(schedule)
     return {
         "id": f"s{schedule.id}",
         "scheduled": True,
         "text": text,
+        "repeats": True,
         "rule": rule.rrule,
         "zone": rule.zone or f"floating (now {context.session_tz})",
         "next": [iso(at, context) for at in rule.next_occurrences[:3]],
         "said": [said(at, context) for at in rule.next_occurrences[:3]],
         "missed": missed,
+    }
+
+
+def _one_shot(text: str, when: str, context: ToolSession) -> dict[str, Any]:
+    """A reminder sent once, kept as a memory item due then (recall and forget find it)."""
+    at = _future(when, context)
+    try:
+        content = check_memory(text)
+    except ValueError as exc:
+        raise BadArguments(str(exc)) from exc
+    item = NewMemory(
+        id=new_memory_id(), user_key=context.envelope.user_key, content=content, due_at=at,
+        created_at=context.clock.now(), group=context.group,
+    )  # fmt: skip
+    context.stage(item)
+    context.enqueue("reminder", content, at, memory_id=item.id)
+    timing = runtime_time_context(at, context.envelope.user_tz, context.contact_window)
+    return {
+        "id": item.id,
+        "scheduled": True,
+        "text": content,
+        "repeats": False,
+        "at": iso(at, context),
+        "said": said(at, context),
+        "time_context": timing.to_dict(),
     }
 
 
@@ -309,7 +397,7 @@ def _future(text: str, context: ToolSession) -> datetime:
 REMINDER_HANDLERS: dict[
     str, Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
 ] = {
-    "schedule_recurring": _schedule_recurring,
+    "remind": _remind,
     "list_reminders": _list_reminders,
     "snooze": _snooze,
     "cancel_reminder": _cancel_reminder,

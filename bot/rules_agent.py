@@ -273,7 +273,7 @@ class RulesProvider:
         repeat = _repeating(rest, language)
         if repeat is not None:
             what, every = repeat
-            return self._call("schedule_recurring", text=what, every=every)
+            return self._call("remind", text=what, when=every)
         found = locate_time(rest, language=language)
         if found is None:
             return _say(
@@ -282,7 +282,7 @@ class RulesProvider:
         what = _content(without_time(rest, found))
         # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
         when = found.text if found.whole else rest.strip()
-        return self._call("remember", content=what, due_at=when, notify=True)
+        return self._call("remind", text=what, when=when)
 
 
 def _repeating(rest: str, language: str) -> tuple[str, str] | None:
@@ -377,12 +377,11 @@ def _after_tool(result: Message) -> str:
         return str(data.get("message", "That didn't work."))
     if result.name == "current_time":
         return f"It is {_readable(data['now'])} in {data['zone']}."
-    if result.name == "remember":
-        due = data.get("said") or (data.get("due_at") and _readable(data["due_at"]))
-        return f"I'll remind you {due}." if due else "Noted."
-    if result.name == "schedule_recurring":
+    if result.name == "remind" and data.get("repeats"):
         nexts = "; ".join(data.get("said") or [_readable(at) for at in data.get("next", [])])
         return f"Set: {data['text']}, repeating. Next: {nexts}. Its id is {data['id']}."
+    if result.name == "remind":
+        return f"I'll remind you {data.get('said') or _readable(data['at'])}."
     if result.name == "list_reminders":
         return _listing(data.get("reminders", []))
     if result.name == "snooze":

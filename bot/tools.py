@@ -4,8 +4,8 @@ Seed 000: tool definitions are part of the cached prompt prefix, so they are
 built once at import, in a fixed order, with unique names, and never changed
 afterwards. Building an agent any number of times reuses this one tuple.
 
-Time-sensitive tools (remember with a due time, schedule_message,
-send_message, defer) return the `ToolRuntimeTimeContext` beside their result,
+Time-sensitive tools (remind, remember with a due time, send_message)
+return the `ToolRuntimeTimeContext` beside their result,
 so the model sees the person's local time and contact window when it decides.
 Bad arguments come back to the model as an error result, never as an
 exception out of the turn.
@@ -38,7 +38,6 @@ from clockcore import (
     UnknownTimezoneError,
     parse_anchored_time,
     require_zone,
-    runtime_time_context,
     to_iso,
 )
 from clockcore.zones import zone_from_label
@@ -69,11 +68,10 @@ def _build() -> tuple[ToolSpec, ...]:
     specs = (
         ToolSpec(
             "remember",
-            "Store something for the person, optionally due at a time; with notify, "
-            "it is delivered to them when due.",
-            object_schema(
-                {"content": TEXT, "due_at": WHEN, "notify": {"type": "boolean"}}, ("content",)
-            ),
+            "Store something for the person, optionally due at a time (it then shows as "
+            "[DUE]/[OVERDUE] in the runtime block). Nothing is sent: to message them at a "
+            "time, use remind.",
+            object_schema({"content": TEXT, "due_at": WHEN}, ("content",)),
         ),
         ToolSpec(
             "update_memory",
@@ -130,11 +128,6 @@ def _build() -> tuple[ToolSpec, ...]:
             "convert_time",
             "Show the time a text names in another IANA zone.",
             object_schema({"text": TEXT, "to_zone": TEXT}, ("text", "to_zone")),
-        ),
-        ToolSpec(
-            "schedule_message",
-            "Send the person a message at a later time.",
-            object_schema({"text": TEXT, "at": WHEN}, ("text", "at")),
         ),
         ToolSpec(
             "send_message",
@@ -236,11 +229,8 @@ async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[
     assert content is not None
     due_text = text_arg(arguments, "due_at", required=False)
     due = instant(due_text, context) if due_text else None
-    notify = bool(arguments.get("notify"))
-    if notify and (due is None or not context.can_send):
-        raise BadArguments(
-            "notify needs a due_at" if due is None else "notify is not available here"
-        )
+    if arguments.get("notify"):
+        raise BadArguments("remember sends nothing; to message the person at a time, use remind")
     try:
         content = check_memory(content)
     except ValueError as exc:
@@ -251,9 +241,6 @@ async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[
     )  # fmt: skip
     context.stage(item)
     result: dict[str, Any] = {"id": item.id, "stored": True}
-    if notify and due is not None:
-        context.enqueue("reminder", content, due, memory_id=item.id)
-        result["notify"] = True
     if due is not None:
         result["due_at"] = iso(due, context)
         result["said"] = said(due, context)
@@ -403,29 +390,6 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
     }
 
 
-async def _schedule_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    text, when = text_arg(arguments, "text"), text_arg(arguments, "at")
-    assert text is not None
-    assert when is not None
-    sending(context, "schedule_message")
-    at = instant(when, context)
-    now = context.clock.now()
-    if at < now:
-        raise BadArguments(
-            f"{when!r} is {iso(at, context)}, which has already passed "
-            f"(it is now {iso(now, context)}); give a later time, or use send_message"
-        )
-    item = context.enqueue("proactive", text, at)
-    timing = runtime_time_context(at, context.envelope.user_tz, context.contact_window)
-    return {
-        "id": item.key,
-        "scheduled": True,
-        "at": iso(at, context),
-        "said": said(at, context),
-        "time_context": timing.to_dict(),
-    }
-
-
 async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = text_arg(arguments, "text")
     assert text is not None
@@ -439,7 +403,7 @@ async def _defer(arguments: Mapping[str, Any], context: ToolSession) -> dict[str
         "error": "not_applicable",
         "message": "defer applies to a proactive message being sent (a reminder or "
         "scheduled message); in this conversation turn there is no outgoing message "
-        "to hold. To reach the person later, use schedule_message.",
+        "to hold. To reach the person later, use remind.",
     }
 
 
@@ -454,7 +418,6 @@ _HANDLERS: dict[str, Handler] = {
     "clock_it": _clock_it,
     "update_action": _update_action,
     "set_timezone": _set_timezone,
-    "schedule_message": _schedule_message,
     "send_message": _send_message,
     "defer": _defer,
     **REMINDER_HANDLERS,

@@ -178,6 +178,16 @@ _MARK_SENT = (
     .where(_owned(_ITEM, _WORKER))
     .values(status="sent", sent_at=_at("at"), claim_expires_at=None)
 )
+_REMINDED_BY_SEND = (
+    update(q.memory)
+    .where(
+        q.memory.c.id
+        == select(outbox.c.memory_id)
+        .where(outbox.c.id == _ITEM, outbox.c.kind == "reminder")
+        .scalar_subquery()
+    )
+    .values(reminded_at=_at("at"))
+)
 _HOLD_ON = update(outbox).where(_owned(_ITEM, _WORKER)).values(claim_expires_at=_at("until"))
 _RETRY_LATER = (
     update(outbox)
@@ -263,11 +273,16 @@ def mark_sent_in(
 ) -> bool:
     """In the caller's transaction: the item is sent; False unless `worker` still holds it.
 
+    A sent reminder of a memory item marks the item reminded, in the same
+    transaction: the person has been told, so the next turn's runtime block
+    does not show it [OVERDUE] for the agent to say again.
+
     `platform_ids` (what `channel`'s send returned) are kept, so that a
     person's reply naming one of them finds this item (`sent_item_in`).
     """
     if not conn.execute(_MARK_SENT, {"item": item_id, "worker": worker, "at": sent_at}).rowcount:
         return False
+    conn.execute(_REMINDED_BY_SEND, {"item": item_id, "at": sent_at})
     if channel is not None and platform_ids:
         rows = [
             {"channel": channel, "platform_id": pid, "outbox_id": item_id, "sent_at": sent_at}

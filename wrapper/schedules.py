@@ -80,7 +80,7 @@ def new_schedule_id() -> int:
 
 @dataclass(frozen=True, slots=True)
 class NewSchedule:
-    """A recurring reminder to store (the ``schedule_recurring`` tool's effect).
+    """A recurring reminder to store (the ``remind`` tool's effect).
 
     `dtstart` is naive wall time in the schedule's zone (UTC for `elapsed`
     rules); `zone` None makes it floating, and `origin_tz` is the zone it was

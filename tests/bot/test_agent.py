@@ -140,11 +140,9 @@ async def test_answer_writes_nothing_and_returns_the_staged_effects(
     wrapper, clock = store
     server.script(
         Reply.calls(
-            ScriptedToolCall(
-                "remember", json.dumps({"content": "pills", "due_at": "in 1 hour", "notify": True})
-            ),
+            ScriptedToolCall("remind", json.dumps({"text": "pills", "when": "in 1 hour"})),
             ScriptedToolCall("clock_it", json.dumps({"label": "going for a run"})),
-            ScriptedToolCall("schedule_message", json.dumps({"text": "hi", "at": "in 2 hours"})),
+            ScriptedToolCall("send_message", json.dumps({"text": "hi"})),
         ),
         "All set.",
     )
@@ -166,6 +164,7 @@ async def test_answer_writes_nothing_and_returns_the_staged_effects(
     assert isinstance(action, NewAction)
     assert isinstance(scheduled, Enqueue)
     assert (scheduled.kind, scheduled.key) == ("proactive", "telegram:m1#2")
+    assert scheduled.due_at == clock.now()
     assert output.compaction is None
 
     # Nothing in the store: no history, no memory, no outbox row, no action.
@@ -295,7 +294,7 @@ async def test_a_committed_turn_lands_once(
     wrapper, clock = store
     turns = _turns(store, agent)
     server.script(
-        Reply.tool_call("remember", json.dumps({"content": "pills", "due_at": "in 1 hour", "notify": True})),
+        Reply.tool_call("remind", json.dumps({"text": "pills", "when": "in 1 hour"})),
         "Noted.",
     )  # fmt: skip
     await _say(turns, clock, "remind me of my pills in an hour", "r1")

@@ -1,14 +1,14 @@
 """A crash at every step of a turn, then a restart on the same store: each effect lands once.
 
-The model (the fake OpenAI server's `Responder`, answering at once) calls ``remember`` with
-``notify``, ``clock_it`` and ``schedule_message`` in one answer, then replies. A crash is a
+The model (the fake OpenAI server's `Responder`, answering at once) calls ``remind``,
+``clock_it`` and ``remind`` again in one answer, then replies. A crash is a
 `Crash`, a BaseException no handler in clockbot catches, raised at one step; the gateway is
 then dropped the way a killed process leaves it (no drain, no clean retire: its heartbeat
 row stays until it goes stale) and a new gateway opens the same store. The platform delivers
 the message once more after the restart, as Telegram does for an update it saw no confirm for.
 
 Afterwards, whatever the step: one reply delivered, one reminder (item and job), one action,
-one scheduled message, and the person's message once in the history. SQLite and PostgreSQL.
+a second reminder, and the person's message once in the history. SQLite and PostgreSQL.
 
 The one step that repeats is the platform send itself (DESIGN.md): a crash after the platform
 took the message but before it was marked sent sends it again, under the same key.
@@ -58,9 +58,9 @@ class Injector:
 
 
 STEPS = [
-    "after tool 1 (remember)",
+    "after tool 1 (remind)",
     "after tool 2 (clock_it)",
-    "after tool 3 (schedule_message)",
+    "after tool 3 (remind)",
     "after the model's answer",
     "before the commit",
     "after the commit",
@@ -103,7 +103,7 @@ def _install(monkeypatch: pytest.MonkeyPatch, injector: Injector) -> None:
     async def counting_run_tool(call: Any, session: Any) -> str:
         result = await run_tool(call, session)
         injector.tool_calls += 1
-        names = {1: "remember", 2: "clock_it", 3: "schedule_message"}
+        names = {1: "remind", 2: "clock_it", 3: "remind"}
         injector.at(f"after tool {injector.tool_calls} ({names.get(injector.tool_calls)})")
         return result
 
@@ -208,14 +208,14 @@ async def _run_with_crash(
 
 async def _assert_effects_once(wrapper: InteractionWrapper) -> None:
     jobs = await wrapper.outbox.listing()
-    assert Counter(job.kind for job in jobs) == {"reply": 1, "reminder": 1, "proactive": 1}
+    assert Counter(job.kind for job in jobs) == {"reply": 1, "reminder": 2}
     (reply,) = [job for job in jobs if job.kind == "reply"]
     assert (reply.text, reply.status, reply.key) == ("answer to msg 1", "sent", "test:m1#reply")
     (item,) = await wrapper.recall(user_key=USER_KEY, query="reminder 1")
-    (reminder,) = [job for job in jobs if job.kind == "reminder"]
-    assert reminder.memory_id == item.id
-    (scheduled,) = [job for job in jobs if job.kind == "proactive"]
-    assert scheduled.text == "scheduled 1"
+    (reminder,) = [job for job in jobs if job.text == "reminder 1"]
+    assert (reminder.kind, reminder.memory_id) == ("reminder", item.id)
+    (scheduled,) = [job for job in jobs if job.text == "scheduled 1"]
+    assert scheduled.kind == "reminder"
     state = await wrapper.export_state()
     labels = [a["label"] for user in state["users"].values() for a in user["latest_actions"]]
     assert labels == ["action 1"]

@@ -131,9 +131,7 @@ async def test_a_planted_instruction_reaches_nothing_private(group: Group) -> No
 async def test_what_was_set_up_in_the_group_stays_usable_there(group: Group) -> None:
     group.server.script(
         Reply.tool_call(
-            "remember",
-            json.dumps({"content": "team retro notes in the shared doc", "due_at": "in 2 days",
-                        "notify": True}),
+            "remind", json.dumps({"text": "team retro notes in the shared doc", "when": "in 2 days"})
         ),
         Reply.text("Noted for the group."),
         Reply.calls(

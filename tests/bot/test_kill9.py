@@ -1,8 +1,8 @@
 """kill -9 at random moments: every message answered once, every tool effect stored once.
 
 `clockbot run` runs as a child process against the fake Telegram Bot API and a responder model
-(`tests/support/fake_llm.py`) that thinks 1-3 s per request and calls ``remember`` (notify),
-``clock_it`` and ``schedule_message`` before it answers "answer to msg N". The test feeds
+(`tests/support/fake_llm.py`) that thinks 1-3 s per request and calls ``remind``,
+``clock_it`` and ``remind`` again before it answers "answer to msg N". The test feeds
 MESSAGES messages from USERS people in bursts and SIGKILLs the process KILLS times, restarting
 it each time; some kills are timed to land while the model thinks. It then judges only what can
 be observed from outside, so it holds before and after any rewrite of the turn pipeline:
@@ -112,7 +112,7 @@ def store_effects(database: Path) -> dict[str, Counter[int]]:
         "reminders": ("SELECT content FROM memory_items", r"reminder (\d+)"),
         "reminder jobs": ("SELECT text FROM outbox WHERE kind = 'reminder'", r"reminder (\d+)"),
         "actions": ("SELECT label FROM actions", r"action (\d+)"),
-        "scheduled": ("SELECT text FROM outbox WHERE kind = 'proactive'", r"scheduled (\d+)"),
+        "scheduled": ("SELECT text FROM outbox WHERE kind = 'reminder'", r"scheduled (\d+)"),
         "replies": ("SELECT text FROM outbox WHERE kind = 'reply'", r"answer to msg (\d+)"),
         "history": ("SELECT content FROM history WHERE role = 'user'", r"(?:^|\n)msg (\d+)"),
     }
@@ -452,7 +452,7 @@ def test_the_responder_calls_the_three_tools_then_answers() -> None:
     messages: list[dict[str, object]] = [{"role": "system", "content": "s"}, user]
     body = {"messages": messages, "tools": [{}]}
     first, call = responder.plan(body, now=10.0)
-    assert [c.name for c in first.tool_calls] == ["remember", "clock_it", "schedule_message"]
+    assert [c.name for c in first.tool_calls] == ["remind", "clock_it", "remind"]
     assert '"reminder 42"' in first.tool_calls[0].arguments
     assert (call.n, call.final, call.delay) == (42, False, 2.0)
     messages += [{"role": "assistant", "content": None}, {"role": "tool", "content": "{}"}]

@@ -42,7 +42,7 @@ def test_tool_names_are_unique_and_building_again_never_duplicates() -> None:
     for _ in range(50):
         built = tools._build()
         assert [t.name for t in built] == list(tool_names())
-    assert len(set(tool_names())) == len(TOOLS) == 19
+    assert len(set(tool_names())) == len(TOOLS) == 18
 
 
 def test_each_request_begins_with_the_previous_one() -> None:
@@ -142,12 +142,8 @@ async def test_read_only_tools_stage_nothing(context: ToolSession) -> None:
         ("update_memory", {"id": 999, "reminded_at": "now"}, "bad_arguments", "999"),
         ("convert_time", {"text": "9am", "to_zone": "EST"}, "bad_arguments", "America/New_York"),
         ("send_message", {"text": "hi"}, "not_available", "send_message"),
-        (
-            "remember",
-            {"content": "x", "due_at": "tomorrow 9am", "notify": True},
-            "bad_arguments",
-            "not available",
-        ),
+        ("remind", {"text": "x", "when": "tomorrow 9am"}, "not_available", "remind"),
+        ("remember", {"content": "x", "notify": True}, "bad_arguments", "remind"),
     ],
 )
 async def test_bad_calls_come_back_as_error_results(

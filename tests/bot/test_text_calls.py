@@ -18,7 +18,7 @@ from bot.llm.text_calls import read_calls
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support.fake_llm import FakeLLMServer, Reply
 
-KNOWN = ("remember", "current_time", "schedule_recurring")
+KNOWN = ("remember", "current_time", "remind")
 CALL = {"name": "remember", "arguments": {"content": "call mum", "due_at": "in 2 hours"}}
 ARGS = json.dumps(CALL["arguments"])
 

@@ -33,6 +33,7 @@ from wrapper.effects import (
     ZoneChange,
 )
 from wrapper.pending import WaitingTurn
+from wrapper.schedules import NewSchedule
 from wrapper.turn_commit import TurnCommit
 
 NIGHT = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles
@@ -129,10 +130,29 @@ def _items(result: dict[str, object]) -> list[dict[str, object]]:
 # ------------------------------------------------------------------ remember / recall
 
 
-async def test_remember_stages_the_item_and_writes_nothing(
+async def test_remember_sends_nothing_and_says_to_remind(
     world: World, context: ToolSession
 ) -> None:
-    result = await _call(context, "remember", content=" pills ", due_at="tomorrow 9am", notify=True)
+    result = await _call(context, "remember", content="pills", due_at="tomorrow 9am")
+    (item,) = context.staged
+    assert isinstance(item, NewMemory)
+    assert result["due_at"] == "2026-04-30T09:00:00-07:00"
+    _error(
+        await _call(context, "remember", content="x", due_at="in 1 hour", notify=True),
+        "bad_arguments",
+        "remind",
+    )
+    assert context.staged == [item]
+    await world.commit(context)
+    assert await world.outbox.listing() == []
+
+
+async def test_remind_once_stages_the_item_and_writes_nothing(
+    world: World, context: ToolSession
+) -> None:
+    result = await _call(context, "remind", text=" pills ", when="tomorrow 9am")
+    assert result["repeats"] is False
+    assert result["said"]
     item, reminder = context.staged
     assert item == NewMemory(
         id=result["id"], user_key="console:me", content="pills",
@@ -152,6 +172,70 @@ async def test_remember_stages_the_item_and_writes_nothing(
     assert (job.kind, job.status, job.memory_id, job.key) == (
         "reminder", "pending", item.id, reminder.key,
     )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("when", "every", "rule"),
+    [
+        ("every weekday at 9am", None, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0"),
+        ("9am", "every weekday", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0"),
+        ("at 18:30", "Monday", "FREQ=WEEKLY;BYDAY=MO;BYHOUR=18;BYMINUTE=30"),
+        ("every day at 7", "every day", "FREQ=DAILY;BYHOUR=7;BYMINUTE=0"),
+    ],
+)
+async def test_remind_repeating_however_the_model_splits_it(
+    world: World, context: ToolSession, when: str, every: str | None, rule: str
+) -> None:
+    arguments = {"text": "stand-up", "when": when} | ({"every": every} if every else {})
+    result = await _call(context, "remind", **arguments)
+    assert result["repeats"] is True
+    assert str(result["rule"]).startswith(rule)
+    assert str(result["id"]).startswith("s")
+    (schedule,) = context.staged
+    assert isinstance(schedule, NewSchedule)
+    assert (schedule.text, schedule.missed) == ("stand-up", "one")
+    await world.commit(context)
+    jobs = await world.outbox.listing()
+    assert [job.schedule_id for job in jobs] == [schedule.id]  # its next occurrence, no one-shot
+
+
+@pytest.mark.parametrize(
+    ("arguments", "needle"),
+    [
+        ({"when": "every Monday"}, "time of day"),
+        ({"when": "tomorrow at 9am", "every": "sometimes"}, "not a repeating time"),
+        ({"when": "every day at 9", "missed": "never"}, "missed"),
+        ({}, "own words"),
+    ],
+)
+async def test_remind_asks_rather_than_guess_a_repeat(
+    context: ToolSession, arguments: dict[str, object], needle: str
+) -> None:
+    _error(await _call(context, "remind", text="x", **arguments), "bad_arguments", needle)
+    assert context.staged == []
+
+
+async def test_a_weekday_name_with_a_time_is_once_not_a_repeat(context: ToolSession) -> None:
+    result = await _call(context, "remind", text="dentist", when="Monday at 9am")
+    assert result["repeats"] is False
+    assert result["at"] == "2026-05-04T09:00:00-07:00"
+
+
+async def test_a_sent_reminder_marks_its_item_reminded(world: World, context: ToolSession) -> None:
+    result = await _call(context, "remind", text="pills", when="in 1 hour")
+    await world.commit(context)
+    world.clock.advance(timedelta(minutes=61))
+    before = await world.say("hello")
+    assert [item.content for item in before.upcoming] == ["pills"]  # [OVERDUE]
+    (job,) = await world.outbox.claim_due(
+        now=world.clock.now(), worker=WORKER, lease=timedelta(minutes=5)
+    )
+    assert await world.wrapper.record_delivery(job, worker=WORKER, text="pills!")
+    item = await world.wrapper.find_memory(user_key="console:me", item_id=int(str(result["id"])))
+    assert item is not None
+    assert item.reminded_at == world.clock.now()
+    after = await world.say("and now?")
+    assert after.upcoming == ()  # told once: not shown again for the agent to repeat
 
 
 async def _check_dentist_recall(session: ToolSession, first: object, last: object) -> None:
@@ -316,7 +400,7 @@ async def test_update_memory_of_a_forgotten_item_is_bad_arguments(
 async def test_forget_deletes_only_my_item_and_cancels_its_reminder(
     world: World, context: ToolSession
 ) -> None:
-    item = await _call(context, "remember", content="pills", due_at="tomorrow 9am", notify=True)
+    item = await _call(context, "remind", text="pills", when="tomorrow 9am")
     await world.commit(context)
     (reminder,) = await world.outbox.listing()
     assert (reminder.kind, reminder.status, reminder.memory_id) == (
@@ -352,7 +436,7 @@ async def test_forget_of_a_staged_item_unstages_it_and_its_reminder(
     world: World, context: ToolSession
 ) -> None:
     kept = await _call(context, "remember", content="keys")
-    item = await _call(context, "remember", content="pills", due_at="tomorrow 9am", notify=True)
+    item = await _call(context, "remind", text="pills", when="tomorrow 9am")
     assert len(context.staged) == 3
     gone = await _call(context, "forget", id=item["id"])
     assert gone == {"id": item["id"], "forgotten": True, "reminders_canceled": 1}
@@ -532,9 +616,9 @@ async def test_set_timezone_then_the_time_tools_use_the_new_zone(context: ToolSe
     after = await _call(context, "parse_time", text="tomorrow 9am")
     assert after["start_instant"] == "2026-04-30T09:00:00+09:00"
     assert (await _call(context, "current_time"))["zone"] == "Asia/Tokyo"
-    scheduled = await _call(context, "schedule_message", text="hi", at="tomorrow 9am")
+    scheduled = await _call(context, "remind", text="hi", when="tomorrow 9am")
     assert scheduled["at"] == "2026-04-30T09:00:00+09:00"
-    (_, job) = context.staged
+    (_, _, job) = context.staged
     assert isinstance(job, Enqueue)
     assert job.due_at == datetime(2026, 4, 30, 0, tzinfo=UTC)
 
@@ -597,26 +681,23 @@ async def test_set_timezone_bad_arguments(
 # ------------------------------------------------------------------ messages
 
 
-async def test_schedule_message_at_night_carries_the_advisory(
-    world: World, context: ToolSession
-) -> None:
-    result = await _call(context, "schedule_message", text="wake up!", at="tomorrow 3am")
+async def test_a_reminder_at_night_carries_the_advisory(world: World, context: ToolSession) -> None:
+    result = await _call(context, "remind", text="wake up!", when="tomorrow 3am")
     assert result["scheduled"] is True
     assert result["at"] == "2026-04-30T03:00:00-07:00"
-    assert result["id"] == f"{context.key_base}#1"
     timing = result["time_context"]
     assert isinstance(timing, dict)
     assert timing["now"] == "2026-04-30T03:00:00-07:00"
     assert timing["within_contact_window"] is False
     assert "03:00" in str(timing["advisory"])
-    (staged,) = context.staged
+    (_, staged) = context.staged
     assert isinstance(staged, Enqueue)
-    assert staged.key == result["id"]
+    assert (staged.key, staged.memory_id) == (f"{context.key_base}#1", result["id"])
     assert await world.outbox.listing() == []
     await world.commit(context)
     (job,) = await world.outbox.listing()
-    assert job.key == result["id"]
-    assert (job.kind, job.status, job.text) == ("proactive", "pending", "wake up!")
+    assert job.key == staged.key
+    assert (job.kind, job.status, job.text) == ("reminder", "pending", "wake up!")
     assert job.due_at == datetime(2026, 4, 30, 10, 0, tzinfo=UTC)
     assert (job.channel, job.thread_id, job.thread_key) == (
         "console",
@@ -631,14 +712,15 @@ async def test_each_message_a_turn_queues_has_its_own_key(
     world: World, context: ToolSession
 ) -> None:
     first = await _call(context, "send_message", text="one")
-    second = await _call(context, "schedule_message", text="two", at="tomorrow 12pm")
-    assert (first["id"], second["id"]) == (f"{context.key_base}#1", f"{context.key_base}#2")
+    await _call(context, "remind", text="two", when="tomorrow 12pm")
+    assert first["id"] == f"{context.key_base}#1"
     await world.commit(context)
-    assert {job.key for job in await world.outbox.listing()} == {first["id"], second["id"]}
+    keys = {job.key for job in await world.outbox.listing()}
+    assert keys == {f"{context.key_base}#1", f"{context.key_base}#2"}
 
 
-async def test_schedule_message_in_the_day_has_no_advisory(context: ToolSession) -> None:
-    result = await _call(context, "schedule_message", text="lunch?", at="tomorrow 12pm")
+async def test_a_reminder_in_the_day_has_no_advisory(context: ToolSession) -> None:
+    result = await _call(context, "remind", text="lunch?", when="tomorrow 12pm")
     timing = result["time_context"]
     assert isinstance(timing, dict)
     assert timing["within_contact_window"] is True
@@ -651,13 +733,13 @@ async def test_schedule_message_in_the_day_has_no_advisory(context: ToolSession)
         ("2026-04-28T10:00:00-07:00", "already passed"),
         ("9am EST", "EST"),
         ("at 25:00", "25:00"),
-        ("", "at"),
+        ("", "when"),
     ],
 )
-async def test_schedule_message_bad_arguments(
+async def test_remind_bad_arguments(
     world: World, context: ToolSession, at: str, needle: str
 ) -> None:
-    _error(await _call(context, "schedule_message", text="x", at=at), "bad_arguments", needle)
+    _error(await _call(context, "remind", text="x", when=at), "bad_arguments", needle)
     assert context.staged == []
     await world.commit(context)
     assert await world.outbox.listing() == []
@@ -667,9 +749,9 @@ async def test_messages_need_an_outbox(world: World) -> None:
     bare = await world.context(outbox=False)
     _error(await _call(bare, "send_message", text="hi"), "not_available", "send_message")
     _error(
-        await _call(bare, "schedule_message", text="hi", at="tomorrow 9am"),
+        await _call(bare, "remind", text="hi", when="tomorrow 9am"),
         "not_available",
-        "schedule_message",
+        "remind",
     )
     assert bare.staged == []
     await world.commit(bare)
@@ -703,6 +785,6 @@ async def test_defer_in_an_ordinary_turn_is_not_applicable(
     world: World, context: ToolSession
 ) -> None:
     result = await _call(context, "defer", until="tomorrow 9am", reason="night")
-    _error(result, "not_applicable", "schedule_message")
+    _error(result, "not_applicable", "remind")
     assert "proactive message" in str(result["message"])
     assert context.staged == []

@@ -43,9 +43,8 @@ outlives the clients, e.g. a `clockbot run` killed and restarted)::
         server.responder.calls          # every OpenAI request it answered, with its timing
 
 For each chat request it waits a seeded random `delay` (1-3 s) and reads the newest user
-message: "msg N" (after the runtime block) first gets the tool calls `remember` (notify,
-"reminder N", due in an hour), `clock_it` ("action N") and `schedule_message` ("scheduled N",
-in five hours), all in one round or one per round; the request after the last tool result gets
+message: "msg N" (after the runtime block) first gets the tool calls `remind` ("reminder N",
+in an hour), `clock_it` ("action N") and `remind` again ("scheduled N", in five hours), all in one round or one per round; the request after the last tool result gets
 "answer to msg N". A proactive turn for "reminder N" or "scheduled N" waits `proactive_delay`
 and answers "due now: reminder N" (its call has ``proactive`` set); other requests (a
 summary) get a short text at once. Scripted
@@ -222,12 +221,11 @@ class Responder:
         """The calls the model makes for "msg N", in order."""
         return (
             ScriptedToolCall(
-                "remember",
-                json.dumps({"content": f"reminder {n}", "due_at": self.remind_in, "notify": True}),
+                "remind", json.dumps({"text": f"reminder {n}", "when": self.remind_in})
             ),
             ScriptedToolCall("clock_it", json.dumps({"label": f"action {n}"})),
             ScriptedToolCall(
-                "schedule_message", json.dumps({"text": f"scheduled {n}", "at": self.schedule_in})
+                "remind", json.dumps({"text": f"scheduled {n}", "when": self.schedule_in})
             ),
         )
 

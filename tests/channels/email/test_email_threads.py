@@ -60,11 +60,9 @@ async def test_a_stranger_naming_someones_thread_gets_a_thread_of_their_own(
 ) -> None:
     clock = SettableClock(datetime.now(UTC))
     async with FakeLLMServer(default_text="Noted.") as llm:
-        remember = {
-            "content": f"call the bank about {SECRET}", "due_at": "in 10 minutes", "notify": True
-        }  # fmt: skip
+        remind = {"text": f"call the bank about {SECRET}", "when": "in 10 minutes"}
         llm.script(
-            Reply.calls(ScriptedToolCall("remember", json.dumps(remember))),
+            Reply.calls(ScriptedToolCall("remind", json.dumps(remind))),
             Reply.text("I'll remind you in 10 minutes."),
         )
         async with running(tmp_path, dovecot, mail, llm, clock) as gateway:

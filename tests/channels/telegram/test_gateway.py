@@ -237,9 +237,7 @@ async def test_a_reminder_reaches_the_chat_with_the_advisory_for_the_agent(
     async with FakeLLMServer() as llm:
         llm.script(
             Reply.text("Your zone is set."),
-            Reply.tool_call(
-                "remember", '{"content": "stretch", "due_at": "in 1 minute", "notify": true}'
-            ),
+            Reply.tool_call("remind", '{"text": "stretch", "when": "in 1 minute"}'),
             Reply.text("I'll remind you in a minute."),
             Reply.text("Time to stretch!"),
         )
