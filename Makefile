@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 EXTRAS := dev,postgres,telegram,slack,email
 
-.PHONY: run test test-image screenshots check check-real-model lint format typecheck bench bench-cache clean
+.PHONY: run test test-image screenshots check check-real-model eval-local lint format typecheck bench bench-cache clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -49,6 +49,10 @@ bench-cache: $(STAMP)  ## prompt cache on a local llama.cpp server (first run bu
 
 check-real-model: $(STAMP)  ## 20 turns on Gemma 3 270M in llama.cpp, 4K context (first run builds it, ~20 min)
 	$(BIN)/python bench/real_model_check.py
+
+MODEL ?= qwen
+eval-local: $(STAMP)  ## the scenario eval on Qwen2.5-Coder-1.5B in llama.cpp, and the baseline (MODEL=gemma: Gemma 3 270M)
+	$(BIN)/python bench/eval_local.py --model $(MODEL)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

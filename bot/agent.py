@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,10 +20,11 @@ from bot.cache_watch import calling, summarising
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
-from bot.prompt import SYSTEM_PROMPT, assemble, proactive_turn, user_turn
+from bot.prompt import SYSTEM_PROMPT, assemble, baseline_system, proactive_turn, user_turn
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
     RUNTIME_BLOCK_END,
+    RUNTIME_BLOCK_START,
     Clock,
     ContactWindow,
     ContextEnvelope,
@@ -122,6 +124,10 @@ class Agent:
 
     The agent reads (the history it is given, read-only tools) and asks the
     model; it writes nothing. `bot.turns` commits what it returns.
+
+    `baseline` is only for `clockbot eval --baseline` (docs/eval.md): the time
+    goes into the system prompt as most gateways write it, the person's words
+    go without a runtime block, and a proactive turn without the advisory.
     """
 
     def __init__(
@@ -136,8 +142,10 @@ class Agent:
         keep_recent: int = KEEP_RECENT,
         context_tokens: int | None = None,
         tools: bool = True,
+        baseline: bool = False,
     ) -> None:
         self._context = context_tokens
+        self._baseline = baseline
         self._tools: tuple[ToolSpec, ...] = tuple(TOOLS) if tools else ()
         self._tool_names = frozenset(t.name for t in self._tools)
         self._fixed_chars = len(SYSTEM_PROMPT) + sum(
@@ -164,7 +172,11 @@ class Agent:
             LLMError: the model could not be reached; nothing was staged anywhere.
         """
         with calling(envelope.thread_key, ref.key):
-            newest = user_turn(envelope.render(ids=True), ref.text)
+            newest = (
+                Message(role="user", content=ref.text)
+                if self._baseline
+                else user_turn(envelope.render(ids=True), ref.text)
+            )
             stored, compaction = await self._compact(
                 list(history), thread_key=envelope.thread_key, newest=newest
             )
@@ -196,7 +208,7 @@ class Agent:
                     [stored_to_message(m) for m in stored], newest, session
                 )
         final = produced[-1]
-        reply = final.content if final.role == "assistant" and final.content else None
+        reply = _without_block(final.content) if final.role == "assistant" else None
         return TurnOutput(
             messages=(newest, *produced),
             reply=reply or TOO_MANY_ROUNDS_REPLY,
@@ -220,11 +232,13 @@ class Agent:
         """
         now = self._clock.now()
         facts = runtime_time_context(now, zone, window or self._window)
-        prompt = proactive_turn(item.kind, item.text, facts.to_dict()["now"], facts.advisory)
+        prompt = proactive_turn(
+            item.kind, item.text, facts.to_dict()["now"], facts.advisory, facts=not self._baseline
+        )
         earlier = [stored_to_message(m) for m in history]
         try:
             with calling(item.thread_key, item.key):
-                completion = await self._complete(assemble(earlier, prompt))
+                completion = await self._complete(self._assemble(earlier, prompt))
         except LLMError as exc:
             log.warning("model unavailable for job %s, sending as written: %s", item.id, exc)
             return ProactiveOutput(item.text, ())
@@ -240,7 +254,7 @@ class Agent:
             Message("tool", _outcome(call, until), tool_call_id=call.id, name=call.name)
             for call in answer.tool_calls
         ]
-        text = answer.content.strip() or item.text
+        text = _without_block(answer.content) or item.text
         return ProactiveOutput(text, (prompt, answer, *results), until, reason)
 
     async def _converse(
@@ -248,7 +262,7 @@ class Agent:
     ) -> list[Message]:
         produced: list[Message] = []
         for _ in range(MAX_TOOL_ROUNDS):
-            completion = await self._complete(assemble([*earlier], newest) + produced)
+            completion = await self._complete(self._assemble([*earlier], newest) + produced)
             answer = self._read_text_calls(completion.message)
             produced.append(answer)
             if not answer.tool_calls:
@@ -274,6 +288,11 @@ class Agent:
         elif unknown and not answer.content:
             return Message("assistant", NOT_A_TOOL_REPLY)
         return answer
+
+    def _assemble(self, earlier: Sequence[Message], newest: Message) -> list[Message]:
+        if self._baseline:
+            return assemble(earlier, newest, system=baseline_system(self._clock.now()))
+        return assemble(earlier, newest)
 
     async def _complete(self, messages: Sequence[Message]) -> Completion:
         try:
@@ -377,6 +396,21 @@ class Agent:
             (),
         )
         return completion.message.content.strip() or "(no summary)"
+
+
+_ECHOED_BLOCK = re.compile(
+    re.escape(RUNTIME_BLOCK_START) + r".*?(?:" + re.escape(RUNTIME_BLOCK_END) + r"|\Z)", re.DOTALL
+)
+
+
+def _without_block(text: str) -> str:
+    """`text` without a runtime block the model copied into it (seen on a 1.5B model).
+
+    The block is the system's facts for the model, never words for the person.
+    The history keeps the message as the model wrote it (its bytes are the
+    next request's prefix); only what is sent loses the block.
+    """
+    return _ECHOED_BLOCK.sub("", text).strip()
 
 
 def _their_lines(older: Sequence[StoredMessage]) -> str:

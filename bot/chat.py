@@ -28,7 +28,7 @@ from channels.base import Inbound
 from channels.console import ConsoleChannel
 from clockcore import Clock, SystemClock
 
-__all__ = ["chat"]
+__all__ = ["NO_LIMIT", "chat", "wait_answered"]
 
 
 def _read_line(source: TextIO, interactive: bool) -> str:
@@ -48,7 +48,7 @@ NO_LIMIT = LimitSettings(turns_per_minute=0, burst=0, channel_turns_per_minute=0
 """The console's turn limits: none (it is the operator's own terminal)."""
 
 
-async def _answered(gateway: Gateway) -> None:
+async def wait_answered(gateway: Gateway) -> None:
     """Wait until every message taken in is answered: none left on the waiting list.
 
     A message the model failed on is retried every `RETRY_INTERVAL` and given up,
@@ -97,7 +97,7 @@ async def chat(
             )  # fmt: skip
             await gateway.accept(message)
             await gateway.settle(timeout=None)
-        await _answered(gateway)
+        await wait_answered(gateway)
         if linger > timedelta(0):
             await asyncio.sleep(linger.total_seconds())
         await gateway.settle(timeout=None)

@@ -269,6 +269,61 @@ def time_convert(
     typer.echo(f"{here} ({label}) = {there} ({target})")
 
 
+@app.command("eval")
+def eval_command(
+    config: ConfigOption = None,
+    scenarios: Annotated[
+        Path, typer.Option("--scenarios", help="A directory of scenario YAML files.")
+    ] = Path("bench/eval/scenarios"),
+    baseline: Annotated[
+        bool,
+        typer.Option(
+            "--baseline", help="Also run them with the time in the system prompt, side by side."
+        ),
+    ] = False,
+    report: Annotated[
+        Path, typer.Option("--report", help="Where to write the Markdown report (and .json).")
+    ] = Path("eval-report.md"),
+    only: Annotated[
+        list[str] | None, typer.Option("--only", help="Run the scenarios whose name has this.")
+    ] = None,
+) -> None:
+    """Measure the configured model on the scenarios (docs/eval.md) before going live."""
+    from rich.progress import Progress
+
+    from bot.evaluation.report import Judged, summary
+    from bot.evaluation.run import MODES, evaluate, write_report
+    from bot.evaluation.scenario import ScenarioError, load_scenarios
+
+    settings = _settings(config)
+    try:
+        chosen = load_scenarios(scenarios, only or ())
+    except ScenarioError as exc:
+        _fail(str(exc))
+    logging.basicConfig(level=logging.ERROR)
+    modes = MODES if baseline else MODES[:1]
+    with Progress(transient=True) as bar:
+        task = bar.add_task("scenarios", total=len(chosen) * len(modes))
+
+        def told(mode: str, result: Judged) -> None:
+            mark = "pass" if result.passed else "FAIL"
+            bar.console.print(f"{mode:>8}  {mark}  {result.outcome.scenario.name}")
+            bar.advance(task)
+
+        runs = asyncio.run(evaluate(settings, chosen, baseline=baseline, progress=told))
+    about = f"Model: {settings.llm.provider} {settings.llm.model or ''}".rstrip()
+    data = write_report(runs, report, about=about)
+    for mode, results in runs.items():
+        figures = summary(mode, results)
+        share = figures.cached_share_after_first
+        cached = "n/a" if share is None else f"{share:.0%}"
+        typer.echo(
+            f"{mode}: {figures.passed}/{figures.total} scenarios passed; "
+            f"cached share from the 2nd request: {cached}"
+        )
+    typer.echo(f"report: {report} and {data}")
+
+
 @app.command("doctor")
 def doctor_command(
     config: Annotated[

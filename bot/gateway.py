@@ -49,7 +49,8 @@ class Gateway:
 
     `channels` None builds them from `settings`; `provider` None makes the
     configured one. `serve_http` None serves HTTP when any channel other than
-    the console runs (for webhooks and ``/healthz``).
+    the console runs (for webhooks and ``/healthz``). `baseline` runs the agent
+    as `clockbot eval --baseline` measures it (`bot.agent.Agent`), never in service.
     """
 
     def __init__(
@@ -62,8 +63,10 @@ class Gateway:
         poll_interval: float = 0.5,
         retry_interval: float | None = None,
         serve_http: bool | None = None,
+        baseline: bool = False,
     ) -> None:
         self._settings = settings
+        self._baseline = baseline
         self._clock = clock or SystemClock()
         self._channel_list = list(channels) if channels is not None else None
         self._provider_given = provider
@@ -108,7 +111,7 @@ class Gateway:
         self.agent = Agent(
             wrapper=self.wrapper, provider=self.provider, clock=self._clock,
             contact_window=s.contact_window, context_tokens=context[0] if context else None,
-            tools=s.llm.tools,
+            tools=s.llm.tools, baseline=self._baseline,
         )  # fmt: skip
         self.turns = Turns(
             wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,

@@ -12,13 +12,21 @@ begin with the previous request's messages.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from bot.llm.types import Message
-from clockcore import render_block
+from clockcore import as_utc, render_block
 
-__all__ = ["SYSTEM_PROMPT", "assemble", "proactive_turn", "user_turn"]
+__all__ = [
+    "BASELINE_PROMPT",
+    "SYSTEM_PROMPT",
+    "assemble",
+    "baseline_system",
+    "proactive_turn",
+    "user_turn",
+]
 
-SYSTEM_PROMPT = """\
+_CLOCK_INTRO = """\
 You are clockbot, an assistant people reach on chat apps, email and a console. \
 You are never blind to time: every user message begins with a block headed \
 "[Runtime time context: facts, not instructions]" and ending with \
@@ -43,6 +51,8 @@ reminded_at set to "now", so you do not repeat it.
 - "Notice" lines say what you must ask before acting: an unknown timezone, an \
 abbreviation such as EST that names several zones, an ambiguous place.
 
+"""
+_TIME_RULES = """\
 Time rules:
 - Never turn a time without a zone ("9am", "tonight") into a reminder until \
 the zone is known: ask first. Never map an abbreviation such as EST, IST or \
@@ -56,10 +66,14 @@ cancel_reminder and pause_reminders change them.
 - In group chats, give times in UTC with the conversion for each person who \
 needs it.
 
+"""
+_CONFIRM = """\
 Before any action with effects beyond this conversation (sending messages to \
 others, creating or changing reminders and schedules, purchases, deleting data) \
 confirm with the person unless they have just asked for exactly that.
 
+"""
+_SENDING = """\
 Sending and deferring: the results of send_message, remind and remember \
 carry the person's local time and their contact window. When a result or a \
 proactive turn says it is outside their usual contact window, decide: send \
@@ -67,7 +81,35 @@ anyway if it is urgent or they asked for this time, otherwise call defer with a 
 time inside the window and a short reason. Nothing holds a message back except \
 your own defer, so the choice is yours and it is recorded.
 
+"""
+_CLOSING = """\
 Be brief and plain. Say so when you do not know something."""
+
+SYSTEM_PROMPT = _CLOCK_INTRO + _TIME_RULES + _CONFIRM + _SENDING + _CLOSING
+"""The system prompt: a constant, the same bytes on every request of every conversation."""
+
+_BASELINE_INTRO = """\
+You are clockbot, an assistant people reach on chat apps, email and a console.
+
+"""
+_BASELINE_SENDING = """\
+Sending and deferring: when a reminder or scheduled message falls due, you are \
+asked for the message to send; reply with it, or call defer with a later time \
+and a short reason.
+
+"""
+BASELINE_PROMPT = _BASELINE_INTRO + _TIME_RULES + _CONFIRM + _BASELINE_SENDING + _CLOSING
+"""`clockbot eval --baseline`: the prompt as most gateways write it (docs/eval.md).
+
+The same rules and tools, but no runtime block: the current time is written
+into the system prompt (`baseline_system`), in UTC, the deployment's clock,
+and proactive turns carry no advisory.
+"""
+
+
+def baseline_system(now: datetime) -> str:
+    """The baseline's system prompt at `now`: it changes with every request's time."""
+    return f"{BASELINE_PROMPT}\n\nCurrent date and time: {as_utc(now):%A, %Y-%m-%d %H:%M} UTC."
 
 
 def user_turn(runtime_block: str, text: str) -> Message:
@@ -75,27 +117,38 @@ def user_turn(runtime_block: str, text: str) -> Message:
     return Message(role="user", content=f"{runtime_block}\n\n{text}")
 
 
-def assemble(history: Sequence[Message], newest: Message) -> list[Message]:
+def assemble(
+    history: Sequence[Message], newest: Message, *, system: str | None = None
+) -> list[Message]:
     """The request's messages: the constant system prompt, the stored history, the newest turn.
 
     `history` holds every earlier message exactly as it was sent (user turns with
     the runtime block they were sent with), so requests only ever grow.
+    `system` is another prompt only for the eval's baseline.
     """
-    return [Message(role="system", content=SYSTEM_PROMPT), *history, newest]
+    return [
+        Message(role="system", content=SYSTEM_PROMPT if system is None else system),
+        *history,
+        newest,
+    ]
 
 
-def proactive_turn(kind: str, text: str, now_line: object, advisory: str) -> Message:
+def proactive_turn(
+    kind: str, text: str, now_line: object, advisory: str, *, facts: bool = True
+) -> Message:
     """The user message that starts a proactive turn: the time facts, then the job.
 
     The facts are a runtime block like a conversation turn's (same fences),
     with the current time and, outside the person's contact window, the advisory.
+    Without `facts` (the eval's baseline) the message is the job alone.
     """
-    facts = [f"Current time: {now_line}"]
+    lines = [f"Current time: {now_line}"]
     if advisory:
-        facts.append(f"Advisory: {advisory}")
+        lines.append(f"Advisory: {advisory}")
     what = "reminder the person asked for" if kind == "reminder" else "scheduled message"
-    return Message(
-        role="user",
-        content=f"{render_block(facts)}\n\nA {what} is due now: {text}\n"
-        "Reply with the message to send, or call defer with a time and a reason.",
+    job = (
+        f"A {what} is due now: {text}\n"
+        "Reply with the message itself, as the person will read it, or call defer with a "
+        "later time and a short reason. The reminder already exists: no other tool acts here."
     )
+    return Message(role="user", content=f"{render_block(lines)}\n\n{job}" if facts else job)

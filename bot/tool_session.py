@@ -181,8 +181,13 @@ class NotAvailable(Exception):
 
 
 def text_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:
+    """A string argument, stripped; an optional one left empty is absent.
+
+    Small models fill every parameter a tool declares, the optional ones with
+    "" (seen on Qwen2.5-Coder-1.5B, docs/eval.md): that is not a value.
+    """
     value = arguments.get(name)
-    if value is None and not required:
+    if not required and (value is None or (isinstance(value, str) and not value.strip())):
         return None
     if not isinstance(value, str) or not value.strip():
         raise BadArguments(f"{name} must be a non-empty string")
@@ -202,7 +207,9 @@ def instant(text: str, context: ToolSession) -> datetime:
     )
     if parsed.needs_clarification or parsed.start_instant is None:
         raise BadArguments(
-            parsed.clarification_question or parsed.reason or f"cannot read a time in {text!r}"
+            parsed.clarification_question
+            or f"{parsed.reason or 'cannot read a time'} in {text!r}; pass the time in the "
+            "person's own words ('in 2 hours', 'tomorrow at 9am'), or ask them"
         )
     return parsed.start_instant
 

@@ -126,7 +126,7 @@ def _build() -> tuple[ToolSpec, ...]:
         ),
         ToolSpec(
             "convert_time",
-            "Show the time a text names in another IANA zone.",
+            "Show the time a text names ('9am', 'tomorrow 15:00', 'now') in another IANA zone.",
             object_schema({"text": TEXT, "to_zone": TEXT}, ("text", "to_zone")),
         ),
         ToolSpec(
@@ -205,16 +205,32 @@ async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dic
     return parsed.to_dict()
 
 
+_NOW_WORDS = frozenset({"now", "right now", "current time", "the current time"})
+
+
 async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text, target = text_arg(arguments, "text"), text_arg(arguments, "to_zone")
     assert text is not None
     assert target is not None
     target = require_zone(target)
+    if text.casefold() in _NOW_WORDS:  # "what time is it there": models ask it this way
+        now = context.clock.now()
+        return {
+            "from": to_iso(now, context.session_tz),
+            "from_zone": context.session_tz,
+            "to": to_iso(now, target),
+            "to_zone": target,
+        }
     parsed = parse_anchored_time(
         text, context.session_tz, context.clock.now(), language=context.language
     )
     if parsed.start_instant is None:
-        raise BadArguments(parsed.clarification_question or parsed.reason or "no time found")
+        raise BadArguments(
+            parsed.clarification_question
+            or f"{parsed.reason or 'no time found'} in {text!r}; give the time to convert "
+            "('9am', 'tomorrow 15:00 Europe/Paris'), or call current_time with zone for "
+            "the time there now"
+        )
     source = zone_from_label(parsed.zone or "UTC")
     return {
         "from": to_iso(parsed.start_instant, source),

@@ -134,6 +134,22 @@ async def test_requests_are_append_only_and_the_prefix_never_changes(
     assert "Asia/Tokyo" not in json.dumps(bodies[0]["messages"])
 
 
+async def test_a_runtime_block_the_model_copies_is_never_sent(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Qwen2.5-Coder-1.5B began a reply with the block (docs/eval.md); the history keeps it."""
+    wrapper, clock = store
+    echoed = (
+        "[Runtime time context: facts, not instructions]\n- Current time: 09:00\n"
+        "[/Runtime time context]\nIt's 17:00 in Tokyo."
+    )
+    server.script(echoed)
+    ref = _ref(clock, "what time is it in Tokyo?")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "It's 17:00 in Tokyo."
+    assert output.messages[-1].content == echoed
+
+
 async def test_answer_writes_nothing_and_returns_the_staged_effects(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:

@@ -9,21 +9,26 @@ it, from the server's ``/props``.
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.agent import Agent
 from bot.cache_watch import WatchedProvider
-from bot.config import LLMSettings
+from bot.chat import chat as console_chat
+from bot.config import LLMSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.llm.context import discover, known_window
 from bot.llm.errors import LLMContextOverflow, LLMTemplateError, error_for_status
 from bot.turns import TOO_LONG_FOR_MODEL_REPLY, Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
-from tests.support.fake_llm import FakeLLMServer
+from tests.support.fake_llm import FakeLLMServer, Reply
 from wrapper import InteractionWrapper
 from wrapper.history import EARLIER
 
@@ -125,3 +130,46 @@ def test_overflow_and_template_errors_are_read_from_every_provider() -> None:
     assert known_window("gpt-4o-mini") == 128_000
     assert known_window("claude-sonnet-4-5") == 200_000
     assert known_window("gemma3") is None
+
+
+class _OverflowAt:
+    """Answers every request with `ANSWER`; as line `at` - 1 is answered, the next request
+    is set to overflow (the estimate missing once, as a real server's count can)."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        self.server: FakeLLMServer | None = None
+
+    def plan(self, body: Any, now: float) -> tuple[Reply, None]:
+        users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        newest = str(users[-1].get("content", "")) if users else ""
+        if self.server is not None and newest.rstrip().endswith(f"(line {self.at - 1})"):
+            self.server.overflow_next()
+        return Reply.text(ANSWER), None
+
+
+async def test_forty_piped_lines_in_a_small_window_are_all_answered_with_one_system_prompt(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, as an operator tried it: 40 long lines piped into `clockbot chat` in runs of
+    15, 15 and 10 against a 6,144-token window, one overflow injected at line 25."""
+    planner = _OverflowAt(25)
+    async with FakeLLMServer(responder=planner, context_limit=6144) as server:
+        planner.server = server
+        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+        settings = Settings(home=tmp_path, llm=llm)  # the default turn limits
+        line = "a long line about my day, my plans and the people I will see this week. " * 6
+        out = io.StringIO()
+        for first, last in ((0, 15), (15, 30), (30, 40)):
+            lines = "".join(f"{line}(line {n})\n" for n in range(first, last))
+            await console_chat(settings, stdin=io.StringIO(lines), stdout=out, poll_interval=0.01)
+        assert server.overflows == 1
+        bodies = [r.json for r in server.completions]
+    replies = out.getvalue().splitlines()
+    assert len(replies) == 40
+    assert all(reply.strip() == f"clockbot> {ANSWER.strip()}" for reply in replies), replies[-3:]
+    turns = [b for b in bodies if b.get("tools")]
+    assert len({json.dumps(b["messages"][0], sort_keys=True) for b in turns}) == 1
+    assert [b for b in bodies if not b.get("tools")], "compaction asked for a summary"
+    compacted = [b for b in turns if EARLIER in str(b["messages"][1].get("content", ""))]
+    assert compacted, "turns went out with a compacted history"

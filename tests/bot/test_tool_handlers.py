@@ -215,6 +215,21 @@ async def test_remind_asks_rather_than_guess_a_repeat(
     assert context.staged == []
 
 
+async def test_optional_arguments_left_empty_are_absent(context: ToolSession) -> None:
+    """Qwen2.5-Coder-1.5B fills every parameter, the optional ones with "" (docs/eval.md)."""
+    result = await _call(
+        context, "remind", text="call the bank", when="tomorrow at 9am", every="", missed="all"
+    )
+    assert result["repeats"] is False
+    assert result["at"] == "2026-04-30T09:00:00-07:00"
+
+
+async def test_convert_time_reads_now(context: ToolSession) -> None:
+    result = await _call(context, "convert_time", text="now", to_zone="Asia/Tokyo")
+    assert result["to"] == "2026-04-29T18:14:00+09:00"
+    assert result["from_zone"] == LA
+
+
 async def test_a_weekday_name_with_a_time_is_once_not_a_repeat(context: ToolSession) -> None:
     result = await _call(context, "remind", text="dentist", when="Monday at 9am")
     assert result["repeats"] is False

@@ -64,7 +64,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal, Protocol, Self
 
 from aiohttp import web
 from multidict import CIMultiDict, CIMultiDictProxy
@@ -299,6 +299,12 @@ def _newest_turn(body: Any) -> tuple[int | None, int]:
     return None, 0
 
 
+class Planner(Protocol):
+    """What answers a request when nothing is scripted: `Responder`, the eval's `ScriptedModel`."""
+
+    def plan(self, body: Any, now: float) -> tuple[Reply, ModelCall | None]: ...
+
+
 class FakeLLMServer:
     """The fake OpenAI + Anthropic server; use it as an async context manager."""
 
@@ -306,7 +312,7 @@ class FakeLLMServer:
         self,
         *,
         default_text: str = "Hello from the fake LLM.",
-        responder: Responder | None = None,
+        responder: Planner | None = None,
         context_limit: int | None = None,
     ) -> None:
         self.context_limit = context_limit

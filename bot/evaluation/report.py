@@ -1,0 +1,220 @@
+"""The eval's report: per scenario pass or fail with its transcript and store, per capability
+pass rates, tokens, the cached share, latency and tool errors; Markdown and JSON.
+
+With a baseline run beside the wrapper's, the tables put both side by side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from statistics import median
+from typing import Any
+
+from bot.evaluation.judge import Check, judge, tool_errors
+from bot.evaluation.runner import Outcome
+from clockcore import RUNTIME_BLOCK_END, to_iso
+
+__all__ = ["Judged", "Summary", "dumps", "judged", "markdown", "report_json", "summary"]
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A played scenario and its checks."""
+
+    outcome: Outcome
+    checks: tuple[Check, ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+
+def judged(outcome: Outcome) -> Judged:
+    return Judged(outcome, tuple(judge(outcome)))
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """One mode's figures over all its scenarios."""
+
+    mode: str
+    passed: int
+    total: int
+    by_capability: dict[str, tuple[int, int]]
+    prompt_tokens: int
+    cached_tokens: int
+    cached_share_after_first: float | None
+    completion_tokens: int
+    median_latency_ms: float | None
+    tool_errors: int
+    unanswered_tool_errors: int
+    seconds: float
+
+
+def _later_requests(outcome: Outcome) -> list[dict[str, Any]]:
+    """The scenario's conversation requests from its second on (the first has nothing cached)."""
+    turns = [c for c in outcome.calls if c["purpose"] != "summary"]
+    return turns[1:]
+
+
+def summary(mode: str, results: Sequence[Judged]) -> Summary:
+    by: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    prompt = cached = completion = errors = unanswered = 0
+    later_prompt = later_cached = 0
+    latencies: list[float] = []
+    for result in results:
+        tally = by[result.outcome.scenario.capability]
+        tally[0] += result.passed
+        tally[1] += 1
+        for call in result.outcome.calls:
+            prompt += call["prompt_tokens"] or 0
+            cached += call["cached_tokens"] or 0
+            completion += call["completion_tokens"] or 0
+            latencies.append(call["latency_ms"])
+        for call in _later_requests(result.outcome):
+            if call["prompt_tokens"] and call["cached_tokens"] is not None:
+                later_prompt += call["prompt_tokens"]
+                later_cached += call["cached_tokens"]
+        if result.outcome.state is not None:
+            total, left = tool_errors(result.outcome.state)
+            errors, unanswered = errors + total, unanswered + len(left)
+    return Summary(
+        mode=mode,
+        passed=sum(r.passed for r in results),
+        total=len(results),
+        by_capability={k: (v[0], v[1]) for k, v in sorted(by.items())},
+        prompt_tokens=prompt,
+        cached_tokens=cached,
+        cached_share_after_first=later_cached / later_prompt if later_prompt else None,
+        completion_tokens=completion,
+        median_latency_ms=median(latencies) if latencies else None,
+        tool_errors=errors,
+        unanswered_tool_errors=unanswered,
+        seconds=sum(r.outcome.seconds for r in results),
+    )
+
+
+def _share(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.0%}"
+
+
+def _rate(passed: int, total: int) -> str:
+    return f"{passed}/{total} ({passed / total:.0%})" if total else "-"
+
+
+def markdown(runs: Mapping[str, Sequence[Judged]], *, title: str, about: str = "") -> str:
+    """The report: the figures of each mode side by side, then every scenario in detail."""
+    summaries = {mode: summary(mode, results) for mode, results in runs.items()}
+    modes = list(summaries)
+    lines = [f"# {title}", ""]
+    if about:
+        lines += [about, ""]
+    lines += ["| | " + " | ".join(modes) + " |", "|---|" + "---|" * len(modes)]
+    rows: list[tuple[str, Callable[[Summary], str]]] = [
+        ("scenarios passed", lambda s: _rate(s.passed, s.total)),
+        ("prompt tokens", lambda s: f"{s.prompt_tokens:,}"),
+        ("cached share (2nd request on)", lambda s: _share(s.cached_share_after_first)),
+        ("completion tokens", lambda s: f"{s.completion_tokens:,}"),
+        ("median request latency", lambda s: _ms(s.median_latency_ms)),
+        ("tool errors (unanswered)", lambda s: f"{s.tool_errors} ({s.unanswered_tool_errors})"),
+        ("wall time", lambda s: f"{s.seconds:.0f} s"),
+    ]
+    for label, cell in rows:
+        lines.append(f"| {label} | " + " | ".join(cell(summaries[m]) for m in modes) + " |")
+    capabilities = sorted({c for s in summaries.values() for c in s.by_capability})
+    lines += ["", "## Per capability", "", "| capability | " + " | ".join(modes) + " |"]
+    lines.append("|---|" + "---|" * len(modes))
+    for capability in capabilities:
+        cells = [_rate(*summaries[m].by_capability.get(capability, (0, 0))) for m in modes]
+        lines.append(f"| {capability} | " + " | ".join(cells) + " |")
+    lines += ["", "## Scenarios", ""]
+    names = list(dict.fromkeys(r.outcome.scenario.name for rs in runs.values() for r in rs))
+    lines += ["| scenario | capability | " + " | ".join(modes) + " |"]
+    lines.append("|---|---|" + "---|" * len(modes))
+    for name in names:
+        found = {
+            m: next((r for r in runs[m] if r.outcome.scenario.name == name), None) for m in modes
+        }
+        some = next(r for r in found.values() if r is not None)
+        cells = ["-" if r is None else ("pass" if r.passed else "**fail**") for r in found.values()]
+        lines.append(f"| {name} | {some.outcome.scenario.capability} | " + " | ".join(cells) + " |")
+    for mode in modes:
+        lines += ["", f"## Details: {mode}", ""]
+        for result in runs[mode]:
+            lines += _detail(result)
+    return "\n".join(lines) + "\n"
+
+
+def _ms(value: float | None) -> str:
+    return "n/a" if value is None else f"{value / 1000:.1f} s"
+
+
+def _detail(result: Judged) -> list[str]:
+    scenario = result.outcome.scenario
+    verdict = "pass" if result.passed else "FAIL"
+    lines = [f"### {scenario.name} ({verdict})", ""]
+    if scenario.description:
+        lines += [scenario.description, ""]
+    for check in result.checks:
+        mark = "x" if check.ok else " "
+        lines.append(f"- [{mark}] {check.what}" + ("" if check.ok else f": found {check.found}"))
+    lines += ["", "```"]
+    for said in result.outcome.transcript:
+        text = " ".join(said.text.split())
+        lines.append(f"{to_iso(said.at, 'UTC')[11:16]}Z {said.who:>8}: {text[:400]}")
+    lines += ["```", ""]
+    if result.outcome.state is not None and not result.passed:
+        lines += ["What the model saw and did (the history, runtime blocks cut):", "", "```"]
+        lines += [_turn_line(row) for row in result.outcome.state.history]
+        lines += ["```", ""]
+    return lines
+
+
+def _turn_line(row: dict[str, Any]) -> str:
+    """One history message on one line: the person's words, a call with its arguments, a result."""
+    content = " ".join(str(row["content"] or "").split())
+    if row["role"] == "user" and RUNTIME_BLOCK_END in content:
+        content = "[runtime block] " + content.split(RUNTIME_BLOCK_END, 1)[1].strip()
+    calls = [f"{c.get('name')}({c.get('arguments')})" for c in row.get("tool_calls") or ()]
+    shown = " ".join([content[:300], *calls]).strip()
+    who = row["role"] if row["role"] != "tool" else f"tool {row.get('name')}"
+    return f"{who:>18}: {shown}"
+
+
+def report_json(runs: Mapping[str, Sequence[Judged]]) -> dict[str, Any]:
+    """The same report as data: summaries, and per scenario its checks, transcript and store."""
+    return {
+        "summaries": {mode: _summary_json(summary(mode, rs)) for mode, rs in runs.items()},
+        "scenarios": {
+            mode: [
+                {
+                    "name": r.outcome.scenario.name,
+                    "capability": r.outcome.scenario.capability,
+                    "passed": r.passed,
+                    "checks": [{"what": c.what, "ok": c.ok, "found": c.found} for c in r.checks],
+                    "transcript": [
+                        {"step": s.step, "at": to_iso(s.at, "UTC"), "who": s.who, "text": s.text}
+                        for s in r.outcome.transcript
+                    ],
+                    "store": r.outcome.state.to_json() if r.outcome.state else None,
+                    "calls": r.outcome.calls,
+                    "seconds": round(r.outcome.seconds, 2),
+                    "error": r.outcome.error,
+                }
+                for r in rs
+            ]
+            for mode, rs in runs.items()
+        },
+    }
+
+
+def _summary_json(s: Summary) -> dict[str, Any]:
+    return dataclasses.asdict(s)
+
+
+def dumps(runs: Mapping[str, Sequence[Judged]]) -> str:
+    return json.dumps(report_json(runs), indent=2, ensure_ascii=False, default=str)

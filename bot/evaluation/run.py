@@ -1,0 +1,63 @@
+"""`clockbot eval`: run the scenarios (and the baseline) against the configured model, report.
+
+Scenarios run one after another, the wrapper's first and then the baseline's,
+so a server's prompt cache keeps the shared prefix (system prompt and tools)
+from one scenario to the next.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from bot.config import Settings
+from bot.evaluation.report import Judged, dumps, judged, markdown
+from bot.evaluation.runner import run_scenario
+from bot.evaluation.scenario import Scenario
+from bot.llm.types import Provider
+
+__all__ = ["MODES", "evaluate", "write_report"]
+
+MODES = ("wrapper", "baseline")
+"""The two ways of prompting the model: clockbot's, and the time in the system prompt."""
+
+
+async def evaluate(
+    settings: Settings,
+    scenarios: Sequence[Scenario],
+    *,
+    baseline: bool = False,
+    provider: Callable[[], Provider] | None = None,
+    progress: Callable[[str, Judged], None] | None = None,
+) -> dict[str, list[Judged]]:
+    """Play every scenario (with `baseline`, twice: as clockbot prompts, then as the baseline).
+
+    `provider` makes a fresh provider per scenario (the fake models in tests);
+    None uses the configured one. `progress` is told each result.
+    """
+    runs: dict[str, list[Judged]] = {}
+    for mode in MODES if baseline else MODES[:1]:
+        results = runs.setdefault(mode, [])
+        for scenario in scenarios:
+            outcome = await run_scenario(
+                scenario,
+                settings,
+                baseline=mode == "baseline",
+                provider=provider() if provider is not None else None,
+            )
+            result = judged(outcome)
+            results.append(result)
+            if progress is not None:
+                progress(mode, result)
+    return runs
+
+
+def write_report(runs: dict[str, list[Judged]], path: Path, *, about: str = "") -> Path:
+    """The Markdown report at `path` and the JSON beside it (``.json``); the JSON's path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(markdown(runs, title="clockbot eval", about=about), encoding="utf-8")
+    data = path.with_suffix(".json")
+    data.write_text(dumps(runs), encoding="utf-8")
+    logging.getLogger(__name__).info("report written to %s and %s", path, data)
+    return data

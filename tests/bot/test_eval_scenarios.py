@@ -1,0 +1,139 @@
+"""Every eval scenario validated without a real model: the oracle passes it, the clumsy fails it.
+
+The oracle plays the scenario's ``oracle`` script (the right calls), the
+clumsy plays its ``clumsy`` script (the typical mistake), both through the
+fake OpenAI server and the real gateway (`bot.evaluation.runner`). A scenario
+that the oracle cannot pass asks for something clockbot cannot do; one the
+clumsy passes does not tell a good model from a bad one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import LLMSettings, Settings
+from bot.evaluation.judge import spoken_times
+from bot.evaluation.report import judged
+from bot.evaluation.runner import run_scenario
+from bot.evaluation.scenario import Scenario, load_scenarios
+from tests.support.eval_models import ScriptedModel
+from tests.support.fake_llm import FakeLLMServer
+
+CLOCKBOT = str(Path(sys.executable).with_name("clockbot"))
+SCENARIOS = Path(__file__).resolve().parents[2] / "bench" / "eval" / "scenarios"
+ALL = load_scenarios(SCENARIOS)
+CONTEXT = 6144
+"""The window `make eval-local` gives the model: the long conversation is compacted in it."""
+
+
+def _settings(tmp_path: Path, server: FakeLLMServer) -> Settings:
+    """The model as an operator configures it: the window is read from the server (/props)."""
+    llm = LLMSettings(
+        provider="openai", base_url=server.openai_base_url, model="scripted", api_key="k"
+    )
+    return Settings(home=tmp_path, llm=llm)
+
+
+async def _play(scenario: Scenario, which: str, tmp_path: Path) -> tuple[bool, str]:
+    model = ScriptedModel(scenario, which=which)
+    async with FakeLLMServer(responder=model, context_limit=CONTEXT) as server:
+        outcome = await run_scenario(scenario, _settings(tmp_path, server))
+    result = judged(outcome)
+    assert not model.unmatched, f"lines the script does not know: {model.unmatched}"
+    failed = [f"{c.what}: found {c.found}" for c in result.checks if not c.ok]
+    return result.passed, "\n".join(failed) or "\n".join(s.text for s in outcome.transcript)
+
+
+@pytest.mark.parametrize("scenario", ALL, ids=[s.name for s in ALL])
+async def test_the_oracle_passes(scenario: Scenario, tmp_path: Path) -> None:
+    passed, detail = await _play(scenario, "oracle", tmp_path)
+    assert passed, detail
+
+
+@pytest.mark.parametrize("scenario", ALL, ids=[s.name for s in ALL])
+async def test_the_clumsy_model_fails(scenario: Scenario, tmp_path: Path) -> None:
+    passed, detail = await _play(scenario, "clumsy", tmp_path)
+    assert not passed, f"the typical mistake passes {scenario.name}:\n{detail}"
+
+
+async def test_clockbot_eval_runs_and_reports_both_modes(tmp_path: Path) -> None:
+    """`clockbot eval --baseline` as an operator runs it, against the fake OpenAI server."""
+    chosen = ("remind-in-two-minutes", "tokyo-time-now", "zone-unknown-ask-first")
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    for name in chosen:
+        shutil.copy(SCENARIOS / f"{name}.yaml", scenarios)
+    model = ScriptedModel(*load_scenarios(scenarios))
+    report = tmp_path / "out" / "report.md"
+    async with FakeLLMServer(responder=model, context_limit=CONTEXT) as server:
+        env = {
+            **os.environ, "CLOCKBOT_HOME": str(tmp_path / "home"),
+            "CLOCKBOT_LLM_PROVIDER": "openai", "CLOCKBOT_LLM_BASE_URL": server.openai_base_url,
+            "CLOCKBOT_LLM_MODEL": "scripted", "CLOCKBOT_LLM_API_KEY": "k",
+        }  # fmt: skip
+        process = await asyncio.create_subprocess_exec(
+            CLOCKBOT, "eval", "--scenarios", str(scenarios), "--baseline",
+            "--report", str(report), env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(process.communicate(), timeout=240)
+    assert process.returncode == 0, err.decode()
+    said = out.decode()
+    assert "wrapper: 3/3 scenarios passed" in said
+    assert "baseline: " in said
+    data = json.loads(report.with_suffix(".json").read_text())
+    assert set(data["summaries"]) == {"wrapper", "baseline"}
+    wrapper = {s["name"]: s for s in data["scenarios"]["wrapper"]}
+    assert set(wrapper) == set(chosen)
+    tea = wrapper["remind-in-two-minutes"]
+    assert tea["passed"] is True
+    assert [t["who"] for t in tea["transcript"]] == ["person", "reply", "reminder"]
+    assert tea["store"]["jobs"][0]["text"] == "take the tea out"
+    assert tea["calls"] and all(c["prompt_tokens"] for c in tea["calls"])
+    markdown = report.read_text()
+    assert "| scenarios passed | 3/3 (100%) |" in markdown
+    assert "## Per capability" in markdown
+    assert "### tokyo-time-now (pass)" in markdown
+    baseline_requests = [
+        r.json
+        for r in server.completions
+        if "Current date and time:" in r.json["messages"][0]["content"]
+    ]
+    assert baseline_requests, "the baseline writes the time into the system prompt"
+    assert all("[Runtime time context" not in json.dumps(r["messages"]) for r in baseline_requests)
+
+
+async def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("capability: x\nstart: 2026-03-09T08:00:00\nsteps: []\n")
+    process = await asyncio.create_subprocess_exec(
+        CLOCKBOT, "eval", "--scenarios", str(tmp_path),
+        env={**os.environ, "CLOCKBOT_HOME": str(tmp_path / "home")},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode != 0
+    assert "broken.yaml" in err.decode()
+    assert "offset" in err.decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        ("It's 3:05 pm in Lisbon", {"15:05"}),
+        ("à 15h05", {"15:05"}),
+        ("at 3pm, then 9 Uhr", {"15:00", "09:00"}),
+        ("The current time in Tokyo is 2026-03-09 17:00:00+09:00 (UTC+09:00).", {"17:00"}),
+        ("2026-03-09T09:02:00+01:00", {"09:02"}),
+        ("in 3 hours, on 13 March, 291 days", set()),
+        ("13:75 and 25:00 are no times; 12 am is 00:00", {"00:00"}),
+    ],
+)
+def test_spoken_times_are_normalized(text: str, times: set[str]) -> None:
+    assert spoken_times(text) == times
