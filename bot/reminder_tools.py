@@ -169,6 +169,9 @@ def _repeating(
         raise BadArguments(
             rule.clarification_question or "say the repeat like 'every Monday at 9am'"
         )
+    for effect in context.staged:
+        if isinstance(effect, NewSchedule) and (effect.text, effect.rrule) == (text, rule.rrule):
+            return _already(f"s{effect.id}")
     envelope = context.envelope
     message = envelope.message
     schedule = NewSchedule(
@@ -192,6 +195,19 @@ def _repeating(
     }
 
 
+def _already(item: object) -> dict[str, Any]:
+    """The answer to a second identical `remind` in one turn: nothing new is made.
+
+    A 1.5B model called the same remind four times in a turn (docs/eval.md);
+    each would have been a reminder of its own.
+    """
+    return {
+        "id": item,
+        "scheduled": True,
+        "already_set": "this reminder was set earlier in this turn: now answer the person",
+    }
+
+
 def _one_shot(text: str, when: str, context: ToolSession) -> dict[str, Any]:
     """A reminder sent once, kept as a memory item due then (recall and forget find it)."""
     at = _future(when, context)
@@ -199,6 +215,9 @@ def _one_shot(text: str, when: str, context: ToolSession) -> dict[str, Any]:
         content = check_memory(text)
     except ValueError as exc:
         raise BadArguments(str(exc)) from exc
+    for effect in context.staged:
+        if isinstance(effect, Enqueue) and (effect.text, effect.due_at) == (content, at):
+            return _already(effect.memory_id)
     item = NewMemory(
         id=new_memory_id(), user_key=context.envelope.user_key, content=content, due_at=at,
         created_at=context.clock.now(), group=context.group,

@@ -38,7 +38,7 @@ from clockcore import (
 from clockcore.places import lookup_place
 from clockcore.recurrence_words import without_frames
 
-__all__ = ["RulesProvider"]
+__all__ = ["ZONE_QUESTION", "RulesProvider"]
 
 NEEDS_LLM = (
     "I'm running without a language model, so I can handle clock directives "
@@ -46,6 +46,11 @@ NEEDS_LLM = (
     "time questions ('what time is it in Tokyo') and 'what's coming up'. "
     "For conversation, configure an LLM (CLOCKBOT_LLM_PROVIDER)."
 )
+ZONE_QUESTION = (
+    "I don't know your timezone yet, so that time could be one of 24. Which city are you in? "
+    "Tell me with 'clock: home tz Europe/Lisbon' (your city's zone), then ask again."
+)
+"""The answer to a wall-clock time while the person's zone is unknown (the tools ask)."""
 
 # "remind me", and how else people ask for one, in the seven languages: the group's name is
 # the language, so the time is read in it (docs/time-cues.md).
@@ -373,6 +378,8 @@ def _after_tool(result: Message) -> str:
         data = json.loads(result.content)
     except json.JSONDecodeError:
         return result.content
+    if data.get("error") == "zone_unknown":
+        return ZONE_QUESTION
     if "error" in data:
         return str(data.get("message", "That didn't work."))
     if result.name == "current_time":

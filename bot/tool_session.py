@@ -31,6 +31,7 @@ __all__ = [
     "BadArguments",
     "NotAvailable",
     "ToolSession",
+    "ZoneUnknown",
     "instant",
     "integer_arg",
     "iso",
@@ -100,6 +101,8 @@ class ToolSession:
         self.user_id = user_id
         self.can_send = can_send
         self.session_tz = envelope.session_tz
+        self.zone_known = envelope.session_tz_source != "default"
+        """False while the session's zone is only the agent's default (the person's is unknown)."""
         self.staged: list[Effect] = []
         self._calls = 0
         _, channel, thread_id = split_thread_key(envelope.thread_key)
@@ -176,6 +179,10 @@ class BadArguments(ValueError):
     """Arguments the model got wrong; its message goes back to the model."""
 
 
+class ZoneUnknown(BadArguments):
+    """A wall-clock time while the person's zone is unknown; the error kind is ``zone_unknown``."""
+
+
 class NotAvailable(Exception):
     """A tool that cannot act here: no outbox, or turned off by the person's policy."""
 
@@ -202,9 +209,26 @@ def time_context(context: ToolSession) -> dict[str, object]:
 
 
 def instant(text: str, context: ToolSession) -> datetime:
+    """The instant `text` names in the session's zone; asks rather than guess.
+
+    While the person's zone is unknown, only a duration ("in 2 hours") or a
+    time that names its own zone is read: "9am" would be 9am in the agent's
+    zone, a confident time the person never meant (seen on a 1.5B model, which
+    set 9am UTC for a person it had not asked; docs/eval.md).
+    """
     parsed = parse_anchored_time(
         text, context.session_tz, context.clock.now(), language=context.language
     )
+    if (
+        not context.zone_known
+        and parsed.start_instant is not None
+        and parsed.kind != "relative"
+        and parsed.zone_source != "text"
+    ):
+        raise ZoneUnknown(
+            f"the person's timezone is not known, so {text!r} could be any of 24 instants: "
+            "ask them which city or timezone they are in, call set_timezone, then set it"
+        )
     if parsed.needs_clarification or parsed.start_instant is None:
         raise BadArguments(
             parsed.clarification_question
@@ -219,7 +243,10 @@ def integer_arg(arguments: Mapping[str, Any], name: str, *, required: bool = Tru
     if value is None and not required:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise BadArguments(f"{name} must be an integer")
+        hint = ""
+        if isinstance(value, str) and value[:1] in ("s", "r") and value[1:].isdigit():
+            hint = f" ({value!r} is a reminder's id: list_reminders, snooze and cancel take those)"
+        raise BadArguments(f"{name} must be an integer{hint}")
     return value
 
 

@@ -25,6 +25,7 @@ from bot.tool_session import (
     BadArguments,
     NotAvailable,
     ToolSession,
+    ZoneUnknown,
     instant,
     integer_arg,
     iso,
@@ -89,7 +90,8 @@ def _build() -> tuple[ToolSpec, ...]:
         ),
         ToolSpec(
             "clock_it",
-            "Record an action the person is about to do, for light continuity later.",
+            "Record an activity the person says they are starting now (the gym, a meeting), "
+            "for light continuity later. Not a reminder: to message them at a time, use remind.",
             object_schema({"label": TEXT, "expected_minutes": {"type": "integer"}}, ("label",)),
         ),
         ToolSpec(
@@ -179,6 +181,8 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
         return _error("bad_arguments", "arguments must be a JSON object")
     try:
         result = await handler(arguments, context)
+    except ZoneUnknown as exc:
+        return _error("zone_unknown", str(exc))
     except (BadArguments, UnknownTimezoneError, UnknownItemError) as exc:
         return _error("bad_arguments", str(exc))
     except NotAvailable as exc:
@@ -199,10 +203,16 @@ async def _current_time(arguments: Mapping[str, Any], context: ToolSession) -> d
 async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = text_arg(arguments, "text")
     assert text is not None
-    parsed = parse_anchored_time(
-        text, context.session_tz, context.clock.now(), language=context.language
-    )
-    return parsed.to_dict()
+    now = context.clock.now()
+    parsed = parse_anchored_time(text, context.session_tz, now, language=context.language)
+    result = parsed.to_dict()
+    if parsed.start_instant is not None and not parsed.needs_clarification:
+        # "How many days until…" asked a 1.5B model to count in its head (docs/eval.md).
+        zone = zone_from_label(parsed.zone or context.session_tz)
+        today = now.astimezone(zone).date()
+        result["days_from_today"] = (parsed.start_instant.astimezone(zone).date() - today).days
+        result["said"] = said(parsed.start_instant, context)
+    return result
 
 
 _NOW_WORDS = frozenset({"now", "right now", "current time", "the current time"})
@@ -375,16 +385,21 @@ async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> 
     return {"id": action, "status": status}
 
 
+_THREAD_WORDS = frozenset({"thread", "session", "conversation", "chat", "here"})
+_HOME_WORDS = frozenset({"home", "user", "person", "default"})
+"""What models write for a scope ("session" seen on a 1.5B model): the two scopes it means."""
+
+
 async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     zone, scope = text_arg(arguments, "zone"), text_arg(arguments, "scope")
     assert zone is not None
     where: Literal["thread", "home"]
-    if scope == "thread":
+    if scope in _THREAD_WORDS:
         where = "thread"
-    elif scope == "home":
+    elif scope in _HOME_WORDS:
         where = "home"
     else:
-        raise BadArguments("scope must be 'thread' or 'home'")
+        raise BadArguments("scope must be 'thread' (this conversation) or 'home' (the person's)")
     if where == "home":
         context.personal("their home timezone")
     canonical = require_zone(zone)
@@ -396,9 +411,10 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
     )
     if where == "thread" or envelope.session_tz_source in ("user", "default"):
         context.session_tz = canonical
+        context.zone_known = True
     return {
         "zone": canonical,
-        "scope": scope,
+        "scope": where,
         "now": to_iso(context.clock.now(), canonical),
         "note": "the session's zone for the rest of this turn and from the person's next message"
         if context.session_tz == canonical

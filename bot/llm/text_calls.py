@@ -10,7 +10,9 @@ person as the reply:
   fence (``"parameters"`` is taken for ``"arguments"``; a list of such objects too);
 - the same inside ``<tool_call>…</tool_call>`` (Qwen's and Hermes' tags) or
   ``<tools>…</tools>``;
-- the same with doubled braces, ``{{"name": …}}`` (a chat template's escaping).
+- the same with doubled braces, ``{{"name": …}}`` (a chat template's escaping);
+- such an object inside prose, or after a stray tag (``<tools/> {{"name": …}}``,
+  seen in the scenario eval, docs/eval.md).
 
 `read_calls` finds them. A call whose name is one of ours becomes a real
 `ToolCall` and runs; the text around the calls stays the message's content. A
@@ -68,6 +70,12 @@ def read_calls(content: str, known: Collection[str]) -> TextCalls:
         whole = _objects(rest.strip())
         if whole:
             found, rest = whole, ""
+    if not found:
+        for start, end, obj in reversed(_embedded(rest)):
+            found.insert(0, obj)
+            rest = rest[:start] + " " + rest[end:]
+        if found:
+            rest = _STRAY_TAG.sub(" ", rest)
     calls, unknown = [], []
     for number, obj in enumerate(found, start=1):
         name = obj["name"]
@@ -106,6 +114,42 @@ def _objects(text: str) -> list[dict[str, Any]]:
         if items and all(_is_call(item) for item in items):
             return items
     return []
+
+
+_STRAY_TAG = re.compile(r"</?(?:tool_call|tools|function_call)\s*/?>")
+_DECODER = json.JSONDecoder()
+
+
+def _embedded(text: str) -> list[tuple[int, int, dict[str, Any]]]:
+    """Call objects inside prose: (start, end, object) for each, in order."""
+    spans: list[tuple[int, int, dict[str, Any]]] = []
+    start = text.find("{")
+    while start != -1:
+        end = _call_end(text, start)
+        if end is None:
+            start = text.find("{", start + 1)
+            continue
+        (obj,) = _objects(text[start:end])
+        spans.append((start, end, obj))
+        start = text.find("{", end)
+    return spans
+
+
+def _call_end(text: str, start: int) -> int | None:
+    """Where a call object that begins at `start` ends, or None if none begins there."""
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except (json.JSONDecodeError, RecursionError):
+        value, end = None, start
+    if value is not None and _is_call(value):
+        return end
+    if text.startswith("{{", start):  # doubled braces: try each closing "}}"
+        close = text.find("}}", start)
+        while close != -1:
+            if len(_objects(text[start : close + 2])) == 1:
+                return close + 2
+            close = text.find("}}", close + 1)
+    return None
 
 
 def _undoubled(text: str) -> str:

@@ -201,12 +201,15 @@ async def test_times_the_model_passes_on_are_read_in_the_persons_language(
         Reply.tool_call("remember", json.dumps({"content": "llamar a mamá", "due_at": "mañana a las 9"})),
         "Hecho.",
     )  # fmt: skip
+    await wrapper.set_timezone(
+        user_key="telegram:42", thread_key=THREAD_KEY, zone="Europe/Madrid", scope="home"
+    )
     ref = dataclasses.replace(_ref(clock, "recuérdame mañana a las 9 llamar a mamá"), language="es")
     envelope = await wrapper.receive(ref)
     output = await agent.answer(envelope, [], ref)
     (memory,) = output.effects
     assert isinstance(memory, NewMemory)
-    assert memory.due_at == datetime(2026, 3, 8, 9, tzinfo=UTC)  # 09:00 tomorrow, UTC person
+    assert memory.due_at == datetime(2026, 3, 8, 8, tzinfo=UTC)  # 09:00 tomorrow in Madrid
 
 
 async def test_a_model_outage_raises_and_stages_nothing(

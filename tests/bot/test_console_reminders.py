@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.chat import chat
 from bot.config import Settings
+from bot.rules_agent import ZONE_QUESTION
 from clockcore import SettableClock
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -71,3 +72,16 @@ async def test_the_readme_reminder_lines_answer_correctly(tmp_path: Path) -> Non
     assert await _session(settings, clock, []) == ["clockbot (reminder)> Reminder: call the bank"]
     clock.advance(days=3)
     assert await _session(settings, clock, []) == []
+
+
+async def test_a_time_before_the_zone_is_known_is_asked_a_duration_is_set(tmp_path: Path) -> None:
+    """ "tomorrow at 9am" in an unknown zone would be 9am UTC: the person is asked instead."""
+    clock = SettableClock(WEDNESDAY)
+    replies = await _session(
+        Settings(home=tmp_path), clock,
+        ["remind me tomorrow at 9am to call mum", "remind me in 10 minutes to stretch",
+         "clock: home tz America/New_York", "remind me tomorrow at 9am to call mum"],
+    )  # fmt: skip
+    assert replies[0] == f"clockbot> {ZONE_QUESTION}"
+    assert replies[1] == "clockbot> I'll remind you Wednesday 10 Jun, 14:10 (in 10 minutes)."
+    assert replies[3] == "clockbot> I'll remind you Thursday 11 Jun, 09:00 (in 23 hours)."

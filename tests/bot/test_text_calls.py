@@ -34,6 +34,10 @@ ARGS = json.dumps(CALL["arguments"])
         "{" + json.dumps(CALL) + "}",  # doubled braces, as a template escapes them
         json.dumps({"name": "remember", "parameters": CALL["arguments"]}),
         f"Sure! <tool_call>{json.dumps(CALL)}</tool_call>",
+        # seen in the scenario eval (docs/eval.md): a stray tag, a call inside prose
+        "<tools/> {" + json.dumps(CALL) + "}",
+        f"{json.dumps(CALL)} Note: if you would rather wait, I can defer it.",
+        f"Sure! {json.dumps(CALL)} Done.",
     ],
 )
 def test_each_shape_is_read_as_the_call(text: str) -> None:

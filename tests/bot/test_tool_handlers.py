@@ -224,6 +224,56 @@ async def test_optional_arguments_left_empty_are_absent(context: ToolSession) ->
     assert result["at"] == "2026-04-30T09:00:00-07:00"
 
 
+async def test_parse_time_counts_the_days(context: ToolSession) -> None:
+    result = await _call(context, "parse_time", text="25 December")
+    assert result["days_from_today"] == 240  # from Wednesday 29 April, in Los Angeles
+    assert "25 Dec" in str(result["said"])
+
+
+async def test_the_same_reminder_twice_in_a_turn_is_made_once(
+    world: World, context: ToolSession
+) -> None:
+    """A 1.5B model called one remind four times in a turn (docs/eval.md)."""
+    first = await _call(context, "remind", text="move the car", when="in 90 minutes")
+    again = await _call(context, "remind", text="move the car", when="in an hour and a half")
+    assert again["id"] == first["id"]
+    assert "already_set" in again
+    weekly = await _call(context, "remind", text="bins", when="every Monday at 18:30")
+    assert (await _call(context, "remind", text="bins", when="every Monday at 18:30"))[
+        "id"
+    ] == weekly["id"]
+    await world.commit(context)
+    jobs = await world.outbox.listing()
+    assert sorted(job.text for job in jobs) == ["bins", "move the car"]
+
+
+async def test_a_time_in_an_unknown_zone_is_asked_a_duration_is_not(world: World) -> None:
+    """With no zone known, "9am" would be 9am UTC: a time the person never meant."""
+    stranger = await world.context(user="new")
+    assert stranger.zone_known is False
+    _error(
+        await _call(stranger, "remind", text="call mum", when="tomorrow at 9am"),
+        "zone_unknown",
+        "timezone is not known",
+    )
+    assert stranger.staged == []
+    soon = await _call(stranger, "remind", text="tea", when="in 10 minutes")
+    assert soon["at"] == "2026-04-29T09:24:00+00:00"
+    named = await _call(stranger, "remind", text="call", when="tomorrow 9am America/New_York")
+    assert named["at"] == "2026-04-30T13:00:00+00:00"
+    await _call(stranger, "set_timezone", zone="America/Toronto", scope="session")
+    later = await _call(stranger, "remind", text="call mum", when="tomorrow at 9am")
+    assert later["at"] == "2026-04-30T09:00:00-04:00"
+
+
+async def test_a_reminder_id_given_to_update_memory_says_what_it_is(context: ToolSession) -> None:
+    _error(
+        await _call(context, "update_memory", id="s1351695769298216", reminded_at="now"),
+        "bad_arguments",
+        "reminder's id",
+    )
+
+
 async def test_convert_time_reads_now(context: ToolSession) -> None:
     result = await _call(context, "convert_time", text="now", to_zone="Asia/Tokyo")
     assert result["to"] == "2026-04-29T18:14:00+09:00"

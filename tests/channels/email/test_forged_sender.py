@@ -64,7 +64,7 @@ async def test_a_forged_erasure_and_its_forged_confirmation_erase_nothing(
     tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
     async with running(tmp_path, dovecot, mail) as (gateway, _):
-        await submit(mail, letter("remind me tomorrow at 9 to call mum", message_id="<a1@x>"))
+        await submit(mail, letter("remind me in 2 hours to call mum", message_id="<a1@x>"))
         await mail.wait_for(ALICE, 1)
         thread = {"In_Reply_To": "<a1@x>", "References": "<a1@x>"}
         await submit(mail, letter("delete my data", message_id="<f1@evil>", **thread))
