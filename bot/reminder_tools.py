@@ -32,13 +32,14 @@ from bot.tool_session import (
     ToolSession,
     instant,
     iso,
+    memory_content,
     object_schema,
     said,
     sending,
     text_arg,
 )
 from clockcore import ContactWindow, RecurrenceResult, parse_recurrence, runtime_time_context
-from wrapper.effects import Enqueue, NewMemory, WindowChange, check_memory, new_memory_id
+from wrapper.effects import Enqueue, WindowChange
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
 from wrapper.schedules import (
@@ -211,18 +212,11 @@ def _already(item: object) -> dict[str, Any]:
 def _one_shot(text: str, when: str, context: ToolSession) -> dict[str, Any]:
     """A reminder sent once, kept as a memory item due then (recall and forget find it)."""
     at = _future(when, context)
-    try:
-        content = check_memory(text)
-    except ValueError as exc:
-        raise BadArguments(str(exc)) from exc
+    content = memory_content(text)
     for effect in context.staged:
         if isinstance(effect, Enqueue) and (effect.text, effect.due_at) == (content, at):
             return _already(effect.memory_id)
-    item = NewMemory(
-        id=new_memory_id(), user_key=context.envelope.user_key, content=content, due_at=at,
-        created_at=context.clock.now(), group=context.group,
-    )  # fmt: skip
-    context.stage(item)
+    item = context.remember(content, at)
     context.enqueue("reminder", content, at, memory_id=item.id)
     timing = runtime_time_context(at, context.envelope.user_tz, context.contact_window)
     return {

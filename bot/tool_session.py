@@ -22,7 +22,16 @@ from clockcore import (
 )
 from clockcore.spoken import say_when
 from wrapper import InteractionWrapper
-from wrapper.effects import Effect, Enqueue, ForgetMemory, MarkReminded, NewMemory, outbox_values
+from wrapper.effects import (
+    Effect,
+    Enqueue,
+    ForgetMemory,
+    MarkReminded,
+    NewMemory,
+    check_memory,
+    new_memory_id,
+    outbox_values,
+)
 from wrapper.keys import is_private_thread, split_thread_key
 
 __all__ = [
@@ -35,6 +44,7 @@ __all__ = [
     "instant",
     "integer_arg",
     "iso",
+    "memory_content",
     "object_schema",
     "sending",
     "text_arg",
@@ -131,6 +141,15 @@ class ToolSession:
     def stage(self, effect: Effect) -> None:
         self.staged.append(effect)
 
+    def remember(self, content: str, due: datetime | None) -> NewMemory:
+        """Stage a memory item of the person's (`content` already checked), in this scope."""
+        item = NewMemory(
+            id=new_memory_id(), user_key=self.envelope.user_key, content=content, due_at=due,
+            created_at=self.clock.now(), group=self.group,
+        )  # fmt: skip
+        self.stage(item)
+        return item
+
     def staged_memories(self) -> list[NewMemory]:
         return [e for e in self.staged if isinstance(e, NewMemory)]
 
@@ -185,6 +204,14 @@ class ZoneUnknown(BadArguments):
 
 class NotAvailable(Exception):
     """A tool that cannot act here: no outbox, or turned off by the person's policy."""
+
+
+def memory_content(text: str) -> str:
+    """`text` as a memory item keeps it (`wrapper.effects.check_memory`), or BadArguments."""
+    try:
+        return check_memory(text)
+    except ValueError as exc:
+        raise BadArguments(str(exc)) from exc
 
 
 def text_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:

@@ -29,6 +29,7 @@ from bot.tool_session import (
     instant,
     integer_arg,
     iso,
+    memory_content,
     object_schema,
     said,
     sending,
@@ -50,12 +51,9 @@ from wrapper.effects import (
     ForgetMemory,
     MarkReminded,
     NewAction,
-    NewMemory,
     ZoneChange,
     check_action,
-    check_memory,
     new_action_id,
-    new_memory_id,
 )
 
 __all__ = ["READ_ONLY_TOOLS", "TOOLS", "ToolRegistryError", "ToolSession", "run_tool", "tool_names"]
@@ -257,15 +255,7 @@ async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[
     due = instant(due_text, context) if due_text else None
     if arguments.get("notify"):
         raise BadArguments("remember sends nothing; to message the person at a time, use remind")
-    try:
-        content = check_memory(content)
-    except ValueError as exc:
-        raise BadArguments(str(exc)) from exc
-    item = NewMemory(
-        id=new_memory_id(), user_key=context.envelope.user_key, content=content, due_at=due,
-        created_at=context.clock.now(), group=context.group,
-    )  # fmt: skip
-    context.stage(item)
+    item = context.remember(memory_content(content), due)
     result: dict[str, Any] = {"id": item.id, "stored": True}
     if due is not None:
         result["due_at"] = iso(due, context)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.evaluation.runner import Outcome, Said, StoreState
+from bot.evaluation.runner import Outcome, Said, StoreState, plain
 from bot.evaluation.scenario import Expectation
 from clockcore import to_iso
 from wrapper.history import EARLIER
@@ -90,12 +90,8 @@ def _first_due(job: dict[str, Any]) -> datetime:
 
 
 def _shown(rows: Iterable[dict[str, Any]], *keys: str) -> str:
-    parts = [", ".join(f"{k}={_plain(row.get(k))}" for k in keys) for row in rows]
+    parts = [", ".join(f"{k}={plain(row.get(k))}" for k in keys) for row in rows]
     return "; ".join(parts) or "none"
-
-
-def _plain(value: object) -> object:
-    return _iso(value) if isinstance(value, datetime) else value
 
 
 def _reminder(e: Expectation, state: StoreState, said: list[Said]) -> Check:

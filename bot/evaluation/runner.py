@@ -31,7 +31,7 @@ from channels.base import Channel, Inbound, Outgoing, Sink, StateStore
 from clockcore import ContactWindow, SettableClock, to_iso
 from wrapper import tables
 
-__all__ = ["EvalChannel", "Outcome", "Said", "StoreState", "run_scenario"]
+__all__ = ["EvalChannel", "Outcome", "Said", "StoreState", "plain", "run_scenario"]
 
 USER = "eval"
 
@@ -80,21 +80,22 @@ class StoreState:
     history: list[dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
-        def plain(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            return [{k: _plain(v) for k, v in row.items()} for row in rows]
+        def each(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [{k: plain(v) for k, v in row.items()} for row in rows]
 
         return {
-            "jobs": plain(self.jobs),
-            "schedules": plain(self.schedules),
-            "memory": plain(self.memory),
-            "actions": plain(self.actions),
-            "person": {k: _plain(v) for k, v in self.person.items()},
-            "threads": plain(self.threads),
-            "history": plain(self.history),
+            "jobs": each(self.jobs),
+            "schedules": each(self.schedules),
+            "memory": each(self.memory),
+            "actions": each(self.actions),
+            "person": {k: plain(v) for k, v in self.person.items()},
+            "threads": each(self.threads),
+            "history": each(self.history),
         }
 
 
-def _plain(value: object) -> object:
+def plain(value: object) -> object:
+    """A stored value as JSON and the report show it: an instant as ISO in UTC."""
     return to_iso(value, "UTC") if isinstance(value, datetime) else value
 
 
