@@ -276,8 +276,9 @@ class Dispatcher:
             queued_at=item.created_at,
         )
         await self._pacer.wait(channel.paces(message))
+        now = self._clock.now()
         held = await self._wrapper.outbox.hold_on(
-            item.id, worker=self.worker, until=self._clock.now() + self._lease
+            item.id, worker=self.worker, now=now, until=now + self._lease
         )
         if not held:
             raise _TakenOver(item.id)

@@ -34,7 +34,7 @@ from wrapper import queries as q
 from wrapper.db import Database
 from wrapper.tables import OutboxRow, SentMessageRow
 from wrapper.types import UTCDateTime
-from wrapper.workers import claim_is_free
+from wrapper.workers import claim_is_free, renew_heartbeat
 
 __all__ = [
     "MAX_ERROR_CHARS",
@@ -392,14 +392,28 @@ class Outbox:
         """Sent; False unless the item is still claimed by `worker`."""
         return await self._change(_MARK_SENT, item=item_id, worker=worker, at=sent_at)
 
-    async def hold_on(self, item_id: int, *, worker: str, until: datetime) -> bool:
+    async def hold_on(self, item_id: int, *, worker: str, now: datetime, until: datetime) -> bool:
         """Just before a send: whether `worker` still holds the item, its lease renewed to `until`.
 
         A worker silent past the dead-after time (starved of CPU, or paced for
         long) may have lost the job to another worker, which sends it; sending
-        it here as well would send it twice.
+        it here as well would send it twice. When it still holds the job, its
+        heartbeat is renewed to `now` in the same transaction: a worker that is
+        about to send is alive, and without the beat a late heartbeat could let
+        another worker take the job over during the send itself and send it
+        again. A second copy then needs the send and its mark to outlast the
+        dead-after time, or the worker to die in between (docs/ARCHITECTURE.md,
+        "At least once").
         """
-        return await self._change(_HOLD_ON, item=item_id, worker=worker, until=until)
+        params = {"item": item_id, "worker": worker, "until": until}
+
+        def work(conn: Connection) -> bool:
+            if not conn.execute(_HOLD_ON, params).rowcount:
+                return False
+            renew_heartbeat(conn, worker, now=now)
+            return True
+
+        return await self._db.run(work, inline=True)
 
     async def retry_later(self, item_id: int, *, worker: str, error: str, at: datetime) -> bool:
         """Back to pending, due at `at`, keeping the error; False unless claimed by `worker`."""

@@ -20,7 +20,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, exists, or_, select
+from sqlalchemy import and_, bindparam, delete, exists, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -36,6 +36,7 @@ __all__ = [
     "Workers",
     "claim_is_free",
     "new_worker_id",
+    "renew_heartbeat",
 ]
 
 HEARTBEAT_EVERY = timedelta(seconds=2)
@@ -70,6 +71,19 @@ def claim_is_free(claimed_by: Any, expires_at: Any) -> ColumnElement[bool]:
         claimed_by.is_(None),
         and_(expires_at.is_not(None), expires_at <= bindparam("now", type_=UTCDateTime())),
         ~alive,
+    )
+
+
+def renew_heartbeat(conn: Connection, worker: str, *, now: datetime) -> None:
+    """Move `worker`'s heartbeat forward to `now`, inside the caller's transaction.
+
+    A worker with no row (one that never registered, as in a single process
+    without heartbeats) stays without one: registering is `Workers.beat`'s job.
+    """
+    conn.execute(
+        update(workers)
+        .where(workers.c.id == worker, workers.c.heartbeat_at < now)
+        .values(heartbeat_at=now)
     )
 
 

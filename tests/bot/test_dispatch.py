@@ -234,9 +234,9 @@ async def test_a_job_still_held_before_its_send_has_its_lease_renewed(
 
     original = gateway.outbox.hold_on
 
-    async def watched(item_id: int, *, worker: str, until: datetime) -> bool:
+    async def watched(item_id: int, *, worker: str, now: datetime, until: datetime) -> bool:
         leases.append(until)
-        return await original(item_id, worker=worker, until=until)
+        return await original(item_id, worker=worker, now=now, until=until)
 
     monkeypatch.setattr(gateway.dispatcher._pacer, "wait", paced)
     monkeypatch.setattr(gateway.outbox, "hold_on", watched)

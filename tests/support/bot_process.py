@@ -21,7 +21,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from tests.support.leaks import watch_process_log
@@ -42,6 +42,7 @@ class BotProcess:
         self.log = log
         watch_process_log(log, env)  # read for secrets after the test (tests/support/leaks.py)
         self.starts: list[float] = []
+        self.kills: list[float] = []
         self._process: asyncio.subprocess.Process | None = None
 
     @property
@@ -72,6 +73,7 @@ class BotProcess:
         if process.returncode is None:
             process.send_signal(signal.SIGKILL)
         await process.wait()
+        self.kills.append(at)
         return at
 
     async def stop(self, *, grace: float = 10.0) -> int | None:
@@ -108,13 +110,24 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def workers(base: Path, ports: list[int], env: Mapping[str, str]) -> list[BotProcess]:
+def workers(
+    base: Path,
+    ports: list[int],
+    env: Mapping[str, str],
+    each: Callable[[str], Mapping[str, str]] = lambda name: {},
+) -> list[BotProcess]:
     """One `BotProcess` per port, sharing `env`: each with a home of its own under `base`,
-    serving HTTP on its port and logging to ``<base>/w<N>.log``."""
+    serving HTTP on its port and logging to ``<base>/w<N>.log``; `each(name)` adds settings
+    of its own (``name`` is ``w<N>``)."""
     found = []
     for n, port in enumerate(ports):
         home = base / f"w{n}"
         home.mkdir()
-        own = {**env, "CLOCKBOT_HOME": str(home), "CLOCKBOT_HTTP_PORT": str(port)}
+        own = {
+            **env,
+            **each(home.name),
+            "CLOCKBOT_HOME": str(home),
+            "CLOCKBOT_HTTP_PORT": str(port),
+        }
         found.append(BotProcess(env=own, log=base / f"w{n}.log"))
     return found

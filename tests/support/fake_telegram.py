@@ -25,12 +25,17 @@ of a method with an error (429 with ``parameters.retry_after``); `block` makes
 a chat answer 403; `freeze_offsets` makes ``getUpdates`` ignore offsets, as if
 the request confirming a batch never arrived (a crash). Every call is in
 `calls` with the loop time it arrived at; messages the bot sent are in `sent`.
+
+Several bot processes can share one server and still be told apart: each may
+use its own base ``<api_url>/<via>`` (say ``/w0``), and what it sends is
+recorded with that ``via``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import html
 import itertools
 import json
@@ -43,6 +48,8 @@ from types import TracebackType
 from typing import Any, Self
 
 from aiohttp import ClientSession, web
+
+_VIA: contextvars.ContextVar[str] = contextvars.ContextVar("via", default="")
 
 __all__ = ["Call", "FakeTelegram", "HtmlError", "SentMessage", "TgUser", "check_html"]
 
@@ -157,6 +164,8 @@ class SentMessage:
     message_id: int
     at: float
     reply_markup: dict[str, Any] | None = None
+    via: str = ""
+    """The path segment before ``/bot<token>`` the sender used ("" for none)."""
 
 
 @dataclass
@@ -199,6 +208,7 @@ class FakeTelegram:
     async def __aenter__(self) -> Self:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._dispatch)
+        app.router.add_route("*", "/{via}/bot{token}/{method}", self._dispatch)
         self._runner = web.AppRunner(app, shutdown_timeout=1.0, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -426,6 +436,7 @@ class FakeTelegram:
 
     async def _dispatch(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
+        _VIA.set(request.match_info.get("via", ""))  # each request is a task of its own
         params = await _params(request)
         self.calls.append(Call(method, params, asyncio.get_running_loop().time()))
         self._notify()
@@ -553,6 +564,7 @@ class FakeTelegram:
                 message_id=message["message_id"],
                 at=asyncio.get_running_loop().time(),
                 reply_markup=params.get("reply_markup"),
+                via=_VIA.get(),
             )
         )
         self._notify()

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 from wrapper.db import Database, resolve_url
 from wrapper.outbox import Outbox, OutboxItem, claim_statement, mark_sent_in
 from wrapper.reminders import meant_in
+from wrapper.workers import Workers
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 LEASE = timedelta(minutes=5)
@@ -253,6 +254,39 @@ async def test_a_worker_that_looks_dead_never_takes_back_its_own_job(outbox: Out
     late = NOW + 2 * LEASE
     (again,) = await outbox.claim_due(now=late, worker="w2", lease=LEASE, alive_since=late)
     assert again.claimed_by == "w2"
+
+
+async def test_a_worker_about_to_send_is_alive_so_its_job_is_not_taken_during_the_send(
+    db: Database, outbox: Outbox
+) -> None:
+    # w1 claimed a job 10 s ago and has not beaten since: dead to anyone looking 8 s back.
+    # Its check before the send renews its heartbeat with the lease, so w2 cannot take the
+    # job over while it is being sent; silent 8 s past that check, it can.
+    dead_after = timedelta(seconds=8)
+    workers = Workers(db, dead_after=dead_after)
+    before = NOW - timedelta(seconds=10)
+    await workers.beat("w1", now=before)
+    await workers.beat("w2", now=NOW)
+    first = await _enqueue(outbox, "first", due_at=before)
+    second = await _enqueue(outbox, "second", due_at=before, **_thread(2))
+    claimed = await outbox.claim_due(now=before, worker="w1", lease=LEASE)
+    assert [item.id for item in claimed] == [first, second]
+    assert await workers.alive(now=NOW) == ["w2"]
+
+    assert await outbox.hold_on(first, worker="w1", now=NOW, until=NOW + LEASE) is True
+    assert await workers.alive(now=NOW) == ["w1", "w2"]
+    soon = NOW + timedelta(seconds=5)
+    assert await outbox.claim_due(
+        now=soon, worker="w2", lease=LEASE, alive_since=soon - dead_after
+    ) == []  # fmt: skip
+    assert await outbox.mark_sent(first, worker="w1", sent_at=soon) is True
+
+    late = NOW + timedelta(seconds=9)
+    (taken,) = await outbox.claim_due(
+        now=late, worker="w2", lease=LEASE, alive_since=late - dead_after
+    )
+    assert (taken.id, taken.claimed_by) == (second, "w2")
+    assert await outbox.hold_on(second, worker="w1", now=late, until=late + LEASE) is False
 
 
 async def test_defer_waits_until_then_keeps_the_reason(outbox: Outbox) -> None:
