@@ -29,7 +29,6 @@ from clockcore import (
     ContactWindow,
     ContextEnvelope,
     MessageRef,
-    guess_language,
     parse_anchored_time,
     runtime_time_context,
     to_iso,
@@ -184,9 +183,8 @@ class Agent:
             def session_for() -> ToolSession:
                 return ToolSession(
                     wrapper=self._wrapper, envelope=envelope, clock=self._clock,
-                    contact_window=envelope.contact.contact_window, key_base=ref.key,
-                    user_id=ref.user_id, can_send=self._can_send,
-                    language=ref.language or guess_language(ref.text),
+                    contact_window=envelope.contact.contact_window, message=ref,
+                    can_send=self._can_send,
                 )  # fmt: skip
 
             session = session_for()

@@ -1,6 +1,6 @@
 """clockbot's settings: environment variables over a YAML file over defaults.
 
-Every setting has an environment variable named in DESIGN.md ("Configuration
+Every setting has an environment variable named in the README ("Configuration
 names"); `ENV_VARS` maps each name to its place in `Settings`. The YAML file
 (``--config``, else ``$CLOCKBOT_HOME/config.yaml`` when it exists) holds the
 same names nested in lower case, plus the CLOCK policy under ``clock:`` and

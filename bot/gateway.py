@@ -1,7 +1,7 @@
 """The gateway: the composition root. It builds the parts and runs them; it decides nothing.
 
 - channels (`build_channels`) hand messages to `bot.turns.Turns.intake`, which
-  journals them before the adapter confirms them (DESIGN.md: ingress at least
+  journals them before the adapter confirms them (docs/ARCHITECTURE.md: ingress at least
   once, handling exactly once) and runs their turns, each committed once;
 - `bot.dispatch.Dispatcher` claims due outbox jobs and delivers them;
 - this worker beats its heartbeat (`wrapper.workers`), so when it dies, any

@@ -173,12 +173,10 @@ def _repeating(
     for effect in context.staged:
         if isinstance(effect, NewSchedule) and (effect.text, effect.rrule) == (text, rule.rrule):
             return _already(f"s{effect.id}")
-    envelope = context.envelope
-    message = envelope.message
+    envelope, message = context.envelope, context.message
     schedule = NewSchedule(
         id=new_schedule_id(), user_key=envelope.user_key, thread_key=envelope.thread_key,
-        channel=message.channel if message else envelope.channel,
-        thread_id=message.thread_id if message else "", user_id=context.user_id, text=text,
+        channel=message.channel, thread_id=message.thread_id, user_id=message.user_id, text=text,
         rrule=rule.rrule, dtstart=rule.dtstart, zone=rule.zone, origin_tz=context.session_tz,
         elapsed=rule.elapsed, missed=runs,
     )  # fmt: skip

@@ -16,6 +16,8 @@ from clockcore import (
     Clock,
     ContactWindow,
     ContextEnvelope,
+    MessageRef,
+    guess_language,
     parse_anchored_time,
     runtime_time_context,
     to_iso,
@@ -79,9 +81,10 @@ class ToolSession:
     (an item remembered can be recalled or forgotten, a zone set is the
     session's zone from then on). `bot.turns` commits `staged` with the turn.
 
-    `key_base` is the turn's message key (`MessageRef.key`): every message a
-    tool enqueues is keyed ``<key_base>#<n>``, `n` counting the turn's tool
-    calls. `can_send` False (no outbox here) turns the sending tools off.
+    `message` is the one the turn answers: every message a tool enqueues is
+    keyed ``<message.key>#<n>``, `n` counting the turn's tool calls, and times
+    are read in its language (else the one its words look like). `can_send`
+    False (no outbox here) turns the sending tools off.
 
     In a group thread (`group` is its key) the tools read and change only what
     was made in that thread, and the person-wide ones (home zone, contact
@@ -97,18 +100,15 @@ class ToolSession:
         envelope: ContextEnvelope,
         clock: Clock,
         contact_window: ContactWindow,
-        key_base: str,
-        user_id: str | None,
+        message: MessageRef,
         can_send: bool = True,
-        language: str | None = None,
     ) -> None:
         self.wrapper = wrapper
-        self.language = language
+        self.message = message
+        self.language = message.language or guess_language(message.text)
         self.envelope = envelope
         self.clock = clock
         self.contact_window = contact_window
-        self.key_base = key_base
-        self.user_id = user_id
         self.can_send = can_send
         self.session_tz = envelope.session_tz
         self.zone_known = envelope.session_tz_source != "default"
@@ -136,7 +136,7 @@ class ToolSession:
     def next_key(self) -> str:
         """The key of the next message a tool enqueues."""
         self._calls += 1
-        return f"{self.key_base}#{self._calls}"
+        return f"{self.message.key}#{self._calls}"
 
     def stage(self, effect: Effect) -> None:
         self.staged.append(effect)
@@ -177,14 +177,9 @@ class ToolSession:
         due: datetime,
         memory_id: int | None = None,
     ) -> Enqueue:
-        envelope = self.envelope
-        message = envelope.message
-        effect = Enqueue(
-            key=self.next_key(), kind=kind,
-            channel=message.channel if message else envelope.channel,
-            thread_id=message.thread_id if message else "",
-            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=self.user_id,
-            text=text, due_at=due, memory_id=memory_id,
+        effect = Enqueue.answering(
+            self.message, self.envelope, key=self.next_key(), kind=kind, text=text, due_at=due,
+            memory_id=memory_id,
         )  # fmt: skip
         try:
             outbox_values(effect, self.clock.now())

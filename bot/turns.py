@@ -135,7 +135,7 @@ class Turns:
 
     # ------------------------------------------------------------- inbound
 
-    async def intake(self, inbound: Inbound, *, platform_zone: str | None = None) -> None:
+    async def intake(self, inbound: Inbound) -> None:
         """Record one message and start its turn (the adapters' `Sink`).
 
         Returns once the message is journaled and on the waiting list; raises
@@ -152,7 +152,6 @@ class Turns:
             envelope = await self._wrapper.receive(
                 ref, hold_for=self._worker if respond else None,
                 lease_until=now + RETRY_LEASE if respond else None,
-                platform_zone=platform_zone or inbound.user_zone, hint=inbound.hint,
             )  # fmt: skip
         except MessageTooLargeError as exc:
             await self._refuse_too_large(ref, exc)
@@ -423,11 +422,14 @@ class Turns:
     def _enqueue(self, ref: MessageRef, envelope: ContextEnvelope, what: str, text: str) -> Enqueue:
         if len(text) > MAX_TEXT_CHARS:
             text = text[: MAX_TEXT_CHARS - 1] + "…"
-        return Enqueue(
-            key=f"{ref.key}#{what}", kind="reply", channel=ref.channel, thread_id=ref.thread_id,
-            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=ref.user_id,
-            text=text, due_at=self._clock.now(),
-        )  # fmt: skip
+        return Enqueue.answering(
+            ref,
+            envelope,
+            key=f"{ref.key}#{what}",
+            kind="reply",
+            text=text,
+            due_at=self._clock.now(),
+        )
 
     def _late_notice(self, ref: MessageRef) -> str:
         waited = max(self._clock.now() - ref.received_at, timedelta(0))

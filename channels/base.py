@@ -115,7 +115,7 @@ class Inbound:
             channel=self.channel, thread_id=self.thread_id, user_id=self.user_id,
             message_id=self.message_id, text=self.text, received_at=self.received_at,
             route=self.route, language=primary_language(self.language),
-            reply_to=self.reply_to, proven=self.proven,
+            reply_to=self.reply_to, proven=self.proven, user_zone=self.user_zone, hint=self.hint,
         )  # fmt: skip
 
 

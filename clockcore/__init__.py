@@ -1,6 +1,6 @@
 """clockcore: pure time logic for clockbot. No I/O; "now" is always injected.
 
-The clock, the timezone provider (CLOCK §4.4), session-zone resolution (§4.2),
+The clock, the timezone provider (docs/clock-spec.md §4.4), session-zone resolution (§4.2),
 anchored time parsing (§4.3), contact windows, the CLOCK policy (§0, §5.1),
 directives and latest actions (§6), the context envelope, and the
 CLOCK-STATE v3 document (§10).

@@ -1,4 +1,4 @@
-"""Latest actions (CLOCK §6, §6.5, §10.3): detection, labels, durations, expiry.
+"""Latest actions (docs/clock-spec.md §6, §6.5, §10.3): detection, labels, durations, expiry.
 
 A latest action is a short normalised label with a status, a source, an
 expected duration and a time to live. This module decides all of that from the
@@ -105,7 +105,7 @@ class Activity:
 
 @dataclass(frozen=True, slots=True)
 class ActionDraft:
-    """An action ready to store, minus ids, timestamps and scope (CLOCK §6.3).
+    """An action ready to store, minus ids, timestamps and scope (docs/clock-spec.md §6.3).
 
     Attributes:
         label: the short normalised label ("gym", "eat dinner", "paid invoice").
@@ -313,7 +313,7 @@ def _clause_action(clause: str) -> bool:
 
 
 def detect_temporal_action(text: str) -> str | None:
-    """Find a near-term temporal action the user states (CLOCK §6.2 B).
+    """Find a near-term temporal action the user states (docs/clock-spec.md §6.2 B).
 
     Args:
         text: a user message.
@@ -508,7 +508,7 @@ def _strip_scaffolding(text: str) -> str:
 
 
 def normalize_label(text: str) -> str:
-    """Turn the user's words into a short label (CLOCK §6.3 "normalized label").
+    """Turn the user's words into a short label (docs/clock-spec.md §6.3 "normalized label").
 
     Drops clock directives, "I'm", "going to", "about to", "heading to",
     leading articles, trailing "now"/"for a bit" and punctuation; rewrites
@@ -576,7 +576,7 @@ def _status_of(phrase: str) -> ActionStatus:
 
 
 def action_ttl(*, activity: str | None, thread_kind: ThreadKind, explicit: bool) -> timedelta:
-    """How long an action stays stored before it expires (CLOCK §6.4, §6.5).
+    """How long an action stays stored before it expires (docs/clock-spec.md §6.4, §6.5).
 
     Sleep 12 h, nap 4 h and brb 1 h in every thread. In a ``project`` thread,
     `PROJECT_TTL` (7 days) for explicit actions and for actions without a
@@ -695,7 +695,7 @@ def expire_status(
     *,
     expected_max_minutes: int | None = None,
 ) -> ActionStatus:
-    """The status an action has at `now` (CLOCK §6.4, §6.5).
+    """The status an action has at `now` (docs/clock-spec.md §6.4, §6.5).
 
     An open status (`OPEN_STATUSES`) becomes ``expired`` once ``now >=
     expires_at``. Before that, with `expected_max_minutes`, a ``planned`` or
@@ -741,7 +741,7 @@ def is_open(status: ActionStatus, expires_at: datetime, now: datetime) -> bool:
 def prune(
     actions: Iterable[tuple[_K, datetime, datetime]], *, now: datetime, max_items: int
 ) -> list[_K]:
-    """Which stored actions to delete when compacting (CLOCK §10.3).
+    """Which stored actions to delete when compacting (docs/clock-spec.md §10.3).
 
     Every action with ``now >= expires_at`` goes, whatever its status; of the
     rest, the oldest by `recorded_at` go until at most `max_items` remain (on

@@ -1,4 +1,4 @@
-"""Clock directives users write inside ordinary messages (CLOCK §5.2, §6.2, §7.0).
+"""Clock directives users write inside ordinary messages (docs/clock-spec.md §5.2, §6.2, §7.0).
 
 A directive starts a line (after optional whitespace)::
 

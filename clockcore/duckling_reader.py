@@ -3,7 +3,7 @@
 Duckling (`pyduckling-native-phihos`, module `duckling`) recognises far more of
 how people write times than a hand grammar: "half past 3pm", "Mon 9:00",
 "first tuesday of october", "9-10am tomorrow". It only *proposes*: every
-decision DESIGN.md's time rules make (the zone, DST gaps and folds, a date
+decision docs/time-rules.md makes (the zone, DST gaps and folds, a date
 alone is the whole local day) stays in `clockcore.timeparse`.
 
 Duckling's own zone handling is not used. Given the `tzdata` package's zone

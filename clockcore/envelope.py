@@ -263,7 +263,7 @@ def _iso(instant: datetime | None, tz: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class OpenAction:
-    """A clocked action the envelope may mention (CLOCK §6).
+    """A clocked action the envelope may mention (docs/clock-spec.md §6).
 
     Attributes:
         id: the action's id (``act_9f3c``).
@@ -363,9 +363,9 @@ def render_block(lines: Iterable[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ContextEnvelope:
-    """The live time facts for one inbound message (DESIGN.md, CLOCK §5).
+    """The live time facts for one inbound message (docs/clock-spec.md §5).
 
-    The fields up to ``duplicate`` are DESIGN.md's list; the three after it
+    The fields up to ``duplicate`` are the contract the agent and tests rely on; the three after it
     feed `render`.
 
     Attributes:

@@ -100,7 +100,7 @@ class InvalidDurationError(PolicyError):
 
 
 class StateError(ClockError, ValueError):
-    """A CLOCK-STATE document (CLOCK.md §10.2) that does not validate.
+    """A CLOCK-STATE document (docs/clock-spec.md §10.2) that does not validate.
 
     The message lists the first problems, each as ``<JSON path>: <reason>``.
     Reasons quote at most a short scalar, never a whole object.

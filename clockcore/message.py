@@ -55,6 +55,11 @@ class MessageRef:
         proven: whether the channel proves the writer is `user_id`
             (`channels.base.Inbound.proven`); False only for mail without an
             aligned pass from a trusted server.
+        user_zone: an IANA zone the platform reports for the writer (Slack's
+            profile), their default while they have set none; None when
+            unknown. The wrapper ignores one it does not know.
+        hint: one sentence about the message for the envelope's notices (an
+            email's odd Date header), never acted on; None for none.
 
     Raises:
         NaiveDatetimeError: `received_at` is naive.
@@ -70,6 +75,8 @@ class MessageRef:
     language: str | None = None
     reply_to: str | None = None
     proven: bool = True
+    user_zone: str | None = None
+    hint: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "received_at", as_utc(self.received_at))

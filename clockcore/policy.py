@@ -1,4 +1,4 @@
-"""The CLOCK user policy (CLOCK.md §0) and the per-prompt relevance decision (§5.1).
+"""The CLOCK user policy (docs/clock-spec.md §0) and the per-prompt relevance decision (§5.1).
 
 The policy is the mapping under the top-level ``clock:`` key of a YAML file
 (other top-level keys belong to other config and are ignored). Every field has

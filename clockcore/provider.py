@@ -1,4 +1,4 @@
-"""The timezone provider of CLOCK §4.4: one object a runtime hands its components."""
+"""The timezone provider of docs/clock-spec.md §4.4: one object a runtime hands its components."""
 
 from __future__ import annotations
 

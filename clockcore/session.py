@@ -1,4 +1,4 @@
-"""Which zone a message is read in: our reading of CLOCK §4.2's precedence, a pure function.
+"""Which zone a message is read in, a pure function: docs/clock-spec.md §4.2 as we read it.
 
 1. a place the person puts themselves in, in this message ("I'm in Lisbon this
    week", "here in Tokyo it's 9"): the session moves there (the wrapper keeps it as

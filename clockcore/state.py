@@ -1,4 +1,4 @@
-"""CLOCK-STATE.json version 3 (CLOCK.md §10.2): its schema, validation and typed values.
+"""CLOCK-STATE.json version 3 (docs/clock-spec.md §10.2): its schema, validation and typed values.
 
 The wrapper keeps state in its database; this module is the pure part of
 export and import. `load_state` checks a parsed JSON document against the
@@ -11,13 +11,13 @@ Choices worth knowing:
 - The top level refuses unknown keys, so a typo (``"user"``) is caught;
   clockbot's own extensions live under ``x_clockbot`` (today only
   ``x_clockbot.memory``, the remembered items), which also refuses unknown
-  keys. The objects CLOCK.md defines (user, channel, action, calibration,
+  keys. The objects CLOCK defines (user, channel, action, calibration,
   activity, thread) accept unknown keys that other CLOCK implementations add;
   they are dropped on import, and `ignored_fields` names them.
 - Maps and lists (``users``, ``channels``, ``latest_actions``, ``participants``,
   ...) may be left out and read as empty; optional scalars may be left out or
   null. `dump_state` always writes the containers and leaves out unset scalars.
-- CLOCK.md's example writes ``"source": "auto|clock_it|user_confirmed"`` and
+- CLOCK's example writes ``"source": "auto|clock_it|user_confirmed"`` and
   ``"thread_kind": "project|conversation|scheduling|operations"`` to list the
   alternatives; such a literal is refused with a message naming the values.
 - Thread participants, and the users of ``last_user_message_iso_by_user`` and
@@ -124,7 +124,7 @@ class ChannelStamps:
 
 @dataclass(frozen=True, slots=True)
 class ActionState:
-    """A clocked action (CLOCK.md §6.3); every action expires."""
+    """A clocked action (docs/clock-spec.md §6.3); every action expires."""
 
     id: str
     label: str
@@ -171,7 +171,7 @@ class UserState:
 
 @dataclass(frozen=True, slots=True)
 class ThreadState:
-    """Everything stored for one thread (CLOCK.md §7.2 thread key)."""
+    """Everything stored for one thread (docs/clock-spec.md §7.2 thread key)."""
 
     thread_kind: ThreadKind = "conversation"
     session_tz: str | None = None
@@ -248,7 +248,7 @@ def dump_state(
     ``last_interaction_iso`` uses the thread's ``session_tz``, else UTC. An
     instant that zone cannot show with a whole-minute offset (local mean time
     before 1900, say) is written in UTC. Zones are written canonically and
-    whole ``delta_hours`` as integers (``8``), as CLOCK.md writes them.
+    whole ``delta_hours`` as integers (``8``), as CLOCK writes them.
 
     Args:
         state: the state to write.
@@ -278,7 +278,7 @@ def dump_state(
 def ignored_fields(document: object) -> tuple[str, ...]:
     """JSON paths of the unknown keys `load_state` accepts and drops.
 
-    They are keys other CLOCK implementations may add to the objects CLOCK.md
+    They are keys other CLOCK implementations may add to the objects CLOCK
     defines (a user, a channel, an action, ...). Worth telling whoever imports
     the file; anything that is not such an object is skipped.
 
@@ -507,7 +507,7 @@ def _keyword_message(keyword: str, instance: object, expected: Any) -> str:
         choices = ", ".join(str(choice) for choice in expected)
         if isinstance(instance, str) and "|" in instance:
             return (
-                f"{_short(instance)} is CLOCK.md's placeholder listing the alternatives; "
+                f"{_short(instance)} is CLOCK's placeholder listing the alternatives; "
                 f"write one of them: {choices}"
             )
         return f"{_short(instance)} is not allowed here; use one of: {choices}"
@@ -980,7 +980,7 @@ def _canonical_or_same(zone: str) -> str:
 
 
 def _number(value: float) -> float | int:
-    """A whole float as an int (``8`` rather than ``8.0``), as CLOCK.md writes it."""
+    """A whole float as an int (``8`` rather than ``8.0``), as CLOCK writes it."""
     if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
         return int(value)
     return value

@@ -1,7 +1,7 @@
-"""Reading time out of what people type, anchored to a zone (CLOCK §4.3, §4.4).
+"""Reading time out of what people type, anchored to a zone (docs/clock-spec.md §4.3, §4.4).
 
 The fast path is the English grammar in `clockcore.grammar`; this module gives
-its pieces meaning under DESIGN.md's anchoring rules. Text the grammar does not
+its pieces meaning under the anchoring rules of docs/time-rules.md. Text the grammar does not
 know ("8. März 2026", "le 3 mars à 14h") falls back to dateparser
 (`clockcore.fallback`), anchored by the same rules. `find_time_expressions`
 never takes that fallback: it runs on every chat message, and a message without
@@ -326,7 +326,7 @@ def _combine(
 def parse_anchored_time(
     text: str, tz: str | None, reference_instant: datetime, *, language: str | None = None
 ) -> ParseResult:
-    """Read the time `text` names, anchored per DESIGN.md's time rules.
+    """Read the time `text` names, anchored per docs/time-rules.md.
 
     A zone named in the text wins over `tz`; with neither, calendar times are
     ``floating`` and need a question. Bad text never raises: it answers
@@ -1256,7 +1256,7 @@ _JOINED = re.compile(r"[\s,]*(?:(?:at|on|from|of|the|in)[\s,]+)*[\s,]*", re.IGNO
 
 
 def mentions_time(text: str, *, language: str | None = None) -> bool:
-    """True when `text` holds a time expression (a CLOCK §5.1 relevance fact).
+    """True when `text` holds a time expression (a docs/clock-spec.md §5.1 relevance fact).
 
     As `find_time_expressions`, but a grammar expression settles it: the
     reader runs only for a message the grammar found nothing in.

@@ -3,7 +3,7 @@
 A contact window is the part of the day, in the user's own zone, when they
 expect to hear from the agent (default 08:00–23:00). Outside it a proactive
 send still goes out unless the agent defers it; the window only produces an
-advisory sentence the agent reads (seed 000: no silent control-plane holds).
+advisory sentence the agent reads (docs/clock-spec.md, "Advice, not enforcement").
 """
 
 from __future__ import annotations

@@ -230,7 +230,7 @@ def delta_hours(session_tz: str | tzinfo, agent_tz: str | tzinfo, instant: datet
 
 
 def agent_timezone() -> str:
-    """The host's IANA zone (CLOCK §4.2: prefer the OS zone), else "UTC"."""
+    """The host's IANA zone (docs/clock-spec.md §4.2: prefer the OS zone), else "UTC"."""
     import tzlocal
 
     try:

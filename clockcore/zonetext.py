@@ -53,7 +53,7 @@ def zone_of(token: Token, text: str) -> Anchor | str:
 
 @dataclass(frozen=True, slots=True)
 class ZoneMention:
-    """A zone the text names, for session-zone resolution (CLOCK §4.2).
+    """A zone the text names, for session-zone resolution (docs/clock-spec.md §4.2).
 
     Attributes:
         strength: ``explicit`` (an IANA id, "Tokyo time", "UTC+9", a timestamp

@@ -1,9 +1,10 @@
-"""Structure, not behaviour: the import directions of DESIGN.md, and public surfaces."""
+"""Structure, not behaviour: the import directions of docs/ARCHITECTURE.md, and public surfaces."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ def test_imports_follow_the_design_directions(package: str) -> None:
         for line, name in _imports(path)
         if name in forbidden
     ]
-    assert not wrong, "imports against DESIGN.md's directions:\n" + "\n".join(wrong)
+    assert not wrong, "imports against docs/ARCHITECTURE.md's directions:\n" + "\n".join(wrong)
 
 
 def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:
@@ -153,3 +154,47 @@ def test_the_checker_sees_a_key_split(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("a, _, b = key.partition(':')\nc = key.split(':', 3)\nd = t.split('/')\n")
     assert sorted(_key_splits(bad)) == [1, 2]
+
+
+# The repository stands alone: what the code relies on is written in docs/.
+OUTSIDE = ("DESIGN.md", "CLOCK.md", "seed 000", "seed 001", "seed 002", "seeds/")
+CITED_DOC = r"docs/[\w./-]+\.md"
+
+
+def _own_files() -> list[Path]:
+    """Code, tests, docs and the README; not the CHANGELOG, which is history."""
+    found = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for top in (*PACKAGES, "tests", "bench", "deploy"):
+        found += sorted(p for p in (ROOT / top).rglob("*") if p.suffix in {".py", ".md", ".yaml"})
+    return [p for p in found if p.is_file()]
+
+
+def _outside_citations(files: list[Path]) -> list[str]:
+    wrong = []
+    for path in files:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            wrong += [f"{path.name}:{number}: {word}" for word in OUTSIDE if word in line]
+    return wrong
+
+
+def test_nothing_cites_a_document_outside_the_repository() -> None:
+    mine = Path(__file__).resolve()
+    wrong = _outside_citations([p for p in _own_files() if p != mine])
+    assert not wrong, "cite docs/ instead:\n" + "\n".join(wrong)
+
+
+def test_every_cited_doc_exists() -> None:
+
+    missing = {
+        f"{path.relative_to(ROOT)}: {cited}"
+        for path in _own_files()
+        for cited in re.findall(CITED_DOC, path.read_text(encoding="utf-8"))
+        if not (ROOT / cited).is_file()
+    }
+    assert not missing, "\n".join(sorted(missing))
+
+
+def test_the_citation_checker_sees_one(tmp_path: Path) -> None:
+    source = tmp_path / "x.py"
+    source.write_text('"""The facade DESIGN.md fixes."""\n')
+    assert _outside_citations([source]) == ["x.py:1: DESIGN.md"]

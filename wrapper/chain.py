@@ -1,4 +1,4 @@
-"""The chain every inbound message runs, in one transaction (CLOCK §4.1, §4.5, §5–§7).
+"""The chain every inbound message runs, in one transaction (docs/clock-spec.md §4.1, §4.5, §5–§7).
 
 `MessageChain._chain` builds the ordered steps; reading it gives the order:
 dedupe → identity → stamps → platform zone → directives → zone → actions →
@@ -90,15 +90,9 @@ _OPEN_STATUSES = sorted(OPEN_STATUSES)
 class Turn:
     """The working state of one message as it moves through the chain."""
 
-    channel: str
-    thread_id: str
-    user_id: str
-    text: str
-    received_at: datetime
-    message_id: str | None
+    ref: MessageRef
     thread_key: str
     user_key: str
-    ref: MessageRef
     hold_for: str | None = None
     lease_until: datetime | None = None
     platform_zone: str | None = None
@@ -119,6 +113,30 @@ class Turn:
     open_actions: list[OpenAction] = field(default_factory=list)
     upcoming: list[UpcomingItem] = field(default_factory=list)
     decision: Decision | None = None
+
+    @property
+    def channel(self) -> str:
+        return self.ref.channel
+
+    @property
+    def thread_id(self) -> str:
+        return self.ref.thread_id
+
+    @property
+    def user_id(self) -> str:
+        return self.ref.user_id
+
+    @property
+    def text(self) -> str:
+        return self.ref.text
+
+    @property
+    def received_at(self) -> datetime:
+        return self.ref.received_at
+
+    @property
+    def message_id(self) -> str | None:
+        return self.ref.message_id
 
     @property
     def user_tz(self) -> str | None:
@@ -196,21 +214,16 @@ class MessageChain:
         *,
         hold_for: str | None = None,
         lease_until: datetime | None = None,
-        platform_zone: str | None = None,
-        hint: str | None = None,
     ) -> ContextEnvelope:
         """`on_user_message` with what the gateway adds, all in the one transaction.
 
-        The route in `ref` is saved for the thread (`wrapper.routes`). The
-        other arguments act only on a new message:
-
-        - `hold_for`: a worker id. The message goes on the waiting list
-          (`wrapper.pending`), claimed by that worker until `lease_until` or
-          its death, and leaves it only with its turn's commit. Needs an id.
-        - `platform_zone`: an IANA zone the platform reports for the person;
-          their default while they have not set one themselves. An unknown
-          zone is ignored.
-        - `hint`: one sentence for the envelope's notices (never acted on).
+        The route in `ref` is saved for the thread (`wrapper.routes`). On a
+        new message, `ref.user_zone` becomes the person's default while they
+        have not set one themselves (an unknown zone is ignored), and
+        `ref.hint` one of the envelope's notices. With `hold_for`, a worker
+        id, the message goes on the waiting list (`wrapper.pending`), claimed
+        by that worker until `lease_until` or its death, and leaves it only
+        with its turn's commit; that needs a message id.
 
         Raises:
             ValueError: an empty channel, thread or user id; `hold_for` without
@@ -227,21 +240,15 @@ class MessageChain:
         if hold_for is not None and (ref.message_id is None or lease_until is None):
             raise ValueError("holding a message for an answer needs its id and a lease")
         turn = Turn(
-            channel=ref.channel,
-            thread_id=ref.thread_id,
-            user_id=ref.user_id,
-            text=ref.text,
-            received_at=ref.received_at,
-            message_id=ref.message_id,
+            ref=ref,
             thread_key=keys.thread_key(self._agent_id, ref.channel, ref.thread_id),
             user_key=keys.user_key(ref.channel, ref.user_id),
-            ref=ref,
             hold_for=hold_for,
             lease_until=lease_until,
-            platform_zone=_known_zone(platform_zone),
+            platform_zone=_known_zone(ref.user_zone),
         )
-        if hint:
-            turn.notices.append(" ".join(hint.split())[:MAX_NOTICE_CHARS])
+        if ref.hint:
+            turn.notices.append(" ".join(ref.hint.split())[:MAX_NOTICE_CHARS])
         if self.hot_path:
             envelope = await self._receive_hot(turn)
             if envelope is not None:
@@ -426,7 +433,7 @@ class MessageChain:
         turn.policy = _effective_policy(self._policy, person.policy_overrides)
 
     def _stamp(self, turn: Turn, conn: Connection) -> None:
-        """CLOCK §4.1: recorded for every message, whatever the policy says about relevance."""
+        """Recorded for every message, whatever the policy says (docs/clock-spec.md §4.1)."""
         started = _start_session(turn)
         if turn.duplicate or not turn.policy.store.last_message_timestamps:
             return
@@ -754,7 +761,7 @@ def _read_zone(turn: Turn) -> list[str] | None:
 
 
 def _action_to_clock(turn: Turn) -> tuple[str, str] | None:
-    """The phrase this message clocks as an action, and how (CLOCK §6.3), or None."""
+    """The phrase this message clocks as an action, and how (docs/clock-spec.md §6.3), or None."""
     settings = turn.policy.store.latest_actions
     if not settings.enabled:
         return None

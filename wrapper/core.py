@@ -1,9 +1,12 @@
-"""The CLOCK interaction wrapper (CLOCK §4.1, §4.5, §5–§7): the facade DESIGN.md fixes.
+"""The CLOCK interaction wrapper (docs/clock-spec.md §4.1, §4.5, §5–§7), as a facade.
 
 `InteractionWrapper` opens the store and holds its parts (workers, waiting
 list, history, outbox, routes). Inbound messages run the chain it inherits
 from `wrapper.chain.MessageChain`; this module keeps the rest of the public
-API: outbound stamps, a turn's commit, memory, actions, zones, state I/O.
+API: a turn's commit, a delivery's record, reads of memory, actions and
+zones, state I/O. A turn's writes are effects committed in one transaction
+(`wrapper.effects`, `wrapper.turn_commit`); tests build state the same way
+(tests/support/staged.py).
 """
 
 from __future__ import annotations
@@ -34,10 +37,7 @@ from wrapper import effects, keys, queries
 from wrapper.chain import SESSION_IDLE, MessageChain, upcoming_item
 from wrapper.db import Database, resolve_url
 from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
-from wrapper.errors import (
-    StoreUnavailableError,
-    UnknownItemError,
-)
+from wrapper.errors import StoreUnavailableError
 from wrapper.history import History
 from wrapper.limits import TurnLimits, Verdict, admit
 from wrapper.model_calls import (
@@ -162,26 +162,22 @@ class InteractionWrapper(MessageChain):
         """The store, for tools that read it directly (benchmarks, tests)."""
         return self._db
 
+    @property
+    def clock(self) -> Clock:
+        """The clock every default "now" of the wrapper reads."""
+        return self._clock
+
+    @property
+    def policy(self) -> Policy:
+        """The operator's default policy (each person's overrides apply on top)."""
+        return self._policy
+
+    @property
+    def agent_tz(self) -> str:
+        """The agent's zone (docs/clock-spec.md §4.2)."""
+        return self._agent_tz
+
     # ------------------------------------------------------------- outbound
-
-    async def on_agent_message(
-        self,
-        *,
-        channel: str,
-        thread_id: str,
-        text: str,
-        sent_at: datetime | None = None,
-        relates_to_user_id: str | None = None,
-    ) -> None:
-        """Record an outbound message: last agent message and last interaction (CLOCK §4.5).
-
-        Raises:
-            NaiveDatetimeError: `sent_at` is naive.
-        """
-        at = as_utc(sent_at) if sent_at else self._clock.now()
-        await self._db.run(
-            lambda conn: self._stamp_agent_message(conn, channel, thread_id, at, relates_to_user_id)
-        )
 
     def _stamp_agent_message(
         self, conn: Connection, channel: str, thread_id: str, at: datetime, user_id: str | None
@@ -407,31 +403,6 @@ class InteractionWrapper(MessageChain):
 
     # ------------------------------------------------------------- memory
 
-    async def remember(self, *, user_key: str, content: str, due_at: datetime | None = None) -> int:
-        """Store a memory item for the person behind `user_key`; returns its id.
-
-        Raises:
-            ValueError: empty content, over 10,000 characters, or a malformed `user_key`.
-            NaiveDatetimeError: `due_at` is naive.
-        """
-        keys.split_user_key(user_key)
-        item = effects.NewMemory(
-            id=effects.new_memory_id(), user_key=user_key, content=effects.check_memory(content),
-            due_at=as_utc(due_at) if due_at is not None else None,
-        )  # fmt: skip
-        now = self._clock.now()
-        return await self._db.run(lambda conn: effects.store_memory(conn, item, now=now))
-
-    async def mark_reminded(self, item_id: int, at: datetime | None = None) -> None:
-        """Record that the agent mentioned item `item_id` (``update_memory(reminded_at="now")``).
-
-        Raises:
-            UnknownItemError: no such item.
-        """
-        when = as_utc(at) if at is not None else self._clock.now()
-        if not await self._db.run(lambda conn: queries.mark_reminded(conn, item_id, when)):
-            raise UnknownItemError(item_id)
-
     async def get_upcoming(
         self, *, user_key: str, within_days: float = 7, now: datetime | None = None
     ) -> list[UpcomingItem]:
@@ -481,66 +452,6 @@ class InteractionWrapper(MessageChain):
             return found
 
         return await self._db.run(read)
-
-    async def forget(self, *, user_key: str, item_id: int) -> int | None:
-        """Delete the person's item `item_id` and cancel its waiting reminders, in one transaction.
-
-        Returns:
-            How many reminders were canceled; None when the person has no such
-            item (another person's item is "no such item").
-        """
-        return await self._db.run(
-            lambda conn: effects.drop_memory(conn, user_key=user_key, item_id=item_id)
-        )
-
-    async def clock_action(
-        self,
-        *,
-        user_key: str,
-        thread_key: str,
-        label: str,
-        expected_minutes: int | None = None,
-        now: datetime | None = None,
-    ) -> str:
-        """Record an action for the person in `thread_key`, as ``clock it:`` does; its id.
-
-        `expected_minutes` replaces the typical duration, raises the maximum to it
-        when needed, and stretches the expiry to cover it (at most `MAX_TTL`). The
-        person's ``latest_actions.max_items`` cap is applied as for a message.
-
-        Raises:
-            ValueError: a blank label, `expected_minutes` below 1 or over 30 days,
-                or a malformed `user_key`.
-            ActionsDisabledError: the person's policy turns action tracking off.
-            NaiveDatetimeError: `now` is naive.
-        """
-        effects.check_action(label, expected_minutes)
-        keys.split_user_key(user_key)
-        action = effects.NewAction(
-            id=effects.new_action_id(), user_key=user_key, thread_key=thread_key, label=label,
-            expected_minutes=expected_minutes,
-            at=as_utc(now) if now is not None else self._clock.now(),
-        )  # fmt: skip
-        return await self._db.run(
-            lambda conn: effects.record_action(conn, action, policy=self._policy)
-        )
-
-    async def update_action(self, *, user_key: str, action_id: str, status: str) -> bool:
-        """Set the status of the person's action `action_id`; False when they have no such action.
-
-        Raises:
-            ValueError: `status` is not one of `SETTABLE_ACTION_STATUSES`.
-        """
-        if status not in SETTABLE_ACTION_STATUSES:
-            raise ValueError(
-                f"status must be one of {sorted(SETTABLE_ACTION_STATUSES)}, not {status!r}"
-            )
-
-        return await self._db.run(
-            lambda conn: effects.change_action(
-                conn, user_key=user_key, action_id=action_id, status=status
-            )
-        )
 
     async def set_timezone(
         self, *, user_key: str, thread_key: str, zone: str, scope: Literal["thread", "home"]

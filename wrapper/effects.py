@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from sqlalchemy.engine import Connection
 
-from clockcore import Policy, delta_hours
+from clockcore import ContextEnvelope, MessageRef, Policy, delta_hours
 from clockcore.actions import MAX_TTL, classify_activity, draft_action
 from wrapper import keys, queries
 from wrapper.errors import WrapperError
@@ -209,6 +209,25 @@ class Enqueue:
     text: str
     due_at: datetime
     memory_id: int | None = None
+
+    @classmethod
+    def answering(
+        cls,
+        message: MessageRef,
+        envelope: ContextEnvelope,
+        *,
+        key: str,
+        kind: Literal["reply", "proactive", "reminder"],
+        text: str,
+        due_at: datetime,
+        memory_id: int | None = None,
+    ) -> Enqueue:
+        """A message to `message`'s thread and writer, from the turn that answers it."""
+        return cls(
+            key=key, kind=kind, channel=message.channel, thread_id=message.thread_id,
+            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=message.user_id,
+            text=text, due_at=due_at, memory_id=memory_id,
+        )  # fmt: skip
 
 
 Effect = (

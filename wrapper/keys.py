@@ -1,4 +1,4 @@
-"""Thread keys and user keys (CLOCK §7.2; DESIGN.md), built and read in one place."""
+"""Thread keys and user keys (docs/clock-spec.md §7.2), built and read in one place."""
 
 from __future__ import annotations
 
@@ -44,6 +44,6 @@ def is_private_thread(channel: str, thread_id: str) -> bool:
     """A direct conversation with one person (a DM, an email thread, the console).
 
     Actions and reminders clocked in private threads are shown only in private
-    threads; a group thread sees only what was clocked in it (CLOCK §7.3).
+    threads; a group thread sees only what was clocked in it (docs/clock-spec.md §7.3).
     """
     return channel in _PRIVATE_CHANNELS or thread_id.startswith("dm:")

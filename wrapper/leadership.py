@@ -15,7 +15,7 @@ on from the stored offset, cursor or UID.
 A leader whose connection breaks (the database restarted) has lost every lock
 with it: `alive` says so, and its intakes stop until it leads again.
 
-On SQLite a store has one worker (DESIGN.md), so every intake is led by it:
+On SQLite a store has one worker (docs/ARCHITECTURE.md), so every intake is led by it:
 `shared` is False and `try_lead` always succeeds.
 """
 

@@ -1,4 +1,4 @@
-"""Linking two identities into one person, both ways (CLOCK §7.0; docs/SECURITY.md).
+"""Linking two identities into one person, both ways (docs/clock-spec.md §7.0; docs/SECURITY.md).
 
 1. **Issue.** ``clock: link`` in a *private* thread gives a code: 12 characters
    from 32 (60 bits), shown as ``ABCD-EFGH-JKLM``, valid `LINK_CODE_TTL`. Only its

@@ -314,7 +314,7 @@ def stamp_identity(
 
 
 def stamp_person(conn: Connection, user_id: str, *, at: datetime, channel: str) -> None:
-    """The cross-channel stamp (CLOCK §4.1), with the channel it came from."""
+    """The cross-channel stamp (docs/clock-spec.md §4.1), with the channel it came from."""
     conn.execute(_sql(conn).person_stamp, {"person": user_id, "at": at, "channel": channel})
 
 
@@ -360,7 +360,9 @@ def open_actions(conn: Connection, user_id: str, *, now: datetime) -> list[Mappi
 def upcoming(
     conn: Connection, user_id: str, *, now: datetime, horizon: datetime
 ) -> list[Mapping[str, Any]]:
-    """Due by `horizon` or overdue, and not reminded since it fell due (seed 001).
+    """Due by `horizon` or overdue, and not reminded since it fell due.
+
+    docs/clock-spec.md, "Due dates on memory".
 
     An item reminded before its due time stays quiet until it is overdue, then
     comes back once. Boundaries are bound as instants, never compared as text.
@@ -496,7 +498,10 @@ def compacted(
 
 
 def compact_actions(conn: Connection, user_id: str, *, now: datetime, max_items: int) -> None:
-    """CLOCK §10.3: drop expired actions and the oldest beyond `max_items`, in one statement."""
+    """Drop expired actions and the oldest beyond `max_items`, in one statement.
+
+    docs/clock-spec.md §10.3.
+    """
     params = {"person": user_id, "now": now, "max_items": max_items}
     conn.execute(_sql(conn).compact_actions, params)
 
@@ -543,7 +548,7 @@ def mark_reminded(conn: Connection, item_id: int, at: datetime) -> bool:
 
 
 def merge_people(conn: Connection, *, keep: str, absorb: str) -> None:
-    """Make person `absorb` part of person `keep` (CLOCK §7.0 linking)."""
+    """Make person `absorb` part of person `keep` (docs/clock-spec.md §7.0 linking)."""
     kept = conn.execute(select(users).where(users.c.id == keep)).mappings().one()
     gone = conn.execute(select(users).where(users.c.id == absorb)).mappings().one()
     overrides = {**dict(gone["policy_overrides"] or {}), **dict(kept["policy_overrides"] or {})}

@@ -95,7 +95,7 @@ class ThreadState:
     """A thread's zone override and stamps, as a message reads them.
 
     Attributes:
-        thread_kind: "conversation", or the kind a directive set (CLOCK §4.3).
+        thread_kind: "conversation", or the kind a directive set (docs/clock-spec.md §4.3).
         session_tz: the zone set for this thread, overriding the person's.
         session_started_at: when the current session began.
         last_interaction_at: the last message either way.

@@ -1,8 +1,8 @@
-"""CLOCK-STATE.json v3 out of and into the store (CLOCK §10).
+"""CLOCK-STATE.json v3 out of and into the store (docs/clock-spec.md §10).
 
 The document's users are people (linked identities are one user); each
 user's ``channels`` are their identities, keyed by ``user_key``
-(``telegram:42``). A key without a colon, as a CLOCK.md skill writes it
+(``telegram:42``). A key without a colon, as a CLOCK skill writes it
 (``"telegram"``), is read as that channel with the user's id. Memory items
 travel in ``x_clockbot.memory``. An import is validated whole before anything
 is written and then written in one transaction: a bad file changes nothing.

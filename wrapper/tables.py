@@ -2,7 +2,7 @@
 
 A *user* is a person; an *identity* is that person on one channel
 (``user_key = "<channel>:<id>"``). Identities start with a user of their own
-and share one only when the person links them (CLOCK §7.0).
+and share one only when the person links them (docs/clock-spec.md §7.0).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ class ParticipantRow(SQLModel, table=True):
 
 
 class ActionRow(SQLModel, table=True):
-    """A latest action (CLOCK §6.3): a short label, its status and its expiry."""
+    """A latest action (docs/clock-spec.md §6.3): a short label, its status and its expiry."""
 
     __tablename__ = "actions"
     __table_args__ = (Index("ix_actions_user_recorded", "user_id", "recorded_at"),)
@@ -162,7 +162,10 @@ class CalibrationRow(SQLModel, table=True):
 
 
 class MemoryRow(SQLModel, table=True):
-    """Something the agent remembers for a person, optionally due at an instant (seed 001)."""
+    """Something the agent remembers for a person, optionally due at an instant.
+
+    docs/clock-spec.md, "Due dates on memory".
+    """
 
     __tablename__ = "memory_items"
     __table_args__ = (

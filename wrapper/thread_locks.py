@@ -22,7 +22,7 @@ of one thread can reach two workers), `ThreadLocks.hold` adds:
 
 A lock connection that breaks loses every lock on it; the turns in hand go
 on (a turn's claim fences its commit) and the next turn reconnects. On SQLite
-one worker serves a store (DESIGN.md) and `hold` only checks nothing.
+one worker serves a store (docs/ARCHITECTURE.md) and `hold` only checks nothing.
 """
 
 from __future__ import annotations

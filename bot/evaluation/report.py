@@ -18,7 +18,21 @@ from bot.evaluation.judge import Check, judge, tool_errors
 from bot.evaluation.runner import Outcome
 from clockcore import RUNTIME_BLOCK_END, to_iso
 
-__all__ = ["Judged", "Summary", "dumps", "judged", "markdown", "report_json", "summary"]
+__all__ = [
+    "CACHE_TARGET",
+    "Judged",
+    "Summary",
+    "cached_share",
+    "dumps",
+    "judged",
+    "markdown",
+    "report_json",
+    "summary",
+]
+
+CACHE_TARGET = 0.85
+"""The share of a scenario's prompt tokens, from its second request on, that should be read
+from the server's cache (issue 36): below it, the prompt's prefix moved."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +62,10 @@ class Summary:
     prompt_tokens: int
     cached_tokens: int
     cached_share_after_first: float | None
+    cached_share_lowest: float | None
+    """The lowest of the scenarios' own shares (`cached_share`)."""
+    cached_below_target: tuple[str, ...]
+    """The scenarios whose own share is under `CACHE_TARGET`."""
     completion_tokens: int
     median_latency_ms: float | None
     tool_errors: int
@@ -55,16 +73,26 @@ class Summary:
     seconds: float
 
 
-def _later_requests(outcome: Outcome) -> list[dict[str, Any]]:
-    """The scenario's conversation requests from its second on (the first has nothing cached)."""
-    turns = [c for c in outcome.calls if c["purpose"] != "summary"]
-    return turns[1:]
+def _later_requests(calls: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """A scenario's conversation requests from its second on (the first has nothing cached),
+    those with usage a server reported."""
+    turns = [c for c in calls if c["purpose"] != "summary"]
+    return [c for c in turns[1:] if c["prompt_tokens"] and c["cached_tokens"] is not None]
+
+
+def cached_share(calls: Sequence[Mapping[str, Any]]) -> float | None:
+    """Of a scenario's prompt tokens from its second request on, the share the server read
+    from its cache; None when it reported none."""
+    later = _later_requests(calls)
+    prompt = sum(c["prompt_tokens"] for c in later)
+    return sum(c["cached_tokens"] for c in later) / prompt if prompt else None
 
 
 def summary(mode: str, results: Sequence[Judged]) -> Summary:
     by: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     prompt = cached = completion = errors = unanswered = 0
     later_prompt = later_cached = 0
+    shares: dict[str, float] = {}
     latencies: list[float] = []
     for result in results:
         tally = by[result.outcome.scenario.capability]
@@ -75,10 +103,12 @@ def summary(mode: str, results: Sequence[Judged]) -> Summary:
             cached += call["cached_tokens"] or 0
             completion += call["completion_tokens"] or 0
             latencies.append(call["latency_ms"])
-        for call in _later_requests(result.outcome):
-            if call["prompt_tokens"] and call["cached_tokens"] is not None:
-                later_prompt += call["prompt_tokens"]
-                later_cached += call["cached_tokens"]
+        for later in _later_requests(result.outcome.calls):
+            later_prompt += later["prompt_tokens"]
+            later_cached += later["cached_tokens"]
+        share = cached_share(result.outcome.calls)
+        if share is not None:
+            shares[result.outcome.scenario.name] = share
         if result.outcome.state is not None:
             total, left = tool_errors(result.outcome.state)
             errors, unanswered = errors + total, unanswered + len(left)
@@ -90,6 +120,8 @@ def summary(mode: str, results: Sequence[Judged]) -> Summary:
         prompt_tokens=prompt,
         cached_tokens=cached,
         cached_share_after_first=later_cached / later_prompt if later_prompt else None,
+        cached_share_lowest=min(shares.values()) if shares else None,
+        cached_below_target=tuple(n for n, share in shares.items() if share < CACHE_TARGET),
         completion_tokens=completion,
         median_latency_ms=median(latencies) if latencies else None,
         tool_errors=errors,
@@ -118,6 +150,11 @@ def markdown(runs: Mapping[str, Sequence[Judged]], *, title: str, about: str = "
         ("scenarios passed", lambda s: _rate(s.passed, s.total)),
         ("prompt tokens", lambda s: f"{s.prompt_tokens:,}"),
         ("cached share (2nd request on)", lambda s: _share(s.cached_share_after_first)),
+        ("lowest scenario's cached share", lambda s: _share(s.cached_share_lowest)),
+        (
+            f"scenarios under {CACHE_TARGET:.0%} cached",
+            lambda s: str(len(s.cached_below_target)),
+        ),
         ("completion tokens", lambda s: f"{s.completion_tokens:,}"),
         ("median request latency", lambda s: _ms(s.median_latency_ms)),
         ("tool errors (unanswered)", lambda s: f"{s.tool_errors} ({s.unanswered_tool_errors})"),
@@ -159,6 +196,9 @@ def _detail(result: Judged) -> list[str]:
     lines = [f"### {scenario.name} ({verdict})", ""]
     if scenario.description:
         lines += [scenario.description, ""]
+    share = cached_share(result.outcome.calls)
+    if share is not None:
+        lines += [f"Cached share from the second request: {share:.0%}.", ""]
     for check in result.checks:
         mark = "x" if check.ok else " "
         lines.append(f"- [{mark}] {check.what}" + ("" if check.ok else f": found {check.found}"))
@@ -202,6 +242,7 @@ def report_json(runs: Mapping[str, Sequence[Judged]]) -> dict[str, Any]:
                     ],
                     "store": r.outcome.state.to_json() if r.outcome.state else None,
                     "calls": r.outcome.calls,
+                    "cached_share_after_first": cached_share(r.outcome.calls),
                     "seconds": round(r.outcome.seconds, 2),
                     "error": r.outcome.error,
                 }

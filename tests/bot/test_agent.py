@@ -1,4 +1,4 @@
-"""Agent turns against a real local fake LLM server (seed 000, issues 4 and 11).
+"""Agent turns against a real local fake LLM server (docs/clock-spec.md, "Advice, not enforcement"; issues 4 and 11).
 
 `Agent.answer` and `Agent.proactive_turn` are pure: they read and ask the
 model, and return what the turn produced; nothing is written. Retries and the

@@ -10,7 +10,7 @@ the message once more after the restart, as Telegram does for an update it saw n
 Afterwards, whatever the step: one reply delivered, one reminder (item and job), one action,
 a second reminder, and the person's message once in the history. SQLite and PostgreSQL.
 
-The one step that repeats is the platform send itself (DESIGN.md): a crash after the platform
+The one step that repeats is the platform send itself (docs/ARCHITECTURE.md): a crash after the platform
 took the message but before it was marked sent sends it again, under the same key.
 """
 

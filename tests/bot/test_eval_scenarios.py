@@ -20,7 +20,7 @@ import pytest
 
 from bot.config import LLMSettings, Settings
 from bot.evaluation.judge import spoken_times
-from bot.evaluation.report import judged
+from bot.evaluation.report import CACHE_TARGET, judged
 from bot.evaluation.runner import run_scenario
 from bot.evaluation.scenario import Scenario, load_scenarios
 from tests.support.eval_models import ScriptedModel
@@ -97,9 +97,18 @@ async def test_clockbot_eval_runs_and_reports_both_modes(tmp_path: Path) -> None
     assert [t["who"] for t in tea["transcript"]] == ["person", "reply", "reminder"]
     assert tea["store"]["jobs"][0]["text"] == "take the tea out"
     assert tea["calls"] and all(c["prompt_tokens"] for c in tea["calls"])
+    # The scripted server caches as llama.cpp's one slot does: the wrapper's prompt keeps its
+    # prefix from request to request; the baseline's moves with the minute in its system prompt.
+    ours, theirs = data["summaries"]["wrapper"], data["summaries"]["baseline"]
+    assert ours["cached_share_lowest"] >= CACHE_TARGET, ours
+    assert ours["cached_below_target"] == []
+    assert theirs["cached_share_after_first"] < ours["cached_share_after_first"], theirs
+    shares = [s["cached_share_after_first"] for s in wrapper.values()]
+    assert min(share for share in shares if share is not None) == ours["cached_share_lowest"]
     markdown = report.read_text()
     assert "| scenarios passed | 3/3 (100%) |" in markdown
     assert "## Per capability" in markdown
+    assert "| lowest scenario's cached share |" in markdown
     assert "### tokyo-time-now (pass)" in markdown
     baseline_requests = [
         r.json

@@ -202,9 +202,9 @@ async def test_a_hint_reaches_the_envelope_as_a_notice(gateway: Gateway) -> None
     hint = "Their mail's Date header carries UTC+02:00 (a hint, not their zone)."
     ref = MessageRef(
         channel="test", thread_id="dm:7", user_id="7", message_id="h1", text="hi",
-        received_at=datetime.now(UTC),
+        received_at=datetime.now(UTC), hint=hint,
     )  # fmt: skip
-    envelope = await gateway.wrapper.receive(ref, hint=hint)
+    envelope = await gateway.wrapper.receive(ref)
     assert hint in envelope.notices
     assert hint in envelope.render()
     assert await gateway.wrapper.user_timezone("test:7") is None

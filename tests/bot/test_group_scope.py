@@ -22,6 +22,7 @@ import pytest
 from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
 from tests.bot.test_gateway import RecordingChannel, inbound
+from tests.support import staged
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
 
 SECRET = "passport number C4X7-2219"
@@ -52,7 +53,7 @@ async def group(tmp_path: Path) -> AsyncIterator[Group]:
         channel = RecordingChannel()
         settings = Settings(home=tmp_path, http_port=0, llm=llm)
         async with Gateway(settings, channels=[channel]) as gw:
-            memory_id = await gw.wrapper.remember(user_key="test:42", content=SECRET)
+            memory_id = await staged.remember(gw.wrapper, user_key="test:42", content=SECRET)
             now = datetime.now(UTC)
             job = await gw.outbox.enqueue(
                 kind="reminder", channel="test", thread_id="dm:42",

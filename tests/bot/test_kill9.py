@@ -9,7 +9,7 @@ be observed from outside, so it holds before and after any rewrite of the turn p
 
 - the fake Telegram's record of sends: every message answered, in its own chat, and only once,
   except a kill that lands between Telegram accepting a send and the bot marking it sent (the
-  one at-least-once window, DESIGN.md), which is recognised by its timing and reported;
+  one at-least-once window, docs/ARCHITECTURE.md), which is recognised by its timing and reported;
 - the store's rows (`store_effects`, the one place that knows the schema): each reminder,
   action and scheduled message exists once, and for every answered message;
 - a message a killed worker held is answered within RESTART_DEADLINE seconds of the restart

@@ -10,7 +10,7 @@ next one enqueued, decided or sent, or between. Then, judged from outside:
   (0 lost); the unique key makes a second job impossible, so this counts what was sent;
 - the fake Telegram: each person got as many reminders as they have sent occurrences (0
   duplicates), except a kill between Telegram accepting a send and the bot marking it sent
-  (DESIGN.md's one at-least-once window), recognised by its timing and reported.
+  (the one at-least-once window, docs/ARCHITECTURE.md), recognised by its timing and reported.
 
 Issue 13, acceptance "Crash". ``KILL9_SEED`` changes the plan.
 """

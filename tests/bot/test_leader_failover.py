@@ -27,7 +27,7 @@ from wrapper.db import Database, resolve_url
 
 INTAKE = "telegram:123456:polling"
 TAKEOVER = 10.0
-"""Seconds from the leader's death to the other worker's first poll (DESIGN.md)."""
+"""Seconds from the leader's death to the other worker's first poll (docs/ARCHITECTURE.md)."""
 _SERVING = re.compile(r"serving HTTP on 127\.0\.0\.1:(\d+)")
 
 
@@ -111,7 +111,7 @@ async def test_one_worker_polls_and_another_takes_over_within_10_s_of_a_kill(
             for bot in (first, second):
                 assert "Conflict" not in bot.log.read_text()  # never two pollers at once
             # A kill between Telegram taking the reply and the worker marking it sent would
-            # repeat it (the at-least-once window, DESIGN.md): not what this test is about.
+            # repeat it (the at-least-once window, docs/ARCHITECTURE.md): not what this test is about.
             await _until_sent(postgres_url, 1)
 
             killed = await first.kill()

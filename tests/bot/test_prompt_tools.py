@@ -1,4 +1,4 @@
-"""The stable prompt, append-only assembly, and the tools (seed 000's invariants)."""
+"""The stable prompt, append-only assembly, and the tools (docs/clock-spec.md, "Advice, not enforcement")."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bot import prompt, tools
 from bot.llm.types import Message, ToolCall
 from bot.prompt import SYSTEM_PROMPT, assemble, user_turn
 from bot.tools import TOOLS, ToolSession, run_tool, tool_names
-from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
+from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock
 from wrapper import InteractionWrapper
 from wrapper.effects import MarkReminded, NewMemory
 
@@ -79,7 +79,11 @@ async def context(tmp_path: Path) -> AsyncIterator[ToolSession]:
     try:
         yield ToolSession(
             wrapper=wrapper, envelope=envelope, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
-            key_base="console:m1", user_id="me", can_send=False,
+            message=MessageRef(
+                channel="console", thread_id="dm:me", user_id="me", message_id="m1", text="hi",
+                received_at=NIGHT,
+            ),
+            can_send=False,
         )  # fmt: skip
     finally:
         await wrapper.close()

@@ -67,8 +67,7 @@ class World:
         )
         session = ToolSession(
             wrapper=self.wrapper, envelope=envelope, clock=self.clock,
-            contact_window=DEFAULT_CONTACT_WINDOW, key_base=ref.key, user_id=user,
-            can_send=outbox,
+            contact_window=DEFAULT_CONTACT_WINDOW, message=ref, can_send=outbox,
         )  # fmt: skip
         self._held[id(session)] = WaitingTurn(ref, envelope, attempts=0, fence=1, worker=WORKER)
         return session
@@ -160,7 +159,7 @@ async def test_remind_once_stages_the_item_and_writes_nothing(
     )  # fmt: skip
     assert isinstance(reminder, Enqueue)
     assert (reminder.kind, reminder.memory_id, reminder.text) == ("reminder", item.id, "pills")
-    assert reminder.key == f"{context.key_base}#1"
+    assert reminder.key == f"{context.message.key}#1"
     assert await world.wrapper.find_memory(user_key="console:me", item_id=item.id) is None
     assert await world.outbox.listing() == []
 
@@ -405,7 +404,11 @@ async def test_linked_identities_share_what_recall_finds(
     assert any("Linked" in notice for notice in confirmed.notices)
     other = ToolSession(
         wrapper=world.wrapper, envelope=linked, clock=world.clock,
-        contact_window=DEFAULT_CONTACT_WINDOW, key_base="telegram:l1", user_id="7",
+        contact_window=DEFAULT_CONTACT_WINDOW,
+        message=MessageRef(
+            channel="telegram", thread_id="dm:7", user_id="7", message_id="l1", text="hi",
+            received_at=world.clock.now(),
+        ),
     )  # fmt: skip
     assert [i["content"] for i in _items(await _call(other, "recall", query="passport"))] == [
         "passport renewal"
@@ -757,7 +760,7 @@ async def test_a_reminder_at_night_carries_the_advisory(world: World, context: T
     assert "03:00" in str(timing["advisory"])
     (_, staged) = context.staged
     assert isinstance(staged, Enqueue)
-    assert (staged.key, staged.memory_id) == (f"{context.key_base}#1", result["id"])
+    assert (staged.key, staged.memory_id) == (f"{context.message.key}#1", result["id"])
     assert await world.outbox.listing() == []
     await world.commit(context)
     (job,) = await world.outbox.listing()
@@ -778,10 +781,10 @@ async def test_each_message_a_turn_queues_has_its_own_key(
 ) -> None:
     first = await _call(context, "send_message", text="one")
     await _call(context, "remind", text="two", when="tomorrow 12pm")
-    assert first["id"] == f"{context.key_base}#1"
+    assert first["id"] == f"{context.message.key}#1"
     await world.commit(context)
     keys = {job.key for job in await world.outbox.listing()}
-    assert keys == {f"{context.key_base}#1", f"{context.key_base}#2"}
+    assert keys == {f"{context.message.key}#1", f"{context.message.key}#2"}
 
 
 async def test_a_reminder_in_the_day_has_no_advisory(context: ToolSession) -> None:

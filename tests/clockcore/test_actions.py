@@ -1,4 +1,4 @@
-"""Table tests and properties for `clockcore.actions` (CLOCK §6, §6.5, §10.3)."""
+"""Table tests and properties for `clockcore.actions` (docs/clock-spec.md §6, §6.5, §10.3)."""
 
 from __future__ import annotations
 
@@ -284,7 +284,7 @@ def test_action_ttl(
 
 
 def test_ttl_constants() -> None:
-    # DESIGN.md: 24 h default; sleep in the 8-12 h band (nap shorter); project 7-30 days.
+    # docs/clock-spec.md §6.4: 24 h default; sleep in the 8-12 h band (nap shorter); project 7-30 days.
     actual = (BRB_TTL, NAP_TTL, SLEEP_TTL, DEFAULT_TTL, PROJECT_TTL, MAX_TTL)
     assert actual == (
         timedelta(hours=1),

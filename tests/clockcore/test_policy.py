@@ -1,4 +1,4 @@
-"""Tests for clockcore.policy: the CLOCK §0 policy block and the §5.1 decision."""
+"""Tests for clockcore.policy: the docs/clock-spec.md §0 policy block and the §5.1 decision."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from clockcore.policy import (
     policy_from_mapping,
 )
 
-# The §0 block of CLOCK.md, copied verbatim (comments dropped).
+# The §0 block of CLOCK, copied verbatim (comments dropped).
 SECTION_0 = """
 clock:
   enabled: true

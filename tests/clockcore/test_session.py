@@ -1,4 +1,4 @@
-"""CLOCK §4.2: the session zone's precedence, one rule per row."""
+"""docs/clock-spec.md §4.2: the session zone's precedence, one rule per row."""
 
 from __future__ import annotations
 

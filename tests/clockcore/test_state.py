@@ -33,7 +33,7 @@ from clockcore.state import (
     state_schema,
 )
 
-# CLOCK.md §10.2, verbatim.
+# docs/clock-spec.md §10.2, verbatim.
 SECTION_10_2 = """
 {
   "version": 3,

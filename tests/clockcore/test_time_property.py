@@ -2,7 +2,7 @@
 
 A small grammar writes sentences the way people chat ("ping me on Tue at quarter to 4pm
 about the report", "tomorrow 3:15 in the afternoon call mom") together with the wall time
-they mean, computed here from DESIGN.md's rules (a weekday is its next occurrence after
+they mean, computed here from docs/time-rules.md's rules (a weekday is its next occurrence after
 today; "today"/"tomorrow" in the zone). `parse_anchored_time` must either read exactly that
 instant or ask: a confident different time is a silent misread, and none is allowed.
 A second test checks that asking stays the exception, so the first cannot pass by asking.

@@ -1,4 +1,4 @@
-"""Reading choices made where DESIGN.md is silent (README: "How clockbot reads time")."""
+"""Reading choices made where the anchoring rules are silent (docs/time-rules.md, "What people see")."""
 
 from __future__ import annotations
 

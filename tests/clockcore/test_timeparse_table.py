@@ -1,6 +1,6 @@
 """Table tests for `parse_anchored_time` and `find_time_expressions`.
 
-Written from the spec (DESIGN.md "Time rules (clockcore)" and the parsing
+Written from the spec (docs/time-rules.md and the parsing
 semantics agreed for clockcore), not from the implementation: every expected
 instant is computed here with `zoneinfo` and explicit calendar arithmetic, and
 the DST transitions are found by scanning 2026, then cross-checked against a few

@@ -51,13 +51,20 @@ class ScriptedModel:
                 elif self._lines.setdefault(step.say.strip(), script) != script:
                     raise ValueError(f"two scripts for one line: {step.say!r}")
         self.unmatched: list[str] = []
+        self._previous = ""
 
     def plan(self, body: Any, now: float) -> tuple[Reply, ModelCall | None]:
         reply = self._answer(body)
         # Usage as a server would count it (four characters a token, as the fake's window
-        # does), so the agent's budget follows it the way it follows a real model's.
-        tokens = len(json.dumps([body.get("messages"), body.get("tools")])) // 4
-        return dataclasses.replace(reply, prompt_tokens=tokens, cached_tokens=0), None
+        # does), so the agent's budget follows it the way it follows a real model's; cached,
+        # what a server with one prefix cache (llama.cpp's one slot) reuses from the request
+        # before: the tools (rendered first, as Qwen's template does), then the messages up
+        # to the first character that changed.
+        prompt = json.dumps([body.get("tools"), body.get("messages")])
+        same = _common_prefix(self._previous, prompt)
+        self._previous = prompt
+        usage = {"prompt_tokens": len(prompt) // 4, "cached_tokens": same // 4}
+        return dataclasses.replace(reply, **usage), None
 
     def _answer(self, body: Any) -> Reply:
         messages = body.get("messages", []) if isinstance(body, dict) else []
@@ -151,3 +158,10 @@ def _in_json(data: Any, needle: str) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many leading characters `a` and `b` share."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )

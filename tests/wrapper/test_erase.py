@@ -16,6 +16,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.engine import Connection
 
 from clockcore import MessageRef, SettableClock
+from tests.support import staged
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 from wrapper.outbox import outbox
@@ -59,8 +60,8 @@ async def _alice_and_bob(wrapper: InteractionWrapper, clock: SettableClock) -> M
     await _say(wrapper, clock, "telegram", "dm:77", "77", "bob alone", "5")
     lease = {"hold_for": "w1", "lease_until": clock.now() + timedelta(minutes=5)}
     await _say(wrapper, clock, "telegram", "dm:42", "42", "still waiting", "6", **lease)
-    await wrapper.remember(user_key=ALICE, content=f"call the bank about {SECRET}")
-    await wrapper.remember(user_key=BOB, content="bob's dentist")
+    await staged.remember(wrapper, user_key=ALICE, content=f"call the bank about {SECRET}")
+    await staged.remember(wrapper, user_key=BOB, content="bob's dentist")
     now = clock.now()
     jobs = (
         (ALICE, "dm:42", SECRET),
@@ -203,7 +204,7 @@ async def test_an_export_reads_that_persons_rows_and_no_one_elses(
         await _say(
             wrapper, clock, "telegram", f"dm:{1000 + n}", str(1000 + n), "clock it: run", f"o{n}"
         )
-        await wrapper.remember(user_key=f"telegram:{1000 + n}", content=f"other {n}")
+        await staged.remember(wrapper, user_key=f"telegram:{1000 + n}", content=f"other {n}")
     after, again = await rows_read()
     assert after == before
     assert again == document

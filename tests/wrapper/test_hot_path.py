@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, make_url
 
 from clockcore import DEFAULT_POLICY, SettableClock
 from clockcore.message import MessageRef
+from tests.support import staged
 from tests.support.postgres import PostgresServer
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
@@ -108,8 +109,11 @@ async def test_the_hot_path_writes_and_answers_what_the_chain_does(
 ) -> None:
     hot, general, clock = pair
     for wrapper in (hot, general):
-        await wrapper.remember(
-            user_key="telegram:100", content="dentist", due_at=START + timedelta(days=1)
+        await staged.remember(
+            wrapper,
+            user_key="telegram:100",
+            content="dentist",
+            due_at=START + timedelta(days=1),
         )
     for seconds, channel, thread, user, message_id, words, extras in CONVERSATION:
         clock.set(START + timedelta(seconds=seconds))
@@ -117,13 +121,10 @@ async def test_the_hot_path_writes_and_answers_what_the_chain_does(
         ref = MessageRef(
             channel=channel, thread_id=thread, user_id=user, message_id=message_id,
             text=words, received_at=at, route=extras.get("route", {}),
+            user_zone=extras.get("zone"), hint=extras.get("hint"),
         )  # fmt: skip
         held = {"hold_for": "w1", "lease_until": at + timedelta(minutes=5)}
-        kwargs: dict[str, Any] = {
-            **(held if extras.get("hold") else {}),
-            "platform_zone": extras.get("zone"),
-            "hint": extras.get("hint"),
-        }
+        kwargs: dict[str, Any] = held if extras.get("hold") else {}
         envelopes = [await wrapper.receive(ref, **kwargs) for wrapper in (hot, general)]
         shown = [_no_ids(envelope_to_json(e)) for e in envelopes]
         assert shown[0] == shown[1], words

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from clockcore import DEFAULT_POLICY, SettableClock
+from tests.support import staged
 from wrapper import InteractionWrapper
 
 TG = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
@@ -25,7 +26,7 @@ async def test_linked_identities_share_memory_actions_zone_and_policy(
     await wrapper.on_user_message(text="clock: mode normal", message_id="t2", **TG)
     await wrapper.on_user_message(text="clock it: call the bank", message_id="t3", **TG)
     due = clock.now() + timedelta(days=1)
-    await wrapper.remember(user_key="telegram:42", content="dentist", due_at=due)
+    await staged.remember(wrapper, user_key="telegram:42", content="dentist", due_at=due)
     assert await wrapper.get_upcoming(user_key="slack:U1") == []  # strangers so far
 
     await _link(wrapper)

@@ -1,6 +1,6 @@
 """CLOCK-STATE imports, generated: refused whole or taken whole, never half-written.
 
-Hypothesis mutates CLOCK.md §10.2's example (`SKILL_FILE`): a few values anywhere in it are
+Hypothesis mutates docs/clock-spec.md §10.2's example (`SKILL_FILE`): a few values anywhere in it are
 replaced with other JSON (wrong types, huge numbers, bad zones and instants, deep nesting),
 keys are dropped or added. Each document goes through `InteractionWrapper.import_state` into
 one SQLite store:

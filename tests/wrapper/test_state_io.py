@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from clockcore import SettableClock, load_state
+from tests.support import staged
 from wrapper import InteractionWrapper, StateImportError
 
 TG = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
 
-# CLOCK.md §10.2's example, with its placeholders filled in as a user of the
-# CLOCK.md skill would have them.
+# docs/clock-spec.md §10.2's example, with its placeholders filled in as a user of the
+# CLOCK skill would have them.
 SKILL_FILE = {
     "version": 3,
     "users": {
@@ -74,13 +75,16 @@ async def _busy_store(wrapper: InteractionWrapper, clock: SettableClock) -> None
         channel="telegram", thread_id="group:-5", user_id="7", text="clock: kind project",
         message_id="3",
     )  # fmt: skip
-    await wrapper.remember(
-        user_key="telegram:42", content="dentist", due_at=clock.now() + timedelta(days=1)
+    await staged.remember(
+        wrapper,
+        user_key="telegram:42",
+        content="dentist",
+        due_at=clock.now() + timedelta(days=1),
     )
-    await wrapper.remember(user_key="telegram:7", content="no date")
+    await staged.remember(wrapper, user_key="telegram:7", content="no date")
     clock.advance(minutes=3)
-    await wrapper.on_agent_message(
-        channel="telegram", thread_id="dm:42", text="have fun", relates_to_user_id="42"
+    await staged.delivered(
+        wrapper, channel="telegram", thread_id="dm:42", user_id="42", text="have fun"
     )
 
 
@@ -100,7 +104,7 @@ async def test_export_import_export_is_the_same_document(
         await fresh.import_state(exported)
         assert await fresh.export_state() == exported
         # the store works on after an import: ids continue, nothing collides
-        new_id = await fresh.remember(user_key="telegram:42", content="after import")
+        new_id = await staged.remember(fresh, user_key="telegram:42", content="after import")
         assert new_id > 2
     finally:
         await fresh.close()
@@ -113,7 +117,7 @@ async def test_import_into_the_same_backend_round_trips(
     exported = await wrapper.export_state()
     await wrapper.import_state(exported)  # replacing rows with themselves
     assert await wrapper.export_state() == exported
-    new_id = await wrapper.remember(user_key="telegram:42", content="later")
+    new_id = await staged.remember(wrapper, user_key="telegram:42", content="later")
     assert new_id >= 2**32  # a chosen id (`wrapper.effects.new_memory_id`), clear of imported ones
     [found] = await wrapper.recall(user_key="telegram:42", query="later")
     assert found.id == new_id

@@ -1,0 +1,77 @@
+"""State for tests, built the one way the product builds it: effects committed in one transaction.
+
+The store has one write path (docs/ARCHITECTURE.md, "Effects"): a turn's tools stage effect
+values and `bot.turns` commits them with the turn. Tests that need a memory item or a sent
+reply to exist stage the same values and commit them here, through the same `apply_effect`,
+rather than through writers the product never calls.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy.engine import Connection
+
+from clockcore import as_utc
+from wrapper import InteractionWrapper
+from wrapper.effects import (
+    Effect,
+    Enqueue,
+    MarkReminded,
+    NewMemory,
+    apply_effect,
+    check_memory,
+    new_memory_id,
+)
+from wrapper.outbox import new_job_key
+
+__all__ = ["commit", "delivered", "mark_reminded", "remember"]
+
+
+async def commit(wrapper: InteractionWrapper, *staged: Effect, now: datetime | None = None) -> None:
+    """Write `staged` in one transaction at `now` (the wrapper's clock by default)."""
+    at = as_utc(now) if now is not None else wrapper.clock.now()
+
+    def work(conn: Connection) -> None:
+        for effect in staged:
+            apply_effect(conn, effect, policy=wrapper.policy, agent_tz=wrapper.agent_tz, now=at)
+
+    await wrapper.database.run(work)
+
+
+async def remember(
+    wrapper: InteractionWrapper,
+    *,
+    user_key: str,
+    content: str,
+    due_at: datetime | None = None,
+    group: str | None = None,
+) -> int:
+    """A memory item, as the ``remember`` tool stages it; its id."""
+    item = NewMemory(
+        id=new_memory_id(), user_key=user_key, content=check_memory(content),
+        due_at=as_utc(due_at) if due_at is not None else None, group=group,
+    )  # fmt: skip
+    await commit(wrapper, item)
+    return item.id
+
+
+async def mark_reminded(wrapper: InteractionWrapper, item_id: int, at: datetime) -> None:
+    """The agent mentioned the item at `at`, as a turn's ``update_memory`` stages it."""
+    await commit(wrapper, MarkReminded(id=item_id, at=at))
+
+
+async def delivered(
+    wrapper: InteractionWrapper, *, channel: str, thread_id: str, user_id: str, text: str
+) -> None:
+    """A reply queued, claimed and sent now, as the dispatcher records it: the thread's agent
+    message is stamped by the delivery (`record_delivery`), as in production."""
+    now = wrapper.clock.now()
+    reply = Enqueue(
+        key=new_job_key(), kind="reply", channel=channel, thread_id=thread_id,
+        thread_key=f"agent:{wrapper.agent_id}:{channel}:{thread_id}",
+        user_key=f"{channel}:{user_id}", user_id=user_id, text=text, due_at=now,
+    )  # fmt: skip
+    await commit(wrapper, reply)
+    [item] = await wrapper.outbox.claim_due(now=now, worker="tests", lease=timedelta(minutes=1))
+    assert await wrapper.record_delivery(item, worker="tests", text=text)
