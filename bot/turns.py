@@ -448,15 +448,13 @@ class Turns:
 
     async def _refuse_too_large(self, ref: MessageRef, exc: MessageTooLargeError) -> None:
         """Answer an oversized message without storing it (the journal refuses it)."""
-        now = self._clock.now()
-        key = self._thread_key(ref)
-        await self._wrapper.routes.put(thread_key=key, channel=ref.channel, route=ref.route, at=now)
-        await self._wrapper.outbox.enqueue(
-            kind="reply", channel=ref.channel, thread_id=ref.thread_id, thread_key=key,
+        reply = Enqueue(
+            key=f"{ref.key}#too-large" if ref.message_id else new_job_key(), kind="reply",
+            channel=ref.channel, thread_id=ref.thread_id, thread_key=self._thread_key(ref),
             user_key=user_key(ref.channel, ref.user_id), user_id=ref.user_id,
-            text=TOO_LARGE_REPLY.format(size=exc.size, limit=exc.limit), due_at=now, now=now,
-            key=f"{ref.key}#too-large" if ref.message_id else new_job_key(),
+            text=TOO_LARGE_REPLY.format(size=exc.size, limit=exc.limit), due_at=self._clock.now(),
         )  # fmt: skip
+        await self._wrapper.answer_unrecorded(ref, reply)
         self._on_commit()
 
     async def _keep_typing(self, ref: MessageRef) -> None:

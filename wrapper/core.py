@@ -15,7 +15,7 @@ import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection, make_url
@@ -26,6 +26,7 @@ from clockcore import (
     DEFAULT_POLICY,
     Clock,
     ContactWindow,
+    MessageRef,
     Policy,
     SystemClock,
     agent_timezone,
@@ -56,7 +57,7 @@ from wrapper.person_data import Erased, erase_person, export_person
 from wrapper.reminders import Reminders
 from wrapper.replies import thread_followed
 from wrapper.retention import Pruned, prune_in
-from wrapper.routes import ChannelState, Routes
+from wrapper.routes import ChannelState, Routes, save_route
 from wrapper.sender_checks import pending_check_in
 from wrapper.thread_locks import ThreadLocks
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
@@ -453,40 +454,33 @@ class InteractionWrapper(MessageChain):
 
         return await self._db.run(read)
 
-    async def set_timezone(
-        self, *, user_key: str, thread_key: str, zone: str, scope: Literal["thread", "home"]
-    ) -> str:
-        """Set the thread's session zone or the person's home zone; the canonical IANA id.
-
-        ``thread`` is the same override as ``clock: tz …`` (a thread not seen yet
-        gets a bare row holding it); ``home`` is ``clock: home tz …``.
-
-        Raises:
-            UnknownTimezoneError: `zone` is not an IANA id.
-            ValueError: an unknown scope or a malformed `user_key`.
-        """
-        canonical = require_zone(zone)
-        if scope not in ("thread", "home"):
-            raise ValueError(f"scope must be 'thread' or 'home', not {scope!r}")
-        keys.split_user_key(user_key)
-        change = effects.ZoneChange(
-            user_key=user_key, thread_key=thread_key, zone=canonical, scope=scope
-        )
+    async def answer_unrecorded(self, ref: MessageRef, reply: effects.Enqueue) -> None:
+        """Answer a message the journal refused (too large to keep): the thread's route and
+        `reply` in one transaction. Nothing of the message itself is stored, so there is no
+        turn to commit this with; a redelivery makes the same reply, which its key folds."""
         now = self._clock.now()
-        await self._db.run(
-            lambda conn: effects.set_zone(conn, change, agent_tz=self._agent_tz, now=now)
-        )
-        return canonical
 
-    async def set_contact_window(self, *, user_key: str, window: ContactWindow) -> None:
-        """Set the contact window of the person behind `user_key` (as the tool does)."""
-        change = effects.WindowChange(user_key, f"{window.start:%H:%M}-{window.end:%H:%M}")
-        now = self._clock.now()
-        await self._db.run(
-            lambda conn: effects.apply_effect(
-                conn, change, policy=self._policy, agent_tz=self._agent_tz, now=now
+        def work(conn: Connection) -> None:
+            save_route(
+                conn, thread_key=reply.thread_key, channel=ref.channel, route=ref.route, at=now
             )
-        )
+            effects.apply_effect(conn, reply, policy=self._policy, agent_tz=self._agent_tz, now=now)
+
+        await self._db.run(work)
+
+    async def save_settings(self, *changes: effects.ZoneChange | effects.WindowChange) -> None:
+        """A person's settings changed outside a conversation (the web settings page, an
+        eval's set-up): the effects a turn's tools stage for the same change, written in
+        one transaction, all or none."""
+        now = self._clock.now()
+
+        def work(conn: Connection) -> None:
+            for change in changes:
+                effects.apply_effect(
+                    conn, change, policy=self._policy, agent_tz=self._agent_tz, now=now
+                )
+
+        await self._db.run(work)
 
     # ------------------------------------------------------------- state
 

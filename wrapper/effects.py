@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from sqlalchemy.engine import Connection
 
-from clockcore import ContextEnvelope, MessageRef, Policy, delta_hours
+from clockcore import ContactWindow, ContextEnvelope, MessageRef, Policy, delta_hours, require_zone
 from clockcore.actions import MAX_TTL, classify_activity, draft_action
 from wrapper import keys, queries
 from wrapper.errors import WrapperError
@@ -179,12 +179,29 @@ class ActionStatusChange:
 
 @dataclass(frozen=True, slots=True)
 class ZoneChange:
-    """Set the thread's session zone or the person's home zone (``set_timezone``)."""
+    """Set the thread's session zone or the person's home zone (``set_timezone``).
+
+    `zone` is made the canonical IANA id; `thread_key` is needed for the thread
+    scope only.
+
+    Raises:
+        UnknownTimezoneError: `zone` is not an IANA id.
+        ValueError: an unknown scope, a thread scope without a thread, or a
+            malformed `user_key`.
+    """
 
     user_key: str
-    thread_key: str
+    thread_key: str | None
     zone: str
     scope: Literal["thread", "home"]
+
+    def __post_init__(self) -> None:
+        if self.scope not in ("thread", "home"):
+            raise ValueError(f"scope must be 'thread' or 'home', not {self.scope!r}")
+        if self.scope == "thread" and not self.thread_key:
+            raise ValueError("a thread's zone needs its thread key")
+        keys.split_user_key(self.user_key)
+        object.__setattr__(self, "zone", require_zone(self.zone))
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +210,15 @@ class WindowChange:
 
     user_key: str
     window: str
+
+    def __post_init__(self) -> None:
+        """Raises `InvalidContactWindowError` (a ValueError) for a window that cannot be read."""
+        keys.split_user_key(self.user_key)
+        ContactWindow.parse(self.window)
+
+    @classmethod
+    def of(cls, user_key: str, window: ContactWindow) -> WindowChange:
+        return cls(user_key, f"{window.start:%H:%M}-{window.end:%H:%M}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +403,7 @@ def change_action(conn: Connection, *, user_key: str, action_id: str, status: st
 def set_zone(conn: Connection, change: ZoneChange, *, agent_tz: str, now: datetime) -> None:
     """Set the thread's session zone (a bare thread row when new) or the person's home zone."""
     if change.scope == "thread":
+        assert change.thread_key is not None  # checked when the change was made
         agent_id, channel, thread_id = keys.split_thread_key(change.thread_key)
         queries.set_thread_zone(
             conn, thread_key=change.thread_key, agent_id=agent_id, channel=channel,

@@ -70,9 +70,6 @@ _LOAD = (
     .where(history.c.thread_key == _KEY)
     .order_by(history.c.seq)
 )
-_COUNT_CHARS = select(func.coalesce(func.sum(func.length(history.c.content)), 0)).where(
-    history.c.thread_key == _KEY
-)
 _DROP_PREFIX = delete(history).where(
     history.c.thread_key == _KEY, history.c.seq < bindparam("upto")
 )
@@ -119,51 +116,15 @@ class History:
 
         return await self._db.run(work, inline=True)
 
-    async def append(
-        self, thread_key: str, messages: Sequence[StoredMessage], *, at: datetime
-    ) -> None:
-        """Add `messages` after the thread's last one, all or none.
-
-        Raises:
-            ValueError: an unknown role, or text a database cannot keep (NUL).
-        """
-        rows = [_row(m) for m in messages]
-        if rows:
-            await self._db.run(lambda conn: _append_rows(conn, thread_key, rows, at), inline=True)
-
-    async def replace_prefix(
-        self,
-        thread_key: str,
-        upto_seq: int,
-        summary: Sequence[StoredMessage],
-        *,
-        at: datetime,
-    ) -> None:
-        """Compaction: the messages before `upto_seq` become `summary`; seq restarts at 0.
-
-        Later messages keep their content and order (and are renumbered after
-        the summary). `upto_seq` past the end replaces every message.
-
-        Raises:
-            ValueError: a negative `upto_seq`, or a summary `append` would refuse.
-        """
-        await self._db.run(
-            lambda conn: replace_prefix_in(conn, thread_key, upto_seq, summary, at=at)
-        )
-
-    async def count_chars(self, thread_key: str) -> int:
-        """The total length of the thread's message contents, in characters."""
-
-        def work(conn: Connection) -> int:
-            return int(conn.execute(_COUNT_CHARS, {"key": thread_key}).scalar_one())
-
-        return await self._db.run(work, inline=True)
-
 
 def append_in(
     conn: Connection, thread_key: str, messages: Sequence[StoredMessage], *, at: datetime
 ) -> None:
-    """`History.append` in the caller's transaction."""
+    """Add `messages` after the thread's last one, in the caller's transaction.
+
+    Raises:
+        ValueError: an unknown role, or text a database cannot keep (NUL).
+    """
     rows = [_row(m) for m in messages]
     if rows:
         _append_rows(conn, thread_key, rows, at)
@@ -183,7 +144,15 @@ def replace_prefix_in(
     *,
     at: datetime,
 ) -> None:
-    """`History.replace_prefix` in the caller's transaction."""
+    """Compaction, in the caller's transaction: the messages before `upto_seq` become
+    `summary`; seq restarts at 0.
+
+    Later messages keep their content and order (and are renumbered after the
+    summary). `upto_seq` past the end replaces every message.
+
+    Raises:
+        ValueError: a negative `upto_seq`, or a summary `append_in` would refuse.
+    """
     if upto_seq < 0:
         raise ValueError(f"upto_seq must be >= 0, not {upto_seq}")
     rows = [_row(m) for m in summary]

@@ -332,32 +332,10 @@ class Outbox:
     def __init__(self, database: Database) -> None:
         self._db = database
 
-    async def enqueue(
-        self,
-        *,
-        kind: OutboxKind,
-        channel: str,
-        thread_id: str,
-        thread_key: str,
-        user_key: str | None,
-        text: str,
-        due_at: datetime,
-        memory_id: int | None = None,
-        now: datetime,
-        key: str | None = None,
-        user_id: str | None = None,
-    ) -> int:
-        """Store a pending item due at `due_at`; its id (the existing item's, for a known `key`).
-
-        Raises:
-            ValueError: an unknown kind, text over 20,000 characters, or text with NUL.
-        """
-        values = item_values(
-            kind=kind, channel=channel, thread_id=thread_id, thread_key=thread_key,
-            user_key=user_key, user_id=user_id, text=text, due_at=due_at, memory_id=memory_id,
-            now=now, key=key or new_job_key(),
-        )  # fmt: skip
-        return await self._db.run(lambda conn: enqueue_in(conn, values), inline=True)
+    @property
+    def database(self) -> Database:
+        """The store, for tools that read it directly (benchmarks, tests)."""
+        return self._db
 
     async def claim_due(
         self,
@@ -387,10 +365,6 @@ class Outbox:
             return sorted(items, key=lambda item: (item.due_at, item.id))
 
         return await self._db.run(work, inline=True)
-
-    async def mark_sent(self, item_id: int, *, worker: str, sent_at: datetime) -> bool:
-        """Sent; False unless the item is still claimed by `worker`."""
-        return await self._change(_MARK_SENT, item=item_id, worker=worker, at=sent_at)
 
     async def hold_on(self, item_id: int, *, worker: str, now: datetime, until: datetime) -> bool:
         """Just before a send: whether `worker` still holds the item, its lease renewed to `until`.
@@ -425,14 +399,6 @@ class Outbox:
         error = error[:MAX_ERROR_CHARS]
         return await self._change(_FAIL, item=item_id, worker=worker, error=error)
 
-    async def defer(self, item_id: int, *, worker: str, until: datetime, reason: str) -> bool:
-        """The agent chose to wait: due at `until`, the old due time and `reason` kept.
-
-        False unless the item is claimed by `worker`.
-        """
-        params = {"item": item_id, "worker": worker, "until": until, "reason": reason}
-        return await self._change(_DEFER, **params)
-
     async def listing(
         self, *, limit: int = 50, status: OutboxStatus | None = None
     ) -> list[OutboxItem]:
@@ -455,10 +421,6 @@ class Outbox:
             return {str(status): int(count) for status, count in rows}
 
         return await self._db.run(work, inline=True)
-
-    async def cancel_reminder(self, memory_id: int) -> int:
-        """Fail (``last_error="canceled"``) the memory's waiting reminders; how many."""
-        return await self._db.run(lambda conn: cancel_reminders(conn, memory_id), inline=True)
 
     async def _change(self, stmt: Update, **params: Any) -> bool:
         return await self._count(stmt, **params) > 0

@@ -78,16 +78,6 @@ class Routes:
         found = await self._db.run(work)
         return dict(found) if found else {}
 
-    async def put(
-        self, *, thread_key: str, channel: str, route: Mapping[str, str], at: datetime
-    ) -> None:
-        """Store a route on its own (when no message is journaled with it)."""
-        await self._db.run(
-            lambda conn: save_route(
-                conn, thread_key=thread_key, channel=channel, route=route, at=at
-            )
-        )
-
 
 class ChannelState:
     """Durable values for adapters (`channels.base.StateStore`), in the store."""

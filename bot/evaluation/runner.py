@@ -30,6 +30,7 @@ from bot.llm.types import Provider
 from channels.base import Channel, Inbound, Outgoing, Sink, StateStore
 from clockcore import ContactWindow, SettableClock, to_iso
 from wrapper import tables
+from wrapper.effects import WindowChange, ZoneChange
 
 __all__ = ["EvalChannel", "Outcome", "Said", "StoreState", "plain", "run_scenario"]
 
@@ -167,16 +168,18 @@ async def _settled(gateway: Gateway, clock: SettableClock) -> None:
     await wait_answered(gateway)
 
 
-async def _setup(gateway: Gateway, scenario: Scenario, user_key: str, thread_key: str) -> None:
+async def _setup(gateway: Gateway, scenario: Scenario, user_key: str) -> None:
     person = scenario.person
     wrapper = gateway.wrapper
+    changes: list[ZoneChange | WindowChange] = []
     if person.zone is not None:
-        await wrapper.set_timezone(
-            user_key=user_key, thread_key=thread_key, zone=person.zone, scope="home"
+        changes.append(
+            ZoneChange(user_key=user_key, thread_key=None, zone=person.zone, scope="home")
         )
     if person.window is not None:
         start, end = (time.fromisoformat(part) for part in person.window.split("-"))
-        await wrapper.set_contact_window(user_key=user_key, window=ContactWindow(start, end))
+        changes.append(WindowChange.of(user_key, ContactWindow(start, end)))
+    await wrapper.save_settings(*changes)
 
 
 async def run_scenario(
@@ -208,8 +211,7 @@ async def run_scenario(
         try:
             await gateway.start()
             user_key = f"{person.channel}:{USER}"
-            thread_key = f"agent:{local.agent_id}:{person.channel}:{thread_id}"
-            await _setup(gateway, scenario, user_key, thread_key)
+            await _setup(gateway, scenario, user_key)
             for index, step in enumerate(scenario.steps):
                 channel.step = index
                 if step.say is None:

@@ -48,6 +48,7 @@ from clockcore.errors import ClockError
 from clockcore.places import lookup_place
 from clockcore.recurrence import occurrences
 from wrapper import InteractionWrapper
+from wrapper.effects import WindowChange, ZoneChange
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderAction, ReminderChange, reminder_id
 from wrapper.schedules import Schedule
@@ -450,12 +451,12 @@ class WebPages:
                     "Try an IANA name such as Europe/Berlin.",
                     status=400,
                 )
+        changes: list[ZoneChange | WindowChange] = []
         if zone is not None:
-            await self._wrapper.set_timezone(
-                user_key=user_key, thread_key="", zone=zone, scope="home"
-            )
+            changes.append(ZoneChange(user_key=user_key, thread_key=None, zone=zone, scope="home"))
         if window is not None:
-            await self._wrapper.set_contact_window(user_key=user_key, window=window)
+            changes.append(WindowChange.of(user_key, window))
+        await self._wrapper.save_settings(*changes)  # both, or neither
         raise web.HTTPSeeOther("/ui/hours?saved=1")
 
     # ------------------------------------------------------------- the operator's page

@@ -26,9 +26,10 @@ from bot.llm.errors import LLMError
 from bot.turns import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock, duckling_reader
+from tests.support import staged
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
 from wrapper import InteractionWrapper, OutboxItem
-from wrapper.effects import Enqueue, NewAction, NewMemory
+from wrapper.effects import Enqueue, NewAction, NewMemory, ZoneChange
 from wrapper.history import StoredMessage
 from wrapper.turn_commit import Compaction
 
@@ -201,8 +202,10 @@ async def test_times_the_model_passes_on_are_read_in_the_persons_language(
         Reply.tool_call("remember", json.dumps({"content": "llamar a mamá", "due_at": "mañana a las 9"})),
         "Hecho.",
     )  # fmt: skip
-    await wrapper.set_timezone(
-        user_key="telegram:42", thread_key=THREAD_KEY, zone="Europe/Madrid", scope="home"
+    await wrapper.save_settings(
+        ZoneChange(
+            user_key="telegram:42", thread_key=THREAD_KEY, zone="Europe/Madrid", scope="home"
+        )
     )
     ref = dataclasses.replace(_ref(clock, "recuérdame mañana a las 9 llamar a mamá"), language="es")
     envelope = await wrapper.receive(ref)
@@ -335,8 +338,8 @@ async def _night_reminder(
     """A reminder due at 02:14 for a person in Los Angeles, claimed by `worker`."""
     await wrapper.on_user_message(text=f"clock: home tz {LA}", message_id="tz", **DM)
     clock.set(NIGHT)
-    await wrapper.outbox.enqueue(
-        kind="reminder", channel="telegram", thread_id="dm:42", thread_key=THREAD_KEY,
+    await staged.queued(
+        wrapper.outbox, kind="reminder", channel="telegram", thread_id="dm:42", thread_key=THREAD_KEY,
         user_key="telegram:42", user_id="42", text="take the pill", due_at=NIGHT, now=clock.now(),
     )  # fmt: skip
     (item,) = await wrapper.outbox.claim_due(
@@ -452,8 +455,8 @@ async def test_a_proactive_turn_sees_the_thread_and_the_next_turn_sees_it(
     turns = _turns(store, agent)
     server.script("Sure, I'll nudge you.", "Time to stretch!", "Glad you did.")
     await _say(turns, clock, "nudge me to stretch at 15:30", "p1")
-    await wrapper.outbox.enqueue(
-        kind="reminder", channel="telegram", thread_id="dm:42", thread_key=THREAD_KEY,
+    await staged.queued(
+        wrapper.outbox, kind="reminder", channel="telegram", thread_id="dm:42", thread_key=THREAD_KEY,
         user_key="telegram:42", text="stretch", due_at=clock.now(), now=clock.now(),
     )  # fmt: skip
     clock.advance(minutes=30)

@@ -22,6 +22,7 @@ from bot.gateway import Gateway
 from channels.base import ChannelError, Outgoing
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound
+from tests.support import staged
 from wrapper import queries as q
 from wrapper.outbox import outbox
 from wrapper.schedules import NewSchedule, new_schedule_id
@@ -57,8 +58,8 @@ async def world(
 
 async def _hello(gateway: Gateway, clock: SettableClock) -> int:
     """A reply saying "hello" in the test channel's DM 7, due now; its id."""
-    return await gateway.outbox.enqueue(
-        kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
+    return await staged.queued(
+        gateway.outbox, kind="reply", channel="test", thread_id="dm:7", thread_key="agent:main:test:dm:7",
         user_key="test:7", text="hello", due_at=clock.now(), now=clock.now(),
     )  # fmt: skip
 

@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.gateway import Gateway
 from channels.base import Channel, ChannelError, HttpRoute, Inbound, Outgoing, Sink, StateStore
 from clockcore import MessageRef
+from tests.support import staged
 
 NOW = datetime(2026, 3, 7, 15, tzinfo=UTC)
 
@@ -214,8 +215,8 @@ async def test_a_job_for_a_channel_not_running_here_waits(
     gateway: Gateway, channel: RecordingChannel
 ) -> None:
     now = datetime.now(UTC)
-    await gateway.outbox.enqueue(
-        kind="reply", channel="elsewhere", thread_id="dm:1", thread_key="agent:main:elsewhere:dm:1",
+    await staged.queued(
+        gateway.outbox, kind="reply", channel="elsewhere", thread_id="dm:1", thread_key="agent:main:elsewhere:dm:1",
         user_key="elsewhere:1", text="hi", due_at=now, now=now,
     )  # fmt: skip
     await gateway.settle()

@@ -55,8 +55,8 @@ async def group(tmp_path: Path) -> AsyncIterator[Group]:
         async with Gateway(settings, channels=[channel]) as gw:
             memory_id = await staged.remember(gw.wrapper, user_key="test:42", content=SECRET)
             now = datetime.now(UTC)
-            job = await gw.outbox.enqueue(
-                kind="reminder", channel="test", thread_id="dm:42",
+            job = await staged.queued(
+                gw.outbox, kind="reminder", channel="test", thread_id="dm:42",
                 thread_key="agent:main:test:dm:42", user_key="test:42", user_id="42",
                 text=PRIVATE_REMINDER, due_at=now + timedelta(days=1), now=now,
             )  # fmt: skip

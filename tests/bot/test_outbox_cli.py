@@ -6,10 +6,13 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from sqlalchemy.engine import Connection
 from typer.testing import CliRunner
 
 from bot.cli import app
+from tests.support import staged
 from wrapper import InteractionWrapper, Outbox
+from wrapper.outbox import JobDecision, decide_in, mark_sent_in
 
 runner = CliRunner()
 NOW = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)
@@ -26,11 +29,16 @@ async def _seed(url: str) -> None:
             "user_key": "console:me",
             "now": NOW,
         }
-        await outbox.enqueue(kind="reply", text="hello", due_at=NOW, **common)  # type: ignore[arg-type]
-        await outbox.enqueue(kind="reminder", text="take the pill", due_at=NOW, **common)  # type: ignore[arg-type]
+        await staged.queued(outbox, kind="reply", text="hello", due_at=NOW, **common)  # type: ignore[arg-type]
+        await staged.queued(outbox, kind="reminder", text="take the pill", due_at=NOW, **common)  # type: ignore[arg-type]
         first, second = await outbox.claim_due(now=NOW, worker="w", lease=timedelta(minutes=1))
-        await outbox.mark_sent(first.id, worker="w", sent_at=NOW)
-        await outbox.defer(second.id, worker="w", until=NOW.replace(hour=15), reason="asleep")
+        deferred = JobDecision(second.id, "w", defer_until=NOW.replace(hour=15), reason="asleep")
+
+        def delivered_and_deferred(conn: Connection) -> None:
+            assert mark_sent_in(conn, first.id, worker="w", sent_at=NOW)
+            assert decide_in(conn, deferred, at=NOW)
+
+        await wrapper.database.run(delivered_and_deferred)
     finally:
         await wrapper.close()
 

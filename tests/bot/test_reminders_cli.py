@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from bot.cli import app
 from clockcore import parse_recurrence
+from tests.support import staged
 from wrapper import InteractionWrapper
 from wrapper.schedules import NewSchedule, new_schedule_id
 
@@ -29,8 +30,8 @@ async def _seed(url: str) -> int:
             rrule=rule.rrule, dtstart=rule.dtstart, zone=None, origin_tz="Europe/Berlin",
         )  # fmt: skip
         await wrapper.reminders.create(new, now=now)
-        await wrapper.outbox.enqueue(
-            kind="reminder", channel="console", thread_id="dm:me",
+        await staged.queued(
+            wrapper.outbox, kind="reminder", channel="console", thread_id="dm:me",
             thread_key="agent:main:console:dm:me", user_key="console:me", text="call the bank",
             due_at=now + timedelta(days=1), now=now,
         )  # fmt: skip

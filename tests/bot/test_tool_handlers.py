@@ -716,10 +716,11 @@ async def test_set_timezone_home_leaves_a_thread_zone(world: World) -> None:
 
 async def test_set_timezone_on_a_thread_not_seen_yet(world: World) -> None:
     thread_key = "agent:main:console:room"
-    zone = await world.wrapper.set_timezone(
-        user_key="console:me", thread_key=thread_key, zone="Asia/Kathmandu", scope="thread"
+    await world.wrapper.save_settings(
+        ZoneChange(
+            user_key="console:me", thread_key=thread_key, zone="Asia/Kathmandu", scope="thread"
+        )
     )
-    assert zone == "Asia/Kathmandu"
     envelope = await world.say("first words", thread="room")
     assert envelope.thread_key == thread_key
     assert envelope.session_tz == "Asia/Kathmandu"

@@ -25,6 +25,8 @@ from bot.my_data import PRIVATE_ONLY_REPLY
 from bot.web.pages import COOKIE
 from channels.base import ChannelError
 from tests.bot.test_gateway import RecordingChannel, inbound
+from tests.support import staged
+from wrapper.effects import ZoneChange
 from wrapper.web import token_hash
 
 ADMIN = "operator-token-0123456789"
@@ -98,8 +100,8 @@ async def _post(
 
 async def _reminder(site: Site, user: str, text: str, due_in: timedelta) -> int:
     now = datetime.now(UTC)
-    return await site.gw.wrapper.outbox.enqueue(
-        kind="reminder", channel="test", thread_id=f"dm:{user}",
+    return await staged.queued(
+        site.gw.wrapper.outbox, kind="reminder", channel="test", thread_id=f"dm:{user}",
         thread_key=f"main:test:dm:{user}", user_key=f"test:{user}", user_id=user, text=text,
         due_at=now + due_in, now=now,
     )  # fmt: skip
@@ -120,8 +122,8 @@ def test_dashboard_is_read_whole() -> None:
 
 async def test_a_link_signs_in_once_and_shows_the_timeline_in_the_persons_zone(site: Site) -> None:
     assert site.channel.sink is not None
-    await site.gw.wrapper.set_timezone(
-        user_key="test:7", thread_key="", zone="Asia/Tokyo", scope="home"
+    await site.gw.wrapper.save_settings(
+        ZoneChange(user_key="test:7", thread_key=None, zone="Asia/Tokyo", scope="home")
     )
     await site.channel.sink(inbound("hello from alice", "m0"))
     await site.gw.settle()
@@ -191,8 +193,8 @@ async def test_dashboard_in_a_group_or_without_a_public_url_gives_no_link(
 
 
 async def test_reminders_snooze_move_and_cancel_change_the_outbox(site: Site) -> None:
-    await site.gw.wrapper.set_timezone(
-        user_key="test:7", thread_key="", zone="Europe/Berlin", scope="home"
+    await site.gw.wrapper.save_settings(
+        ZoneChange(user_key="test:7", thread_key=None, zone="Europe/Berlin", scope="home")
     )
     job = await _reminder(site, "7", "water the plants", timedelta(minutes=5))
     alice = await site.signed_in("7", "m1")

@@ -8,6 +8,7 @@ rather than through writers the product never calls.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy.engine import Connection
@@ -23,9 +24,10 @@ from wrapper.effects import (
     check_memory,
     new_memory_id,
 )
-from wrapper.outbox import new_job_key
+from wrapper.history import StoredMessage, append_in
+from wrapper.outbox import Outbox, OutboxKind, enqueue_in, item_values, new_job_key
 
-__all__ = ["commit", "delivered", "mark_reminded", "remember"]
+__all__ = ["appended", "commit", "delivered", "mark_reminded", "queued", "remember"]
 
 
 async def commit(wrapper: InteractionWrapper, *staged: Effect, now: datetime | None = None) -> None:
@@ -75,3 +77,35 @@ async def delivered(
     await commit(wrapper, reply)
     [item] = await wrapper.outbox.claim_due(now=now, worker="tests", lease=timedelta(minutes=1))
     assert await wrapper.record_delivery(item, worker="tests", text=text)
+
+
+async def appended(
+    wrapper: InteractionWrapper, thread_key: str, messages: Sequence[StoredMessage], *, at: datetime
+) -> None:
+    """Messages added to a thread's history at `at`, as a turn's commit adds them."""
+    await wrapper.database.run(lambda conn: append_in(conn, thread_key, messages, at=at))
+
+
+async def queued(
+    outbox: Outbox,
+    *,
+    kind: OutboxKind,
+    channel: str,
+    thread_id: str,
+    thread_key: str,
+    user_key: str | None,
+    text: str,
+    due_at: datetime,
+    now: datetime,
+    memory_id: int | None = None,
+    key: str | None = None,
+    user_id: str | None = None,
+) -> int:
+    """An outbox job, written as a commit writes a staged `Enqueue` (`enqueue_in`); its id
+    (the existing job's, for a key already there)."""
+    values = item_values(
+        kind=kind, channel=channel, thread_id=thread_id, thread_key=thread_key,
+        user_key=user_key, user_id=user_id, text=text, due_at=due_at, memory_id=memory_id,
+        now=now, key=key or new_job_key(),
+    )  # fmt: skip
+    return await outbox.database.run(lambda conn: enqueue_in(conn, values))

@@ -69,8 +69,8 @@ async def _alice_and_bob(wrapper: InteractionWrapper, clock: SettableClock) -> M
         (BOB, "dm:77", "bob's reminder"),
     )
     for user_key, thread, words in jobs:
-        await wrapper.outbox.enqueue(
-            kind="reminder", channel="telegram", thread_id=thread,
+        await staged.queued(
+            wrapper.outbox, kind="reminder", channel="telegram", thread_id=thread,
             thread_key=f"agent:main:telegram:{thread}", user_key=user_key,
             user_id=user_key.split(":")[1], text=f"Reminder: {words}",
             due_at=now + timedelta(hours=1), now=now, key=f"job-{thread}",

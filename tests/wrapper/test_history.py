@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 
 from wrapper import InteractionWrapper
 from wrapper.db import _MIGRATIONS, Database, resolve_url
-from wrapper.history import History, StoredMessage, history
+from wrapper.history import History, StoredMessage, append_in, history, replace_prefix_in
 
 AT = datetime(2026, 5, 1, 12, tzinfo=UTC)
 THREAD = "agent:main:telegram:dm:7"
@@ -59,6 +59,20 @@ def _msgs(prefix: str, count: int) -> list[StoredMessage]:
     return [StoredMessage("user", f"{prefix}-{i}") for i in range(count)]
 
 
+async def _append(
+    db: Database, thread_key: str, messages: list[StoredMessage], *, at: datetime
+) -> None:
+    """Add messages as a turn's commit does (`append_in`), in a transaction of their own."""
+    await db.run(lambda conn: append_in(conn, thread_key, messages, at=at))
+
+
+async def _replace_prefix(
+    db: Database, thread_key: str, upto_seq: int, summary: list[StoredMessage], *, at: datetime
+) -> None:
+    """Compact as a turn's commit does (`replace_prefix_in`)."""
+    await db.run(lambda conn: replace_prefix_in(conn, thread_key, upto_seq, summary, at=at))
+
+
 async def test_round_trip_is_byte_exact(db: Database) -> None:
     store = History(db)
     sent = [StoredMessage("user", content) for content in TRICKY]
@@ -74,30 +88,22 @@ async def test_round_trip_is_byte_exact(db: Database) -> None:
     )
     sent.append(StoredMessage("tool", ' {"ok": true} ', tool_call_id="call_1", name="remember"))
     sent.append(StoredMessage("system", "stable prompt"))
-    await store.append(THREAD, sent, at=AT)
+    await _append(db, THREAD, sent, at=AT)
 
     loaded = await store.load(THREAD)
 
     assert loaded == sent
     for got, want in zip(loaded, sent, strict=True):
         assert got.content.encode() == want.content.encode()
-    assert await store.count_chars(THREAD) == sum(len(m.content) for m in sent)
-
-
-async def test_count_chars_counts_characters_not_bytes(db: Database) -> None:
-    store = History(db)
-    assert await store.count_chars(THREAD) == 0
-    await store.append(THREAD, [StoredMessage("user", "é🕰"), StoredMessage("user", "abc")], at=AT)
-    assert await store.count_chars(THREAD) == 5
 
 
 async def test_appends_continue_the_sequence_per_thread(db: Database) -> None:
     store = History(db)
     assert await store.load(THREAD) == []
-    await store.append(THREAD, _msgs("a", 3), at=AT)
-    await store.append("other-thread", _msgs("x", 2), at=AT)
-    await store.append(THREAD, [], at=AT)  # nothing to add, nothing changes
-    await store.append(THREAD, _msgs("b", 2), at=AT + timedelta(minutes=1))
+    await _append(db, THREAD, _msgs("a", 3), at=AT)
+    await _append(db, "other-thread", _msgs("x", 2), at=AT)
+    await _append(db, THREAD, [], at=AT)  # nothing to add, nothing changes
+    await _append(db, THREAD, _msgs("b", 2), at=AT + timedelta(minutes=1))
 
     assert [m.content for m in await store.load(THREAD)] == ["a-0", "a-1", "a-2", "b-0", "b-1"]
     assert await _seqs(db, THREAD) == [0, 1, 2, 3, 4]
@@ -108,9 +114,9 @@ async def test_appends_continue_the_sequence_per_thread(db: Database) -> None:
 async def test_refused_messages_write_nothing(db: Database) -> None:
     store = History(db)
     with pytest.raises(ValueError, match="role"):
-        await store.append(THREAD, [StoredMessage("user", "ok"), StoredMessage("bot", "x")], at=AT)
+        await _append(db, THREAD, [StoredMessage("user", "ok"), StoredMessage("bot", "x")], at=AT)
     with pytest.raises(ValueError, match="NUL"):
-        await store.append(THREAD, [StoredMessage("user", "a\x00b")], at=AT)
+        await _append(db, THREAD, [StoredMessage("user", "a\x00b")], at=AT)
     assert await store.load(THREAD) == []
 
 
@@ -119,37 +125,37 @@ async def test_replace_prefix_keeps_later_messages_exactly(db: Database) -> None
     early = _msgs("early", 4)
     later = [StoredMessage("user", content) for content in TRICKY[:4]]
     later.append(StoredMessage("assistant", "", tool_calls=(("c", "n", '{"k": 1}'),)))
-    await store.append(THREAD, early + later, at=AT)
+    await _append(db, THREAD, early + later, at=AT)
     summary = [StoredMessage("system", "Summary:\n- early 0..3\n"), StoredMessage("user", "ok")]
 
-    await store.replace_prefix(THREAD, 4, summary, at=AT + timedelta(hours=1))
+    await _replace_prefix(db, THREAD, 4, summary, at=AT + timedelta(hours=1))
 
     assert await store.load(THREAD) == summary + later
     assert await _seqs(db, THREAD) == list(range(len(summary) + len(later)))
     # Appends carry on after the renumbered tail.
-    await store.append(THREAD, [StoredMessage("user", "next")], at=AT + timedelta(hours=2))
+    await _append(db, THREAD, [StoredMessage("user", "next")], at=AT + timedelta(hours=2))
     assert (await store.load(THREAD))[-1].content == "next"
     assert await _seqs(db, THREAD) == list(range(len(summary) + len(later) + 1))
 
 
 async def test_replace_prefix_edges(db: Database) -> None:
     store = History(db)
-    await store.append(THREAD, _msgs("m", 5), at=AT)
+    await _append(db, THREAD, _msgs("m", 5), at=AT)
     head = StoredMessage("system", "head")
 
-    await store.replace_prefix(THREAD, 0, [head], at=AT)  # nothing before 0: a prepend
+    await _replace_prefix(db, THREAD, 0, [head], at=AT)  # nothing before 0: a prepend
     assert [m.content for m in await store.load(THREAD)] == ["head", *[f"m-{i}" for i in range(5)]]
 
     # Fewer summary messages than replaced ones: the tail moves down.
-    await store.replace_prefix(THREAD, 4, [], at=AT)
+    await _replace_prefix(db, THREAD, 4, [], at=AT)
     assert [m.content for m in await store.load(THREAD)] == ["m-3", "m-4"]
     assert await _seqs(db, THREAD) == [0, 1]
 
-    await store.replace_prefix(THREAD, 99, [head], at=AT)  # past the end: everything
+    await _replace_prefix(db, THREAD, 99, [head], at=AT)  # past the end: everything
     assert await store.load(THREAD) == [head]
 
     with pytest.raises(ValueError, match="upto_seq"):
-        await store.replace_prefix(THREAD, -1, [], at=AT)
+        await _replace_prefix(db, THREAD, -1, [], at=AT)
     assert await store.load(THREAD) == [head]
 
 
@@ -174,7 +180,7 @@ async def test_concurrent_appends_never_interleave(db: Database) -> None:
 
     async def writer(w: int) -> None:
         batch = [StoredMessage("user", f"w{w}-b0-m{i}") for i in range(size)]
-        await store.append(THREAD, batch, at=AT)
+        await _append(db, THREAD, batch, at=AT)
 
     await asyncio.gather(*(writer(w) for w in range(tasks)))
 
@@ -189,10 +195,9 @@ PROCESSES, BATCHES, BATCH_SIZE = 4, 25, 2
 async def _append_many(url: str, worker: int) -> None:
     database = Database(resolve_url(url))
     try:
-        store = History(database)
         for b in range(BATCHES):
             batch = [StoredMessage("user", f"w{worker}-b{b}-m{i}") for i in range(BATCH_SIZE)]
-            await store.append(THREAD, batch, at=AT + timedelta(seconds=b))
+            await _append(database, THREAD, batch, at=AT + timedelta(seconds=b))
     finally:
         await database.dispose()
 
@@ -247,7 +252,7 @@ async def test_fresh_database_is_migrated_to_head(database_url: str) -> None:
         version, tables = await opened.database.run(_version_and_tables)
         assert version == _head()
         assert {"history", "outbox"} <= tables
-        await History(opened.database).append(THREAD, [StoredMessage("user", "hi")], at=AT)
+        await _append(opened.database, THREAD, [StoredMessage("user", "hi")], at=AT)
         assert await History(opened.database).load(THREAD) == [StoredMessage("user", "hi")]
     finally:
         await opened.close()
@@ -269,7 +274,7 @@ async def test_a_0001_database_upgrades(database_url: str) -> None:
         version, tables = await opened.database.run(_version_and_tables)
         assert version == _head()
         assert {"history", "outbox", "threads"} <= tables
-        await History(opened.database).append(THREAD, _msgs("m", 2), at=AT)
+        await _append(opened.database, THREAD, _msgs("m", 2), at=AT)
         assert await _seqs(opened.database, THREAD) == [0, 1]
     finally:
         await opened.close()

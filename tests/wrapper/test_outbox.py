@@ -13,8 +13,17 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Connection
 
+from tests.support import staged
 from wrapper.db import Database, resolve_url
-from wrapper.outbox import Outbox, OutboxItem, claim_statement, mark_sent_in
+from wrapper.outbox import (
+    JobDecision,
+    Outbox,
+    OutboxItem,
+    cancel_reminders,
+    claim_statement,
+    decide_in,
+    mark_sent_in,
+)
 from wrapper.reminders import meant_in
 from wrapper.workers import Workers
 
@@ -51,12 +60,29 @@ async def _enqueue(
     kind: Any = "reply",
     **extra: Any,
 ) -> int:
-    return await outbox.enqueue(kind=kind, text=text, due_at=due_at, now=NOW, **{**TARGET, **extra})
+    return await staged.queued(
+        outbox, kind=kind, text=text, due_at=due_at, now=NOW, **{**TARGET, **extra}
+    )
 
 
 def _thread(n: int) -> dict[str, str]:
     """Another thread's target: replies of one thread go out one at a time, in order."""
     return {"thread_id": f"dm:{n}", "thread_key": f"agent:main:telegram:dm:{n}"}
+
+
+async def _sent(outbox: Outbox, item_id: int, *, worker: str, sent_at: datetime) -> bool:
+    """Mark the item sent as a delivery's transaction does (`record_delivery`)."""
+    return await outbox.database.run(
+        lambda conn: mark_sent_in(conn, item_id, worker=worker, sent_at=sent_at)
+    )
+
+
+async def _deferred(
+    outbox: Outbox, item_id: int, *, worker: str, until: datetime, reason: str
+) -> bool:
+    """The agent deferred the job, as a proactive turn's commit records it (`decide_in`)."""
+    decision = JobDecision(item_id, worker, defer_until=until, reason=reason)
+    return await outbox.database.run(lambda conn: decide_in(conn, decision, at=NOW))
 
 
 async def _by_id(outbox: Outbox, item_id: int) -> OutboxItem:
@@ -83,12 +109,12 @@ async def test_enqueue_claim_send(outbox: Outbox) -> None:
     assert await outbox.claim_due(now=NOW, worker="w2", lease=LEASE) == []
 
     sent_at = NOW + timedelta(seconds=2)
-    assert await outbox.mark_sent(item_id, worker="w1", sent_at=sent_at) is True
+    assert await _sent(outbox, item_id, worker="w1", sent_at=sent_at) is True
     sent = await _by_id(outbox, item_id)
     assert (sent.status, sent.sent_at, sent.claimed_by) == ("sent", sent_at, "w1")
     # Sent is terminal: never claimed again, not even long after.
     assert await outbox.claim_due(now=NOW + timedelta(days=9), worker="w2", lease=LEASE) == []
-    assert await outbox.mark_sent(item_id, worker="w1", sent_at=sent_at) is False
+    assert await _sent(outbox, item_id, worker="w1", sent_at=sent_at) is False
 
 
 async def test_not_due_is_not_claimed(outbox: Outbox) -> None:
@@ -99,7 +125,7 @@ async def test_not_due_is_not_claimed(outbox: Outbox) -> None:
     claimed = await outbox.claim_due(now=NOW, worker="w1", lease=LEASE)
     assert [i.id for i in claimed] == [first, second]  # oldest due first; due_at <= now
     for item in claimed:
-        assert await outbox.mark_sent(item.id, worker="w1", sent_at=NOW)
+        assert await _sent(outbox, item.id, worker="w1", sent_at=NOW)
     assert await outbox.claim_due(now=NOW + timedelta(minutes=59), worker="w1", lease=LEASE) == []
     (due,) = await outbox.claim_due(now=NOW + timedelta(hours=1), worker="w1", lease=LEASE)
     assert due.id == later
@@ -130,7 +156,7 @@ async def test_a_threads_replies_go_out_one_at_a_time_in_order(outbox: Outbox) -
     # w1 is sending the first reply: the second waits; other threads and kinds do not.
     rest = await outbox.claim_due(now=NOW, worker="w2", lease=LEASE)
     assert sorted(i.id for i in rest) == sorted([elsewhere, reminder])
-    assert await outbox.mark_sent(first, worker="w1", sent_at=NOW)
+    assert await _sent(outbox, first, worker="w1", sent_at=NOW)
     (then,) = await outbox.claim_due(now=NOW, worker="w2", lease=LEASE)
     assert then.id == second
 
@@ -144,7 +170,7 @@ async def test_a_reply_held_by_a_dead_worker_holds_its_threads_next_one(outbox: 
     later = NOW + LEASE + timedelta(seconds=1)
     (taken,) = await outbox.claim_due(now=later, worker="w2", lease=LEASE)
     assert taken.id == first
-    assert await outbox.mark_sent(first, worker="w2", sent_at=later)
+    assert await _sent(outbox, first, worker="w2", sent_at=later)
     (then,) = await outbox.claim_due(now=later, worker="w2", lease=LEASE)
     assert then.id == second
 
@@ -177,7 +203,7 @@ async def _claim_all(url: str, worker: str) -> list[int]:
             for item in batch:
                 assert item.claimed_by == worker
                 claimed.append(item.id)
-                assert await outbox.mark_sent(item.id, worker=worker, sent_at=NOW)
+                assert await _sent(outbox, item.id, worker=worker, sent_at=NOW)
     finally:
         await database.dispose()
     return claimed
@@ -232,11 +258,11 @@ async def test_expired_lease_is_claimed_again(outbox: Outbox) -> None:
     assert (again.claimed_by, again.attempts) == ("w2", 2)
     assert again.claim_expires_at == NOW + 2 * LEASE
     # The first worker comes back: its claim is gone, every outcome is refused.
-    assert await outbox.mark_sent(item_id, worker="crashed", sent_at=NOW + LEASE) is False
+    assert await _sent(outbox, item_id, worker="crashed", sent_at=NOW + LEASE) is False
     assert await outbox.fail(item_id, worker="crashed", error="late") is False
     assert await outbox.retry_later(item_id, worker="crashed", error="x", at=NOW) is False
-    assert await outbox.defer(item_id, worker="crashed", until=NOW, reason="x") is False
-    assert await outbox.mark_sent(item_id, worker="w2", sent_at=NOW + LEASE) is True
+    assert await _deferred(outbox, item_id, worker="crashed", until=NOW, reason="x") is False
+    assert await _sent(outbox, item_id, worker="w2", sent_at=NOW + LEASE) is True
     assert (await _by_id(outbox, item_id)).claimed_by == "w2"
 
 
@@ -279,7 +305,7 @@ async def test_a_worker_about_to_send_is_alive_so_its_job_is_not_taken_during_th
     assert await outbox.claim_due(
         now=soon, worker="w2", lease=LEASE, alive_since=soon - dead_after
     ) == []  # fmt: skip
-    assert await outbox.mark_sent(first, worker="w1", sent_at=soon) is True
+    assert await _sent(outbox, first, worker="w1", sent_at=soon) is True
 
     late = NOW + timedelta(seconds=9)
     (taken,) = await outbox.claim_due(
@@ -295,7 +321,7 @@ async def test_defer_waits_until_then_keeps_the_reason(outbox: Outbox) -> None:
     await outbox.claim_due(now=NOW, worker="w1", lease=LEASE)
     until = NOW + timedelta(hours=8)
 
-    assert await outbox.defer(item_id, worker="w1", until=until, reason="it is 3am for them")
+    assert await _deferred(outbox, item_id, worker="w1", until=until, reason="it is 3am for them")
 
     deferred = await _by_id(outbox, item_id)
     assert (deferred.status, deferred.due_at, deferred.deferred_from) == ("deferred", until, due)
@@ -339,14 +365,14 @@ async def test_fail_is_terminal(outbox: Outbox) -> None:
 
 async def test_unknown_ids_and_other_workers_are_refused(outbox: Outbox) -> None:
     item_id = await _enqueue(outbox)
-    assert await outbox.mark_sent(999, worker="w1", sent_at=NOW) is False
+    assert await _sent(outbox, 999, worker="w1", sent_at=NOW) is False
     assert await outbox.retry_later(999, worker="w1", error="e", at=NOW) is False
     assert await outbox.fail(999, worker="w1", error="e") is False
-    assert await outbox.defer(999, worker="w1", until=NOW, reason="r") is False
+    assert await _deferred(outbox, 999, worker="w1", until=NOW, reason="r") is False
     # Not claimed yet: nobody may finish it.
-    assert await outbox.mark_sent(item_id, worker="w1", sent_at=NOW) is False
+    assert await _sent(outbox, item_id, worker="w1", sent_at=NOW) is False
     await outbox.claim_due(now=NOW, worker="w1", lease=LEASE)
-    assert await outbox.mark_sent(item_id, worker="w2", sent_at=NOW) is False
+    assert await _sent(outbox, item_id, worker="w2", sent_at=NOW) is False
     assert (await _by_id(outbox, item_id)).status == "claimed"
 
 
@@ -363,8 +389,8 @@ async def test_oversized_text_is_refused_before_writing(outbox: Outbox) -> None:
 async def test_listing_shows_every_state_newest_first(outbox: Outbox) -> None:
     ids = [await _enqueue(outbox, f"m{i}", due_at=NOW - timedelta(minutes=5 - i)) for i in range(5)]
     await outbox.claim_due(now=NOW, worker="w1", lease=LEASE, limit=4)
-    await outbox.mark_sent(ids[0], worker="w1", sent_at=NOW)
-    await outbox.defer(ids[1], worker="w1", until=NOW + timedelta(hours=1), reason="night")
+    await _sent(outbox, ids[0], worker="w1", sent_at=NOW)
+    await _deferred(outbox, ids[1], worker="w1", until=NOW + timedelta(hours=1), reason="night")
     await outbox.fail(ids[2], worker="w1", error="boom")
     # ids[3] stays claimed; ids[4] was due but beyond the claim's limit: still pending.
 
@@ -390,14 +416,14 @@ async def test_cancel_reminder_fails_only_waiting_reminders(outbox: Outbox) -> N
     pending = await _enqueue(outbox, "pending", kind="reminder", memory_id=7, due_at=NOW)
     deferred = await _enqueue(outbox, "deferred", kind="reminder", memory_id=7, due_at=NOW)
     await outbox.claim_due(now=NOW, worker="w2", lease=LEASE, limit=2)
-    await outbox.defer(deferred, worker="w2", until=NOW + timedelta(hours=1), reason="r")
+    await _deferred(outbox, deferred, worker="w2", until=NOW + timedelta(hours=1), reason="r")
     await outbox.retry_later(pending, worker="w2", error="e", at=NOW + timedelta(hours=1))
     other_memory = await _enqueue(outbox, "other", kind="reminder", memory_id=8)
     proactive = await _enqueue(outbox, "not a reminder", kind="proactive", memory_id=7)
 
-    assert await outbox.cancel_reminder(7) == 2
-    assert await outbox.cancel_reminder(7) == 0
-    assert await outbox.cancel_reminder(12345) == 0
+    assert await outbox.database.run(lambda conn: cancel_reminders(conn, 7)) == 2
+    assert await outbox.database.run(lambda conn: cancel_reminders(conn, 7)) == 0
+    assert await outbox.database.run(lambda conn: cancel_reminders(conn, 12345)) == 0
 
     status = {i.id: (i.status, i.last_error) for i in await outbox.listing()}
     assert status[pending] == ("failed", "canceled")

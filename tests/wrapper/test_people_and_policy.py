@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from clockcore import DEFAULT_POLICY, SettableClock
+import pytest
+
+from clockcore import (
+    DEFAULT_POLICY,
+    ContactWindow,
+    InvalidContactWindowError,
+    SettableClock,
+    UnknownTimezoneError,
+)
 from tests.support import staged
 from wrapper import InteractionWrapper
+from wrapper.effects import WindowChange, ZoneChange
 
 TG = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
 SLACK = {"channel": "slack", "thread_id": "dm:T1:D1", "user_id": "U1"}
@@ -118,3 +127,27 @@ async def test_quotes_are_kept_only_when_the_policy_says_so(
         assert "gym" in quote
     finally:
         await wrapper.close()
+
+
+def test_a_settings_change_is_checked_when_it_is_made() -> None:
+    home = ZoneChange(user_key="telegram:42", thread_key=None, zone="asia/tokyo", scope="home")
+    assert home.zone == "Asia/Tokyo"
+    with pytest.raises(UnknownTimezoneError):
+        ZoneChange(user_key="telegram:42", thread_key=None, zone="Mars/Olympus", scope="home")
+    with pytest.raises(ValueError, match="thread key"):
+        ZoneChange(user_key="telegram:42", thread_key=None, zone="UTC", scope="thread")
+    with pytest.raises(ValueError, match="scope"):
+        ZoneChange(user_key="telegram:42", thread_key=None, zone="UTC", scope="planet")  # type: ignore[arg-type]
+    with pytest.raises(InvalidContactWindowError):
+        WindowChange("telegram:42", "9 to 5")
+
+
+async def test_settings_saved_together_are_both_written(wrapper: InteractionWrapper) -> None:
+    zone = ZoneChange(user_key="telegram:42", thread_key=None, zone="Asia/Tokyo", scope="home")
+    window = WindowChange.of("telegram:42", ContactWindow.parse("09:00-21:00"))
+    await wrapper.save_settings(zone, window)
+    assert await wrapper.user_timezone("telegram:42") == "Asia/Tokyo"
+    envelope = await wrapper.on_user_message(
+        channel="telegram", thread_id="dm:42", user_id="42", text="hi", message_id="w1"
+    )
+    assert envelope.contact.contact_window == ContactWindow.parse("09:00-21:00")

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 from clockcore import SettableClock
+from tests.support import staged
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 from wrapper.history import StoredMessage
@@ -41,13 +42,13 @@ async def test_old_history_gives_way_to_a_note_at_a_persons_message(database_url
     wrapper = await InteractionWrapper.open(database_url, clock=clock)
     try:
         old = [*_turn("hello", "hi"), StoredMessage(role="user", content="time?"), CALL, RESULT]
-        await wrapper.history.append(KEY, old, at=T0)
+        await staged.appended(wrapper, KEY, old, at=T0)
         # The answer to "time?" comes 40 days later, in the same turn: it is new, but the cut
         # cannot fall between a tool call and its result, so it falls at "time?".
         late = [StoredMessage(role="assistant", content="It is 09:00.")]
-        await wrapper.history.append(KEY, late, at=T0 + timedelta(days=40))
+        await staged.appended(wrapper, KEY, late, at=T0 + timedelta(days=40))
         recent = _turn("and now?", "10:00")
-        await wrapper.history.append(KEY, recent, at=T0 + timedelta(days=41))
+        await staged.appended(wrapper, KEY, recent, at=T0 + timedelta(days=41))
         clock.set(T0 + timedelta(days=45))
 
         cutoff = T0 + timedelta(days=15)
@@ -68,12 +69,12 @@ async def test_a_thread_wholly_old_keeps_only_the_note_and_a_later_prune_takes_w
     clock = SettableClock(T0)
     wrapper = await InteractionWrapper.open(database_url, clock=clock)
     try:
-        await wrapper.history.append(KEY, _turn("hello", "hi"), at=T0)
+        await staged.appended(wrapper, KEY, _turn("hello", "hi"), at=T0)
         clock.set(T0 + timedelta(days=31))
         first = T0 + timedelta(days=1)
         await wrapper.prune(before=first)
         assert await wrapper.history.load(KEY) == list(retention_note(first))
-        await wrapper.history.append(KEY, _turn("back", "welcome"), at=T0 + timedelta(days=31))
+        await staged.appended(wrapper, KEY, _turn("back", "welcome"), at=T0 + timedelta(days=31))
         clock.set(T0 + timedelta(days=70))
         second = T0 + timedelta(days=40)
         await wrapper.prune(before=second)
@@ -95,8 +96,8 @@ async def test_journal_jobs_and_actions_before_the_cutoff_go_and_tombstones_stay
         await wrapper.receive(inbound("old words", "b1", user_id="8", thread_id="dm:8",
                                       received_at=T0).ref)  # fmt: skip
         await wrapper.erase_person("test:8")
-        job = await wrapper.outbox.enqueue(
-            kind="reply", channel="test", thread_id="dm:7", thread_key=KEY, user_key="test:7",
+        job = await staged.queued(
+            wrapper.outbox, kind="reply", channel="test", thread_id="dm:7", thread_key=KEY, user_key="test:7",
             text="enjoy", due_at=T0, now=T0,
         )  # fmt: skip
         [claimed] = await wrapper.outbox.claim_due(now=T0, worker="w", lease=timedelta(minutes=1))
@@ -104,8 +105,8 @@ async def test_journal_jobs_and_actions_before_the_cutoff_go_and_tombstones_stay
         later = T0 + timedelta(days=40)
         clock.set(later)
         await wrapper.receive(inbound("back at my desk", "m2", received_at=later).ref)
-        pending = await wrapper.outbox.enqueue(
-            kind="reminder", channel="test", thread_id="dm:7", thread_key=KEY, user_key="test:7",
+        pending = await staged.queued(
+            wrapper.outbox, kind="reminder", channel="test", thread_id="dm:7", thread_key=KEY, user_key="test:7",
             text="stretch", due_at=later + timedelta(days=1), now=T0,
         )  # fmt: skip
         pruned = await wrapper.prune(before=T0 + timedelta(days=30))

@@ -16,6 +16,7 @@ import pytest
 
 from clockcore import SettableClock, parse_recurrence
 from wrapper import InteractionWrapper
+from wrapper.effects import ZoneChange
 from wrapper.outbox import OutboxItem
 from wrapper.schedules import LATE_AFTER, MissedRuns, NewSchedule, new_schedule_id
 
@@ -87,7 +88,7 @@ async def _run_due(wrapper: InteractionWrapper, clock: SettableClock) -> list[tu
             if occurrence.send:
                 assert item.occurs_at is not None
                 sent.append((item.occurs_at, occurrence.note))
-                assert await wrapper.outbox.mark_sent(item.id, worker=WORKER, sent_at=clock.now())
+                assert await wrapper.record_delivery(item, worker=WORKER, text=item.text)
     return sent
 
 
@@ -140,15 +141,17 @@ async def test_a_floating_schedule_follows_a_move_and_a_fixed_one_stays(
     store: tuple[InteractionWrapper, SettableClock],
 ) -> None:
     wrapper, clock = store
-    await wrapper.set_timezone(
-        user_key=USER, thread_key=THREAD, zone="America/New_York", scope="home"
+    await wrapper.save_settings(
+        ZoneChange(user_key=USER, thread_key=THREAD, zone="America/New_York", scope="home")
     )
     floating = await _schedule(wrapper, clock, "every day at 9am", "America/New_York")
     fixed = await _schedule(wrapper, clock, "every day at 9am New York time", "America/New_York")
     (job,) = await _waiting(wrapper, floating)
     assert job.due_at.astimezone(NEW_YORK).hour == 9
     # Friday 15:00 in New York is Saturday 05:00 in Tokyo: Saturday 09:00 there is still ahead.
-    await wrapper.set_timezone(user_key=USER, thread_key=THREAD, zone="Asia/Tokyo", scope="home")
+    await wrapper.save_settings(
+        ZoneChange(user_key=USER, thread_key=THREAD, zone="Asia/Tokyo", scope="home")
+    )
     (moved,) = await _waiting(wrapper, floating)
     assert _wall(moved.due_at, TOKYO) == "2026-03-07T09:00"
     (kept,) = await _waiting(wrapper, fixed)
@@ -163,11 +166,13 @@ async def test_a_move_past_the_waiting_occurrence_skips_it_and_takes_the_next(
 ) -> None:
     wrapper, clock = store
     clock.set(datetime(2026, 3, 6, 23, tzinfo=UTC))  # 18:00 NY; Saturday 08:00 in Tokyo
-    await wrapper.set_timezone(
-        user_key=USER, thread_key=THREAD, zone="America/New_York", scope="home"
+    await wrapper.save_settings(
+        ZoneChange(user_key=USER, thread_key=THREAD, zone="America/New_York", scope="home")
     )
     floating = await _schedule(wrapper, clock, "every day at 7am", "America/New_York")
-    await wrapper.set_timezone(user_key=USER, thread_key=THREAD, zone="Asia/Tokyo", scope="home")
+    await wrapper.save_settings(
+        ZoneChange(user_key=USER, thread_key=THREAD, zone="Asia/Tokyo", scope="home")
+    )
     jobs = await _jobs(wrapper, floating)
     assert [job.status for job in jobs] == ["skipped", "pending"]
     assert _wall(jobs[1].due_at, TOKYO) == "2026-03-08T07:00"

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
-import pytest
-
-from clockcore import MessageRef, SettableClock
+from clockcore import MessageRef
+from tests.wrapper.conftest import START
 from wrapper.core import InteractionWrapper
-
-START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[InteractionWrapper]:
-    wrapper = await InteractionWrapper.open(database_url, clock=SettableClock(START))
-    try:
-        yield wrapper
-    finally:
-        await wrapper.close()
 
 
 async def test_a_message_taken_over_from_a_dead_worker_is_the_whole_message(
-    store: InteractionWrapper,
+    wrapper: InteractionWrapper,
 ) -> None:
     # Everything the adapter said about it: where to answer, the language its times are
     # read in, what it replies to, the person's platform zone, the hint, and that its
@@ -35,9 +22,9 @@ async def test_a_message_taken_over_from_a_dead_worker_is_the_whole_message(
         language="es", reply_to="<root@example.test>", proven=False,
         user_zone="Europe/Madrid", hint="Their mail's Date header carries UTC+01:00.",
     )  # fmt: skip
-    await store.receive(ref, hold_for="w1", lease_until=START + timedelta(minutes=5))
+    await wrapper.receive(ref, hold_for="w1", lease_until=START + timedelta(minutes=5))
     # w1 never beat: it is dead to anyone, so w2 takes the message over at once.
-    [again] = await store.waiting.claim(
+    [again] = await wrapper.waiting.claim(
         worker="w2", now=START + timedelta(seconds=1), lease=timedelta(minutes=1)
     )
     assert again.ref == ref

@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import Connection
 
 from clockcore import SettableClock
+from tests.support import staged
 from tests.wrapper.test_erase import _say
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
@@ -28,8 +29,8 @@ START = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)
 
 async def _job(wrapper: InteractionWrapper, user: str, text: str, kind: str = "reminder") -> int:
     now = START + timedelta(hours=1)
-    return await wrapper.outbox.enqueue(
-        kind=kind, channel="telegram", thread_id=f"dm:{user}",  # type: ignore[arg-type]
+    return await staged.queued(
+        wrapper.outbox, kind=kind, channel="telegram", thread_id=f"dm:{user}",  # type: ignore[arg-type]
         thread_key=f"main:telegram:dm:{user}", user_key=f"telegram:{user}", user_id=user,
         text=text, due_at=now, now=now,
     )  # fmt: skip

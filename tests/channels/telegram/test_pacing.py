@@ -15,6 +15,7 @@ from bot.gateway import Gateway
 from channels.base import Outgoing, Pace
 from channels.telegram import TelegramChannel
 from clockcore import SettableClock
+from tests.support import staged
 from tests.support.fake_telegram import FakeTelegram
 
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -23,8 +24,8 @@ NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 async def _enqueue(tg: FakeTelegram, gateway: Gateway, chat: int, texts: Sequence[str]) -> None:
     tg.message({"id": chat, "type": "private", "first_name": "T"}, None, "earlier")  # a known chat
     for text in texts:
-        await gateway.outbox.enqueue(
-            kind="reply", channel="telegram", thread_id=f"dm:{chat}",
+        await staged.queued(
+            gateway.outbox, kind="reply", channel="telegram", thread_id=f"dm:{chat}",
             thread_key=f"agent:main:telegram:dm:{chat}", user_key=f"telegram:{chat}",
             text=text, due_at=NOW, now=NOW,
         )  # fmt: skip
