@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-EXTRAS := dev,postgres,telegram,slack,email
+EXTRAS := dev,docs,postgres,telegram,slack,email
 
-.PHONY: run test test-image screenshots check check-real-model eval-local lint format typecheck bench bench-cache clean
+.PHONY: run test test-fast docs test-image screenshots check check-real-model eval-local lint format typecheck bench bench-cache clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -18,8 +18,23 @@ $(STAMP): pyproject.toml
 run: $(STAMP)  ## start clockbot on the embedded defaults (console channel)
 	$(BIN)/clockbot run
 
+# The suite runs in two phases: everything but the slow tests, spread over the cores
+# (pytest-xdist; each process starts its own PostgreSQL and Dovecot), then the slow ones
+# (kill -9, many processes, fuzz, the browser) one at a time: their workers are killed
+# and must take over within seconds, which two such tests side by side on two cores
+# starve. `make test-fast` is the first phase.
+PYTEST_FAST := $(BIN)/python -m pytest -n auto -m "not slow and not image"
+PYTEST_SLOW := $(BIN)/python -m pytest -m "slow and not image"
+
 test: $(STAMP)  ## the whole suite, as CI runs it
-	$(BIN)/python -m pytest
+	$(PYTEST_FAST)
+	$(PYTEST_SLOW)
+
+test-fast: $(STAMP)  ## the suite without the slow tests (kill -9, fuzz, browser): a few minutes
+	$(PYTEST_FAST)
+
+docs: $(STAMP)  ## the documentation site (docs/, mkdocs.yml) into site/; fails on any warning
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 test-image: $(STAMP)  ## build the container image with podman and run it (CI runs this too)
 	$(BIN)/python -m pytest -m image tests/test_image.py
@@ -55,4 +70,4 @@ eval-local: $(STAMP)  ## the scenario eval on Qwen2.5-Coder-1.5B in llama.cpp, a
 	$(BIN)/python bench/eval_local.py --model $(MODEL)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis site

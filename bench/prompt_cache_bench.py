@@ -357,8 +357,14 @@ def tiny_model(venv: Path) -> Path:
 
 
 @contextlib.contextmanager
-def llama_server(binary: Path, model: Path, *, ctx: int, n_predict: int) -> Iterator[str]:
-    """A llama.cpp server on 127.0.0.1 and a free port, stopped on exit; yields its URL."""
+def llama_server(
+    binary: Path, model: Path, *, ctx: int, n_predict: int, greedy: bool = False
+) -> Iterator[str]:
+    """A llama.cpp server on 127.0.0.1 and a free port, stopped on exit; yields its URL.
+
+    `greedy` samples at temperature 0, so the same requests get the same answers
+    (the eval's runs compare like with like); otherwise the server's default.
+    """
     port = free_port()
     slot_dir = Path(tempfile.mkdtemp(prefix="llama-slots-"))
     log = tempfile.NamedTemporaryFile("w+", prefix="llama-server-", suffix=".log", delete=False)  # noqa: SIM115
@@ -368,6 +374,7 @@ def llama_server(binary: Path, model: Path, *, ctx: int, n_predict: int) -> Iter
         "--slot-save-path", str(slot_dir), "--n-predict", str(n_predict),
         "--seed", "7", "--threads", str(max(1, min(os.cpu_count() or 1, 4))),
         "--cache-ram", "0",  # only the slot's own cache: nothing carried across the two runs
+        *(["--temp", "0"] if greedy else []),
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
     url = f"http://127.0.0.1:{port}"

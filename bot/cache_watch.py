@@ -24,7 +24,7 @@ from bot.metrics import Metrics
 from clockcore import Clock
 from wrapper import InteractionWrapper
 from wrapper.history import EARLIER
-from wrapper.model_calls import ModelCall, Verdict
+from wrapper.model_calls import ModelCall, PrefixVerdict
 
 __all__ = ["WatchedProvider", "calling", "message_hashes", "summarising"]
 
@@ -140,7 +140,7 @@ class WatchedProvider:
         """Close the inner provider."""
         await self._inner.aclose()
 
-    def _report(self, call: ModelCall, verdict: Verdict, messages: Sequence[Message]) -> None:
+    def _report(self, call: ModelCall, verdict: PrefixVerdict, messages: Sequence[Message]) -> None:
         if self._metrics is not None and verdict.prefix == "changed":
             self._metrics.cache_breaks.labels("prefix_change").inc()
         if self._metrics is not None and verdict.evicted:

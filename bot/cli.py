@@ -38,8 +38,11 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: rich's formatter costs ~140 ms of imports at start
 )
-time_app = typer.Typer(help="Read, show and convert times the way the agent does.")
+time_app = typer.Typer(
+    help="Read, show and convert times the way the agent does.", rich_markup_mode=None
+)
 app.add_typer(time_app, name="time")
 app.add_typer(state_app, name="state")
 app.command("outbox")(outbox_command)
@@ -144,6 +147,8 @@ def run(config: ConfigOption = None) -> None:
     redaction = RedactSecrets(settings.secrets())
     for handler in logging.getLogger().handlers:
         handler.addFilter(redaction)
+        if settings.log_level != "DEBUG":
+            handler.addFilter(LibraryChatter())
     exposed = settings.exposure()
     if exposed is not None:
         logging.getLogger("clockbot").warning("%s", exposed)
@@ -154,6 +159,30 @@ def run(config: ConfigOption = None) -> None:
         _fail(f"a configured channel needs the {extra} extra: pip install 'clockbot[{extra}]'")
     except ChannelError as exc:
         _fail(f"a channel could not start: {exc}")
+
+
+LIBRARY_LOGGERS = (
+    "alembic", "httpx", "httpcore", "telegram", "apscheduler", "slack_bolt", "slack_sdk",
+    "aiohttp.access", "aioimaplib", "mail_parser_reply",
+)  # fmt: skip
+"""Libraries whose INFO lines are chatter to an operator ("setup plugin …", each request)."""
+
+
+class LibraryChatter(logging.Filter):
+    """Drops the records of `LIBRARY_LOGGERS` below WARNING, on the handler it is added to.
+
+    A filter on `clockbot run`'s handlers rather than the libraries' logger levels, so
+    nothing global changes (a test that runs the command in-process leaves the
+    loggers as it found them).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether `record` is shown."""
+        if record.levelno >= logging.WARNING:
+            return True
+        return not any(
+            record.name == name or record.name.startswith(f"{name}.") for name in LIBRARY_LOGGERS
+        )
 
 
 @time_app.command("now")

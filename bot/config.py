@@ -1,10 +1,10 @@
 """clockbot's settings: environment variables over a YAML file over defaults.
 
-Every setting has an environment variable named in the README ("Configuration
-names"); `ENV_VARS` maps each name to its place in `Settings`. The YAML file
-(``--config``, else ``$CLOCKBOT_HOME/config.yaml`` when it exists) holds the
-same names nested in lower case, plus the CLOCK policy under ``clock:`` and
-``contact_window:``::
+Every setting has an environment variable, listed in docs/configuration.md (made
+from this module by `bot.settings_reference`); `ENV_VARS` maps each name to its
+place in `Settings`. The YAML file (``--config``, else
+``$CLOCKBOT_HOME/config.yaml`` when it exists) holds the same names nested in
+lower case, plus the CLOCK policy under ``clock:`` and ``contact_window:``::
 
     database_url: sqlite:////var/lib/clockbot/clockbot.sqlite3
     llm: {provider: openai, model: gpt-4o-mini}
@@ -119,6 +119,21 @@ _MISSING = "missing_setting"
 _IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
 _SMTP_PORTS = {"tls": 465, "starttls": 587, "none": 25}
 _TELEGRAM_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+_TELEGRAM_TOKEN = re.compile(r"^[0-9]+:[A-Za-z0-9_-]+$")
+"""A Bot API token's shape: the bot's id, a colon, the key (``123456:AAbb-cc_DD``)."""
+_SLACK_BOT_TOKEN = re.compile(r"^xoxb-[A-Za-z0-9-]+$")
+_SLACK_APP_TOKEN = re.compile(r"^xapp-[A-Za-z0-9-]+$")
+
+
+def _token_shape(value: SecretStr | None, shape: re.Pattern[str], hint: str) -> SecretStr | None:
+    """`value` when it has `shape`; else an error that names the shape, never the value.
+
+    Checked before any network call, so a mistyped token is an error naming its
+    setting at start, not a network failure later.
+    """
+    if value is not None and not shape.match(value.get_secret_value()):
+        raise PydanticCustomError("token_shape", "not a token of this kind: {hint}", {"hint": hint})
+    return value
 
 
 class ConfigError(ValueError):
@@ -247,7 +262,7 @@ class LLMSettings(_Group):
         context_tokens: the model's context window in tokens; None asks the server
             where it can tell (llama.cpp ``/props``, Ollama ``/api/show``) or uses the
             documented limit of a known model (`bot.llm.context`), else compacts by size.
-        tools: ``off`` runs the agent with no tools (the runtime block stays), for a
+        tools: ``false`` (or ``off``) runs the agent with no tools (the runtime block stays), for a
             chat template that cannot carry tool calls (one that demands strictly
             alternating user and assistant roles).
     """
@@ -375,6 +390,11 @@ class TelegramSettings(ChannelSettings):
         """Whether the Telegram channel runs."""
         return self.token is not None
 
+    @field_validator("token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        return _token_shape(value, _TELEGRAM_TOKEN, "BotFather's tokens look like 123456:ABC-def_…")
+
     @field_validator("webhook_secret")
     @classmethod
     def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
@@ -422,6 +442,16 @@ class SlackSettings(ChannelSettings):
         """Whether the Slack channel runs."""
         return self.bot_token is not None
 
+    @field_validator("bot_token")
+    @classmethod
+    def _bot_token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        return _token_shape(value, _SLACK_BOT_TOKEN, "a bot token starts with xoxb-")
+
+    @field_validator("app_token")
+    @classmethod
+    def _app_token_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        return _token_shape(value, _SLACK_APP_TOKEN, "an app-level token starts with xapp-")
+
     @model_validator(mode="after")
     def _complete(self) -> Self:
         if not self.enabled:
@@ -442,6 +472,17 @@ class EmailSettings(ChannelSettings):
 
     Attributes:
         address: the bot's mail address (required).
+        imap_host: the IMAP server (required).
+        imap_port: its port; 993 for ``tls``, else 143.
+        imap_user: the IMAP login; unset is `address`.
+        imap_password: the IMAP password (an app password where the provider has them).
+        imap_security: ``tls``, ``starttls``, or ``none`` (plain text: only for a
+            server on the same host).
+        smtp_host: the SMTP submission server (required).
+        smtp_port: its port; 465 for ``tls``, 587 for ``starttls``, 25 for ``none``.
+        smtp_user: the SMTP login; unset is `address`.
+        smtp_password: the SMTP password; unset sends without a login.
+        smtp_security: ``starttls``, ``tls`` or ``none``.
         allowed_senders: addresses (or ``@domain``) let in; empty lets everyone in.
         require_auth_results: accept only mail whose sender is proven; without
             it, an unproven sender's privileged requests wait for a confirmation
@@ -516,8 +557,8 @@ class Settings(BaseSettings):
 
     Attributes:
         home: clockbot's data directory.
-        database_url: the store's SQLAlchemy URL; None is SQLite under `home`
-            (see `store_url`).
+        database_url: the store's SQLAlchemy URL (``sqlite:///PATH`` or
+            ``postgresql://user:pass@host/db``); None is SQLite under `home`.
         agent_id: the agent's name in thread keys.
         http_host: where webhooks, Slack events and ``/healthz`` are served.
         http_port: that port (0 picks a free one, for tests).
@@ -534,7 +575,7 @@ class Settings(BaseSettings):
             (`wrapper.retention`); None keeps everything.
         public_url: where people reach this service's HTTP port from outside
             (``https://clock.example.org``); the base of the web pages' sign-in
-            links. None: "dashboard" says the pages are not set up.
+            links. Without it, "dashboard" says the pages are not set up.
         admin_token: the operator's sign-in token for ``/ui/operator``; None
             turns operator sign-in off. At least 16 characters.
         config_file: the YAML file these settings came from, if any (set by

@@ -277,7 +277,7 @@ class Dispatcher:
         )
         await self._pacer.wait(channel.paces(message))
         now = self._clock.now()
-        held = await self._wrapper.outbox.hold_on(
+        held = await self._wrapper.outbox.renew_claim(
             item.id, worker=self.worker, now=now, until=now + self._lease
         )
         if not held:

@@ -271,7 +271,7 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     named = text_arg(arguments, "id", required=False)
     wrapper, envelope = context.wrapper, context.envelope
     if named is None:
-        job = await _meant(context)
+        job = await _reminder_meant(context)
         if job is None:
             raise BadArguments("no reminder was sent in this conversation; give an id")
     else:
@@ -333,7 +333,7 @@ async def _this_one(context: ToolSession) -> str:
     A snoozed copy of an occurrence is a one-shot job; it stands for the
     person's active repeating reminder with the same text.
     """
-    last = await _meant(context)
+    last = await _reminder_meant(context)
     if last is None:
         raise BadArguments("no reminder was sent in this conversation; give an id")
     if last.schedule_id is not None:
@@ -345,7 +345,7 @@ async def _this_one(context: ToolSession) -> str:
     return reminder_id(same[0])
 
 
-async def _meant(context: ToolSession) -> OutboxItem | None:
+async def _reminder_meant(context: ToolSession) -> OutboxItem | None:
     """The reminder a message means without an id: the one it replies to, else the last sent."""
     envelope = context.envelope
     ref = envelope.message

@@ -22,7 +22,9 @@ if TYPE_CHECKING:  # the store loads when a command runs, not for --help
 
 __all__ = ["reminders_app"]
 
-reminders_app = typer.Typer(help="List and change reminders (ids s<n> repeat, r<n> once).")
+reminders_app = typer.Typer(
+    help="List and change reminders (ids s<n> repeat, r<n> once).", rich_markup_mode=None
+)
 
 ConfigOption = Annotated[Path | None, typer.Option("--config", help="YAML configuration file.")]
 T = TypeVar("T")

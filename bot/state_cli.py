@@ -18,7 +18,9 @@ from wrapper.keys import split_user_key
 if TYPE_CHECKING:  # the store loads when a command runs, not for --help
     from wrapper.person_data import Erased
 
-state_app = typer.Typer(help="Export or import the clock state (CLOCK-STATE.json v3).")
+state_app = typer.Typer(
+    help="Export or import the clock state (CLOCK-STATE.json v3).", rich_markup_mode=None
+)
 
 DatabaseOption = Annotated[
     str | None,

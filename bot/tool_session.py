@@ -31,7 +31,6 @@ from wrapper.effects import (
     MarkReminded,
     NewMemory,
     check_memory,
-    new_memory_id,
     outbox_values,
 )
 from wrapper.keys import is_private_thread, split_thread_key
@@ -143,9 +142,9 @@ class ToolSession:
 
     def remember(self, content: str, due: datetime | None) -> NewMemory:
         """Stage a memory item of the person's (`content` already checked), in this scope."""
-        item = NewMemory(
-            id=new_memory_id(), user_key=self.envelope.user_key, content=content, due_at=due,
-            created_at=self.clock.now(), group=self.group,
+        item = NewMemory.new(
+            self.envelope.user_key, content, due_at=due, created_at=self.clock.now(),
+            group=self.group,
         )  # fmt: skip
         self.stage(item)
         return item

@@ -150,7 +150,7 @@ class Turns:
         respond = inbound.respond
         try:
             envelope = await self._wrapper.receive(
-                ref, hold_for=self._worker if respond else None,
+                ref, claim_for=self._worker if respond else None,
                 lease_until=now + RETRY_LEASE if respond else None,
             )  # fmt: skip
         except MessageTooLargeError as exc:
@@ -180,7 +180,7 @@ class Turns:
     async def _in_order(self, waiting: WaitingTurn, *, late: bool) -> None:
         ref = waiting.ref
         key = waiting.envelope.thread_key if waiting.envelope else self._thread_key(ref)
-        async with self._thread(key, ref.channel, ref.thread_id, ref.message_id):
+        async with self._only_turn_of_thread(key, ref.channel, ref.thread_id, ref.message_id):
             try:
                 await self._turn(waiting, late=late)
             except Exception:
@@ -205,7 +205,7 @@ class Turns:
             if await self._sender_confirmed(waiting, envelope):
                 return
             if privileged(ref.text):
-                await self._hold_for_sender(waiting, envelope)
+                await self._wait_for_sender_proof(waiting, envelope)
                 return
         if (ask := ask_of(ref.text)) is not None:
             await self._my_data(ask, waiting, envelope)
@@ -242,7 +242,7 @@ class Turns:
         )
         await self._commit(commit)
 
-    async def _hold_for_sender(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
+    async def _wait_for_sender_proof(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         """Hold an unproven sender's privileged request; the reply carries its token.
 
         The reply goes to the address the mail claims, so only its owner learns the
@@ -469,7 +469,7 @@ class Turns:
             await asyncio.sleep(TYPING_EVERY)
 
     @asynccontextmanager
-    async def _thread(
+    async def _only_turn_of_thread(
         self, key: str, channel: str, thread_id: str, message_id: str | None
     ) -> AsyncIterator[None]:
         """One turn at a time per thread, in arrival order: in this worker (asyncio locks
@@ -477,7 +477,7 @@ class Turns:
         lock, users = self._locks.get(key, (asyncio.Lock(), 0))
         self._locks[key] = (lock, users + 1)
         try:
-            async with lock, self._wrapper.thread_locks.hold(
+            async with lock, self._wrapper.thread_locks.only_turn(
                 key, channel=channel, thread_id=thread_id, message_id=message_id, yield_to=lock,
             ):  # fmt: skip
                 yield
@@ -522,7 +522,7 @@ class Turns:
 
         `note` (a late job's) goes after the text the agent chose, whatever it wrote.
         """
-        async with self._thread(item.thread_key, item.channel, item.thread_id, None):
+        async with self._only_turn_of_thread(item.thread_key, item.channel, item.thread_id, None):
             history = await self._wrapper.history.load(item.thread_key)
             zone, window = None, None
             if item.user_key:

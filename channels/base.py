@@ -26,8 +26,8 @@ __all__ = [
     "Channel",
     "ChannelError",
     "HttpRoute",
+    "InMemoryStateStore",
     "Inbound",
-    "MemoryState",
     "Outgoing",
     "OutgoingKind",
     "Pace",
@@ -209,7 +209,7 @@ class StateStore(Protocol):
         ...
 
 
-class MemoryState:
+class InMemoryStateStore:
     """A `StateStore` in memory, for tests and the console: nothing outlives the process."""
 
     def __init__(self) -> None:

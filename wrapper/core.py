@@ -1,9 +1,9 @@
 """The CLOCK interaction wrapper (docs/clock-spec.md §4.1, §4.5, §5–§7), as a facade.
 
-`InteractionWrapper` opens the store and holds its parts (workers, waiting
-list, history, outbox, routes). Inbound messages run the chain it inherits
-from `wrapper.chain.MessageChain`; this module keeps the rest of the public
-API: a turn's commit, a delivery's record, reads of memory, actions and
+`InteractionWrapper` opens the store and holds its parts (the chain, workers,
+waiting list, history, outbox, routes). Inbound messages run its
+`wrapper.chain.MessageChain`; this module keeps the rest of the public API: a
+turn's commit, a delivery's record, reads of memory, actions and
 zones, state I/O. A turn's writes are effects committed in one transaction
 (`wrapper.effects`, `wrapper.turn_commit`); tests build state the same way
 (tests/support/staged.py).
@@ -33,24 +33,24 @@ from clockcore import (
     as_utc,
     require_zone,
 )
-from clockcore.envelope import UpcomingItem
+from clockcore.envelope import ContextEnvelope, UpcomingItem
 from wrapper import effects, keys, queries
-from wrapper.chain import SESSION_IDLE, MessageChain, upcoming_item
+from wrapper.chain import MessageChain
 from wrapper.db import Database, resolve_url
 from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.errors import StoreUnavailableError
 from wrapper.history import History
-from wrapper.limits import TurnLimits, Verdict, admit
+from wrapper.limits import LimitDecision, TurnLimits, admit
 from wrapper.model_calls import (
     CallRecord,
     ModelCall,
+    PrefixVerdict,
     Stats,
     last_in,
     recent_in,
     record_in,
     stats_in,
 )
-from wrapper.model_calls import Verdict as CallVerdict
 from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
 from wrapper.pending import WaitingTurn, WaitingTurns
 from wrapper.person_data import Erased, erase_person, export_person
@@ -60,6 +60,7 @@ from wrapper.retention import Pruned, prune_in
 from wrapper.routes import ChannelState, Routes, save_route
 from wrapper.sender_checks import pending_check_in
 from wrapper.thread_locks import ThreadLocks
+from wrapper.turn import SESSION_IDLE, upcoming_item
 from wrapper.turn_commit import TurnCommit, commit_in, release_in
 from wrapper.workers import Workers
 
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 
-class InteractionWrapper(MessageChain):
+class InteractionWrapper:
     """Keys, stamps, zones, directives, actions, policy and the envelope, for every message."""
 
     def __init__(
@@ -91,7 +92,10 @@ class InteractionWrapper(MessageChain):
         self._agent_tz = agent_tz
         self._clock = clock
         self._window = contact_window
-        self._steps = self._chain()
+        self.chain = MessageChain(
+            database, agent_id=agent_id, policy=policy, agent_tz=agent_tz, clock=clock,
+            contact_window=contact_window,
+        )  # fmt: skip
         self.workers = Workers(database)
         self.waiting = WaitingTurns(database, self.workers)
         self.history = History(database)
@@ -180,6 +184,28 @@ class InteractionWrapper(MessageChain):
 
     # ------------------------------------------------------------- outbound
 
+    async def on_user_message(
+        self,
+        *,
+        channel: str,
+        thread_id: str,
+        user_id: str,
+        text: str,
+        received_at: datetime | None = None,
+        message_id: str | None = None,
+    ) -> ContextEnvelope:
+        """Record an inbound message and return its context envelope (`MessageChain`)."""
+        return await self.chain.on_user_message(
+            channel=channel, thread_id=thread_id, user_id=user_id, text=text,
+            received_at=received_at, message_id=message_id,
+        )  # fmt: skip
+
+    async def receive(
+        self, ref: MessageRef, *, claim_for: str | None = None, lease_until: datetime | None = None
+    ) -> ContextEnvelope:
+        """Record `ref` as the gateway receives it (`MessageChain.receive`)."""
+        return await self.chain.receive(ref, claim_for=claim_for, lease_until=lease_until)
+
     def _stamp_agent_message(
         self, conn: Connection, channel: str, thread_id: str, at: datetime, user_id: str | None
     ) -> None:
@@ -217,7 +243,7 @@ class InteractionWrapper(MessageChain):
 
     async def admit_turn(
         self, turn: WaitingTurn, *, user_key: str, limits: TurnLimits, notice: effects.Enqueue
-    ) -> Verdict:
+    ) -> LimitDecision:
         """Whether `turn` may ask the model under `limits` (`wrapper.limits.admit`).
 
         One transaction: the turns are taken, or the message is held back; a
@@ -225,7 +251,7 @@ class InteractionWrapper(MessageChain):
         """
         now = self._clock.now()
 
-        def work(conn: Connection) -> Verdict:
+        def work(conn: Connection) -> LimitDecision:
             person = queries.load_person(conn, user_key)
             person_id = person.user_id if person is not None else user_key
             verdict = admit(conn, turn, person_id=person_id, limits=limits, now=now)
@@ -381,7 +407,7 @@ class InteractionWrapper(MessageChain):
         """
         return await self._db.run(lambda conn: erase_person(conn, user_key))
 
-    async def record_model_call(self, call: ModelCall) -> CallVerdict:
+    async def record_model_call(self, call: ModelCall) -> PrefixVerdict:
         """Store one model request and judge its prefix (`wrapper.model_calls`)."""
         return await self._db.run(lambda conn: record_in(conn, call))
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Callable
@@ -42,6 +43,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from wrapper.errors import DatabaseURLError
 
 __all__ = ["DEFAULT_DB_NAME", "Database", "default_home", "resolve_url"]
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -230,8 +233,19 @@ class Database:
             return work(connection)
 
     async def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision (idempotent)."""
-        await self.run(_upgrade)
+        """Bring the schema to the newest Alembic revision (idempotent), and log one line
+        saying which store it is and what was done (Alembic's own lines are chatter)."""
+        before, after = await self.run(_upgrade)
+        done = "up to date" if before == after else f"migrated from {before or 'empty'}"
+        log.info("store: %s, schema %s, %s", self.describe(), after, done)
+
+    def describe(self) -> str:
+        """The store for a log line: "SQLite at PATH" or "PostgreSQL at HOST/DB"."""
+        url = make_url(self.url)
+        if url.get_backend_name() == "sqlite":
+            return f"SQLite at {url.database}"
+        port = f":{url.port}" if url.port else ""
+        return f"PostgreSQL at {url.host or 'localhost'}{port}/{url.database}"
 
     async def dispose(self) -> None:
         """Close every pooled connection."""
@@ -262,9 +276,11 @@ _MIGRATE_LOCK = 0x6D696772
 """PostgreSQL: the transaction-level advisory lock ("migr") migrations run under."""
 
 
-def _upgrade(connection: Connection) -> None:
+def _upgrade(connection: Connection) -> tuple[str | None, str | None]:
+    """Upgrade to head; the revision before and after (None: an empty store)."""
     from alembic import command
     from alembic.config import Config
+    from alembic.runtime.migration import MigrationContext
 
     if connection.dialect.name == "postgresql":
         # Workers starting together on an empty database would each create the
@@ -275,7 +291,9 @@ def _upgrade(connection: Connection) -> None:
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     config.attributes["connection"] = connection
+    before = MigrationContext.configure(connection).get_current_revision()
     command.upgrade(config, "head")
+    return before, MigrationContext.configure(connection).get_current_revision()
 
 
 def _sqlite_setup(engine: Engine, *, busy_timeout_ms: int) -> None:

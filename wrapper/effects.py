@@ -25,7 +25,7 @@ from clockcore import ContactWindow, ContextEnvelope, MessageRef, Policy, delta_
 from clockcore.actions import MAX_TTL, classify_activity, draft_action
 from wrapper import keys, queries
 from wrapper.errors import WrapperError
-from wrapper.outbox import cancel_reminders, enqueue_in, item_values
+from wrapper.outbox import OutboxKind, cancel_reminders, enqueue_in, item_values
 from wrapper.reminders import ReminderChange, change_in
 from wrapper.rows import PersonRow
 from wrapper.schedules import NewSchedule, create_in, rezone_in
@@ -139,6 +139,22 @@ class NewMemory:
     group: str | None = None
     """The group thread's key when remembered in one (`MemoryRow.thread_key`)."""
 
+    @classmethod
+    def new(
+        cls,
+        user_key: str,
+        content: str,
+        *,
+        due_at: datetime | None = None,
+        created_at: datetime | None = None,
+        group: str | None = None,
+    ) -> NewMemory:
+        """A new item with a fresh id (`content` already checked by `check_memory`)."""
+        return cls(
+            id=new_memory_id(), user_key=user_key, content=content, due_at=due_at,
+            created_at=created_at, group=group,
+        )  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class MarkReminded:
@@ -226,7 +242,7 @@ class Enqueue:
     """Put a message in the outbox; `key` makes a second insert a no-op."""
 
     key: str
-    kind: Literal["reply", "proactive", "reminder"]
+    kind: OutboxKind
     channel: str
     thread_id: str
     thread_key: str
@@ -243,7 +259,7 @@ class Enqueue:
         envelope: ContextEnvelope,
         *,
         key: str,
-        kind: Literal["reply", "proactive", "reminder"],
+        kind: OutboxKind,
         text: str,
         due_at: datetime,
         memory_id: int | None = None,

@@ -4,7 +4,7 @@ Through SQLAlchemy, a plain message in a known thread costs about 12 round
 trips (seven statements, BEGIN, COMMIT, the pool's checkout) and ~2.4 ms of
 client CPU, which caps one worker near 350 messages/s on two cores. Most
 messages need nothing more than: read the person and the thread, stamp them,
-journal the text (and, in the gateway, save the route and hold the message
+journal the text (and, in the gateway, save the route and claim the message
 for its turn). This module does that as
 
 1. `READ`: one statement for the person, the thread, the participant's last
@@ -19,8 +19,9 @@ for its turn). This module does that as
    identity, person, route, waiting list), and the two paths cannot deadlock.
 
 It runs on asyncpg directly (`Database.pg_pool`), skipping SQLAlchemy's
-greenlet bridge. `wrapper.chain` decides which messages qualify and computes
-every value in Python with the same helpers as the general chain; anything
+greenlet bridge. `receive` (below) decides which messages qualify and computes
+every value in Python with the same helpers as the general chain
+(`wrapper.turn`, and the chain's own value methods); anything
 else (a new person or thread, a directive other than "clock it", a place to
 remember, a platform zone that changed, a duplicate) runs the general chain
 before anything is written. Open actions and upcoming items, when the person
@@ -35,7 +36,40 @@ The statements name the tables and columns of `wrapper.tables`; the tests in
 
 from __future__ import annotations
 
-__all__ = ["ACTIONS", "OPEN_ACTIONS", "READ", "UPCOMING", "WRITE"]
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from clockcore.actions import OPEN_STATUSES, classify_activity
+from clockcore.directives import Directives
+from clockcore.envelope import ContextEnvelope
+from wrapper import queries
+from wrapper.envelope_json import envelope_to_json
+from wrapper.queries import UPCOMING_LIMIT
+from wrapper.routes import clean_route
+from wrapper.rows import PersonRow, ThreadView
+from wrapper.turn import (
+    INLINE_READ_CHARS,
+    OPEN_STATUS_LIST,
+    UPCOMING_HORIZON,
+    Turn,
+    action_to_clock,
+    may_have_open_actions,
+    read_text,
+    read_text_aside,
+    read_zone,
+    start_session,
+    upcoming_item,
+)
+
+if TYPE_CHECKING:
+    from wrapper.chain import MessageChain
+
+__all__ = ["ACTIONS", "OPEN_ACTIONS", "READ", "UPCOMING", "WRITE", "overlapped", "receive"]
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 READ = """
 SELECT i.user_id, u.default_tz, u.platform_tz, u.policy_overrides, u.known_locations,
@@ -163,10 +197,159 @@ SELECT EXISTS (SELECT 1 FROM j) AND (SELECT count(*) FROM h) >= 0
 $1 channel, $2 message_id, $3 thread_key, $4 user_key, $5 received_at, $6 text,
 $7 session_started_at, $8 agent_tz, $9 delta_hours, $10 stamp (the policy
 keeps last-message stamps), $11 person, $12 cross-channel tracking, $13 route
-(JSON or NULL), $14 the worker holding the message (or NULL), $15 its lease,
+(JSON or NULL), $14 the worker claiming the message (or NULL), $15 its lease,
 $16 the envelope (JSON), $17 thread_id, $18 user_id; an action clocked by the message (all
 NULL when none): $19 its id, $20 label, $21 status, $22 activity, $23 source, $24 quote,
 $25 expires_at, $26 expected_typical_minutes, $27 expected_max_minutes, $28 the ids that
 compaction deletes besides the expired (`queries.compacted`). The action is recorded at
 $5 and its expiry raises the person's `actions_until`, as `queries.record_action` does.
 """
+
+
+# --------------------------------------------------------------------------- the path
+
+
+async def receive(chain: MessageChain, turn: Turn) -> ContextEnvelope | None:
+    """The common message in two round trips; None: `chain` runs it instead.
+
+    The values are the chain's, from the same helpers. None comes before
+    anything is written, or when a redelivery won the race to the journal.
+    """
+    pool = await chain.database.pg_pool()
+    if pool is None:
+        return None
+    notices = list(turn.notices)
+    try:
+        envelope = await _round_trips(chain, pool, turn)
+    except chain.database.pg_lost:
+        # A connection the server closed. If the write got through, the
+        # chain finds the message journaled and says it is a duplicate: a
+        # claimed message is then answered from the waiting list.
+        envelope = None
+    if envelope is None:
+        turn.notices[:] = notices
+    return envelope
+
+
+async def _round_trips(chain: MessageChain, pool: Any, turn: Turn) -> ContextEnvelope | None:
+    """READ and WRITE, each overlapped with the Python work that does not need its answer.
+
+    The text is read while READ is out (READ takes only the message's keys),
+    and a message not claimed for a turn has its envelope built while WRITE is
+    out. Once READ was sent, the text is read whatever READ's fate.
+    """
+    async with pool.acquire() as conn:
+        read = conn.fetchrow(READ, turn.user_key, turn.thread_key, turn.channel, turn.message_id)
+        if len(turn.text) > INLINE_READ_CHARS:
+            row, _ = await asyncio.gather(read, read_text_aside(turn))
+        else:
+            row, _ = await overlapped(read, lambda: read_text(turn))
+        if not _hot_directives(turn.directives):
+            return None
+        if row is None or row["thread_key"] is None or row["seen"]:
+            return None
+        person, thread = PersonRow.from_row(row), ThreadView.from_row(row)
+        chain.adopt_rows(turn, person, thread, row["spoke_before"])
+        if turn.platform_zone not in (None, turn.person.platform_tz) or (
+            read_zone(turn) is not None
+        ):
+            return None
+        started = start_session(turn)
+        now = turn.received_at
+        clocked = action_to_clock(turn)
+        action: dict[str, Any] | None = None
+        dropped: list[str] = []
+        opened: list[Mapping[str, Any]] = []
+        if clocked is not None:
+            action, opened, dropped = await _clock(chain, conn, turn, *clocked)
+        elif may_have_open_actions(turn):
+            opened = await conn.fetch(OPEN_ACTIONS, turn.person.user_id, OPEN_STATUS_LIST, now)
+        chain.decide(turn, opened)
+        if turn.private and turn.person.has_due_items:
+            rows = await conn.fetch(
+                UPCOMING, turn.person.user_id, now, now + UPCOMING_HORIZON, UPCOMING_LIMIT
+            )
+            turn.upcoming = [upcoming_item(row, now) for row in rows]
+        claimed = turn.claim_for is not None and turn.lease_until is not None
+        made = chain.envelope(turn) if claimed else None  # a claimed message stores it
+        write = conn.fetchval(
+            WRITE,
+            turn.channel, turn.message_id, turn.thread_key, turn.user_key, now, turn.text,
+            started or now, chain.agent_tz, chain.stamp_delta(turn),
+            turn.policy.store.last_message_timestamps,
+            turn.person.user_id, turn.policy.cross_channel_tracking,
+            clean_route(turn.ref.route) if turn.ref.route else None,
+            turn.claim_for if claimed else None, turn.lease_until,
+            envelope_to_json(made) if made is not None else None,
+            turn.thread_id, turn.user_id,
+            *_action_arguments(action), dropped,
+        )  # fmt: skip
+        journaled, envelope = await overlapped(write, lambda: made or chain.envelope(turn))
+    return envelope if journaled else None
+
+
+async def _clock(
+    chain: MessageChain, conn: Any, turn: Turn, phrase: str, source: str
+) -> tuple[dict[str, Any], list[Mapping[str, Any]], list[str]]:
+    """`_track_actions` and the open actions after it, from one read (`ACTIONS`).
+
+    Returns the new action's row, the open actions as `queries.open_actions`
+    would read them after it is stored, and the ids compaction deletes.
+    """
+    known = classify_activity(phrase) is not None
+    rows = await conn.fetch(ACTIONS, turn.person.user_id, known)
+    calibration = {activity: (typical, most) for activity, typical, most in rows[0][0]}
+    stored = [dict(row) for row in rows if row["id"] is not None]
+    for row in stored:
+        del row["calibration"]
+    settings = turn.policy.store.latest_actions
+    action = queries.action_row(
+        person_id=turn.person.user_id,
+        thread_key=turn.thread_key,
+        draft=chain.draft(turn, phrase, source, calibration),
+        at=turn.received_at,
+    )
+    kept, dropped = queries.compacted(
+        stored, action, now=turn.received_at, max_items=settings.max_items
+    )
+    chain.extend_actions(turn, action["expires_at"])
+    opened = [row for row in kept if row["status"] in OPEN_STATUSES]
+    return action, opened, dropped
+
+
+async def overlapped(query: Awaitable[T], work: Callable[[], U]) -> tuple[T, U]:
+    """`query`'s answer and `work()`'s result, `work` done while the server answers.
+
+    One step of the query's task puts it on the socket; `work` then runs in
+    time the worker would otherwise spend waiting, and the answer is taken
+    after it. With one message in hand a worker alternates between its own CPU
+    and the server's; this lets the two overlap (bench/cluster_bench.py).
+    The query is always settled before this returns or raises, so the
+    connection goes back to the pool with nothing in flight: awaited when
+    `work` raises, cancelled (as an awaited query would be) when the caller is.
+    """
+    answer = asyncio.ensure_future(query)
+    try:
+        await asyncio.sleep(0)
+        done = work()
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError):
+            answer.cancel()
+        with contextlib.suppress(BaseException):
+            await answer
+        raise
+    return await answer, done
+
+
+def _hot_directives(directives: Directives) -> bool:
+    """Whether the hot path can take a message with these directives: none, or "clock it"."""
+    return directives == Directives(clock_it=directives.clock_it)
+
+
+def _action_arguments(action: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """WRITE's $19-$27: the clocked action's columns, or NULLs."""
+    columns = (
+        "id", "label", "status", "activity", "source", "quote", "expires_at",
+        "expected_typical_minutes", "expected_max_minutes",
+    )  # fmt: skip
+    return tuple(action[c] for c in columns) if action else (None,) * len(columns)

@@ -38,7 +38,7 @@ from wrapper import queries as q
 from wrapper.pending import WaitingTurn, hold_back, pending
 from wrapper.tables import RateBucketRow
 
-__all__ = ["Admission", "Bucket", "TurnLimits", "Verdict", "admit", "newer_waiting", "take"]
+__all__ = ["Admission", "Bucket", "LimitDecision", "TurnLimits", "admit", "newer_waiting", "take"]
 
 buckets = RateBucketRow.__table__  # type: ignore[attr-defined]
 
@@ -78,7 +78,7 @@ class Admission(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class LimitDecision:
     admission: Admission
     retry_at: datetime | None = None
     """HOLD: when the person's bucket has a turn again."""
@@ -153,14 +153,14 @@ def newer_waiting(conn: Connection, ref: MessageRef) -> bool:
 
 def admit(
     conn: Connection, turn: WaitingTurn, *, person_id: str, limits: TurnLimits, now: datetime
-) -> Verdict:
+) -> LimitDecision:
     """May `turn` (a message of person `person_id`) ask the model? See the module.
 
     In the caller's transaction. A HOLD gives the claim back here (until the
     bucket has a turn, no attempt counted); a RUN has taken its turns.
     """
     if turn.held and newer_waiting(conn, turn.ref):
-        return Verdict(Admission.FOLD)  # its notice went out when it was held
+        return LimitDecision(Admission.FOLD)  # its notice went out when it was held
     person_key, channel_key = f"person:{person_id}", f"channel:{turn.ref.channel}"
     retry_at = take(conn, person_key, limits.person, now) if limits.person.limited else None
     if retry_at is None and limits.channel.limited:
@@ -168,13 +168,13 @@ def admit(
         if retry_at is not None and limits.person.limited:
             _give_back(conn, person_key, limits.person, now)
     if retry_at is None:
-        return Verdict(Admission.RUN)
+        return LimitDecision(Admission.RUN)
     notify = _notice_due(conn, person_key, limits, now)
     if newer_waiting(conn, turn.ref):
-        return Verdict(Admission.FOLD, notify=notify)
+        return LimitDecision(Admission.FOLD, notify=notify)
     if not hold_back(conn, turn, retry_at=retry_at, at=now):
-        return Verdict(Admission.LOST)
-    return Verdict(Admission.HOLD, retry_at=retry_at, notify=notify)
+        return LimitDecision(Admission.LOST)
+    return LimitDecision(Admission.HOLD, retry_at=retry_at, notify=notify)
 
 
 def _notice_due(conn: Connection, key: str, limits: TurnLimits, now: datetime) -> bool:

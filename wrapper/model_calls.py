@@ -35,8 +35,8 @@ __all__ = [
     "CallRecord",
     "ModelCall",
     "Prefix",
+    "PrefixVerdict",
     "Stats",
-    "Verdict",
     "judge",
     "last_in",
     "model_calls",
@@ -83,7 +83,7 @@ class ModelCall:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class PrefixVerdict:
     """How a request's prefix compares with its thread's previous request."""
 
     prefix: Prefix
@@ -112,10 +112,10 @@ class Stats:
 
 def judge(
     previous: tuple[tuple[str, ...], int | None, int | None] | None, call: ModelCall
-) -> Verdict:
+) -> PrefixVerdict:
     """`call` against its thread's previous request: (hashes, prompt tokens, cached tokens)."""
     if previous is None:
-        return Verdict("first")
+        return PrefixVerdict("first")
     hashes, prompt, cached = previous
     if call.hashes[: len(hashes)] != hashes:
         index = next(
@@ -123,8 +123,8 @@ def judge(
             min(len(hashes), len(call.hashes)),
         )
         if call.restarted and index >= 1:
-            return Verdict("compacted", index)
-        return Verdict("changed", index)
+            return PrefixVerdict("compacted", index)
+        return PrefixVerdict("changed", index)
     evicted = (
         cached is not None
         and call.cached_tokens is not None
@@ -132,12 +132,12 @@ def judge(
         and prompt >= MIN_CACHEABLE
         and call.cached_tokens < EVICTION_SHARE * prompt
     )
-    return Verdict("same", evicted=evicted)
+    return PrefixVerdict("same", evicted=evicted)
 
 
-def record_in(conn: Connection, call: ModelCall) -> Verdict:
+def record_in(conn: Connection, call: ModelCall) -> PrefixVerdict:
     """Judge `call` against its thread's previous request and store it, in one transaction."""
-    verdict = Verdict("first")
+    verdict = PrefixVerdict("first")
     if call.purpose == "turn":
         last = conn.execute(
             select(model_calls.c.hashes, model_calls.c.prompt_tokens, model_calls.c.cached_tokens)

@@ -366,7 +366,9 @@ class Outbox:
 
         return await self._db.run(work, inline=True)
 
-    async def hold_on(self, item_id: int, *, worker: str, now: datetime, until: datetime) -> bool:
+    async def renew_claim(
+        self, item_id: int, *, worker: str, now: datetime, until: datetime
+    ) -> bool:
         """Just before a send: whether `worker` still holds the item, its lease renewed to `until`.
 
         A worker silent past the dead-after time (starved of CPU, or paced for

@@ -1,7 +1,7 @@
 """The waiting list: every message to be answered, from its arrival until its turn commits.
 
 A message goes on the list in the transaction that journals it, already
-claimed by the worker that received it (`hold`). It leaves the list only in
+claimed by the worker that received it (`add_claimed`). It leaves the list only in
 the transaction that commits its turn (`finish`, called by
 `wrapper.turn_commit`), and only if that worker's claim is still the newest:
 each claim bumps `claims`, and the commit names the number it holds (a
@@ -31,7 +31,7 @@ from wrapper.tables import PendingTurnRow
 from wrapper.types import UTCDateTime
 from wrapper.workers import Workers, claim_is_free
 
-__all__ = ["WaitingTurn", "WaitingTurns", "finish", "hold", "hold_back", "release"]
+__all__ = ["WaitingTurn", "WaitingTurns", "add_claimed", "finish", "hold_back", "release"]
 
 pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
@@ -52,7 +52,7 @@ class WaitingTurn:
     """The person's turn limit held it back before (`wrapper.limits`)."""
 
 
-def hold(
+def add_claimed(
     conn: Connection,
     ref: MessageRef,
     *,

@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from clockcore.actions import OPEN_STATUSES, ActionDraft
-from wrapper.rows import MAX_KNOWN_PLACES, PersonRow, ThreadState
+from wrapper.rows import MAX_KNOWN_PLACES, PersonRow, ThreadView
 from wrapper.tables import (
     ActionRow,
     CalibrationRow,
@@ -294,13 +294,13 @@ def load_person(conn: Connection, user_key: str) -> PersonRow | None:
 
 def load_thread(
     conn: Connection, thread_key: str, user_key: str
-) -> tuple[ThreadState | None, datetime | None]:
+) -> tuple[ThreadView | None, datetime | None]:
     """The thread (or None) and this user's previous message instant in it."""
     params = {"thread_key": thread_key, "user_key": user_key}
     row = conn.execute(_sql(conn).thread, params).mappings().first()
     if row is None:
         return None, None
-    return ThreadState.from_row(row), row["spoke_before"]
+    return ThreadView.from_row(row), row["spoke_before"]
 
 
 def stamp_identity(

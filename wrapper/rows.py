@@ -4,7 +4,7 @@ The queries in `wrapper.queries` return these instead of column dicts, so a
 misspelt column is a type error, not a silent None. They are plain frozen
 dataclasses, not the SQLModel table classes of `wrapper.tables` (whose
 instances carry SQLAlchemy state and cost several times more to build on the
-message path). `ThreadState` is named apart from the table class `ThreadRow`.
+message path). `ThreadView` is named apart from the table class `ThreadRow`.
 
 The caps the wrapper applies to what it keeps are here too, each defined once.
 """
@@ -22,7 +22,7 @@ __all__ = [
     "MAX_KNOWN_PLACES",
     "MAX_NOTICE_CHARS",
     "PersonRow",
-    "ThreadState",
+    "ThreadView",
 ]
 
 MAX_KNOWN_PLACES = 3
@@ -91,7 +91,7 @@ class PersonRow:
 
 
 @dataclass(frozen=True, slots=True)
-class ThreadState:
+class ThreadView:
     """A thread's zone override and stamps, as a message reads them.
 
     Attributes:
@@ -109,7 +109,7 @@ class ThreadState:
     delta_hours: float | None = None
 
     @classmethod
-    def from_row(cls, row: Mapping[Any, Any]) -> ThreadState:
+    def from_row(cls, row: Mapping[Any, Any]) -> ThreadView:
         """From the threads table's columns."""
         return cls(
             thread_kind=row["thread_kind"] or "conversation",

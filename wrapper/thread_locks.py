@@ -2,7 +2,7 @@
 
 Inside a worker, `bot.turns` already runs a thread's turns one at a time, in
 arrival order. Across workers (webhooks behind a load balancer: two messages
-of one thread can reach two workers), `ThreadLocks.hold` adds:
+of one thread can reach two workers), `ThreadLocks.only_turn` adds:
 
 - a session-level advisory lock keyed by the thread
   (``pg_try_advisory_lock(<class>, hashtext(thread_key))``), taken on one
@@ -94,7 +94,7 @@ class ThreadLocks:
         return self._database.dialect == "postgresql"
 
     @asynccontextmanager
-    async def hold(
+    async def only_turn(
         self,
         thread_key: str,
         *,

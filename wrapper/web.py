@@ -246,7 +246,7 @@ class Entry:
     until: datetime | None = None
 
 
-def _theirs(user_id: str) -> Any:
+def _identity_keys_of(user_id: str) -> Any:
     return select(q.identities.c.user_key).where(q.identities.c.user_id == user_id)
 
 
@@ -258,7 +258,7 @@ def timeline_in(
     j = q.journal.c
     for row in conn.execute(
         select(j.received_at, j.channel, j.text)
-        .where(j.user_key.in_(_theirs(user_id)), j.received_at >= since)
+        .where(j.user_key.in_(_identity_keys_of(user_id)), j.received_at >= since)
         .order_by(j.received_at.desc())
         .limit(limit)
     ):
@@ -270,7 +270,7 @@ def timeline_in(
     )
     jobs = conn.execute(
         select(outbox)
-        .where(o.user_key.in_(_theirs(user_id)), shown)
+        .where(o.user_key.in_(_identity_keys_of(user_id)), shown)
         .order_by(o.id.desc())
         .limit(limit)
     ).mappings()
@@ -314,7 +314,9 @@ def message_times_in(conn: Connection, user_id: str, *, since: datetime) -> list
     j = q.journal.c
     return list(
         conn.execute(
-            select(j.received_at).where(j.user_key.in_(_theirs(user_id)), j.received_at >= since)
+            select(j.received_at).where(
+                j.user_key.in_(_identity_keys_of(user_id)), j.received_at >= since
+            )
         ).scalars()
     )
 

@@ -322,7 +322,9 @@ class WebPages:
 
     # ------------------------------------------------------------- a person's pages
 
-    async def _theirs(self, request: web.Request) -> tuple[_Signed, str, str, ContactWindow]:
+    async def _signed_in_person(
+        self, request: web.Request
+    ) -> tuple[_Signed, str, str, ContactWindow]:
         """The signed-in person's session, person id, zone and contact window."""
         signed = await self._person(request)
         session = signed.session
@@ -333,7 +335,7 @@ class WebPages:
         return signed, session.user_id, zone, window
 
     async def _timeline(self, request: web.Request) -> web.Response:
-        signed, user_id, zone, window = await self._theirs(request)
+        signed, user_id, zone, window = await self._signed_in_person(request)
         now = self._clock.now()
         since = now - timedelta(days=TIMELINE_DAYS)
         entries = await self._db.run(lambda conn: timeline_in(conn, user_id, since=since))
@@ -418,7 +420,7 @@ class WebPages:
     async def _hours(
         self, request: web.Request, *, error: str | None = None, status: int = 200
     ) -> web.Response:
-        signed, user_id, zone, window = await self._theirs(request)
+        signed, user_id, zone, window = await self._signed_in_person(request)
         since = self._clock.now() - timedelta(days=CHART_DAYS)
         times = await self._db.run(lambda conn: message_times_in(conn, user_id, since=since))
         counts = by_local_hour(times, zone)

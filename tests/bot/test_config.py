@@ -115,7 +115,7 @@ def test_the_environment_sets_every_group(tmp_path: Path) -> None:
         "CLOCKBOT_LLM_MODEL": "claude-x",
         "CLOCKBOT_LLM_API_KEY": SECRET,
         "CLOCKBOT_LLM_TIMEOUT_SECONDS": "12.5",
-        "CLOCKBOT_TELEGRAM_TOKEN": SECRET,
+        "CLOCKBOT_TELEGRAM_TOKEN": f"123:{SECRET}",
         "CLOCKBOT_TELEGRAM_API_URL": "http://127.0.0.1:9/",
         "CLOCKBOT_TELEGRAM_MODE": "webhook",
         "CLOCKBOT_TELEGRAM_WEBHOOK_URL": "https://bot.example.org/tg",
@@ -267,7 +267,7 @@ def test_an_empty_file_gives_the_defaults(tmp_path: Path) -> None:
 
 def test_telegram_webhook_mode_needs_its_url_and_secret(tmp_path: Path) -> None:
     environ = _home(tmp_path) | {
-        "CLOCKBOT_TELEGRAM_TOKEN": SECRET,
+        "CLOCKBOT_TELEGRAM_TOKEN": f"123:{SECRET}",
         "CLOCKBOT_TELEGRAM_MODE": "webhook",
     }
     with pytest.raises(ConfigError) as caught:
@@ -290,9 +290,9 @@ def test_webhook_settings_without_a_token_are_not_checked(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("environ", "needed"),
     [
-        ({"CLOCKBOT_SLACK_BOT_TOKEN": "x"}, "slack.app_token (CLOCKBOT_SLACK_APP_TOKEN)"),
+        ({"CLOCKBOT_SLACK_BOT_TOKEN": "xoxb-x"}, "slack.app_token (CLOCKBOT_SLACK_APP_TOKEN)"),
         (
-            {"CLOCKBOT_SLACK_BOT_TOKEN": "x", "CLOCKBOT_SLACK_MODE": "http"},
+            {"CLOCKBOT_SLACK_BOT_TOKEN": "xoxb-x", "CLOCKBOT_SLACK_MODE": "http"},
             "slack.signing_secret (CLOCKBOT_SLACK_SIGNING_SECRET)",
         ),
         ({"CLOCKBOT_EMAIL_ADDRESS": "a@b.c"}, "email.imap_host (CLOCKBOT_EMAIL_IMAP_HOST)"),
@@ -411,12 +411,12 @@ def _all_secrets_settings(tmp_path: Path) -> Settings:
         "CLOCKBOT_LLM_PROVIDER": "openai",
         "CLOCKBOT_LLM_MODEL": "m",
         "CLOCKBOT_LLM_API_KEY": SECRET + "llm",
-        "CLOCKBOT_TELEGRAM_TOKEN": SECRET + "tg",
+        "CLOCKBOT_TELEGRAM_TOKEN": f"123:{SECRET}tg",
         "CLOCKBOT_TELEGRAM_MODE": "webhook",
         "CLOCKBOT_TELEGRAM_WEBHOOK_URL": "https://example.org/hook",
         "CLOCKBOT_TELEGRAM_WEBHOOK_SECRET": SECRET + "wh",
-        "CLOCKBOT_SLACK_BOT_TOKEN": SECRET + "bot",
-        "CLOCKBOT_SLACK_APP_TOKEN": SECRET + "app",
+        "CLOCKBOT_SLACK_BOT_TOKEN": f"xoxb-{SECRET}bot",
+        "CLOCKBOT_SLACK_APP_TOKEN": f"xapp-{SECRET}app",
         "CLOCKBOT_SLACK_SIGNING_SECRET": SECRET + "sign",
         "CLOCKBOT_EMAIL_ADDRESS": "bot@example.org",
         "CLOCKBOT_EMAIL_IMAP_HOST": "imap",
@@ -465,7 +465,7 @@ def test_settings_can_be_built_directly_without_reading_the_environment(
     monkeypatch.setenv("CLOCKBOT_HTTP_PORT", "9999")
     settings = Settings(
         home=tmp_path,
-        telegram=TelegramSettings(token=SecretStr("t")),
+        telegram=TelegramSettings(token=SecretStr("1:t")),
         contact_window="09:00-17:00",  # type: ignore[arg-type]
         clock={"mode": "normal"},  # type: ignore[arg-type]
     )
@@ -482,3 +482,33 @@ def test_the_process_environment_is_read_by_default(
     monkeypatch.setenv("CLOCKBOT_HOME", str(tmp_path))
     monkeypatch.setenv("CLOCKBOT_AGENT_ID", "from-env")
     assert load_settings().agent_id == "from-env"
+
+
+@pytest.mark.parametrize(
+    ("variable", "bad", "hint", "others"),
+    [
+        ("CLOCKBOT_TELEGRAM_TOKEN", "abc", "123456:", {}),
+        ("CLOCKBOT_TELEGRAM_TOKEN", "123456 :spaced", "123456:", {}),
+        (
+            "CLOCKBOT_SLACK_BOT_TOKEN",
+            "xapp-swapped",
+            "xoxb-",
+            {"CLOCKBOT_SLACK_APP_TOKEN": "xapp-1"},
+        ),
+        (
+            "CLOCKBOT_SLACK_APP_TOKEN",
+            "xoxb-swapped",
+            "xapp-",
+            {"CLOCKBOT_SLACK_BOT_TOKEN": "xoxb-1"},
+        ),
+    ],
+)
+def test_a_token_of_the_wrong_shape_is_named_before_any_network_call(
+    tmp_path: Path, variable: str, bad: str, hint: str, others: dict[str, str]
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(environ=_home(tmp_path) | others | {variable: bad})
+    message = str(caught.value)
+    assert f"({variable}, from the environment)" in message
+    assert hint in message
+    assert bad not in message

@@ -1,4 +1,4 @@
-"""The README's reminder lines, piped into the console with no LLM, answer as the README says.
+"""The reminders page's example lines, piped into the console with no LLM, answer as the page says.
 
 `bot.chat.chat` is what ``clockbot chat`` runs; here on a settable clock and a real SQLite
 store, with `linger` so reminders that fall due after the input ends are printed. Issue 13,
@@ -17,13 +17,13 @@ from bot.config import Settings
 from bot.rules_agent import ZONE_QUESTION
 from clockcore import SettableClock
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "reminders.md"
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
 
 
-def _readme_blocks() -> list[list[str]]:
-    """The lines of the README's two reminder examples, without their comments."""
-    section = README.read_text().split("## Reminders", 1)[1].split("\n## ", 1)[0]
+def _page_blocks() -> list[list[str]]:
+    """The lines of the reminders page's two examples, without their comments."""
+    section = PAGE.read_text().split("# Reminders", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
     return [[re.sub(r"\s{2,}\(.*\)$", "", line).strip() for line in b.splitlines()] for b in blocks]
 
@@ -37,10 +37,10 @@ async def _session(settings: Settings, clock: SettableClock, lines: list[str]) -
     return out.getvalue().splitlines()
 
 
-async def test_the_readme_reminder_lines_answer_correctly(tmp_path: Path) -> None:
+async def test_the_reminders_page_lines_answer_correctly(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    setting_up, on_arrival = _readme_blocks()
+    setting_up, on_arrival = _page_blocks()
     assert on_arrival == ["snooze 20 min", "remind me again tonight", "stop this one"]
     out = await _session(settings, clock, setting_up)
     text = "\n".join(out)

@@ -233,14 +233,14 @@ async def test_a_job_still_held_before_its_send_has_its_lease_renewed(
     async def paced(paces: Any) -> None:
         clock.advance(timedelta(minutes=5))  # a long wait for the platform's rate limit
 
-    original = gateway.outbox.hold_on
+    original = gateway.outbox.renew_claim
 
     async def watched(item_id: int, *, worker: str, now: datetime, until: datetime) -> bool:
         leases.append(until)
         return await original(item_id, worker=worker, now=now, until=until)
 
     monkeypatch.setattr(gateway.dispatcher._pacer, "wait", paced)
-    monkeypatch.setattr(gateway.outbox, "hold_on", watched)
+    monkeypatch.setattr(gateway.outbox, "renew_claim", watched)
     await _hello(gateway, clock)
     await gateway.settle()
     assert [m.text for m in channel.sent] == ["hello"]

@@ -196,7 +196,9 @@ async def test_configured_channels_are_reported_and_fail_when_their_platform_is_
             allowed_users=("1", "2"),
         ),
         slack=SlackSettings(
-            bot_token=SecretStr(KEY), app_token=SecretStr(KEY), api_url=nowhere + "/api/"
+            bot_token=SecretStr(f"xoxb-{KEY}"),
+            app_token=SecretStr(f"xapp-{KEY}"),
+            api_url=nowhere + "/api/",
         ),
         email=EmailSettings(
             address="bot@example.org",
@@ -271,7 +273,7 @@ async def test_doctor_against_a_live_server(tmp_path: Path, llm_server: Server) 
 def test_doctor_exits_2_on_a_bad_configuration(tmp_path: Path) -> None:
     env = {
         "CLOCKBOT_HOME": str(tmp_path),
-        "CLOCKBOT_TELEGRAM_TOKEN": KEY,
+        "CLOCKBOT_TELEGRAM_TOKEN": f"123:{KEY}",
         "CLOCKBOT_TELEGRAM_MODE": "webhook",
     }
     result = runner.invoke(app, ["doctor"], env=env)

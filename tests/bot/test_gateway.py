@@ -129,7 +129,7 @@ async def test_a_turn_left_by_a_dead_worker_is_answered_once_after_restart(
             text="what's coming up", received_at=datetime.now(UTC), route={"chat": "7"},
         )  # fmt: skip
         await gw.wrapper.receive(
-            ref, hold_for="w-dead", lease_until=datetime.now(UTC) + timedelta(hours=1)
+            ref, claim_for="w-dead", lease_until=datetime.now(UTC) + timedelta(hours=1)
         )
     second = RecordingChannel()
     async with Gateway(settings, channels=[second], retry_interval=0.05) as gw:

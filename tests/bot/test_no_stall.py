@@ -61,11 +61,9 @@ async def _turn_time(gw: Gateway, channel: _Channel, user: str, n: int) -> float
     return time.perf_counter() - started
 
 
-@pytest.mark.skipif(not duckling_reader.available(), reason="Duckling has no wheel here")
-@pytest.mark.parametrize("worst", WORST, ids=lambda text: repr(text[:12]))
-async def test_a_worst_message_does_not_delay_another_chats_answer(
-    tmp_path: Path, worst: str
-) -> None:
+async def beside_the_worst(tmp_path: Path, worst: str) -> tuple[float, float, _Channel]:
+    """A normal turn's seconds (the slowest of five), another chat's turn while `worst` is
+    being read, and the channel with everything sent."""
     channel = _Channel()
     settings = Settings(home=tmp_path, http_port=0)
     async with Gateway(settings, channels=[channel], poll_interval=0.05) as gw:
@@ -82,7 +80,18 @@ async def test_a_worst_message_does_not_delay_another_chats_answer(
         await slow
         await asyncio.wait_for(_answered(channel, "7", 1), 60)
         await gw.settle()
+    return normal, meanwhile, channel
+
+
+@pytest.mark.skipif(not duckling_reader.available(), reason="Duckling has no wheel here")
+@pytest.mark.parametrize("worst", WORST, ids=lambda text: repr(text[:12]))
+async def test_a_worst_message_and_another_chats_are_each_answered_once(
+    tmp_path: Path, worst: str
+) -> None:
+    normal, meanwhile, channel = await beside_the_worst(tmp_path, worst)
     print(f"normal turn {normal * 1000:.0f} ms; beside the worst message {meanwhile * 1000:.0f} ms")
-    # Delayed by no more than a normal turn takes, and a scheduler's slack (100 ms; before,
-    # these messages held every chat 0.2 to 5 s).
-    assert meanwhile - normal <= normal + 0.1, (meanwhile, normal)
+    answers = {user: [m.text for m in channel.sent if m.user_id == user] for user in ("7", "9")}
+    assert len(answers["7"]) == 1 and len(answers["9"]) == 1, answers
+    assert "Tokyo" in answers["9"][0]
+    # How long the other chat waited, against a normal turn, is bench/no_stall_bench.py's
+    # figure (before the reader moved off the loop: 0.2 to 5 s; now within a normal turn).

@@ -63,7 +63,7 @@ class World:
             message_id=f"m{next(self._ids)}", text="hi", received_at=self.clock.now(),
         )  # fmt: skip
         envelope = await self.wrapper.receive(
-            ref, hold_for=WORKER, lease_until=self.clock.now() + timedelta(hours=1)
+            ref, claim_for=WORKER, lease_until=self.clock.now() + timedelta(hours=1)
         )
         session = ToolSession(
             wrapper=self.wrapper, envelope=envelope, clock=self.clock,

@@ -33,7 +33,10 @@ from tests.support.fake_telegram import FakeTelegram
 ADMIN = "operator-token-0123456789"
 _LINK = re.compile(r"https?://\S+(/ui/signin/[A-Za-z0-9_-]+)")
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(240),
+]  # a real browser: `make test-fast` leaves it out
 
 
 def _shots(tmp_path: Path) -> Path:

@@ -4,7 +4,7 @@ The real slack-bolt / slack_sdk talk to it over real HTTP and a real WebSocket::
 
     async with FakeSlack(zones={"U1": "Asia/Tokyo"}) as slack:
         channel = SlackChannel(slack.bot_token, app_token=slack.app_token, api_url=slack.api_url)
-        await channel.start(sink, MemoryState())
+        await channel.start(sink, InMemoryStateStore())
         envelope_id = await slack.push_event(dm_event("what time is it"))
         await slack.wait_acked(envelope_id)
         post = await slack.wait_posts(1)

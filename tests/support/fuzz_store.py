@@ -22,7 +22,7 @@ import pytest
 from hypothesis import strategies as st
 
 from bot.http import serve_channels
-from channels.base import Channel, Inbound, MemoryState
+from channels.base import Channel, Inbound, InMemoryStateStore
 from clockcore import SettableClock
 from wrapper.core import InteractionWrapper
 
@@ -73,7 +73,7 @@ def served(runner: asyncio.Runner, wrapper: InteractionWrapper, channel: Channel
         await wrapper.receive(inbound.ref)
 
     async def start() -> Any:
-        await channel.start(sink, MemoryState())
+        await channel.start(sink, InMemoryStateStore())
         return await serve_channels([channel], host="127.0.0.1", port=0, serve=True,
                                     store=lambda: wrapper.outbox.listing(limit=1))  # fmt: skip
 

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.engine import Connection
 
 from clockcore import as_utc
-from wrapper import InteractionWrapper
+from wrapper import InteractionWrapper, keys
 from wrapper.effects import (
     Effect,
     Enqueue,
@@ -22,10 +22,10 @@ from wrapper.effects import (
     NewMemory,
     apply_effect,
     check_memory,
-    new_memory_id,
+    outbox_values,
 )
 from wrapper.history import StoredMessage, append_in
-from wrapper.outbox import Outbox, OutboxKind, enqueue_in, item_values, new_job_key
+from wrapper.outbox import Outbox, OutboxKind, enqueue_in, new_job_key
 
 __all__ = ["appended", "commit", "delivered", "mark_reminded", "queued", "remember"]
 
@@ -50,10 +50,8 @@ async def remember(
     group: str | None = None,
 ) -> int:
     """A memory item, as the ``remember`` tool stages it; its id."""
-    item = NewMemory(
-        id=new_memory_id(), user_key=user_key, content=check_memory(content),
-        due_at=as_utc(due_at) if due_at is not None else None, group=group,
-    )  # fmt: skip
+    due = as_utc(due_at) if due_at is not None else None
+    item = NewMemory.new(user_key, check_memory(content), due_at=due, group=group)
     await commit(wrapper, item)
     return item.id
 
@@ -71,8 +69,8 @@ async def delivered(
     now = wrapper.clock.now()
     reply = Enqueue(
         key=new_job_key(), kind="reply", channel=channel, thread_id=thread_id,
-        thread_key=f"agent:{wrapper.agent_id}:{channel}:{thread_id}",
-        user_key=f"{channel}:{user_id}", user_id=user_id, text=text, due_at=now,
+        thread_key=keys.thread_key(wrapper.agent_id, channel, thread_id),
+        user_key=keys.user_key(channel, user_id), user_id=user_id, text=text, due_at=now,
     )  # fmt: skip
     await commit(wrapper, reply)
     [item] = await wrapper.outbox.claim_due(now=now, worker="tests", lease=timedelta(minutes=1))
@@ -101,11 +99,11 @@ async def queued(
     key: str | None = None,
     user_id: str | None = None,
 ) -> int:
-    """An outbox job, written as a commit writes a staged `Enqueue` (`enqueue_in`); its id
-    (the existing job's, for a key already there)."""
-    values = item_values(
-        kind=kind, channel=channel, thread_id=thread_id, thread_key=thread_key,
-        user_key=user_key, user_id=user_id, text=text, due_at=due_at, memory_id=memory_id,
-        now=now, key=key or new_job_key(),
+    """An outbox job, written as a commit writes a staged `Enqueue`; its id (the existing
+    job's, for a key already there)."""
+    job = Enqueue(
+        key=key or new_job_key(), kind=kind, channel=channel, thread_id=thread_id,
+        thread_key=thread_key, user_key=user_key, user_id=user_id, text=text, due_at=due_at,
+        memory_id=memory_id,
     )  # fmt: skip
-    return await outbox.database.run(lambda conn: enqueue_in(conn, values))
+    return await outbox.database.run(lambda conn: enqueue_in(conn, outbox_values(job, now)))

@@ -6,12 +6,15 @@ import asyncio
 import multiprocessing
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from clockcore.state import load_state
 from wrapper import InteractionWrapper
 from wrapper import queries as q
+
+pytestmark = pytest.mark.slow  # many processes: `make test-fast` leaves it out
 
 WORKERS = 8
 PER_WORKER = 500

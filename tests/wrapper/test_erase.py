@@ -58,7 +58,7 @@ async def _alice_and_bob(wrapper: InteractionWrapper, clock: SettableClock) -> M
     await _say(wrapper, clock, "telegram", "-100", "42", "heading to lunch", "3")
     await _say(wrapper, clock, "telegram", "-100", "77", "bob in the group", "4")
     await _say(wrapper, clock, "telegram", "dm:77", "77", "bob alone", "5")
-    lease = {"hold_for": "w1", "lease_until": clock.now() + timedelta(minutes=5)}
+    lease = {"claim_for": "w1", "lease_until": clock.now() + timedelta(minutes=5)}
     await _say(wrapper, clock, "telegram", "dm:42", "42", "still waiting", "6", **lease)
     await staged.remember(wrapper, user_key=ALICE, content=f"call the bank about {SECRET}")
     await staged.remember(wrapper, user_key=BOB, content="bob's dentist")

@@ -52,7 +52,7 @@ async def pair(
     clock = SettableClock(START)
     hot = await InteractionWrapper.open(postgres_url, agent_tz="Europe/Berlin", clock=clock)
     general = await InteractionWrapper.open(second_url, agent_tz="Europe/Berlin", clock=clock)
-    general.hot_path = False
+    general.chain.hot_path = False
     try:
         yield hot, general, clock
     finally:
@@ -123,7 +123,7 @@ async def test_the_hot_path_writes_and_answers_what_the_chain_does(
             text=words, received_at=at, route=extras.get("route", {}),
             user_zone=extras.get("zone"), hint=extras.get("hint"),
         )  # fmt: skip
-        held = {"hold_for": "w1", "lease_until": at + timedelta(minutes=5)}
+        held = {"claim_for": "w1", "lease_until": at + timedelta(minutes=5)}
         kwargs: dict[str, Any] = held if extras.get("hold") else {}
         envelopes = [await wrapper.receive(ref, **kwargs) for wrapper in (hot, general)]
         shown = [_no_ids(envelope_to_json(e)) for e in envelopes]
@@ -162,7 +162,7 @@ async def test_clocked_actions_take_the_hot_path_and_store_what_the_chain_does(
         await InteractionWrapper.open(url, agent_tz="UTC", clock=clock, policy=policy)
         for url in (postgres_url, second_url)
     ]
-    general.hot_path = False
+    general.chain.hot_path = False
     counted: list[str] = []
 
     def count(*args: Any) -> None:
@@ -246,7 +246,7 @@ async def test_a_plain_message_is_two_statements_and_no_sqlalchemy(postgres_url:
                     channel="telegram", thread_id="7", user_id="7", message_id=str(n),
                     text="and another thing", received_at=clock.now(), route={"chat_id": "7"},
                 ),
-                hold_for="w1",
+                claim_for="w1",
                 lease_until=clock.now() + timedelta(minutes=1),
             )  # fmt: skip
             assert not envelope.duplicate
@@ -276,7 +276,7 @@ async def test_both_paths_at_once_on_one_thread_lose_no_stamp(
 ) -> None:
     hot = await InteractionWrapper.open(postgres_url, agent_tz="UTC")
     general = await InteractionWrapper.open(postgres_url, agent_tz="UTC")
-    general.hot_path = False
+    general.chain.hot_path = False
     seen = START
     try:
         await hot.on_user_message(

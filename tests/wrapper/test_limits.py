@@ -56,7 +56,7 @@ async def _message(store: InteractionWrapper, n: int) -> MessageRef:
         channel="telegram", thread_id="9", user_id="9", message_id=str(n),
         text=f"message {n}", received_at=START + timedelta(seconds=n),
     )  # fmt: skip
-    await store.receive(ref, hold_for="w1", lease_until=START + timedelta(minutes=5))
+    await store.receive(ref, claim_for="w1", lease_until=START + timedelta(minutes=5))
     return ref
 
 

@@ -299,7 +299,7 @@ async def test_a_worker_about_to_send_is_alive_so_its_job_is_not_taken_during_th
     assert [item.id for item in claimed] == [first, second]
     assert await workers.alive(now=NOW) == ["w2"]
 
-    assert await outbox.hold_on(first, worker="w1", now=NOW, until=NOW + LEASE) is True
+    assert await outbox.renew_claim(first, worker="w1", now=NOW, until=NOW + LEASE) is True
     assert await workers.alive(now=NOW) == ["w1", "w2"]
     soon = NOW + timedelta(seconds=5)
     assert await outbox.claim_due(
@@ -312,7 +312,7 @@ async def test_a_worker_about_to_send_is_alive_so_its_job_is_not_taken_during_th
         now=late, worker="w2", lease=LEASE, alive_since=late - dead_after
     )
     assert (taken.id, taken.claimed_by) == (second, "w2")
-    assert await outbox.hold_on(second, worker="w1", now=late, until=late + LEASE) is False
+    assert await outbox.renew_claim(second, worker="w1", now=late, until=late + LEASE) is False
 
 
 async def test_defer_waits_until_then_keeps_the_reason(outbox: Outbox) -> None:

@@ -1,4 +1,4 @@
-"""`wrapper.chain._overlapped`: the hot path's query leaves first, the Python work runs while
+"""`wrapper.hot.overlapped`: the hot path's query leaves first, the Python work runs while
 the server answers, and the query is settled whatever happens.
 
 The query here is a coroutine that records its steps instead of a PostgreSQL statement: what is
@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from wrapper.chain import _overlapped
+from wrapper.hot import overlapped
 
 
 class Query:
@@ -41,7 +41,7 @@ async def test_the_query_is_sent_before_the_work_and_answered_after_it() -> None
         query.answer.set()  # the server answers while the work runs
         return "done"
 
-    assert await _overlapped(query.run(), work) == (7, "done")
+    assert await overlapped(query.run(), work) == (7, "done")
     assert query.steps == ["sent", "work", "answered"]
 
 
@@ -53,13 +53,13 @@ async def test_work_that_raises_still_waits_for_the_answer() -> None:
         raise ValueError("the text could not be read")
 
     with pytest.raises(ValueError, match="could not be read"):
-        await _overlapped(query.run(), work)
+        await overlapped(query.run(), work)
     assert query.steps == ["sent", "answered"]  # nothing left in flight on the connection
 
 
 async def test_a_cancelled_caller_cancels_the_query() -> None:
     query = Query()
-    caller = asyncio.ensure_future(_overlapped(query.run(), lambda: None))
+    caller = asyncio.ensure_future(overlapped(query.run(), lambda: None))
     await asyncio.sleep(0.01)
     assert query.steps == ["sent"]
     caller.cancel()
@@ -75,5 +75,5 @@ async def test_a_failing_query_fails_the_call_after_the_work() -> None:
         raise ConnectionResetError("the server closed the connection")
 
     with pytest.raises(ConnectionResetError):
-        await _overlapped(refused(), lambda: done.append("work"))
+        await overlapped(refused(), lambda: done.append("work"))
     assert done == ["work"]  # the text is read whatever the query's fate

@@ -31,6 +31,8 @@ from tests.support.fuzz_store import fuzz_store
 from tests.wrapper.test_state_io import SKILL_FILE
 from wrapper import InteractionWrapper, StateImportError
 
+pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
+
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1000"))
 NOW = datetime(2026, 2, 9, 12, 0, tzinfo=UTC)
 

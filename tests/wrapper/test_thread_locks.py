@@ -1,4 +1,4 @@
-"""`ThreadLocks.hold` among two workers on one real PostgreSQL: one turn per thread, older first.
+"""`ThreadLocks.only_turn` among two workers on one real PostgreSQL: one turn per thread, older first.
 
 Two wrappers on one database stand for two workers. Each message is journaled and put on the
 waiting list claimed by its worker (`InteractionWrapper.receive`), as the gateway does.
@@ -45,7 +45,7 @@ async def workers(
 async def _hold(
     wrapper: InteractionWrapper, message_id: str | None, worker: str, log: list[str]
 ) -> None:
-    async with wrapper.thread_locks.hold(
+    async with wrapper.thread_locks.only_turn(
         THREAD, channel="test", thread_id="dm:7", message_id=message_id
     ):
         log.append(f"{worker} in")
@@ -59,8 +59,8 @@ async def test_a_newer_message_waits_for_an_older_one_another_worker_holds(
 ) -> None:
     a, b = workers
     until = NOW + timedelta(minutes=10)
-    await a.receive(_ref("m1"), hold_for="A", lease_until=until)
-    await b.receive(_ref("m2"), hold_for="B", lease_until=until)
+    await a.receive(_ref("m1"), claim_for="A", lease_until=until)
+    await b.receive(_ref("m2"), claim_for="B", lease_until=until)
     log: list[str] = []
     newer = asyncio.create_task(_hold(b, "m2", "B", log))
     await asyncio.sleep(0.6)
@@ -80,15 +80,15 @@ async def test_an_older_message_this_worker_took_over_goes_before_its_newer_turn
     """A worker that took m1 over (its first worker died) after starting m2 answers m1 first."""
     a, _ = workers
     until = NOW + timedelta(minutes=10)
-    await a.receive(_ref("m1"), hold_for="A", lease_until=until)
-    await a.receive(_ref("m2"), hold_for="A", lease_until=until)
+    await a.receive(_ref("m1"), claim_for="A", lease_until=until)
+    await a.receive(_ref("m2"), claim_for="A", lease_until=until)
     local = asyncio.Lock()  # the worker's own lock for the thread (bot.turns)
     log: list[str] = []
 
     async def turn(message_id: str) -> None:
         async with (
             local,
-            a.thread_locks.hold(
+            a.thread_locks.only_turn(
                 THREAD, channel="test", thread_id="dm:7", message_id=message_id, yield_to=local
             ),
         ):

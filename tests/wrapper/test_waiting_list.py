@@ -22,7 +22,7 @@ async def test_a_message_taken_over_from_a_dead_worker_is_the_whole_message(
         language="es", reply_to="<root@example.test>", proven=False,
         user_zone="Europe/Madrid", hint="Their mail's Date header carries UTC+01:00.",
     )  # fmt: skip
-    await wrapper.receive(ref, hold_for="w1", lease_until=START + timedelta(minutes=5))
+    await wrapper.receive(ref, claim_for="w1", lease_until=START + timedelta(minutes=5))
     # w1 never beat: it is dead to anyone, so w2 takes the message over at once.
     [again] = await wrapper.waiting.claim(
         worker="w2", now=START + timedelta(seconds=1), lease=timedelta(minutes=1)

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from channels.base import ChannelError, Inbound, MemoryState
+from channels.base import ChannelError, Inbound, InMemoryStateStore
 from channels.email import EmailChannel
 from tests.channels.email.conftest import BOT, Collector, inbox_flags, letter, make_channel, submit
 from tests.support.mail import DovecotServer, SmtpSink, free_port, run_smtp
@@ -16,7 +16,7 @@ async def test_a_mail_reaches_the_sink_then_is_marked_seen(
     dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
     channel = make_channel(dovecot, mail)
-    sink, state = Collector(), MemoryState()
+    sink, state = Collector(), InMemoryStateStore()
     await channel.start(sink, state)
     try:
         await submit(mail, letter("hi there"))
@@ -39,7 +39,7 @@ async def test_without_idle_the_reader_polls(dovecot_without_idle: DovecotServer
     async with run_smtp(dovecot_without_idle) as smtp:
         channel = make_channel(dovecot_without_idle, smtp, poll_interval=0.3)
         sink = Collector()
-        await channel.start(sink, MemoryState())
+        await channel.start(sink, InMemoryStateStore())
         try:
             await asyncio.sleep(0.5)  # the reader is waiting between polls now
             await submit(smtp, letter("polled"))
@@ -54,7 +54,7 @@ async def test_a_wrong_password_fails_start_without_naming_it(
 ) -> None:
     channel = make_channel(dovecot, mail, imap_password="wrong-but-secret")
     with pytest.raises(ChannelError) as caught:
-        await channel.start(Collector(), MemoryState())
+        await channel.start(Collector(), InMemoryStateStore())
     assert "refused" in str(caught.value)
     assert "wrong-but-secret" not in str(caught.value)
 
@@ -62,13 +62,13 @@ async def test_a_wrong_password_fails_start_without_naming_it(
 async def test_an_unreachable_server_fails_start(dovecot: DovecotServer, mail: SmtpSink) -> None:
     channel = make_channel(dovecot, mail, imap_port=free_port())
     with pytest.raises(ChannelError, match="cannot open the mailbox"):
-        await channel.start(Collector(), MemoryState())
+        await channel.start(Collector(), InMemoryStateStore())
 
 
 async def test_unreadable_mail_stays_unseen_and_is_not_retried(
     dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
-    sink, state = Collector(), MemoryState()
+    sink, state = Collector(), InMemoryStateStore()
     channel = make_channel(dovecot, mail)
     await channel.start(sink, state)
     try:
@@ -96,7 +96,7 @@ async def test_mail_over_the_size_limit_arrives_as_a_note(
 ) -> None:
     sink = Collector()
     channel = make_channel(dovecot, mail, max_bytes=10_000)
-    await channel.start(sink, MemoryState())
+    await channel.start(sink, InMemoryStateStore())
     try:
         await submit(mail, letter("x" * 20_000, subject="big"))
         [inbound] = await sink.wait(1)
@@ -116,7 +116,7 @@ async def test_a_sink_failure_leaves_the_mail_for_the_next_attempt(
         if len(calls) == 1:
             raise RuntimeError("store down")
 
-    state = MemoryState()
+    state = InMemoryStateStore()
     channel = make_channel(dovecot, mail)
     await channel.start(flaky, state)
     try:
@@ -154,12 +154,12 @@ async def test_tls_and_starttls_verify_the_server(
         # Without trusting the test certificate, the handshake fails and start says so.
         untrusted = make_channel(dovecot_tls, smtp, imap_security=security, imap_port=port)
         with pytest.raises(ChannelError, match=r"TLS handshake|CertVerification"):
-            await untrusted.start(Collector(), MemoryState())
+            await untrusted.start(Collector(), InMemoryStateStore())
 
         monkeypatch.setenv("SSL_CERT_FILE", str(dovecot_tls.ca_file))
         channel = make_channel(dovecot_tls, smtp, imap_security=security, imap_port=port)
         sink = Collector()
-        await channel.start(sink, MemoryState())
+        await channel.start(sink, InMemoryStateStore())
         try:
             await submit(smtp, letter("over tls"))
             [inbound] = await sink.wait(1)

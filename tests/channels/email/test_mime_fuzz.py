@@ -39,6 +39,8 @@ from tests.support.fuzz_store import fuzz_store
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 
+pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
+
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1000"))
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 SCREEN = Screening(own_address="bot@example.test")

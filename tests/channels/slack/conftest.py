@@ -17,7 +17,7 @@ import pytest
 
 from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
-from channels.base import Inbound, MemoryState
+from channels.base import Inbound, InMemoryStateStore
 from channels.slack import SlackChannel
 from tests.support.fake_slack import FakeSlack, event_body, signed_headers
 
@@ -111,6 +111,6 @@ def collected() -> Collected:
 
 
 @pytest.fixture
-def state() -> MemoryState:
+def state() -> InMemoryStateStore:
     """An in-memory state store."""
-    return MemoryState()
+    return InMemoryStateStore()

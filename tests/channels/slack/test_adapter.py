@@ -11,7 +11,7 @@ import pytest
 from aiohttp import ClientSession, web
 from aiohttp.test_utils import TestServer
 
-from channels.base import ChannelError, Inbound, MemoryState, Outgoing
+from channels.base import ChannelError, Inbound, InMemoryStateStore, Outgoing
 from channels.slack import REFUSED_DM, SlackChannel
 from clockcore import SettableClock
 from tests.channels.slack.conftest import Collected, socket_channel
@@ -36,7 +36,7 @@ def outgoing(text: str, *, key: str = "outbox-1", route: dict[str, str] | None =
 
 
 async def test_an_event_is_acked_only_after_the_sink_returns(
-    slack: FakeSlack, state: MemoryState
+    slack: FakeSlack, state: InMemoryStateStore
 ) -> None:
     entered, release = asyncio.Event(), asyncio.Event()
     seen: list[Inbound] = []
@@ -61,7 +61,7 @@ async def test_an_event_is_acked_only_after_the_sink_returns(
 
 
 async def test_a_failing_sink_leaves_the_event_unacked(
-    slack: FakeSlack, state: MemoryState
+    slack: FakeSlack, state: InMemoryStateStore
 ) -> None:
     calls = 0
 
@@ -86,7 +86,7 @@ async def test_a_failing_sink_leaves_the_event_unacked(
 
 
 async def test_the_zone_is_asked_once_a_day_and_follows_travel(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     clock = SettableClock(datetime(2026, 3, 1, 12, tzinfo=UTC))
     channel = socket_channel(slack, clock=clock)
@@ -109,7 +109,7 @@ async def test_the_zone_is_asked_once_a_day_and_follows_travel(
 
 
 async def test_the_profile_locale_is_the_language_hint(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     slack.locales["U1"] = "es-ES"
     channel = socket_channel(slack)
@@ -125,7 +125,7 @@ async def test_the_profile_locale_is_the_language_hint(
 
 
 async def test_a_failed_users_info_still_hands_the_message_over(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     slack.fail_next("users.info", status=200, retry_after=None, error="user_not_found")
     channel = socket_channel(slack)
@@ -138,7 +138,7 @@ async def test_a_failed_users_info_still_hands_the_message_over(
 
 
 async def test_people_and_channels_outside_the_allow_lists_reach_nothing(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     channel = socket_channel(slack, allowed_users=["U1"], allowed_channels=["C1"])
     await channel.start(collected, state)
@@ -166,7 +166,7 @@ async def test_people_and_channels_outside_the_allow_lists_reach_nothing(
 
 
 async def test_an_unreadable_event_is_acked_and_skipped(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     channel = socket_channel(slack)
     await channel.start(collected, state)
@@ -180,7 +180,7 @@ async def test_an_unreadable_event_is_acked_and_skipped(
 
 
 async def test_send_posts_mrkdwn_parts_into_the_route(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     channel = socket_channel(slack)
     await channel.start(collected, state)
@@ -201,7 +201,7 @@ async def test_send_posts_mrkdwn_parts_into_the_route(
 
 
 async def test_a_retried_multi_part_send_skips_the_parts_already_posted(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     channel = socket_channel(slack)
     await channel.start(collected, state)
@@ -234,7 +234,7 @@ def again(message: Outgoing, *, attempt: int = 2) -> Outgoing:
 
 @pytest.mark.parametrize("route", [{"channel": "D1"}, {"channel": "C1", "thread_ts": "1.2"}])
 async def test_a_job_claimed_again_after_a_worker_died_is_not_posted_twice(
-    slack: FakeSlack, collected: Collected, state: MemoryState, route: dict[str, str]
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore, route: dict[str, str]
 ) -> None:
     """The first worker posted every part and died before marking the job sent: a new
     adapter (another worker, no memory of it) finds the parts by their metadata."""
@@ -258,7 +258,7 @@ async def test_a_job_claimed_again_after_a_worker_died_is_not_posted_twice(
 
 
 async def test_a_job_claimed_again_posts_only_the_parts_still_missing(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     first, second = socket_channel(slack), socket_channel(slack)
     await first.start(collected, state)
@@ -284,7 +284,7 @@ async def test_a_job_claimed_again_posts_only_the_parts_still_missing(
 
 
 async def test_a_first_attempt_posts_without_looking_back(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     channel = socket_channel(slack)
     await channel.start(collected, state)
@@ -298,7 +298,10 @@ async def test_a_first_attempt_posts_without_looking_back(
 
 
 async def test_without_the_history_scope_a_job_claimed_again_is_posted_again(
-    slack: FakeSlack, collected: Collected, state: MemoryState, caplog: pytest.LogCaptureFixture
+    slack: FakeSlack,
+    collected: Collected,
+    state: InMemoryStateStore,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """At least once, as before, and the log says which scope would make it exactly once."""
     channel = socket_channel(slack)
@@ -316,7 +319,7 @@ async def test_without_the_history_scope_a_job_claimed_again_is_posted_again(
 
 
 async def test_a_rate_limited_look_back_retries_later_instead_of_posting(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     channel = socket_channel(slack)
     await channel.start(collected, state)
@@ -338,7 +341,7 @@ async def test_a_rate_limited_look_back_retries_later_instead_of_posting(
     [("channel_not_found", True), ("not_in_channel", True), ("internal_error", False)],
 )
 async def test_slack_errors_become_channel_errors(
-    slack: FakeSlack, collected: Collected, state: MemoryState, error: str, permanent: bool
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore, error: str, permanent: bool
 ) -> None:
     channel = socket_channel(slack)
     await channel.start(collected, state)
@@ -354,7 +357,7 @@ async def test_slack_errors_become_channel_errors(
 
 
 async def test_a_second_429_carries_slacks_retry_after(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     channel = socket_channel(slack)
     await channel.start(collected, state)
@@ -375,21 +378,21 @@ async def test_a_bad_bot_token_fails_start_without_naming_it(slack: FakeSlack) -
         "xoxb-wrong-secret-value", app_token=slack.app_token, api_url=slack.api_url
     )
     with pytest.raises(ChannelError, match="invalid_auth") as caught:
-        await channel.start(Collected(), MemoryState())
+        await channel.start(Collected(), InMemoryStateStore())
     assert "wrong-secret" not in str(caught.value)
 
 
 async def test_a_bad_app_token_fails_start(slack: FakeSlack) -> None:
     channel = SlackChannel(slack.bot_token, app_token="xapp-nope", api_url=slack.api_url)
     with pytest.raises(ChannelError, match=r"apps\.connections\.open.*invalid_auth"):
-        await channel.start(Collected(), MemoryState())
+        await channel.start(Collected(), InMemoryStateStore())
     assert slack.connections == 0
 
 
 async def test_an_unreachable_api_fails_start() -> None:
     channel = SlackChannel("xoxb-t", app_token="xapp-t", api_url="http://127.0.0.1:9/api/")
     with pytest.raises(ChannelError, match="could not reach"):
-        await channel.start(Collected(), MemoryState())
+        await channel.start(Collected(), InMemoryStateStore())
 
 
 @pytest.mark.parametrize(
@@ -414,7 +417,7 @@ def test_http_mode_serves_slack_events_and_socket_mode_nothing() -> None:
 
 
 async def test_stale_means_older_than_five_minutes_by_the_injected_clock(
-    slack: FakeSlack, collected: Collected, state: MemoryState
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:
     """The signature check reads the adapter's clock, not the host's."""
     start = datetime(2030, 1, 1, tzinfo=UTC)

@@ -45,6 +45,8 @@ from tests.support.fuzz_store import broken, fuzz_store, served
 from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 
+pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
+
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1000"))
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 SECRET = "fuzz-signing-secret-0123456789abcdef"

@@ -11,7 +11,7 @@ import pytest
 from telegram import Bot
 from telegram.error import Conflict
 
-from channels.base import ChannelError, MemoryState, Outgoing
+from channels.base import ChannelError, InMemoryStateStore, Outgoing
 from channels.telegram import TelegramChannel
 from channels.telegram.messages import REFUSED, START, TEXT_ONLY
 from tests.channels.telegram.conftest import Collected
@@ -25,9 +25,9 @@ async def start(tg: FakeTelegram, sink: Collected) -> AsyncIterator[Start]:
     """Start a channel on the fake server (stopped at the end); keyword arguments pass through."""
     running: list[TelegramChannel] = []
 
-    async def _start(state: MemoryState | None = None, **options: Any) -> TelegramChannel:
+    async def _start(state: InMemoryStateStore | None = None, **options: Any) -> TelegramChannel:
         channel = TelegramChannel(tg.token, api_url=tg.api_url, **options)
-        await channel.start(sink, state or MemoryState())
+        await channel.start(sink, state or InMemoryStateStore())
         running.append(channel)
         return channel
 
@@ -81,7 +81,7 @@ async def test_start_registers_commands_and_polling_removes_a_stale_webhook(
 async def test_a_bad_token_fails_start_without_naming_it(tg: FakeTelegram, sink: Collected) -> None:
     channel = TelegramChannel("999:wrong-token", api_url=tg.api_url)
     with pytest.raises(ChannelError) as caught:
-        await channel.start(sink, MemoryState())
+        await channel.start(sink, InMemoryStateStore())
     assert "999:wrong-token" not in str(caught.value)
     assert caught.value.permanent
     await channel.stop()
@@ -116,7 +116,7 @@ async def test_start_and_help_answer_directly_and_still_count(
 async def test_a_redelivered_start_after_a_restart_is_not_answered_twice(
     tg: FakeTelegram, sink: Collected
 ) -> None:
-    state = MemoryState()
+    state = InMemoryStateStore()
     tg.freeze_offsets = True  # the confirming getUpdates never arrives: a crash
     first = TelegramChannel(tg.token, api_url=tg.api_url)
     await first.start(sink, state)

@@ -42,6 +42,8 @@ from wrapper import queries as q
 from wrapper.core import InteractionWrapper
 from wrapper.keys import thread_key
 
+pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
+
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1000"))
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 SECRET = "fuzz-secret-0123456789"
