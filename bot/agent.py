@@ -252,7 +252,7 @@ class Agent:
             Message("tool", _outcome(call, until), tool_call_id=call.id, name=call.name)
             for call in answer.tool_calls
         ]
-        text = _without_block(answer.content) or item.text
+        text = _carrying(_without_block(answer.content), item.text)
         return ProactiveOutput(text, (prompt, answer, *results), until, reason)
 
     async def _converse(
@@ -409,6 +409,28 @@ def _without_block(text: str) -> str:
     next request's prefix); only what is sent loses the block.
     """
     return _ECHOED_BLOCK.sub("", text).strip()
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _carrying(written: str, job: str) -> str:
+    """What a due job sends: the model's words when they carry the job's, else the job's own.
+
+    A reminder must say what it reminds of. A small model's proactive turn can
+    answer with chatter ("I'm glad I could help!") instead (docs/eval.md, third
+    run), and a reminder sent on time without its text is a reminder lost. The
+    model's words are kept when they share one of the job's words of four letters
+    or more ("Pill time!" for "take the pill"; of three, when the job has none
+    longer); otherwise the job goes out as the person asked for it.
+    """
+    if not written:
+        return job
+    words = [w.casefold() for w in _WORD.findall(job)]
+    wanted = {w for w in words if len(w) >= 4} or {w for w in words if len(w) >= 3}
+    if not wanted:
+        return written
+    return written if wanted & {w.casefold() for w in _WORD.findall(written)} else job
 
 
 def _their_lines(older: Sequence[StoredMessage]) -> str:

@@ -510,3 +510,42 @@ async def test_console_chat_answers_every_piped_line_whatever_the_turn_limit(
     replies = out.getvalue().splitlines()
     assert len(replies) == 40
     assert all(r.startswith("clockbot> It is ") for r in replies)
+
+
+@pytest.mark.parametrize(
+    ("written", "job", "sent"),
+    [
+        ("Pill time!", "take the pill", "Pill time!"),
+        ("Time to take your vitamins!", "take my vitamins", "Time to take your vitamins!"),
+        ("I'm glad I could help!", "call my parents", "call my parents"),
+        (
+            "The reminder has already been scheduled for today at 7 am.",
+            "take my vitamins",
+            "take my vitamins",
+        ),
+        (
+            "I'm sorry, but I can't assist with that.",
+            "call Ana about the keys",
+            "call Ana about the keys",
+        ),
+        ("", "stretch", "stretch"),
+        ("Gym o'clock!", "gym", "Gym o'clock!"),
+        ("Hora de llamar al dentista.", "llamar al dentista", "Hora de llamar al dentista."),
+    ],
+)
+def test_a_due_job_always_says_what_it_reminds_of(written: str, job: str, sent: str) -> None:
+    """Issue 36, third run: a proactive turn answered "I'm glad I could help!" for a reminder."""
+    from bot.agent import _carrying
+
+    assert _carrying(written, job) == sent
+
+
+async def test_a_proactive_turn_that_drops_the_reminder_sends_it_as_written(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    item = await _night_reminder(wrapper, clock)
+    server.script("I'm glad I could help! Let me know if you have any other questions.")
+    sent = await agent.proactive_turn(item, LA, [])
+    assert (sent.text, sent.defer_until) == ("take the pill", None)
+    assert sent.messages[-1].content.startswith("I'm glad")  # the history keeps what it wrote
