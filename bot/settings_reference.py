@@ -87,9 +87,9 @@ def _values(field: FieldInfo) -> str:
 
 
 def _default(field: FieldInfo) -> str:
-    if field.default_factory is not None:
-        return "`~/.clockbot`"  # `home`, the only factory: the user's home at start
-    value = field.default
+    value = field.get_default(call_default_factory=True)
+    if isinstance(value, Path) and value.is_relative_to(Path.home()):
+        value = f"~/{value.relative_to(Path.home())}"  # the reader's home, not this machine's
     if value is None:
         return "unset"
     if isinstance(value, tuple):

@@ -27,7 +27,6 @@ from clockcore import (
     ContactWindow,
     Policy,
     PolicyFacts,
-    as_utc,
     delta_hours,
     evaluate,
     runtime_time_context,
@@ -64,7 +63,7 @@ MAX_TEXT = 100_000
 
 
 class MessageChain:
-    """The steps of `on_user_message` and `receive`, for one store and one agent.
+    """The steps every inbound message runs (`receive`), for one store and one agent.
 
     Args:
         database: the store.
@@ -107,7 +106,7 @@ class MessageChain:
         return self._agent_tz
 
     def _chain(self) -> list[Step]:
-        """The steps of `on_user_message`, in order.
+        """The steps of `receive`, in order.
 
         dedupe → identity → stamp → directives → zone → actions → policy.
         Directives come before the zone because ``clock: tz …`` changes it.
@@ -123,30 +122,6 @@ class MessageChain:
             self._evaluate_policy,
         ]
 
-    async def on_user_message(
-        self,
-        *,
-        channel: str,
-        thread_id: str,
-        user_id: str,
-        text: str,
-        received_at: datetime | None = None,
-        message_id: str | None = None,
-    ) -> ContextEnvelope:
-        """Record an inbound message and return its context envelope.
-
-        Raises:
-            ValueError: an empty channel, thread or user id.
-            MessageTooLargeError: `text` is over 100,000 characters (nothing is stored).
-            NaiveDatetimeError: `received_at` is naive.
-        """
-        return await self.receive(
-            MessageRef(
-                channel=channel, thread_id=thread_id, user_id=user_id, message_id=message_id,
-                text=text, received_at=as_utc(received_at) if received_at else self._clock.now(),
-            )
-        )  # fmt: skip
-
     async def receive(
         self,
         ref: MessageRef,
@@ -154,7 +129,7 @@ class MessageChain:
         claim_for: str | None = None,
         lease_until: datetime | None = None,
     ) -> ContextEnvelope:
-        """`on_user_message` with what the gateway adds, all in the one transaction.
+        """Record `ref` and return its context envelope, all in one transaction.
 
         The route in `ref` is saved for the thread (`wrapper.routes`). On a
         new message, `ref.user_zone` becomes the person's default while they

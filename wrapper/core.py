@@ -194,10 +194,18 @@ class InteractionWrapper:
         received_at: datetime | None = None,
         message_id: str | None = None,
     ) -> ContextEnvelope:
-        """Record an inbound message and return its context envelope (`MessageChain`)."""
-        return await self.chain.on_user_message(
-            channel=channel, thread_id=thread_id, user_id=user_id, text=text,
-            received_at=received_at, message_id=message_id,
+        """Record an inbound message and return its context envelope (`MessageChain.receive`).
+
+        Raises:
+            ValueError: an empty channel, thread or user id.
+            MessageTooLargeError: `text` is over 100,000 characters (nothing is stored).
+            NaiveDatetimeError: `received_at` is naive.
+        """
+        return await self.chain.receive(
+            MessageRef(
+                channel=channel, thread_id=thread_id, user_id=user_id, message_id=message_id,
+                text=text, received_at=as_utc(received_at) if received_at else self._clock.now(),
+            )
         )  # fmt: skip
 
     async def receive(
