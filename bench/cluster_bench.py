@@ -61,7 +61,7 @@ import wrapper_bench as wb
 from sqlalchemy import Engine, event
 
 from clockcore import SettableClock
-from wrapper import queries
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 
 TARGET_PG_TO_SQLITE = 0.8
@@ -199,9 +199,9 @@ async def populate(url: str, *, history: int = HISTORY) -> None:
     try:
         rng = random.Random(1)
         rows = wb.people_rows(rng)
-        for table in (queries.users, queries.identities, queries.threads, queries.participants):
+        for table in (t.users, t.identities, t.threads, t.participants):
             await store.insert(table, rows[table.name])
-        await store.insert(queries.journal, wb.journal_rows(rng, history))
+        await store.insert(t.journal, wb.journal_rows(rng, history))
         await store.analyze()
     finally:
         await store.dispose()

@@ -58,6 +58,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from clockcore import SettableClock
 from wrapper import queries
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 
 T = TypeVar("T")
@@ -462,7 +463,7 @@ async def bench_messages(
     rng = random.Random(1)
     started = time.perf_counter()
     rows = people_rows(rng)
-    for table in (queries.users, queries.identities, queries.threads, queries.participants):
+    for table in (t.users, t.identities, t.threads, t.participants):
         await store.insert(table, rows[table.name])
     await store.analyze()
     print(
@@ -492,7 +493,7 @@ async def bench_upcoming(
 ) -> None:
     rng = random.Random(2)
     started = time.perf_counter()
-    stored = await store.insert(queries.memory, memory_rows(rng, sizes.memory_per_user))
+    stored = await store.insert(t.memory, memory_rows(rng, sizes.memory_per_user))
     await store.run(_mark_people_with_due_items)
     load_s = time.perf_counter() - started
     print(
@@ -532,7 +533,7 @@ async def bench_upcoming(
 
 def _mark_people_with_due_items(conn: Connection) -> None:
     """Set the wrapper's `has_due_items` hint, when its schema has one, as `remember` would."""
-    users, memory = queries.users, queries.memory
+    users, memory = t.users, t.memory
     if "has_due_items" not in users.c:
         return
     due = sqlalchemy.select(memory.c.user_id).where(memory.c.due_at.is_not(None))

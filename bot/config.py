@@ -2,7 +2,8 @@
 
 Every setting has an environment variable, listed in docs/configuration.md (made
 from this module by `bot.settings_reference`); `ENV_VARS` maps each name to its
-place in `Settings`. The YAML file (``--config``, else
+place in `Settings`. Both are read by pydantic-settings' own sources (`_Environment`,
+`_YamlFile`) and validated once. The YAML file (``--config``, else
 ``$CLOCKBOT_HOME/config.yaml`` when it exists) holds the same names nested in
 lower case, plus the CLOCK policy under ``clock:`` and ``contact_window:``::
 
@@ -54,7 +55,14 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    YamlConfigSettingsSource,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -223,11 +231,12 @@ def _missing(*fields: str, why: str) -> PydanticCustomError:
     return PydanticCustomError(_MISSING, "required {why}", {"fields": fields, "why": why})
 
 
-StrList = Annotated[tuple[str, ...], BeforeValidator(_split_list)]
+StrList = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_split_list)]
 HttpUrl = Annotated[str, BeforeValidator(_http_url)]
 Port = Annotated[int, Field(ge=1, le=65535)]
 ContactWindowField = Annotated[
     ContactWindow,
+    NoDecode,
     PlainValidator(_contact_window),
     PlainSerializer(str, return_type=str, when_used="json"),
 ]
@@ -726,6 +735,11 @@ def load_settings(
 ) -> Settings:
     """Read the settings: environment over the YAML file over defaults.
 
+    Both are pydantic-settings sources: `_Environment` (``CLOCKBOT_`` prefix,
+    ``_`` between a group and its field, split once) and `_YamlFile`. Their
+    values are merged, the environment winning field by field, and validated
+    once by `Settings`, so an error names where each bad value came from.
+
     Args:
         config_path: the YAML file; None reads ``$CLOCKBOT_HOME/config.yaml``
             when it exists.
@@ -746,9 +760,11 @@ def load_settings(
         path = config_path.expanduser()
         if not path.is_file():
             raise ConfigError([("", f"config file {path} not found")], source=path)
-    document = _read_yaml(path) if path is not None else {}
-
-    clock_block = document.pop("clock", None)
+    document: dict[str, Any] = {}
+    clock_block: object = None
+    if path is not None:
+        yaml_file = _YamlFile(path)
+        document, clock_block = yaml_file(), yaml_file.clock_block
     try:
         policy = policy_from_mapping({"clock": clock_block}, source=str(path) if path else None)
     except PolicyError as exc:
@@ -756,20 +772,69 @@ def load_settings(
     if "config_file" in document:
         raise ConfigError([("config_file", "not a setting (remove it)")], source=path)
 
-    merged = _without_empty(document)
-    from_env: set[tuple[str, ...]] = set()
-    for name, where in ENV_VARS.items():
-        raw = env.get(name)
-        if raw is None or not raw.strip():
-            continue
-        _put(merged, where, raw.strip())
-        from_env.add(where)
+    environment = _Environment(env)
+    merged = _merged(document, environment())
     merged["clock"] = policy
     merged["config_file"] = path
     try:
         return Settings(**merged)
     except ValidationError as exc:
-        raise _config_error(exc, path, from_env) from None
+        raise _config_error(exc, path, environment.fields) from None
+
+
+class _Environment(EnvSettingsSource):
+    """The ``CLOCKBOT_`` variables of `ENV_VARS`, as pydantic-settings reads them.
+
+    ``CLOCKBOT_HTTP_PORT`` sets ``http_port``; ``CLOCKBOT_LLM_BASE_URL`` sets
+    ``llm.base_url`` (one split at the first ``_`` after the prefix, so field
+    names keep theirs). Only the documented names are read; an empty one counts
+    as unset and values lose surrounding whitespace (docker and systemd env files).
+    """
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self._given = {
+            name: value.strip()
+            for name, value in environ.items()
+            if name in ENV_VARS and value.strip()
+        }
+        self.fields = {ENV_VARS[name] for name in self._given}
+        """The settings the environment sets, for errors that say where a value came from."""
+        super().__init__(
+            Settings, case_sensitive=False, env_prefix="CLOCKBOT_", env_nested_delimiter="_",
+            env_nested_max_split=1, env_ignore_empty=True,
+        )  # fmt: skip
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # The source's one hook for where variables come from (it reads os.environ).
+        return {name.lower(): value for name, value in self._given.items()}
+
+
+class _YamlFile(YamlConfigSettingsSource):
+    """The YAML file as a pydantic-settings source, read with errors that quote no value.
+
+    Null and empty values count as unset. The ``clock:`` block is kept apart
+    (`clock_block`): the CLOCK policy is read by `policy_from_mapping`, whose
+    errors name the policy's own fields.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.clock_block: object = None
+        super().__init__(Settings, yaml_file=path)
+
+    def _read_file(self, file_path: Any) -> dict[str, Any]:
+        document = _read_yaml(Path(file_path))
+        self.clock_block = document.pop("clock", None)
+        return _without_empty(document)
+
+
+def _merged(low: Mapping[str, Any], high: Mapping[str, Any]) -> dict[str, Any]:
+    """`low` with `high` laid over it, group by group (``llm:`` from both is one group)."""
+    merged = dict(low)
+    for key, value in high.items():
+        below = merged.get(key)
+        both = isinstance(below, Mapping) and isinstance(value, Mapping)
+        merged[key] = _merged(below, value) if both else value  # type: ignore[arg-type]
+    return merged
 
 
 def _policy_reason(exc: PolicyError) -> str:
@@ -809,18 +874,6 @@ def _without_empty(data: Mapping[Any, Any]) -> dict[Any, Any]:
             continue
         result[key] = _without_empty(value) if isinstance(value, Mapping) else value
     return result
-
-
-def _put(data: dict[str, Any], where: tuple[str, ...], value: str) -> None:
-    """Set ``data[a][b] = value`` for ``where == (a, b)``, making (or replacing) the mappings."""
-    node = data
-    for key in where[:-1]:
-        child = node.get(key)
-        if not isinstance(child, dict):
-            child = {}
-            node[key] = child
-        node = child
-    node[where[-1]] = value
 
 
 def _config_error(

@@ -239,7 +239,6 @@ LONG_MODULES = {
     "bot/config.py": "to move onto pydantic-settings' own sources (issue 37, step 3)",
     "clockcore/places.py": "one job: place names to zones, with its tables of names",
     "clockcore/actions.py": "one job: latest actions from words to expiry",
-    "wrapper/queries.py": "to split by noun: people, identities, threads, actions, memory",
     "channels/slack/adapter.py": "one class: the Slack adapter",
     "clockcore/policy.py": "one job: the policy block, its overrides and the relevance decision",
     "clockcore/envelope.py": "one job: the envelope and the runtime block it renders",

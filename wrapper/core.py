@@ -35,6 +35,7 @@ from clockcore import (
 )
 from clockcore.envelope import ContextEnvelope, UpcomingItem
 from wrapper import effects, keys, queries
+from wrapper import tables as t
 from wrapper.chain import MessageChain
 from wrapper.db import Database, resolve_url
 from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
@@ -377,7 +378,7 @@ class InteractionWrapper:
         """
 
         def work(conn: Connection) -> list[str]:
-            journal = queries.journal
+            journal = t.journal
             query = (
                 select(journal.c.text)
                 .where(

@@ -30,7 +30,7 @@ from sqlalchemy import bindparam, delete, func, select, text, update
 from sqlalchemy.engine import Connection
 
 from wrapper.db import Database
-from wrapper.tables import HistoryRow
+from wrapper.tables import history
 
 __all__ = [
     "EARLIER",
@@ -49,7 +49,6 @@ thread's head by it."""
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 
-history = HistoryRow.__table__  # type: ignore[attr-defined]
 
 # The advisory lock's first key ("hist"): keeps these locks apart from others.
 _LOCK_CLASS = 0x68697374

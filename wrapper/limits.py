@@ -35,12 +35,11 @@ from sqlalchemy.engine import Connection
 
 from clockcore import MessageRef
 from wrapper import queries as q
-from wrapper.pending import WaitingTurn, hold_back, pending
-from wrapper.tables import RateBucketRow
+from wrapper.pending import WaitingTurn, hold_back
+from wrapper.tables import pending_turns as pending
+from wrapper.tables import rate_buckets as buckets
 
 __all__ = ["Admission", "Bucket", "LimitDecision", "TurnLimits", "admit", "newer_waiting", "take"]
-
-buckets = RateBucketRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection
 
 from wrapper import messages
 from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.keys import split_thread_key, split_user_key
 from wrapper.limits import Bucket, take
 from wrapper.outbox import item_values
@@ -90,10 +91,10 @@ def issue_in(
     if not private:
         return Linked([messages.LINK_CODE_PRIVATE_ONLY])
     code = new_code()
-    conn.execute(delete(q.link_codes).where(q.link_codes.c.expires_at <= now))
-    conn.execute(delete(q.link_codes).where(q.link_codes.c.user_key == user_key))
+    conn.execute(delete(t.link_codes).where(t.link_codes.c.expires_at <= now))
+    conn.execute(delete(t.link_codes).where(t.link_codes.c.user_key == user_key))
     conn.execute(
-        q.link_codes.insert().values(
+        t.link_codes.insert().values(
             code_hash=code_hash(code), user_key=user_key, thread_key=thread_key,
             expires_at=now + LINK_CODE_TTL,
         )
@@ -111,10 +112,10 @@ def redeem_in(
     # issuer was asked about.
     row = (
         conn.execute(
-            select(q.link_codes).where(
-                q.link_codes.c.code_hash == code_hash(code),
-                q.link_codes.c.expires_at > now,
-                q.link_codes.c.redeemer.is_(None),
+            select(t.link_codes).where(
+                t.link_codes.c.code_hash == code_hash(code),
+                t.link_codes.c.expires_at > now,
+                t.link_codes.c.redeemer.is_(None),
             )
         )
         .mappings()
@@ -129,8 +130,8 @@ def redeem_in(
     if theirs is None or theirs.user_id == person_id:
         return Linked([messages.ALREADY_LINKED])
     conn.execute(
-        update(q.link_codes)
-        .where(q.link_codes.c.code_hash == row["code_hash"])
+        update(t.link_codes)
+        .where(t.link_codes.c.code_hash == row["code_hash"])
         .values(redeemer=user_key, redeemer_thread=thread_key)
     )
     ask = messages.LINK_ASK_ISSUER.format(other=user_key)
@@ -144,10 +145,10 @@ def answer_in(conn: Connection, *, user_key: str, yes: bool, now: datetime) -> L
     """``clock: link yes|no`` from the issuer: link the redeemer, or tell them no."""
     row = (
         conn.execute(
-            select(q.link_codes).where(
-                q.link_codes.c.user_key == user_key,
-                q.link_codes.c.redeemer.is_not(None),
-                q.link_codes.c.expires_at > now,
+            select(t.link_codes).where(
+                t.link_codes.c.user_key == user_key,
+                t.link_codes.c.redeemer.is_not(None),
+                t.link_codes.c.expires_at > now,
             )
         )
         .mappings()
@@ -155,7 +156,7 @@ def answer_in(conn: Connection, *, user_key: str, yes: bool, now: datetime) -> L
     )
     if row is None:
         return Linked([messages.LINK_NOTHING_TO_ANSWER])
-    conn.execute(delete(q.link_codes).where(q.link_codes.c.code_hash == row["code_hash"]))
+    conn.execute(delete(t.link_codes).where(t.link_codes.c.code_hash == row["code_hash"]))
     redeemer, where = str(row["redeemer"]), str(row["redeemer_thread"])
     key = f"link-answer:{row['code_hash']}"
     if not yes:

@@ -27,7 +27,7 @@ from typing import Literal
 from sqlalchemy import case, func, select
 from sqlalchemy.engine import Connection
 
-from wrapper.tables import ModelCallRow
+from wrapper.tables import model_calls
 
 __all__ = [
     "EVICTION_SHARE",
@@ -45,7 +45,6 @@ __all__ = [
     "stats_in",
 ]
 
-model_calls = ModelCallRow.__table__  # type: ignore[attr-defined]
 
 Prefix = Literal["first", "same", "changed", "compacted"]
 

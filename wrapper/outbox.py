@@ -31,8 +31,9 @@ from sqlalchemy import Update, and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.db import Database
-from wrapper.tables import OutboxRow, SentMessageRow
+from wrapper.tables import outbox, sent_messages
 from wrapper.types import UTCDateTime
 from wrapper.workers import claim_is_free, renew_heartbeat
 
@@ -62,8 +63,6 @@ OutboxStatus = Literal["pending", "claimed", "sent", "deferred", "failed", "skip
 MAX_TEXT_CHARS = 20_000
 MAX_ERROR_CHARS = 500
 
-outbox = OutboxRow.__table__  # type: ignore[attr-defined]
-sent_messages = SentMessageRow.__table__  # type: ignore[attr-defined]
 
 _KINDS: frozenset[str] = frozenset(get_args(OutboxKind))
 _STATUSES: frozenset[str] = frozenset(get_args(OutboxStatus))
@@ -179,9 +178,9 @@ _MARK_SENT = (
     .values(status="sent", sent_at=_at("at"), claim_expires_at=None)
 )
 _REMINDED_BY_SEND = (
-    update(q.memory)
+    update(t.memory)
     .where(
-        q.memory.c.id
+        t.memory.c.id
         == select(outbox.c.memory_id)
         .where(outbox.c.id == _ITEM, outbox.c.kind == "reminder")
         .scalar_subquery()

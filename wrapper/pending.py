@@ -27,13 +27,11 @@ from clockcore import ContextEnvelope, MessageRef
 from wrapper import queries as q
 from wrapper.db import Database
 from wrapper.envelope_json import envelope_from_json, envelope_to_json
-from wrapper.tables import PendingTurnRow
+from wrapper.tables import pending_turns as pending
 from wrapper.types import UTCDateTime
 from wrapper.workers import Workers, claim_is_free
 
 __all__ = ["WaitingTurn", "WaitingTurns", "add_claimed", "finish", "hold_back", "release"]
-
-pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,14 +37,13 @@ from sqlalchemy import ColumnElement, and_, delete, false, or_, select, update
 from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
-from wrapper.history import history
+from wrapper import tables as t
 from wrapper.keys import is_private_thread, split_thread_key, split_user_key
-from wrapper.limits import buckets
-from wrapper.outbox import outbox, sent_messages
-from wrapper.pending import pending
-from wrapper.routes import routes
 from wrapper.sender_checks import sender_checks
 from wrapper.state_io import export_state
+from wrapper.tables import history, outbox, routes, sent_messages
+from wrapper.tables import pending_turns as pending
+from wrapper.tables import rate_buckets as buckets
 from wrapper.web import web_links, web_sessions
 
 __all__ = ["ERASED", "Erased", "erase_person", "export_person"]
@@ -69,7 +68,7 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
         return Erased(None)
     pid = person.user_id
     keys = tuple(
-        conn.execute(select(q.identities.c.user_key).where(q.identities.c.user_id == pid)).scalars()
+        conn.execute(select(t.identities.c.user_key).where(t.identities.c.user_id == pid)).scalars()
     )
     rows: dict[str, int] = {}
 
@@ -78,7 +77,7 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
 
     joined = set(
         conn.execute(
-            select(q.participants.c.thread_key).where(q.participants.c.user_key.in_(keys))
+            select(t.participants.c.thread_key).where(t.participants.c.user_key.in_(keys))
         ).scalars()
     )
     private = sorted(key for key in joined if is_private_thread(*split_thread_key(key)[1:]))
@@ -100,28 +99,28 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     run("routes", delete(routes).where(routes.c.thread_key.in_(private)))
     run(
         "thread_participants",
-        delete(q.participants).where(
-            or_(q.participants.c.user_key.in_(keys), q.participants.c.thread_key.in_(private))
+        delete(t.participants).where(
+            or_(t.participants.c.user_key.in_(keys), t.participants.c.thread_key.in_(private))
         ),
     )
-    run("threads", delete(q.threads).where(q.threads.c.thread_key.in_(private)))
+    run("threads", delete(t.threads).where(t.threads.c.thread_key.in_(private)))
     run(
         "inbound_journal",
-        update(q.journal)
-        .where(q.journal.c.user_key.in_(keys))
+        update(t.journal)
+        .where(t.journal.c.user_key.in_(keys))
         .values(text="", user_key=ERASED, thread_key=ERASED),
     )
     for name, table in (
-        ("memory_items", q.memory),
-        ("actions", q.actions),
-        ("calibration", q.calibration),
-        ("schedules", q.schedules),
+        ("memory_items", t.memory),
+        ("actions", t.actions),
+        ("calibration", t.calibration),
+        ("schedules", t.schedules),
     ):
         run(name, delete(table).where(table.c.user_id == pid))
     run(
         "link_codes",
-        delete(q.link_codes).where(
-            or_(q.link_codes.c.user_key.in_(keys), q.link_codes.c.redeemer.in_(keys))
+        delete(t.link_codes).where(
+            or_(t.link_codes.c.user_key.in_(keys), t.link_codes.c.redeemer.in_(keys))
         ),
     )
     bucket_keys = [f"person:{pid}", *(f"link:{key}" for key in keys)]
@@ -129,8 +128,8 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     run("web_links", delete(web_links).where(web_links.c.user_key.in_(keys)))
     run("sender_checks", delete(sender_checks).where(sender_checks.c.user_key.in_(keys)))
     run("web_sessions", delete(web_sessions).where(web_sessions.c.user_id == pid))
-    run("identities", delete(q.identities).where(q.identities.c.user_id == pid))
-    run("users", delete(q.users).where(q.users.c.id == pid))
+    run("identities", delete(t.identities).where(t.identities.c.user_id == pid))
+    run("users", delete(t.users).where(t.users.c.id == pid))
     return Erased(pid, keys, {name: count for name, count in rows.items() if count})
 
 
@@ -156,15 +155,15 @@ def export_person(conn: Connection, user_key: str) -> dict[str, Any] | None:
     threads: dict[str, Any] = document["threads"]
     extension = document.setdefault("x_clockbot", {})
     keys = list(
-        conn.execute(select(q.identities.c.user_key).where(q.identities.c.user_id == pid)).scalars()
+        conn.execute(select(t.identities.c.user_key).where(t.identities.c.user_id == pid)).scalars()
     )
     private = [key for key in threads if is_private_thread(*split_thread_key(key)[1:])]
     messages = conn.execute(
         select(
-            q.journal.c.channel, q.journal.c.thread_key, q.journal.c.received_at, q.journal.c.text
+            t.journal.c.channel, t.journal.c.thread_key, t.journal.c.received_at, t.journal.c.text
         )
-        .where(q.journal.c.user_key.in_(keys))
-        .order_by(q.journal.c.received_at, q.journal.c.id)
+        .where(t.journal.c.user_key.in_(keys))
+        .order_by(t.journal.c.received_at, t.journal.c.id)
     ).mappings()
     said = conn.execute(
         select(history.c.thread_key, history.c.role, history.c.content)

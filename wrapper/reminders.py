@@ -18,8 +18,9 @@ from sqlalchemy import and_, select, update
 from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.db import Database
-from wrapper.outbox import OutboxItem, outbox, outbox_item, sent_item_in
+from wrapper.outbox import OutboxItem, outbox_item, sent_item_in
 from wrapper.schedules import (
     WAITING,
     NewSchedule,
@@ -33,6 +34,7 @@ from wrapper.schedules import (
     resume_in,
     schedules,
 )
+from wrapper.tables import outbox
 
 __all__ = [
     "PAUSED",
@@ -87,7 +89,7 @@ _ONE_SHOT_KINDS = ("reminder", "proactive")
 
 def one_shots_in(conn: Connection, person_id: str) -> list[OutboxItem]:
     """The person's waiting one-shot reminders and scheduled messages, soonest first."""
-    theirs = select(q.identities.c.user_key).where(q.identities.c.user_id == person_id)
+    theirs = select(t.identities.c.user_key).where(t.identities.c.user_id == person_id)
     rows = conn.execute(
         select(outbox)
         .where(
@@ -138,7 +140,7 @@ def meant_in(
 
 def job_in(conn: Connection, person_id: str, job_id: int) -> OutboxItem | None:
     """The person's reminder job `job_id` (any state), or None."""
-    theirs = select(q.identities.c.user_key).where(q.identities.c.user_id == person_id)
+    theirs = select(t.identities.c.user_key).where(t.identities.c.user_id == person_id)
     row = (
         conn.execute(
             select(outbox).where(
@@ -221,7 +223,7 @@ def overview_in(conn: Connection, user_key: str | None) -> tuple[list[Schedule],
         if person is None:
             return [], []
         return list_in(conn, person.user_id), one_shots_in(conn, person.user_id)
-    people = conn.execute(select(q.users.c.id).order_by(q.users.c.id)).scalars().all()
+    people = conn.execute(select(t.users.c.id).order_by(t.users.c.id)).scalars().all()
     schedules = [s for person in people for s in list_in(conn, person)]
     return schedules, [job for person in people for job in one_shots_in(conn, person)]
 

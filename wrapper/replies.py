@@ -23,8 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from wrapper.keys import split_thread_key
-from wrapper.outbox import outbox, sent_messages
-from wrapper.queries import journal, participants
+from wrapper.tables import journal, outbox, participants, sent_messages
 
 __all__ = ["MAX_NAMED", "thread_followed"]
 

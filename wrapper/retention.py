@@ -26,11 +26,11 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.engine import Connection
 
 from clockcore import to_iso
-from wrapper import queries as q
-from wrapper.history import EARLIER, StoredMessage, count_in, history, replace_prefix_in
+from wrapper import tables as t
+from wrapper.history import EARLIER, StoredMessage, count_in, replace_prefix_in
 from wrapper.model_calls import model_calls
-from wrapper.outbox import outbox, sent_messages
 from wrapper.person_data import ERASED
+from wrapper.tables import history, outbox, sent_messages
 
 __all__ = ["Pruned", "prune_in", "retention_note"]
 
@@ -67,14 +67,14 @@ def prune_in(conn: Connection, *, before: datetime, now: datetime) -> Pruned:
 
     run(
         "inbound_journal",
-        delete(q.journal).where(q.journal.c.received_at < before, q.journal.c.user_key != ERASED),
+        delete(t.journal).where(t.journal.c.received_at < before, t.journal.c.user_key != ERASED),
     )
     old_jobs = select(outbox.c.id).where(
         outbox.c.status.in_(_DONE), func.coalesce(outbox.c.sent_at, outbox.c.due_at) < before
     )
     run("sent_messages", delete(sent_messages).where(sent_messages.c.outbox_id.in_(old_jobs)))
     run("outbox", delete(outbox).where(outbox.c.id.in_(old_jobs)))
-    run("actions", delete(q.actions).where(q.actions.c.expires_at < before))
+    run("actions", delete(t.actions).where(t.actions.c.expires_at < before))
     run("model_calls", delete(model_calls).where(model_calls.c.at < before))
     threads = 0
     stale = conn.execute(

@@ -18,12 +18,10 @@ from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
 from wrapper.db import Database
-from wrapper.tables import ChannelStateRow, RouteRow
+from wrapper.tables import channel_state, routes
 
 __all__ = ["ChannelState", "Routes", "clean_route", "save_route"]
 
-routes = RouteRow.__table__  # type: ignore[attr-defined]
-channel_state = ChannelStateRow.__table__  # type: ignore[attr-defined]
 
 MAX_ROUTE_CHARS = 8_000
 

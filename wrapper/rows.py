@@ -2,9 +2,9 @@
 
 The queries in `wrapper.queries` return these instead of column dicts, so a
 misspelt column is a type error, not a silent None. They are plain frozen
-dataclasses, not the SQLModel table classes of `wrapper.tables` (whose
-instances carry SQLAlchemy state and cost several times more to build on the
-message path). `ThreadView` is named apart from the table class `ThreadRow`.
+dataclasses (an ORM object carries SQLAlchemy state and costs several times
+more to build on the message path). `ThreadView` is the thread as one message
+reads it, named apart from the `threads` table of `wrapper.tables`.
 
 The caps the wrapper applies to what it keeps are here too, each defined once.
 """

@@ -37,7 +37,9 @@ from clockcore import as_utc
 from clockcore.recurrence import occurrences
 from clockcore.zones import get_zone
 from wrapper import queries as q
-from wrapper.outbox import OutboxItem, enqueue_in, item_values, outbox
+from wrapper import tables as t
+from wrapper.outbox import OutboxItem, enqueue_in, item_values
+from wrapper.tables import outbox
 
 __all__ = [
     "LATE_AFTER",
@@ -68,7 +70,7 @@ LATE_AFTER = timedelta(minutes=10)
 _MISSED_SCAN = 1000
 """Missed occurrences counted at most (a minutely rule down for a week says "1000+")."""
 
-schedules = q.schedules
+schedules = t.schedules
 WAITING = ("pending", "deferred")
 """The states of a job still to go out."""
 

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
-from wrapper.tables import SenderCheckRow
+from wrapper.tables import sender_checks
 
 __all__ = [
     "CHECK_LIFETIME",
@@ -37,8 +37,6 @@ __all__ = [
 CHECK_LIFETIME = timedelta(hours=1)
 """How long a held request waits for its confirmation (mail can be slow)."""
 _PER_IDENTITY = 5  # held requests an identity may have at once; the oldest go first
-
-sender_checks = SenderCheckRow.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from clockcore.state import (
     load_state,
 )
 from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.errors import StateImportError
 from wrapper.keys import split_thread_key, split_user_key, user_key
 
@@ -50,24 +51,24 @@ def export_state(conn: Connection, *, person: str | None = None) -> dict[str, ob
     each query reads their rows alone, so exporting one person costs the same in a
     store of ten people as of ten thousand.
     """
-    users, identities, acts = q.users, q.identities, q.actions
-    people_q = select(users).order_by(users.c.id)
+    identities, acts = t.identities, t.actions
+    people_q = select(t.users).order_by(t.users.c.id)
     identity_q = select(identities)
     action_q = select(acts).order_by(acts.c.recorded_at, acts.c.id)
-    calibration_q = select(q.calibration)
-    thread_q = select(q.threads)
-    participant_q = select(q.participants)
-    memory_q = select(q.memory).order_by(q.memory.c.id)
+    calibration_q = select(t.calibration)
+    thread_q = select(t.threads)
+    participant_q = select(t.participants)
+    memory_q = select(t.memory).order_by(t.memory.c.id)
     if person is not None:
         keys = select(identities.c.user_key).where(identities.c.user_id == person)
-        joined = select(q.participants.c.thread_key).where(q.participants.c.user_key.in_(keys))
-        people_q = people_q.where(users.c.id == person)
+        joined = select(t.participants.c.thread_key).where(t.participants.c.user_key.in_(keys))
+        people_q = people_q.where(t.users.c.id == person)
         identity_q = identity_q.where(identities.c.user_id == person)
         action_q = action_q.where(acts.c.user_id == person)
-        calibration_q = calibration_q.where(q.calibration.c.user_id == person)
-        thread_q = thread_q.where(q.threads.c.thread_key.in_(joined))
-        participant_q = participant_q.where(q.participants.c.user_key.in_(keys))
-        memory_q = memory_q.where(q.memory.c.user_id == person)
+        calibration_q = calibration_q.where(t.calibration.c.user_id == person)
+        thread_q = thread_q.where(t.threads.c.thread_key.in_(joined))
+        participant_q = participant_q.where(t.participants.c.user_key.in_(keys))
+        memory_q = memory_q.where(t.memory.c.user_id == person)
     people = conn.execute(people_q).mappings().all()
     identity_rows = conn.execute(identity_q).mappings().all()
     action_rows = conn.execute(action_q).mappings().all()
@@ -154,7 +155,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
     for user_id, user in state.users.items():
         _upsert(
             conn,
-            q.users,
+            t.users,
             ["id"],
             id=user_id,
             default_tz=user.default_tz,
@@ -168,7 +169,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
             channel, channel_user_id = split_user_key(identity)
             _upsert(
                 conn,
-                q.identities,
+                t.identities,
                 ["user_key"],
                 user_key=identity,
                 channel=channel,
@@ -181,7 +182,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
         for action in user.latest_actions:
             _upsert(
                 conn,
-                q.actions,
+                t.actions,
                 ["id"],
                 id=action.id,
                 user_id=user_id,
@@ -198,7 +199,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
         for activity, calibration in user.calibration.items():
             _upsert(
                 conn,
-                q.calibration,
+                t.calibration,
                 ["user_id", "activity"],
                 user_id=user_id,
                 activity=activity,
@@ -210,7 +211,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
         agent_id, channel, thread_id = split_thread_key(thread_key)
         _upsert(
             conn,
-            q.threads,
+            t.threads,
             ["thread_key"],
             thread_key=thread_key,
             agent_id=agent_id,
@@ -228,7 +229,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
             member = _identity_on(conn, person, channel, now=now)
             _upsert(
                 conn,
-                q.participants,
+                t.participants,
                 ["thread_key", "user_key"],
                 thread_key=thread_key,
                 user_key=member,
@@ -238,7 +239,7 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
         _ensure_person(conn, item.user_id, now=now)
         _upsert(
             conn,
-            q.memory,
+            t.memory,
             ["id"],
             id=item.id,
             user_id=item.user_id,
@@ -261,16 +262,16 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
 def _refresh_hints(conn: Connection) -> None:
     """Recompute the per-person query hints (see `wrapper.tables.UserRow`) from the rows."""
     latest = (
-        select(func.max(q.actions.c.expires_at))
-        .where(q.actions.c.user_id == q.users.c.id)
+        select(func.max(t.actions.c.expires_at))
+        .where(t.actions.c.user_id == t.users.c.id)
         .scalar_subquery()
     )
     dated = (
-        select(q.memory.c.id)
-        .where(q.memory.c.user_id == q.users.c.id, q.memory.c.due_at.is_not(None))
+        select(t.memory.c.id)
+        .where(t.memory.c.user_id == t.users.c.id, t.memory.c.due_at.is_not(None))
         .exists()
     )
-    conn.execute(update(q.users).values(actions_until=latest, has_due_items=dated))
+    conn.execute(update(t.users).values(actions_until=latest, has_due_items=dated))
 
 
 def _upsert(conn: Connection, table: Any, keys: list[str], **values: Any) -> None:
@@ -281,7 +282,7 @@ def _upsert(conn: Connection, table: Any, keys: list[str], **values: Any) -> Non
 
 def _ensure_person(conn: Connection, user_id: str, *, now: datetime) -> None:
     conn.execute(
-        q.insert_for(conn, q.users)
+        q.insert_for(conn, t.users)
         .values(id=user_id, policy_overrides={}, known_locations=[], created_at=now)
         .on_conflict_do_nothing(index_elements=["id"])
     )
@@ -291,9 +292,9 @@ def _identity_on(conn: Connection, person: str, channel: str, *, now: datetime) 
     """The person's identity on `channel`, created from the ids when the document has none."""
     found = (
         conn.execute(
-            select(q.identities.c.user_key)
-            .where(q.identities.c.user_id == person, q.identities.c.channel == channel)
-            .order_by(q.identities.c.user_key)
+            select(t.identities.c.user_key)
+            .where(t.identities.c.user_id == person, t.identities.c.channel == channel)
+            .order_by(t.identities.c.user_key)
             .limit(1)
         )
     ).scalar_one_or_none()
@@ -302,7 +303,7 @@ def _identity_on(conn: Connection, person: str, channel: str, *, now: datetime) 
     _ensure_person(conn, person, now=now)
     key = user_key(channel, person) if channel else person
     conn.execute(
-        q.insert_for(conn, q.identities)
+        q.insert_for(conn, t.identities)
         .values(
             user_key=key, channel=channel, channel_user_id=person, user_id=person, created_at=now
         )

@@ -37,7 +37,7 @@ from sqlalchemy.engine import Connection
 
 from wrapper.db import Database
 from wrapper.session_locks import SessionLocks
-from wrapper.tables import PendingTurnRow
+from wrapper.tables import pending_turns as pending
 
 __all__ = ["LOCK_CLASS", "ORDER_WAIT", "ThreadLocks"]
 
@@ -47,8 +47,6 @@ ORDER_WAIT = timedelta(seconds=60)
 """The longest a turn waits for an older message of its thread held by another worker."""
 _POLL = 0.05
 """Seconds between tries for a lock another worker holds."""
-
-pending = PendingTurnRow.__table__  # type: ignore[attr-defined]
 
 
 def _older_claimed(conn: Connection, channel: str, thread_id: str, message_id: str) -> bool:

@@ -26,11 +26,12 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.keys import split_thread_key
-from wrapper.outbox import OutboxItem, outbox, outbox_item
-from wrapper.pending import pending
+from wrapper.outbox import OutboxItem, outbox_item
 from wrapper.schedules import LATE_AFTER
-from wrapper.tables import WebLinkRow, WebSessionRow
+from wrapper.tables import outbox, web_links, web_sessions
+from wrapper.tables import pending_turns as pending
 
 __all__ = [
     "LINK_LIFETIME",
@@ -61,9 +62,6 @@ LINK_LIFETIME = timedelta(minutes=10)
 """How long a sign-in link works (once)."""
 SESSION_LIFETIME = timedelta(hours=12)
 """How long a signed-in browser stays signed in."""
-
-web_links = WebLinkRow.__table__  # type: ignore[attr-defined]
-web_sessions = WebSessionRow.__table__  # type: ignore[attr-defined]
 
 
 def new_token() -> str:
@@ -247,7 +245,7 @@ class Entry:
 
 
 def _identity_keys_of(user_id: str) -> Any:
-    return select(q.identities.c.user_key).where(q.identities.c.user_id == user_id)
+    return select(t.identities.c.user_key).where(t.identities.c.user_id == user_id)
 
 
 def timeline_in(
@@ -255,7 +253,7 @@ def timeline_in(
 ) -> list[Entry]:
     """The person's messages, the bot's replies and reminders, their actions; newest first."""
     entries: list[Entry] = []
-    j = q.journal.c
+    j = t.journal.c
     for row in conn.execute(
         select(j.received_at, j.channel, j.text)
         .where(j.user_key.in_(_identity_keys_of(user_id)), j.received_at >= since)
@@ -275,16 +273,16 @@ def timeline_in(
         .limit(limit)
     ).mappings()
     entries.extend(_job_entry(outbox_item(job)) for job in jobs)
-    a = q.actions.c
-    for row in conn.execute(
+    a = t.actions.c
+    for act in conn.execute(
         select(a.recorded_at, a.thread_key, a.label, a.status, a.expires_at)
         .where(a.user_id == user_id, a.recorded_at >= since)
         .order_by(a.recorded_at.desc())
         .limit(limit)
     ):
-        channel = split_thread_key(row.thread_key)[1]
+        channel = split_thread_key(act.thread_key)[1]
         entries.append(
-            Entry(row.recorded_at, "action", channel, row.label, row.status, until=row.expires_at)
+            Entry(act.recorded_at, "action", channel, act.label, act.status, until=act.expires_at)
         )
     # Platforms stamp a message to the second, and its reply often goes out within that
     # second: within one second, the bot's lines come after (above, newest first) the person's.
@@ -311,7 +309,7 @@ def _job_entry(item: OutboxItem) -> Entry:
 
 def message_times_in(conn: Connection, user_id: str, *, since: datetime) -> list[datetime]:
     """When the person wrote (any channel) from `since` on: the chart's data."""
-    j = q.journal.c
+    j = t.journal.c
     return list(
         conn.execute(
             select(j.received_at).where(

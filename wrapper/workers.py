@@ -27,7 +27,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from clockcore import Clock
 from wrapper import queries as q
 from wrapper.db import Database
-from wrapper.tables import WorkerRow
+from wrapper.tables import workers
 from wrapper.types import UTCDateTime
 
 __all__ = [
@@ -47,7 +47,6 @@ FORGET_AFTER = timedelta(days=1)
 """Rows of workers silent this long are deleted."""
 
 log = logging.getLogger(__name__)
-workers = WorkerRow.__table__  # type: ignore[attr-defined]
 
 
 def new_worker_id() -> str:

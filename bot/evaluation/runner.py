@@ -120,25 +120,25 @@ def _rows(conn: Connection, table: Any, *columns: str) -> list[dict[str, Any]]:
 
 def _read_store(conn: Connection) -> StoreState:
     t = tables
-    users = _rows(conn, t.UserRow.__table__, "default_tz", "contact_window")  # type: ignore[attr-defined]
+    users = _rows(conn, t.users, "default_tz", "contact_window")
     return StoreState(
         jobs=_rows(
-            conn, t.OutboxRow.__table__,  # type: ignore[attr-defined]
+            conn, t.outbox,
             "id", "kind", "text", "status", "due_at", "deferred_from", "defer_reason",
             "sent_at", "final_text", "memory_id", "schedule_id", "last_error",
         ),
         schedules=_rows(
-            conn, t.ScheduleRow.__table__,  # type: ignore[attr-defined]
+            conn, t.schedules,
             "id", "text", "rrule", "zone", "state", "missed",
         ),
         memory=_rows(
-            conn, t.MemoryRow.__table__, "id", "content", "due_at", "reminded_at"  # type: ignore[attr-defined]
+            conn, t.memory, "id", "content", "due_at", "reminded_at"
         ),
-        actions=_rows(conn, t.ActionRow.__table__, "id", "label", "status"),  # type: ignore[attr-defined]
+        actions=_rows(conn, t.actions, "id", "label", "status"),
         person=users[0] if users else {},
-        threads=_rows(conn, t.ThreadRow.__table__, "thread_key", "session_tz"),  # type: ignore[attr-defined]
+        threads=_rows(conn, t.threads, "thread_key", "session_tz"),
         history=_rows(
-            conn, t.HistoryRow.__table__,  # type: ignore[attr-defined]
+            conn, t.history,
             "thread_key", "seq", "role", "content", "tool_calls", "name",
         ),
     )  # fmt: skip

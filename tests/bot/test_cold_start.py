@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-HEAVY = ("openai", "anthropic", "sqlalchemy", "sqlmodel", "alembic", "asyncpg", "aiohttp",
+HEAVY = ("openai", "anthropic", "sqlalchemy", "alembic", "asyncpg", "aiohttp",
          "pydantic_settings", "telegram", "slack_bolt", "jinja2", "jsonschema")  # fmt: skip
 """What a command that needs no store, no model and no channel must not import."""
 

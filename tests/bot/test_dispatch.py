@@ -23,7 +23,7 @@ from channels.base import ChannelError, Outgoing
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support import staged
-from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.outbox import outbox
 from wrapper.schedules import NewSchedule, new_schedule_id
 
@@ -184,7 +184,7 @@ async def test_with_a_retention_the_dispatcher_deletes_the_old_conversation(
         history = await gateway.wrapper.history.load(key)
         jobs = await gateway.outbox.listing()
         journal = await gateway.wrapper.database.run(
-            lambda conn: list(conn.execute(select(q.journal.c.message_id)).scalars())
+            lambda conn: list(conn.execute(select(t.journal.c.message_id)).scalars())
         )
     assert before[0].content.endswith("hello")
     assert history[0].content.startswith("[Earlier conversation deleted")

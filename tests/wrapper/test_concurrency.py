@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 
 from clockcore.state import load_state
 from wrapper import InteractionWrapper
-from wrapper import queries as q
+from wrapper import tables as t
 
 pytestmark = pytest.mark.slow  # many processes: `make test-fast` leaves it out
 
@@ -63,17 +63,17 @@ async def test_many_processes_lose_nothing(database_url: str) -> None:
 
         def check(conn: Connection) -> None:
             journaled = conn.execute(
-                select(func.count(), func.count(func.distinct(q.journal.c.message_id)))
+                select(func.count(), func.count(func.distinct(t.journal.c.message_id)))
             )
             assert tuple(journaled.one()) == (WORKERS * PER_WORKER, WORKERS * PER_WORKER)
-            thread = conn.execute(select(q.threads)).mappings().one()
+            thread = conn.execute(select(t.threads)).mappings().one()
             assert thread["last_user_message_at"] == latest
             assert thread["last_interaction_at"] == latest
-            participant = conn.execute(select(q.participants)).mappings().one()
+            participant = conn.execute(select(t.participants)).mappings().one()
             assert participant["last_user_message_at"] == latest
-            identity = conn.execute(select(q.identities)).mappings().one()
+            identity = conn.execute(select(t.identities)).mappings().one()
             assert identity["last_user_message_at"] == latest
-            person = conn.execute(select(q.users)).mappings().one()
+            person = conn.execute(select(t.users)).mappings().one()
             assert person["last_interaction_any_channel_at"] == latest
 
         await wrapper.database.run(check)

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Connection
 
 from clockcore import MessageRef, SettableClock
 from tests.support import staged
-from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 from wrapper.outbox import outbox
 from wrapper.person_data import ERASED, export_person
@@ -123,12 +123,12 @@ async def test_an_erased_person_leaves_nothing_and_is_not_brought_back(
 
     def left(conn: Connection) -> tuple[int, int, list[str]]:
         people = conn.execute(
-            select(func.count()).where(q.identities.c.user_key.in_([ALICE, ALICE_MAIL]))
+            select(func.count()).where(t.identities.c.user_key.in_([ALICE, ALICE_MAIL]))
         ).scalar_one()
         jobs = conn.execute(select(func.count()).where(outbox.c.user_key == ALICE)).scalar_one()
         journal = list(
             conn.execute(
-                select(q.journal.c.user_key).where(q.journal.c.message_id.in_(["1", "2", "3"]))
+                select(t.journal.c.user_key).where(t.journal.c.message_id.in_(["1", "2", "3"]))
             ).scalars()
         )
         return int(people), int(jobs), journal

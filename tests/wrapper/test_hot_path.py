@@ -24,6 +24,7 @@ from clockcore.message import MessageRef
 from tests.support import staged
 from tests.support.postgres import PostgresServer
 from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 from wrapper.envelope_json import envelope_to_json
 
@@ -213,7 +214,7 @@ def _calibrate_dinner(conn: Connection) -> None:
     person = q.load_person(conn, "telegram:100")
     assert person is not None
     conn.execute(
-        q.calibration.insert().values(
+        t.calibration.insert().values(
             user_id=person.user_id, activity="meal:dinner", typical_minutes=120,
             max_minutes=240, updated_at=START,
         )
@@ -263,7 +264,7 @@ async def test_a_plain_message_is_two_statements_and_no_sqlalchemy(postgres_url:
         assert sqlalchemy_statements, "a redelivery goes through the general chain"
 
         def journaled(conn: Connection) -> int:
-            return int(conn.execute(select(func.count()).select_from(q.journal)).scalar_one())
+            return int(conn.execute(select(func.count()).select_from(t.journal)).scalar_one())
 
         assert await wrapper.database.run(journaled) == 11
     finally:
@@ -296,9 +297,9 @@ async def test_both_paths_at_once_on_one_thread_lose_no_stamp(
         await asyncio.gather(*sends)
 
         def check(conn: Connection) -> None:
-            count = conn.execute(select(func.count()).select_from(q.journal)).scalar_one()
+            count = conn.execute(select(func.count()).select_from(t.journal)).scalar_one()
             assert count == 201
-            thread = conn.execute(select(q.threads)).mappings().one()
+            thread = conn.execute(select(t.threads)).mappings().one()
             assert thread["last_interaction_at"] == seen
             assert thread["last_user_message_at"] == seen
 
@@ -340,7 +341,7 @@ async def test_connections_the_server_closed_cost_no_message(postgres_url: str) 
             assert not envelope.duplicate
 
         def journal(conn: Connection) -> list[str]:
-            return list(conn.execute(select(q.journal.c.text).order_by(q.journal.c.id)).scalars())
+            return list(conn.execute(select(t.journal.c.text).order_by(t.journal.c.id)).scalars())
 
         assert await wrapper.database.run(journal) == [f"message {n}" for n in range(1, 7)]
     finally:

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 from clockcore import SettableClock
 from wrapper import InteractionWrapper
 from wrapper import queries as q
+from wrapper import tables as t
 
 ANA = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
 ANA_IN_GROUP = {"channel": "telegram", "thread_id": "-100", "user_id": "42"}
@@ -52,7 +53,7 @@ async def test_a_code_is_long_and_kept_only_as_a_hash(wrapper: InteractionWrappe
     code = await _code(wrapper)
     assert len(code.replace("-", "")) == 12
     stored = await wrapper.database.run(
-        lambda conn: [dict(r) for r in conn.execute(select(q.link_codes)).mappings()]
+        lambda conn: [dict(r) for r in conn.execute(select(t.link_codes)).mappings()]
     )
     assert len(stored) == 1
     assert code.replace("-", "") not in str(stored) and code not in str(stored)

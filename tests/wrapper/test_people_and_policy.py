@@ -118,10 +118,10 @@ async def test_quotes_are_kept_only_when_the_policy_says_so(
         await wrapper.on_user_message(text="clock it: going to the gym", message_id="q", **TG)
         from sqlalchemy import select
 
-        from wrapper import queries as q
+        from wrapper import tables as t
 
         quote = await wrapper.database.run(
-            lambda conn: conn.execute(select(q.actions.c.quote)).scalar_one()
+            lambda conn: conn.execute(select(t.actions.c.quote)).scalar_one()
         )
         assert quote is not None
         assert "gym" in quote

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from clockcore import SettableClock
 from tests.support import staged
-from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 from wrapper.history import StoredMessage
 from wrapper.retention import retention_note
@@ -31,7 +31,7 @@ def _turn(text: str, answer: str) -> list[StoredMessage]:
 
 async def _journal(wrapper: InteractionWrapper) -> list[tuple[str, str]]:
     def rows(conn: object) -> list[tuple[str, str]]:
-        query = select(q.journal.c.message_id, q.journal.c.user_key).order_by(q.journal.c.id)
+        query = select(t.journal.c.message_id, t.journal.c.user_key).order_by(t.journal.c.id)
         return [tuple(r) for r in conn.execute(query)]  # type: ignore[attr-defined]
 
     return await wrapper.database.run(rows)

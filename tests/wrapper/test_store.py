@@ -8,7 +8,9 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from alembic.autogenerate import compare_metadata
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from clockcore import NaiveDatetimeError
@@ -19,7 +21,8 @@ from wrapper import (
     StoreUnavailableError,
 )
 from wrapper import db as wrapper_db
-from wrapper.db import resolve_url
+from wrapper.db import Database, resolve_url
+from wrapper.tables import metadata
 
 
 @pytest.mark.parametrize(
@@ -149,3 +152,20 @@ async def test_a_locked_sqlite_file_waits_off_the_event_loop(tmp_path: Path) -> 
     finally:
         blocker.close()
         await wrapper.close()
+
+
+async def test_the_migrations_build_exactly_the_declared_tables(database_url: str) -> None:
+    """The migrations and `wrapper.tables` are two writings of one schema; they must agree.
+
+    Alembic compares the migrated store with the declared tables: a column,
+    index or table that one has and the other lacks is a difference.
+    """
+    database = Database(database_url)
+    await database.migrate()
+    try:
+        differences = await database.run(
+            lambda conn: compare_metadata(MigrationContext.configure(conn), metadata)
+        )
+    finally:
+        await database.dispose()
+    assert differences == []

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlmodel import SQLModel
 
-import wrapper.tables  # noqa: F401  - registers the tables on SQLModel.metadata
+from wrapper.tables import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - only `wrapper.db.migrate` runs migrations
@@ -13,7 +12,7 @@ if connection is None:  # pragma: no cover - only `wrapper.db.migrate` runs migr
 
 context.configure(
     connection=connection,
-    target_metadata=SQLModel.metadata,
+    target_metadata=metadata,
     render_as_batch=connection.dialect.name == "sqlite",
     compare_type=True,
 )

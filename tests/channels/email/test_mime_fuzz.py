@@ -36,7 +36,7 @@ from channels.email.reading import (
     read_mail,
 )
 from tests.support.fuzz_store import fuzz_store
-from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 
 pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
@@ -143,8 +143,8 @@ def test_any_mail_is_read_or_refused_and_what_is_read_is_stored_whole(
     envelope = runner.run(wrapper.receive(inbound.ref))
 
     def journaled(conn: object) -> list[str]:
-        query = select(q.journal.c.text).where(
-            q.journal.c.channel == "email", q.journal.c.message_id == inbound.message_id
+        query = select(t.journal.c.text).where(
+            t.journal.c.channel == "email", t.journal.c.message_id == inbound.message_id
         )
         return list(conn.execute(query).scalars())  # type: ignore[attr-defined]
 

@@ -42,7 +42,7 @@ from channels.reminder_buttons import read_button
 from channels.slack import SlackChannel
 from tests.support.fake_slack import BOT_USER, TEAM, FakeSlack, signed_headers
 from tests.support.fuzz_store import broken, fuzz_store, served
-from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 
 pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
@@ -157,10 +157,10 @@ async def _post(url: str, raw: bytes, content_type: str, retry: int | None = Non
 
 def _rows(ep: Endpoint, message_id: str | None = None) -> int:
     def count(conn: Any) -> int:
-        query = select(func.count()).select_from(q.journal)
+        query = select(func.count()).select_from(t.journal)
         if message_id is not None:
-            query = query.where(q.journal.c.channel == "slack",
-                                q.journal.c.message_id == message_id)  # fmt: skip
+            query = query.where(t.journal.c.channel == "slack",
+                                t.journal.c.message_id == message_id)  # fmt: skip
         return int(conn.execute(query).scalar_one())
 
     return ep.runner.run(ep.wrapper.database.run(count))

@@ -25,7 +25,7 @@ from channels.telegram import TelegramChannel
 from clockcore import SettableClock
 from tests.support.fake_llm import FakeLLMServer
 from tests.support.fake_telegram import FakeTelegram
-from wrapper import queries as q
+from wrapper import tables as t
 
 FLOOD = 500
 LIMIT = LimitSettings(turns_per_minute=6, burst=5, channel_turns_per_minute=0)
@@ -77,7 +77,7 @@ async def test_a_flood_costs_the_limit_is_kept_whole_and_nobody_else_waits(
             await gateway.settle(timeout=30)
 
             def journaled(conn: Connection) -> int:
-                query = select(func.count()).where(q.journal.c.user_key == f"telegram:{alice.id}")
+                query = select(func.count()).where(t.journal.c.user_key == f"telegram:{alice.id}")
                 return int(conn.execute(query).scalar_one())
 
             assert await gateway.wrapper.database.run(journaled) == FLOOD

@@ -38,7 +38,7 @@ from sqlalchemy import func, select
 from channels.telegram import TelegramChannel
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.fuzz_store import broken, fuzz_store, served
-from wrapper import queries as q
+from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 from wrapper.keys import thread_key
 
@@ -178,8 +178,8 @@ def webhook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Webhook]:
 
 def _journaled(wrapper: InteractionWrapper, runner: asyncio.Runner, message_id: str) -> list[Any]:
     def rows(conn: Any) -> list[Any]:
-        query = select(q.journal.c.thread_key, q.journal.c.user_key).where(
-            q.journal.c.channel == "telegram", q.journal.c.message_id == message_id
+        query = select(t.journal.c.thread_key, t.journal.c.user_key).where(
+            t.journal.c.channel == "telegram", t.journal.c.message_id == message_id
         )
         return list(conn.execute(query))
 
@@ -188,7 +188,7 @@ def _journaled(wrapper: InteractionWrapper, runner: asyncio.Runner, message_id: 
 
 def _count(wrapper: InteractionWrapper, runner: asyncio.Runner) -> int:
     def rows(conn: Any) -> int:
-        return int(conn.execute(select(func.count()).select_from(q.journal)).scalar_one())
+        return int(conn.execute(select(func.count()).select_from(t.journal)).scalar_one())
 
     return runner.run(wrapper.database.run(rows))
 
