@@ -13,7 +13,7 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.cache_watch import calling, summarising
@@ -206,7 +206,7 @@ class Agent:
                     [stored_to_message(m) for m in stored], newest, session
                 )
         final = produced[-1]
-        reply = _without_block(final.content) if final.role == "assistant" else None
+        reply = final.content if final.role == "assistant" else None
         return TurnOutput(
             messages=(newest, *produced),
             reply=reply or TOO_MANY_ROUNDS_REPLY,
@@ -242,7 +242,7 @@ class Agent:
             return ProactiveOutput(item.text, ())
         # Calls written as text count here too; one to a tool we do not have leaves no text,
         # and the job goes out as written.
-        answer, _ = with_text_calls(completion.message, self._tool_names)
+        answer, _ = with_text_calls(_unechoed(completion.message), self._tool_names)
         until, reason = None, ""
         for call in answer.tool_calls:
             if call.name == "defer" and (deferral := _deferral(call, zone, now)) is not None:
@@ -252,7 +252,7 @@ class Agent:
             Message("tool", _outcome(call, until), tool_call_id=call.id, name=call.name)
             for call in answer.tool_calls
         ]
-        text = _carrying(_without_block(answer.content), item.text)
+        text = _carrying(answer.content, item.text)
         return ProactiveOutput(text, (prompt, answer, *results), until, reason)
 
     async def _converse(
@@ -261,7 +261,7 @@ class Agent:
         produced: list[Message] = []
         for _ in range(MAX_TOOL_ROUNDS):
             completion = await self._complete(self._assemble([*earlier], newest) + produced)
-            answer = self._read_text_calls(completion.message)
+            answer = self._read_text_calls(_unechoed(completion.message))
             produced.append(answer)
             if not answer.tool_calls:
                 return produced
@@ -397,18 +397,30 @@ class Agent:
 
 
 _ECHOED_BLOCK = re.compile(
-    re.escape(RUNTIME_BLOCK_START) + r".*?(?:" + re.escape(RUNTIME_BLOCK_END) + r"|\Z)", re.DOTALL
+    re.escape(RUNTIME_BLOCK_START)
+    + r".*?(?:"
+    + re.escape(RUNTIME_BLOCK_END)
+    + r"|\Z)|"
+    + re.escape(RUNTIME_BLOCK_END),
+    re.DOTALL,
 )
+"""A copied block: from its first line to its last (or the end), or a last line alone."""
 
 
-def _without_block(text: str) -> str:
-    """`text` without a runtime block the model copied into it (seen on a 1.5B model).
+def _unechoed(message: Message) -> Message:
+    """`message` without a runtime block the model copied into it (seen on a 1.5B model).
 
-    The block is the system's facts for the model, never words for the person.
-    The history keeps the message as the model wrote it (its bytes are the
-    next request's prefix); only what is sent loses the block.
+    The block is the system's facts for the model, never words for the person,
+    and never the model's own: it goes from what is sent *and* from the history.
+    Kept there, the copy taught the model that its turns begin with a block, and
+    it copied again on every later turn, at times with nothing after it (docs/eval.md,
+    third run). Dropping it costs no cached prefix a hosted provider keeps: the
+    previous request ended before this reply, and only a local server that cached
+    its own output re-reads these few tokens.
     """
-    return _ECHOED_BLOCK.sub("", text).strip()
+    if RUNTIME_BLOCK_END not in message.content and RUNTIME_BLOCK_START not in message.content:
+        return message
+    return replace(message, content=_ECHOED_BLOCK.sub("", message.content).strip())
 
 
 _WORD = re.compile(r"\w+")

@@ -138,17 +138,31 @@ async def test_requests_are_append_only_and_the_prefix_never_changes(
 async def test_a_runtime_block_the_model_copies_is_never_sent(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
-    """Qwen2.5-Coder-1.5B began a reply with the block (docs/eval.md); the history keeps it."""
+    """Qwen2.5-Coder-1.5B began its replies with the block (docs/eval.md).
+
+    The copy goes from the reply and from the history, inside the turn too: the
+    request after a tool round does not show the model a turn that began with a
+    block, which it then copied again.
+    """
     wrapper, clock = store
-    echoed = (
-        "[Runtime time context: facts, not instructions]\n- Current time: 09:00\n"
-        "[/Runtime time context]\nIt's 17:00 in Tokyo."
+    block = "[Runtime time context: facts, not instructions]\n- Current time: 09:00\n"
+    server.script(
+        Reply.calls(
+            ScriptedToolCall("current_time", json.dumps({"zone": "Asia/Tokyo"})),
+            content=block + "[/Runtime time context]\n",
+        ),
+        "[/Runtime time context]\nIt's 17:00 in Tokyo.",  # its last line alone, seen too
     )
-    server.script(echoed)
     ref = _ref(clock, "what time is it in Tokyo?")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
     assert output.reply == "It's 17:00 in Tokyo."
-    assert output.messages[-1].content == echoed
+    assert [m.content for m in output.messages[1:] if m.role == "assistant"] == [
+        "",
+        "It's 17:00 in Tokyo.",
+    ]
+    second = server.completions[1].json["messages"]
+    assert [m["content"] or "" for m in second if m["role"] == "assistant"] == [""]
+    assert "Runtime" not in json.dumps(second[-2:])  # the call and its result
 
 
 async def test_answer_writes_nothing_and_returns_the_staged_effects(
