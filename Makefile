@@ -18,17 +18,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)  ## start clockbot on the embedded defaults (console channel)
 	$(BIN)/clockbot run
 
-# The suite runs in two phases: everything but the slow tests, spread over the cores
-# (pytest-xdist; each process starts its own PostgreSQL and Dovecot), then the slow ones
-# (kill -9, many processes, fuzz, the browser) one at a time: their workers are killed
-# and must take over within seconds, which two such tests side by side on two cores
-# starve. `make test-fast` is the first phase.
+# `make test` (tests/run_suite.py): the tests spread over the cores (pytest-xdist; each
+# process starts its own PostgreSQL and Dovecot), the `long` kill -9 tests beside them
+# (they mostly wait on real time), then the `alone` ones one at a time (a takeover timed
+# in seconds starves beside anything busy); it prints each phase's time. `make test-fast`
+# is the parallel phase without the slow tests (kill -9, fuzz, many processes, browser).
 PYTEST_FAST := $(BIN)/python -m pytest -n auto -m "not slow and not image"
-PYTEST_SLOW := $(BIN)/python -m pytest -m "slow and not image"
 
 test: $(STAMP)  ## the whole suite, as CI runs it
-	$(PYTEST_FAST)
-	$(PYTEST_SLOW)
+	$(BIN)/python tests/run_suite.py
 
 test-fast: $(STAMP)  ## the suite without the slow tests (kill -9, fuzz, browser): a few minutes
 	$(PYTEST_FAST)

@@ -63,13 +63,13 @@ if TYPE_CHECKING:
     from clockcore.recurrence import RecurrenceResult, occurrences, parse_recurrence
     from clockcore.session import SessionZone, ZoneSource, resolve_session_zone
     from clockcore.state import ClockState, dump_state, load_state, state_schema
-    from clockcore.timeparse import (
+    from clockcore.time_mentions import (
         find_time_expressions,
         locate_time,
         mentions_time,
-        parse_anchored_time,
         without_time,
     )
+    from clockcore.timeparse import parse_anchored_time
     from clockcore.window import (
         DEFAULT_CONTACT_WINDOW,
         ContactWindow,
@@ -139,15 +139,15 @@ _HOME: dict[str, str] = {
     "due_label": "clockcore.envelope",
     "dump_state": "clockcore.state",
     "evaluate": "clockcore.policy",
-    "find_time_expressions": "clockcore.timeparse",
+    "find_time_expressions": "clockcore.time_mentions",
     "format_elapsed": "clockcore.envelope",
     "guess_language": "clockcore.language",
     "get_zone": "clockcore.zones",
     "is_valid_zone": "clockcore.zones",
     "load_policy": "clockcore.policy",
     "load_state": "clockcore.state",
-    "locate_time": "clockcore.timeparse",
-    "mentions_time": "clockcore.timeparse",
+    "locate_time": "clockcore.time_mentions",
+    "mentions_time": "clockcore.time_mentions",
     "occurrences": "clockcore.recurrence",
     "offset_minutes": "clockcore.zones",
     "parse_anchored_time": "clockcore.timeparse",
@@ -160,7 +160,7 @@ _HOME: dict[str, str] = {
     "runtime_time_context": "clockcore.window",
     "state_schema": "clockcore.state",
     "to_iso": "clockcore.zones",
-    "without_time": "clockcore.timeparse",
+    "without_time": "clockcore.time_mentions",
     "zone_mentions": "clockcore.zonetext",
 }
 """Each public name and the module that defines it."""

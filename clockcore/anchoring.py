@@ -15,6 +15,7 @@ __all__ = [
     "AmbiguousText",
     "NotATime",
     "add_months",
+    "asked",
     "calendar_step",
     "day_start",
     "dst_question",
@@ -104,6 +105,11 @@ FLOATING_QUESTION = (
 
 def result(kind: str, **fields: object) -> ParseResult:
     return ParseResult(kind=kind, **fields)  # type: ignore[arg-type]
+
+
+def asked(base: dict[str, object], question: str) -> ParseResult:
+    """A reading that asks `question` instead of naming a time (read whole or ask)."""
+    return result("absolute", needs_clarification=True, clarification_question=question, **base)
 
 
 def point(

@@ -208,7 +208,11 @@ def read(text: str, local_reference: datetime, *, language: str = "en") -> list[
         return []
     found = []
     for entity in found_entities:
-        reading = _reading(text, entity)
+        try:
+            reading = _reading(text, entity)
+        except ValueError:
+            # A year datetime cannot hold: "R3BC" in a link code is 3 BC to Duckling.
+            continue
         if reading is not None:
             found.append(reading)
     return sorted(found, key=lambda r: (r.start, -r.end))

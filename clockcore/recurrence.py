@@ -30,7 +30,8 @@ from clockcore import cues, recurrence_words, weekdays
 from clockcore.clock import as_utc
 from clockcore.grammar import DATE_KINDS, MONTHS, NUMBER_WORDS, WEEKDAYS, ZONE_KINDS, scan_text
 from clockcore.message import primary_language
-from clockcore.timeparse import locate_time, parse_anchored_time
+from clockcore.time_mentions import locate_time
+from clockcore.timeparse import parse_anchored_time
 from clockcore.zones import get_zone, require_zone, to_iso
 from clockcore.zonetext import Anchor, zone_of
 

@@ -391,6 +391,7 @@ def summary(run: Run, verdict: Verdict) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # waits on real time: runs beside the parallel phase
 @pytest.mark.timeout(900)
 async def test_kill9_at_random_moments_answers_every_message_once(tmp_path: Path) -> None:
     run = await run_with_kills(tmp_path)

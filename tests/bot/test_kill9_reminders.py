@@ -72,6 +72,7 @@ def _occurrences(database: Path) -> dict[int, list[tuple[str, str]]]:
 
 
 @pytest.mark.slow
+@pytest.mark.long  # waits on real time: runs beside the parallel phase
 @pytest.mark.timeout(420)
 async def test_kill9_around_occurrences_loses_none_and_sends_none_twice(tmp_path: Path) -> None:
     rng = random.Random(SEED)

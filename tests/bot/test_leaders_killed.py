@@ -38,7 +38,12 @@ from tests.support.fake_llm import FakeLLMServer, Responder
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.mail import PASSWORD, SmtpSink, run_dovecot, run_smtp
 
-pytestmark = [pytest.mark.slow, pytest.mark.peer("postgres"), pytest.mark.timeout(300)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.alone,
+    pytest.mark.peer("postgres"),
+    pytest.mark.timeout(300),
+]
 
 SEED = int(os.environ.get("LEADERS_SEED", "14"))
 WORKERS = 3

@@ -23,6 +23,7 @@ from clockcore import (
     duckling_reader,
     find_time_expressions,
     locate_time,
+    mentions_time,
     parse_anchored_time,
     without_time,
 )
@@ -211,6 +212,21 @@ def test_duckling_is_the_reader_where_its_wheel_is_installed() -> None:
     result = parse_anchored_time("at half past 3pm", "UTC", datetime(2026, 3, 7, 10, tzinfo=UTC))
     assert result.reader == "duckling"
     assert result.to_dict()["reader"] == "duckling"
+
+
+@pytest.mark.parametrize("text", ["clock: link R3BC-3Q4M-7SNA", "in 38BC", "the year 10000"])
+def test_a_year_no_date_can_hold_is_no_reading_and_no_crash(text: str) -> None:
+    """Duckling reads "3BC" in a link code as 3 BC; nothing here can hold that year.
+
+    It once reached the intake as a ValueError (a link code from `new_code`).
+    """
+    if not duckling_reader.available():
+        pytest.skip("no pyduckling-native-phihos wheel on this platform")
+    ten = _wall("2026-03-07T10:00")
+    assert all(1 <= wall.year <= 9999 for r in duckling_reader.read(text, ten) for wall in r.walls)
+    assert mentions_time(text) in (True, False)  # read to the end: no exception
+    found = parse_anchored_time(text, "UTC", datetime(2026, 3, 7, 10, tzinfo=UTC))
+    assert found.start_instant is None or found.start_instant.year == 2026
 
 
 def test_duckling_readings_are_wall_clock_in_the_persons_day() -> None:

@@ -1,0 +1,331 @@
+"""Duckling as the second reader, and what happens when the two readers disagree.
+
+The grammar reads English first (`clockcore.timeparse`); Duckling
+(`clockcore.duckling_reader`) reads what it leaves, and every language the
+grammar does not know. A reading is taken only whole: text left over that
+names time, two readers that disagree on the clock, or a value that lands in
+the past or across a range are asked about, never guessed (docs/time-rules.md,
+"read whole or ask"). Duckling's values are anchored here under our rules
+(`anchored`): its own defaults (the next year, the half day) are not ours.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from clockcore import clockforms, cues, duckling_reader, relative
+from clockcore.anchoring import (
+    FLOATING_QUESTION,
+    calendar_step,
+    point,
+    result,
+)
+from clockcore.duckling_values import anchored
+from clockcore.grammar import (
+    DAY_WORDS,
+    MONTHS,
+    NUMBER_WORDS,
+    PERIODS,
+    WEEKDAYS,
+    ZONE_KINDS,
+    Token,
+)
+from clockcore.parse_result import ParseResult
+from clockcore.zones import to_iso
+from clockcore.zonetext import Anchor
+
+__all__ = [
+    "DIGIT",
+    "LEFTOVER_QUESTION",
+    "WORDS",
+    "duckling_only",
+    "duration_elsewhere",
+    "leftover",
+    "second_reader",
+]
+
+
+# Words that join a time expression without adding to what it says.
+_GLUE = frozenset({"at", "on", "by", "around", "about", "@", "in", "the", "of", "is", "for"})
+WORDS = re.compile(r"[^\W_]+|[^\w\s,.!?;:'\"()]+")
+# Tokens clockcore reads itself: exact elapsed time, timestamps, zones.
+_OWN_KINDS = frozenset({"relative", "stamp", "abbr"})
+DIGIT = re.compile(r"\d")
+
+
+def _masked(text: str, tokens: list[Token]) -> str:
+    """`text` with its zone names blanked (same length): the zone is clockcore's to read.
+
+    Greetings, addresses, file names, versions and IDs are blanked too
+    (`clockcore.cues.masked`): they look like times and are not.
+    """
+    chars = list(cues.masked(text))
+    for token in tokens:
+        if token.kind in ZONE_KINDS:
+            chars[token.start : token.end] = " " * (token.end - token.start)
+    return "".join(chars)
+
+
+def _readings(
+    text: str,
+    tokens: list[Token],
+    anchor: Anchor,
+    reference: datetime,
+    languages: tuple[str, ...] = ("en",),
+) -> list[duckling_reader.Reading]:
+    """Duckling's readings in each language, the first language's where spans repeat."""
+    if any(t.kind in _OWN_KINDS for t in tokens) or not duckling_reader.available():
+        return []
+    local = reference.astimezone(anchor.tz).replace(tzinfo=None, microsecond=0)
+    masked = _masked(text, tokens)
+    found: dict[tuple[int, int], duckling_reader.Reading] = {}
+    for language, (start, end) in itertools.product(languages, cues.windows(masked, languages)):
+        for proposal in duckling_reader.read(masked[start:end], local, language=language):
+            reading = replace(proposal, start=proposal.start + start, end=proposal.end + start)
+            # A proposal without a time cue ("$4.50", "2-3 people") is no reading at all.
+            if (
+                not reading.latent
+                and cues.cue(text, reading.start, reading.end, languages) != "none"
+            ):
+                found.setdefault((reading.start, reading.end), reading)
+    spans = list(found.values())
+    # A reading inside another ("9h" in "demain à 9h") is a part of it, not a second time.
+    outer = [
+        r
+        for r in spans
+        if not any(o is not r and o.start <= r.start and r.end <= o.end for o in spans)
+    ]
+    return sorted(outer, key=lambda r: (r.start, -r.end))
+
+
+def _reads_more(text: str, reading: duckling_reader.Reading, group: list[Token]) -> bool:
+    """Whether `reading` covers every piece the grammar read, and words beyond glue besides.
+
+    The grammar's pieces may have holes between them ("today at quarter past
+    7am" is "today" and "7am"): a word in a hole is a word it did not read.
+    """
+    if reading.start > group[0].start or reading.end < group[-1].end:
+        return False
+    chars = list(text[reading.start : reading.end])
+    for token in group:
+        for index in range(token.start - reading.start, token.end - reading.start):
+            chars[index] = " "
+    return any(word.lower() not in _GLUE for word in WORDS.findall("".join(chars)))
+
+
+def second_reader(
+    text: str,
+    tokens: list[Token],
+    group: list[Token],
+    read: ParseResult,
+    anchor: Anchor | None,
+    reference: datetime,
+    languages: tuple[str, ...] = ("en",),
+) -> ParseResult:
+    """The grammar's reading, unless Duckling read more of the same expression.
+
+    "at half past 3pm": the grammar reads "3pm", Duckling the whole of it. A
+    reading that covers the grammar's and more than glue words beyond it
+    replaces it; anything else leaves the grammar's (its rules are the spec).
+    """
+    if read.kind == "relative" and (half := _AND_A_HALF.match(text, group[-1].end)):
+        return replace(
+            read, start_instant=None, end_instant=None, needs_clarification=True,
+            clarification_question=LEFTOVER_QUESTION.format(
+                read=read.matched_text, left=half.group().strip()),
+        )  # fmt: skip
+    if anchor is None or read.kind in ("relative", "floating", "invalid"):
+        return read
+    start, end = group[0].start, group[-1].end
+    readings = _readings(text, tokens, anchor, reference, languages)
+    near = [r for r in readings if r.start < end and r.end > start]
+    clash = _clash(near)
+    if clash is not None:
+        return _conflict(clash, anchor, reference)
+    wider = [r for r in near if _reads_more(text, r, group)]
+    if wider:
+        widest = max(wider, key=lambda r: r.end - r.start)
+        start, end = widest.start, widest.end
+        theirs = anchored(widest, anchor, reference)
+        # "at 10 to 7 pm", which Duckling reads as a range: `anchored` read it as 18:50.
+        counted = widest.end_wall is not None and clockforms.minutes_to(widest.text) is not None
+        if _clock_disagrees(read, theirs, anchor) and not counted:
+            # "quarter to 12pm": the grammar's 12pm is noon, Duckling's reading 23:45.
+            return _disagreement(read, theirs, anchor)
+        read = theirs
+    left = leftover(text, start, end)
+    if left is None or read.needs_clarification:
+        return read
+    return replace(
+        read, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=LEFTOVER_QUESTION.format(read=read.matched_text, left=left),
+    )  # fmt: skip
+
+
+LEFTOVER_QUESTION = (
+    "I can read {read!r}, but not the {left!r} next to it, so I'd rather ask: "
+    "what time do you mean exactly?"
+)
+# Words that say something about time when they stand next to a time expression.
+_TEMPORAL = frozenset(
+    {*MONTHS, *WEEKDAYS, *PERIODS, *(w for p in DAY_WORDS for w in p.split())}
+    | {"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
+    | {"every", "each", "half", "quarter", "past", "between", "until", "till", "through"}
+    | {"am", "pm", "noon", "midday", "midnight", "weekday", "weekdays", "weekend", "weekends"}
+    | {"daily", "weekly", "monthly", "yearly", "hourly", "fortnightly"}
+    | {w for w in NUMBER_WORDS if w not in ("a", "an")}
+) - {"the", "after", "before", "day"}
+# Words that join a range's end to it: temporal only before a number ("9 to 5", not "to call").
+_RANGE_JOINERS = frozenset({"to", "and", "-", "–", "—"})
+
+
+_AND_A_HALF = re.compile(r"\s*and\s+a\s+half\b", re.IGNORECASE)
+
+
+def leftover(text: str, start: int, end: int) -> str | None:
+    """The first temporal word next to `text[start:end]` (across glue words), or None."""
+    if half := _AND_A_HALF.match(text, end):  # "in a day and a half": not "in a day"
+        return half.group().strip()
+    words = [(m.start(), m.end(), m.group().lower()) for m in WORDS.finditer(text)]
+    before = [w for w in words if w[1] <= start][::-1]
+    after = [w for w in words if w[0] >= end]
+    for side in (before, after):
+        for index, (_, _, word) in enumerate(side):
+            if word in _GLUE:
+                continue
+            following = side[index - 1][2] if side is before and index else None
+            if side is after and index + 1 < len(side):
+                following = side[index + 1][2]
+            if word in _TEMPORAL or DIGIT.search(word):
+                return word
+            if word in _RANGE_JOINERS and following and DIGIT.search(following):
+                return word
+            break
+    return None
+
+
+_NEAR = timedelta(hours=1)
+"""How far "half past", "quarter to" and the like move the hour the grammar read."""
+
+
+def _clock_disagrees(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> bool:
+    """Both read a point in time, but hours apart on the clock: one of them misread the hour."""
+    if ours.start_instant is None or theirs.start_instant is None:
+        return False
+    if ours.start_instant != ours.end_instant or theirs.start_instant != theirs.end_instant:
+        return False
+    mine = ours.start_instant.astimezone(anchor.tz)
+    other = theirs.start_instant.astimezone(anchor.tz)
+    minutes = abs((mine.hour * 60 + mine.minute) - (other.hour * 60 + other.minute))
+    return min(minutes, 24 * 60 - minutes) > _NEAR.total_seconds() // 60
+
+
+def _disagreement(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> ParseResult:
+    options = " or ".join(
+        to_iso(found.start_instant, anchor.tz) for found in (ours, theirs) if found.start_instant
+    )
+    return replace(
+        theirs, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=f"I can read {theirs.matched_text!r} as {options}. Which is it?",
+    )  # fmt: skip
+
+
+def _clash(readings: list[duckling_reader.Reading]) -> tuple[duckling_reader.Reading, ...] | None:
+    """Two readings that overlap without one containing the other ("in 1h30")."""
+    for first, second in itertools.combinations(readings, 2):
+        inside = (first.start <= second.start and second.end <= first.end) or (
+            second.start <= first.start and first.end <= second.end
+        )
+        if not inside:
+            return first, second
+    return None
+
+
+def _conflict(
+    readings: tuple[duckling_reader.Reading, ...], anchor: Anchor, reference: datetime
+) -> ParseResult:
+    options = []
+    for reading in readings:
+        found = anchored(reading, anchor, reference)
+        when = to_iso(found.start_instant, anchor.tz) if found.start_instant else "?"
+        options.append(f"{reading.text.strip()!r} ({when})")
+    text = " or ".join(options)
+    return result(
+        "absolute",
+        needs_clarification=True,
+        matched_text=" / ".join(r.text.strip() for r in readings),
+        zone=anchor.label,
+        zone_source=anchor.source,
+        clarification_question=f"I can read that two ways: {text}. Which do you mean?",
+        reader="duckling",
+    )
+
+
+def duckling_only(
+    text: str,
+    tokens: list[Token],
+    anchor: Anchor,
+    reference: datetime,
+    languages: tuple[str, ...] = ("en",),
+) -> ParseResult | None:
+    """Duckling's reading where the grammar found no time ("first tuesday of october").
+
+    Only a reading that leaves no number outside it: "le 3 mars 2027 à 14h" is
+    read by Duckling as "14h" alone, and goes to the written-date fallback.
+    """
+    readings = _readings(text, tokens, anchor, reference, languages)
+    clash = _clash(readings)
+    if clash is not None:
+        return _conflict(clash, anchor, reference)
+    if len(readings) != 1:
+        return None
+    (reading,) = readings
+    outside = text[: reading.start] + " " + text[reading.end :]
+    if DIGIT.search(outside):
+        return None
+    return anchored(reading, anchor, reference)
+
+
+def duration_elsewhere(
+    text: str,
+    tokens: list[Token],
+    anchor: Anchor | None,
+    reference: datetime,
+    languages: tuple[str, ...],
+) -> ParseResult | None:
+    """A duration from now in the person's language ("dentro de una hora"), read as English is.
+
+    Hours and minutes are elapsed time; days and weeks calendar steps that keep
+    the wall time (`clockcore.relative`). Another time beside it is a question.
+    """
+    for language in languages:
+        found = relative.find_duration(text, language)
+        if found is None:
+            continue
+        if cues.measured_before(text, found.start):  # "corrí 5 km en 25 minutos"
+            return result("invalid", reason="a measure, not a time", matched_text="")
+        matched = text[found.start : found.end]
+        base: dict[str, object] = {"matched_text": matched, "span": (found.start, found.end)}
+        rest = text[: found.start] + " " * len(matched) + text[found.end :]
+        if anchor is not None and (others := _readings(rest, tokens, anchor, reference, languages)):
+            return result(
+                "relative", needs_clarification=True, **base,
+                clarification_question=LEFTOVER_QUESTION.format(
+                    read=matched, left=others[0].text.strip()),
+            )  # fmt: skip
+        if not any(found.steps.values()):
+            start = reference + found.sign * found.exact
+            return result("relative", start_instant=start, end_instant=start, **base)
+        if anchor is None:
+            return result(
+                "floating", needs_clarification=True, **base,
+                clarification_question=FLOATING_QUESTION.format(what=matched),
+            )  # fmt: skip
+        base |= {"zone": anchor.label, "zone_source": anchor.source}
+        local = reference.astimezone(anchor.tz).replace(tzinfo=None)
+        wall = calendar_step(local, found.steps, found.sign)
+        return point(wall, anchor.tz, anchor, base, "relative", shift=found.sign * found.exact)
+    return None

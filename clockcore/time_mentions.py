@@ -1,0 +1,209 @@
+"""Where a message talks about time: find, locate and cut out time expressions.
+
+`find_time_expressions` runs on every chat message, so it never takes the
+dateparser fallback: a message without time words stops at one regex search.
+`locate_time` and `without_time` let a caller read "remind me at 5pm to call
+Ana" as a time and the words around it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from clockcore import cues
+from clockcore.grammar import (
+    MAX_TEXT,
+    TIME_KINDS,
+    group_tokens,
+    has_time_words,
+    scan_text,
+)
+from clockcore.parse_result import TimeExpression
+from clockcore.second_reader import DIGIT, WORDS, leftover
+from clockcore.timeparse import parse_anchored_time, reading_languages
+
+__all__ = [
+    "find_time_expressions",
+    "locate_time",
+    "mentions_time",
+    "without_time",
+]
+
+
+def locate_time(text: str, *, language: str | None = None) -> TimeExpression | None:
+    """Where `text` names the time a parse would read, zone aside; None if it names none.
+
+    For taking the time out of a message ("remind me at half past 3pm to call
+    mom"): the span is the one `parse_anchored_time` reads, Duckling's where it
+    reads more than the grammar. `language` as for `parse_anchored_time`.
+    """
+    found = parse_anchored_time(text, "UTC", _LOCATE_AT, language=language)
+    if found.span is None:
+        return None
+    start, end = found.span
+    whole = not (found.needs_clarification and leftover(text, start, end) is not None)
+    return TimeExpression(start=start, end=end, text=text[start:end], whole=whole)
+
+
+_LOCATE_AT = datetime(2026, 1, 1, 12, tzinfo=UTC)
+"""Any instant will do: where an expression stands does not depend on when it is read."""
+# Glue that belongs to the time rather than to what is left: "at", "on", "by" 9am.
+_TIME_GLUE = re.compile(r"(?:\b(?:at|on|by|around|about|@)\s*)+$", re.IGNORECASE)
+
+
+def without_time(text: str, expression: TimeExpression) -> str:
+    """`text` minus `expression` and the glue words that tied it in, spaces collapsed.
+
+    "remind me at half past 3pm to call mom" → "remind me to call mom".
+    """
+    before = _TIME_GLUE.sub("", text[: expression.start].rstrip())
+    rest = f"{before} {text[expression.end :]}"
+    return " ".join(rest.split()).replace(" ,", ",").strip(" ,")
+
+
+def find_time_expressions(text: str, *, language: str | None = None) -> list[TimeExpression]:
+    """Where `text` talks about time: each expression's span, in order.
+
+    A cheap first look runs on every message: without a digit or a time word
+    (in English or the person's `language`) it stops at one word-set test. The
+    grammar's expressions come next; only where the message holds a digit or a
+    time word the grammar did not read ("Thurs", "half past", "1h30", "mañana a
+    las 9") does the reader behind `parse_anchored_time` run, so the spans are
+    the ones a parse reads.
+    """
+    text = text[:MAX_TEXT]
+    languages = reading_languages(language)
+    if not has_time_words(text) and not _time_words(text, languages, english=True):
+        return []
+    found = _grammar_expressions(text)
+    unread = list(text)
+    for expression in found:
+        unread[expression.start : expression.end] = " " * (expression.end - expression.start)
+    rest = "".join(unread)
+    # Two pieces may be one expression the grammar did not join ("entre las 14:00 y las
+    # 16:00", "op 10 december om 8:30"); a digit or a time word it left may widen one.
+    if len(found) > 1 or DIGIT.search(rest) or _time_words(rest, languages, english=True):
+        found = _with_the_reader(text, found, language)
+    return found
+
+
+def _time_words(text: str, languages: tuple[str, ...], *, english: bool) -> bool:
+    """Whether `text` holds a time word of `languages` (English's only if `english`)."""
+    if text.isascii():  # most chat: nothing to fold but the case
+        words = set(WORDS.findall(text.lower())) - _LOOSE_WORDS
+    else:
+        words = {cues.fold(w) for w in WORDS.findall(text)} - _LOOSE_WORDS
+    return any(
+        words & (cues.WORDS.get(language, frozenset()) | _WIDENING.get(language, frozenset()))
+        for language in languages
+        if english or language != "en"
+    )
+
+
+# Words that may widen what the grammar read: weekday abbreviations, "-ish", meals, and
+# "the end of", per language.
+_WIDENING = {
+    "en": frozenset(
+        {"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "ish"}
+        | {"lunch", "dinner", "breakfast", "end"}
+    ),
+    "es": frozenset({"final", "fin"}),
+    "de": frozenset({"ende"}),
+    "fr": frozenset({"fin"}),
+    "pt": frozenset({"fim", "final"}),
+    "it": frozenset({"fine"}),
+    "nl": frozenset({"eind", "einde"}),
+}
+# Words too common to send a message to the reader on their own ("a nice day", "new").
+_LOOSE_WORDS = frozenset({"h", "min", "am", "pm", "new", "eve", "day", "days"})
+
+
+_MOST_EXPRESSIONS = 4
+"""How many expressions the reader looks for in one message."""
+
+
+def _with_the_reader(
+    text: str, found: list[TimeExpression], language: str | None
+) -> list[TimeExpression]:
+    """`found` widened, and added to, by what `locate_time` reads in `text`."""
+    remaining = text
+    spans = [(e.start, e.end, e.parts, e.whole) for e in found]
+    for _ in range(_MOST_EXPRESSIONS):
+        read = locate_time(remaining, language=language)
+        if read is None:
+            break
+        start, end, whole = read.start, read.end, read.whole
+        parts: tuple[str, ...] = ("reader",)
+        for other in [s for s in spans if s[0] < end and start < s[1]]:
+            spans.remove(other)
+            start, end = min(start, other[0]), max(end, other[1])
+            parts, whole = (*other[2], "reader"), whole and other[3]
+        spans.append((start, end, parts, whole))
+        remaining = remaining[: read.start] + " " * (read.end - read.start) + remaining[read.end :]
+    return [
+        TimeExpression(start=s, end=e, text=text[s:e], parts=p, whole=w)
+        for s, e, p, w in sorted(spans)
+    ]
+
+
+def _grammar_expressions(text: str) -> list[TimeExpression]:
+    """The expressions clockcore's own grammar finds, widened by ranges and recurrences."""
+    tokens = scan_text(text)
+    spans: list[tuple[int, int, tuple[str, ...]]] = []
+    for group in group_tokens(text, tokens):
+        if not any(t.kind in TIME_KINDS for t in group):
+            continue
+        start, kinds = group[0].start, tuple(t.kind for t in group)
+        # Only the few words before the expression can widen it: never rescan the message.
+        window = max(0, start - _LEAD_WINDOW)
+        if lead := _RANGE_START.search(text, window, start):  # "9-10am", "between 2 and 4pm"
+            start, kinds = lead.start(), ("range", *kinds)
+        if lead := _FRAME_START.search(text, max(0, start - _LEAD_WINDOW), start):  # "every"
+            start, kinds = lead.start(), ("recurrence", *kinds)
+        spans.append((start, group[-1].end, kinds))
+    for match in _REPEAT.finditer(text):  # "every 90 minutes", "daily"
+        if all(match.end() <= s or match.start() >= e for s, e, _ in spans):
+            spans.append((match.start(), match.end(), ("recurrence",)))
+    merged: list[tuple[int, int, tuple[str, ...]]] = []
+    for start, end, kinds in sorted(spans):
+        if merged and _JOINED.fullmatch(text[merged[-1][1] : start]):
+            first, _, earlier = merged.pop()
+            start, kinds = first, (*earlier, *kinds)
+        merged.append((start, end, kinds))
+    return [TimeExpression(start=s, end=e, text=text[s:e], parts=k) for s, e, k in merged]
+
+
+# What widens a grammar expression in find_time_expressions: a range's start before it,
+# a recurrence's frame before it, and recurrences the grammar has no piece of.
+_LEAD_WINDOW = 48
+"""Characters before an expression searched for its range start or recurrence frame."""
+_RANGE_START = re.compile(
+    r"(?:\b(?:from|between)\s+)?\b\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?\s*"
+    r"(?:[-–—]|\bto\b|\band\b|\buntil\b|\btill\b)\s*$",
+    re.IGNORECASE,
+)
+_FRAME_START = re.compile(
+    r"\b(?:every(?:\s+other)?|each|(?:on\s+)?the\s+(?:first|second|third|fourth|last))\s+$",
+    re.IGNORECASE,
+)
+_REPEAT = re.compile(
+    r"\b(?:every|each)\s+(?:other\s+)?(?:\d+\s*|[a-z]+\s+)?"
+    r"(?:minutes?|hours?|days?|weeks?|months?|years?|weekdays?|night|morning|evening)\b"
+    r"|\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|yearly|annually|weekdays)\b",
+    re.IGNORECASE,
+)
+_JOINED = re.compile(r"[\s,]*(?:(?:at|on|from|of|the|in)[\s,]+)*[\s,]*", re.IGNORECASE)
+
+
+def mentions_time(text: str, *, language: str | None = None) -> bool:
+    """True when `text` holds a time expression (a docs/clock-spec.md §5.1 relevance fact).
+
+    As `find_time_expressions`, but a grammar expression settles it: the
+    reader runs only for a message the grammar found nothing in.
+    """
+    text = text[:MAX_TEXT]
+    languages = reading_languages(language)
+    if not has_time_words(text) and not _time_words(text, languages, english=True):
+        return False
+    return bool(_grammar_expressions(text)) or locate_time(text, language=language) is not None

@@ -1,0 +1,71 @@
+"""`make test`: the whole suite in the least wall time two cores allow, and how long it took.
+
+Three kinds of test share the machine differently:
+
+- most are CPU-bound and independent: they run spread over the cores
+  (pytest-xdist, each process with its own PostgreSQL and Dovecot);
+- ``long`` tests (kill -9 at random moments, for minutes) mostly wait on
+  real time: a model that thinks 1-3 s, restarts, quiet periods. They run in
+  a second pytest *beside* the parallel phase, costing it little CPU. The
+  parallel phase runs niced, so when a long test restarts a killed worker the
+  restart gets the CPU at once: its deadlines (an answer within 15 s of a
+  restart) were set on an idle machine;
+- ``alone`` tests kill a worker and time its takeover in seconds (leaders,
+  restarts, HAProxy, a real browser): two of them side by side, or one beside
+  a busy pool, starve each other, so they run one at a time, last.
+
+The exit status is the first failing phase's; each phase's time and the total
+are printed at the end. `make test-fast` is the parallel phase without the
+slow tests.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+
+PYTEST = [sys.executable, "-m", "pytest"]
+PARALLEL = ["nice", "-n", "10", *PYTEST, "-n", "auto", "-m", "not long and not alone and not image"]
+"""Niced: the pool takes what CPU the long tests leave, so a killed worker's restart beside it
+is as quick as on an idle machine (the long tests' deadlines are seconds)."""
+BESIDE = [*PYTEST, "-p", "no:cacheprovider", "-m", "long and not image"]
+ALONE = [*PYTEST, "-m", "alone and not image"]
+
+
+def _minutes(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
+def main() -> int:
+    started = time.monotonic()
+    with tempfile.TemporaryFile(mode="w+", prefix="clockbot-long-") as log:
+        print("make test: the long tests run beside the parallel phase; their output follows it")
+        beside = subprocess.Popen(BESIDE, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            parallel = subprocess.call(PARALLEL)
+            parallel_done = time.monotonic()
+            long_status = beside.wait()
+        finally:
+            if beside.poll() is None:
+                beside.kill()
+        both_done = time.monotonic()
+        log.seek(0)
+        sys.stdout.write(log.read())
+    sys.stdout.flush()
+    alone = subprocess.call(ALONE)
+    finished = time.monotonic()
+    print(
+        f"make test: parallel {_minutes(parallel_done - started)}, long (beside it) "
+        f"{_minutes(both_done - started)}, alone {_minutes(finished - both_done)}; "
+        f"total {_minutes(finished - started)}"
+    )
+    for status in (parallel, long_status, alone):
+        if status != 0:
+            return status
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
