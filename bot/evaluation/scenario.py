@@ -87,6 +87,19 @@ class Call(_Strict):
     name: str
     args: dict[str, Any] = Field(default_factory=dict)
 
+    @field_validator("args")
+    @classmethod
+    def _no_empty_argument(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # `{text: buy milk, tomorrow}` is YAML for text "buy milk" and a key "tomorrow"
+        # with no value: the oracle would then be judged on a text cut at the comma.
+        empty = sorted(name for name, given in value.items() if given is None)
+        if empty:
+            raise ValueError(
+                f"argument {', '.join(map(repr, empty))} has no value: a comma in an "
+                "unquoted value of a {…} mapping starts a new key; quote the value"
+            )
+        return value
+
 
 class ScriptEntry(_Strict):
     """One scripted model answer: tool calls (`call` or `calls`), or text (`reply`)."""

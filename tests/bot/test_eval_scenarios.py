@@ -22,7 +22,7 @@ from bot.config import LLMSettings, Settings
 from bot.evaluation.judge import spoken_times
 from bot.evaluation.report import CACHE_TARGET, judged
 from bot.evaluation.runner import run_scenario
-from bot.evaluation.scenario import Scenario, load_scenarios
+from bot.evaluation.scenario import Scenario, ScenarioError, load_scenario, load_scenarios
 from tests.support.eval_models import ScriptedModel
 from tests.support.fake_llm import FakeLLMServer
 
@@ -146,3 +146,20 @@ async def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path) -> None:
 )
 def test_spoken_times_are_normalized(text: str, times: set[str]) -> None:
     assert spoken_times(text) == times
+
+
+def test_an_argument_cut_at_an_unquoted_comma_is_refused(tmp_path: Path) -> None:
+    """The YAML trap that once cut an oracle's reminder text: the file is refused, clearly."""
+    path = tmp_path / "comma.yaml"
+    path.write_text(
+        "capability: one-shot reminders\n"
+        "start: 2026-03-09T08:00:00+00:00\n"
+        "steps:\n"
+        "  - say: remind me to buy milk, tomorrow at 9\n"
+        "    oracle:\n"
+        "      - call: {name: remind, args: {text: buy milk, tomorrow, when: tomorrow at 9}}\n"
+        "expect:\n"
+        "  - no_reminder: {}\n"
+    )
+    with pytest.raises(ScenarioError, match=r"'tomorrow' has no value.*quote the value"):
+        load_scenario(path)
