@@ -243,10 +243,10 @@ class Turns:
         await self._commit(commit)
 
     async def _wait_for_sender_proof(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
-        """Hold an unproven sender's privileged request; the reply carries its token.
+        """Keep an unproven sender's privileged request until a reply brings back its token.
 
-        The reply goes to the address the mail claims, so only its owner learns the
-        token (`bot.sender_check`).
+        The token goes to the address the mail claims, so only its owner learns it
+        (`bot.sender_check`).
         """
         ref = waiting.ref
         token = new_check_token()

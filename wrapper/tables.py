@@ -69,7 +69,7 @@ BigId = BigInteger().with_variant(Integer(), "sqlite")
 
 def _text(name: str, length: int | None = None, **kwargs: Any) -> Column[Any]:
     """A required text column (``VARCHAR``, of `length` when given)."""
-    return Column(name, String(length), nullable=kwargs.pop("nullable", False), **kwargs)
+    return Column(name, String(length), nullable=False, **kwargs)
 
 
 def _maybe(name: str, length: int | None = None, **kwargs: Any) -> Column[Any]:
