@@ -45,7 +45,9 @@ __all__ = [
     "KEEP_RECENT",
     "MAX_TOOL_ROUNDS",
     "NOT_A_TOOL_REPLY",
+    "NO_WORDS_REPLY",
     "RETRY_LEASE",
+    "SPEAK_UP",
     "TOO_MANY_ROUNDS_REPLY",
     "UNAVAILABLE_REPLY",
     "Agent",
@@ -87,6 +89,12 @@ UNAVAILABLE_REPLY = (
     "answer it when the model is back."
 )
 TOO_MANY_ROUNDS_REPLY = "I got stuck using my tools on that one; could you say it another way?"
+NO_WORDS_REPLY = "I couldn't find the words for that one; could you ask me again?"
+"""Said when the model answered with nothing, twice (`SPEAK_UP` asked once in between)."""
+SPEAK_UP = Message(
+    "user", "(clockbot: your last message to the person was empty. Answer them now in words.)"
+)
+"""Asked once in a turn after an empty answer, at the end of that one request only."""
 NOT_A_TOOL_REPLY = "I tried to use a tool I don't have for that; could you say it another way?"
 """Said instead of a message that holds only a call to a tool we do not have
 (`bot.llm.text_calls`): such text is never sent to the person."""
@@ -206,10 +214,10 @@ class Agent:
                     [stored_to_message(m) for m in stored], newest, session
                 )
         final = produced[-1]
-        reply = final.content if final.role == "assistant" else None
+        reply = final.content if final.role == "assistant" else TOO_MANY_ROUNDS_REPLY
         return TurnOutput(
             messages=(newest, *produced),
-            reply=reply or TOO_MANY_ROUNDS_REPLY,
+            reply=reply or NO_WORDS_REPLY,
             effects=tuple(session.staged),
             compaction=compaction,
         )
@@ -259,9 +267,16 @@ class Agent:
         self, earlier: Sequence[Message], newest: Message, session: ToolSession
     ) -> list[Message]:
         produced: list[Message] = []
+        nudge: list[Message] = []
         for _ in range(MAX_TOOL_ROUNDS):
-            completion = await self._complete(self._assemble([*earlier], newest) + produced)
+            completion = await self._complete(self._assemble([*earlier], newest) + produced + nudge)
             answer = self._read_text_calls(_unechoed(completion.message))
+            if not answer.tool_calls and not answer.content.strip() and not nudge:
+                # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
+                # docs/eval.md): ask once more for the words; neither message is kept.
+                nudge = [SPEAK_UP]
+                continue
+            nudge = []
             produced.append(answer)
             if not answer.tool_calls:
                 return produced

@@ -129,6 +129,7 @@ class _Children:
 
     def __init__(self, size: int, limit: float) -> None:
         self.limit = limit
+        self._closed = threading.Event()
         self._all = [_Child() for _ in range(size)]
         self._free: queue.Queue[_Child] = queue.Queue()
         for child in self._all:
@@ -158,13 +159,22 @@ class _Children:
         return answer
 
     def _restart(self, child: _Child) -> None:
-        """Start `child` again, off every reader's path, and lend it out once it is up."""
+        """Start `child` again, off every reader's path, and lend it out once it is up.
+
+        Not once the pool is closed: a child started after `close` would outlive it
+        (seen under load: a restart still starting when the pool closed).
+        """
+        if self._closed.is_set():
+            return
         try:
             child.ask("at 9", 0, "en", _START_LIMIT)
         except Exception:  # no child: the others (or this process) read meanwhile
             child.stop()
-            time.sleep(_RESTART_PAUSE)
-            threading.Thread(target=self._restart, args=(child,), daemon=True).start()
+            if not self._closed.wait(_RESTART_PAUSE):
+                threading.Thread(target=self._restart, args=(child,), daemon=True).start()
+            return
+        if self._closed.is_set():  # closed while this child started
+            child.stop()
             return
         self._free.put(child)
 
@@ -174,7 +184,8 @@ class _Children:
             child.ask("at 9", 0, "en", _START_LIMIT)
 
     def close(self) -> None:
-        """End every child (at exit)."""
+        """End every child (at exit); none is started again."""
+        self._closed.set()
         for child in self._all:
             child.stop()
 

@@ -200,6 +200,7 @@ class Gateway:
 
     def _web_pages(self, health: Health) -> list[HttpRoute]:
         """The ``/ui/`` routes (`bot.web`), made only when HTTP is served."""
+        from bot.web.calendar import CalendarFeeds
         from bot.web.pages import WebPages
 
         s = self._settings
@@ -208,7 +209,10 @@ class Gateway:
             wrapper=self.wrapper, clock=self._clock, public_url=s.public_url, admin_token=admin,
             health=health, wake=self.dispatcher.wake, worker=self.worker,
         )  # fmt: skip
-        return pages.routes()
+        if s.public_url is None:
+            return pages.routes()
+        feeds = CalendarFeeds(wrapper=self.wrapper, clock=self._clock, public_url=s.public_url)
+        return [*pages.routes(), *feeds.routes()]
 
     async def _render_metrics(self) -> bytes:
         leading = self.intake.status if self.intake is not None else None

@@ -22,6 +22,7 @@ import base64
 import re
 import secrets
 
+from bot.calendar_feed import calendar_ask
 from bot.dashboard import asks_for_dashboard
 from bot.my_data import Ask, ask_of
 from clockcore import parse_directives
@@ -45,7 +46,7 @@ _MAX_TOKENS = 5
 def privileged(text: str) -> bool:
     """Whether `text` is a request that an unproven sender must confirm first."""
     ask = ask_of(text)
-    if ask in (Ask.SHOW, Ask.CONFIRM) or asks_for_dashboard(text):
+    if ask in (Ask.SHOW, Ask.CONFIRM) or asks_for_dashboard(text) or calendar_ask(text):
         return True
     found = parse_directives(text)
     return bool(found.link_code or found.link_answer or found.unlink)

@@ -29,6 +29,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from bot.agent import RETRY_LEASE, UNAVAILABLE_REPLY, Agent, message_to_stored
+from bot.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
 from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
 from bot.llm.errors import LLMContextOverflow, LLMError
 from bot.my_data import (
@@ -54,6 +55,7 @@ from bot.sender_check import (
 from channels.base import Channel, Inbound, Outgoing
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
+from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import Effect, Enqueue
 from wrapper.keys import is_private_thread, thread_key, user_key
 from wrapper.limits import Admission, TurnLimits
@@ -213,6 +215,9 @@ class Turns:
         if asks_for_dashboard(ref.text):
             await self._dashboard(waiting, envelope)
             return
+        if (feed := calendar_ask(ref.text)) is not None:
+            await self._calendar(feed, waiting, envelope)
+            return
         history = await self._wrapper.history.load(envelope.thread_key)
         # "typing" only while the model thinks: a folded or held message of a flood would
         # otherwise send hundreds, queued in the platform's limits before the real answer.
@@ -296,19 +301,44 @@ class Turns:
         else:
             await self._erase(waiting, envelope)
 
-    async def _dashboard(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
-        """Answer 'dashboard' with a one-time sign-in link (`bot.dashboard`), no model."""
+    async def _no_link_here(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
+        """Whether a private link must not be given here, said: a group thread (anyone
+        there could use it first), or no public URL to put in it. Then answered."""
         ref = waiting.ref
         if not is_private_thread(ref.channel, ref.thread_id):
             await self._answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
-            return
+            return True
         if not self._public_url:
             await self._answer_plainly(waiting, envelope, NOT_SET_UP_REPLY)
+            return True
+        return False
+
+    async def _dashboard(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
+        """Answer 'dashboard' with a one-time sign-in link (`bot.dashboard`), no model."""
+        if await self._no_link_here(waiting, envelope):
             return
+        assert self._public_url is not None
         token = new_token()
         until = self._clock.now() + LINK_LIFETIME
         link = NewSignInLink(envelope.user_key, token_hash(token), until)
         await self._answer_plainly(waiting, envelope, link_reply(self._public_url, token), link)
+
+    async def _calendar(
+        self, ask: FeedAsk, waiting: WaitingTurn, envelope: ContextEnvelope
+    ) -> None:
+        """Answer "calendar" and "new calendar link" (`bot.calendar_feed`), no model."""
+        if await self._no_link_here(waiting, envelope):
+            return
+        assert self._public_url is not None
+        if ask is FeedAsk.SHOW:
+            made = await self._wrapper.calendar_feed_made(envelope.user_key)
+            if made is not None:
+                reply = have_one_reply(made, envelope.user_tz or "UTC")
+                await self._answer_plainly(waiting, envelope, reply)
+                return
+        token = new_token()
+        feed = NewCalendarFeed(envelope.user_key, token_hash(token))
+        await self._answer_plainly(waiting, envelope, feed_reply(self._public_url, token), feed)
 
     async def _erase(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         ref = waiting.ref

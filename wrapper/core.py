@@ -36,6 +36,7 @@ from clockcore import (
 from clockcore.envelope import ContextEnvelope, UpcomingItem
 from wrapper import effects, keys, queries
 from wrapper import tables as t
+from wrapper.calendar_feeds import FeedItems, feed_items_in, feed_made_in, feed_owner_in
 from wrapper.chain import MessageChain
 from wrapper.db import Database, resolve_url
 from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
@@ -348,6 +349,19 @@ class InteractionWrapper:
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
         return person.window(self._window) if person else self._window
 
+    async def calendar_feed_made(self, user_key: str) -> datetime | None:
+        """When the newest calendar feed of the person behind `user_key` was made (None: none)."""
+        return await self._db.run(lambda conn: feed_made_in(conn, user_key), inline=True)
+
+    async def calendar_feed(self, digest: str) -> FeedItems | None:
+        """What the feed whose token has this hash shows; None: no such feed."""
+
+        def read(conn: Connection) -> FeedItems | None:
+            person = feed_owner_in(conn, digest)
+            return feed_items_in(conn, person) if person is not None else None
+
+        return await self._db.run(read, inline=True)
+
     async def user_timezone(self, user_key: str) -> str | None:
         """The default zone of the person behind `user_key`, when they have one."""
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
@@ -503,10 +517,12 @@ class InteractionWrapper:
 
         await self._db.run(work)
 
-    async def save_settings(self, *changes: effects.ZoneChange | effects.WindowChange) -> None:
+    async def save_settings(
+        self, *changes: effects.ZoneChange | effects.WindowChange | effects.NewCalendarFeed
+    ) -> None:
         """A person's settings changed outside a conversation (the web settings page, an
-        eval's set-up): the effects a turn's tools stage for the same change, written in
-        one transaction, all or none."""
+        eval's set-up, a new calendar link from the web page): the effects a turn's tools
+        stage for the same change, written in one transaction, all or none."""
         now = self._clock.now()
 
         def work(conn: Connection) -> None:

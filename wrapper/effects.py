@@ -24,6 +24,7 @@ from sqlalchemy.engine import Connection
 from clockcore import ContactWindow, ContextEnvelope, MessageRef, Policy, delta_hours, require_zone
 from clockcore.actions import MAX_TTL, classify_activity, draft_action
 from wrapper import keys, queries
+from wrapper.calendar_feeds import NewCalendarFeed, new_feed_in
 from wrapper.errors import WrapperError
 from wrapper.outbox import OutboxKind, cancel_reminders, enqueue_in, item_values
 from wrapper.reminders import ReminderChange, change_in
@@ -43,6 +44,7 @@ __all__ = [
     "ForgetMemory",
     "MarkReminded",
     "NewAction",
+    "NewCalendarFeed",
     "NewMemory",
     "NewSchedule",
     "NewSenderCheck",
@@ -284,6 +286,7 @@ Effect = (
     | ReminderChange
     | WindowChange
     | NewSignInLink
+    | NewCalendarFeed
     | NewSenderCheck
     | TakeSenderCheck
 )
@@ -317,6 +320,8 @@ def apply_effect(
             queries.update_person(conn, person.user_id, contact_window=effect.window)
         case NewSignInLink():
             link_in(conn, effect, now=now)
+        case NewCalendarFeed():
+            new_feed_in(conn, effect, now=now)
         case NewSenderCheck():
             check_in(conn, effect, now=now)
         case TakeSenderCheck():

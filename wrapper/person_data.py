@@ -18,7 +18,7 @@ transaction, everything keyed to them on every linked channel:
   job addressed to them not yet sent. The group's own conversation stays:
   the history is one text the model saw as a whole and names no speaker, and
   it belongs to everyone in the group;
-- their turn-limit bucket, their web sign-in links and sessions.
+- their turn-limit bucket, their web sign-in links and sessions, their calendar feed.
 
 Their journaled messages become tombstones: the row stays with its channel
 and message id only (text, thread and sender blanked), so a platform that
@@ -128,6 +128,7 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     run("web_links", delete(web_links).where(web_links.c.user_key.in_(keys)))
     run("sender_checks", delete(sender_checks).where(sender_checks.c.user_key.in_(keys)))
     run("web_sessions", delete(web_sessions).where(web_sessions.c.user_id == pid))
+    run("calendar_feeds", delete(t.calendar_feeds).where(t.calendar_feeds.c.user_id == pid))
     run("identities", delete(t.identities).where(t.identities.c.user_id == pid))
     run("users", delete(t.users).where(t.users.c.id == pid))
     return Erased(pid, keys, {name: count for name, count in rows.items() if count})

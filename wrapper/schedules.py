@@ -59,6 +59,7 @@ __all__ = [
     "pause_in",
     "resume_in",
     "rezone_in",
+    "rule_zone_in",
 ]
 
 MissedRuns = Literal["one", "skip", "all"]
@@ -158,7 +159,7 @@ def _load(conn: Connection, schedule_id: int) -> Schedule | None:
     return _schedule(row) if row is not None else None
 
 
-def _zone_of(conn: Connection, schedule: Schedule) -> str:
+def rule_zone_in(conn: Connection, schedule: Schedule) -> str:
     """Where the rule's wall times are read now."""
     if schedule.elapsed:
         return "UTC"
@@ -175,7 +176,7 @@ def _key(schedule_id: int, wall: datetime) -> str:
 
 
 def _next(conn: Connection, schedule: Schedule, after: datetime) -> tuple[datetime, str] | None:
-    zone = _zone_of(conn, schedule)
+    zone = rule_zone_in(conn, schedule)
     found = occurrences(schedule.rrule, schedule.dtstart, zone, after=after, count=1)
     if not found:
         return None
@@ -268,7 +269,7 @@ def advance_in(conn: Connection, item: OutboxItem, *, now: datetime, worker: str
         conn.execute(_SKIP, {"item": item.id, "worker": worker, "reason": f"schedule {why}"})
         return Occurrence(send=False)
     occurs = item.occurs_at or item.due_at
-    zone = _zone_of(conn, schedule)
+    zone = rule_zone_in(conn, schedule)
     missed = occurrences(schedule.rrule, schedule.dtstart, zone, after=occurs, count=_MISSED_SCAN)
     missed = [at for at in missed if at <= now]
     if not _waiting_after(conn, schedule.id, occurs):
@@ -402,7 +403,7 @@ def rezone_in(conn: Connection, person_id: str, *, old: str | None, now: datetim
     for schedule in list_in(conn, person_id):
         if not schedule.floating or schedule.state != "active":
             continue
-        zone = _zone_of(conn, schedule)
+        zone = rule_zone_in(conn, schedule)
         was = get_zone(old or schedule.origin_tz)
         rows = conn.execute(
             select(outbox.c.id, outbox.c.occurs_at).where(

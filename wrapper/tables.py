@@ -463,6 +463,15 @@ sender_checks = Table(
 It waits for a reply carrying the token mailed to the address; only the token's hash is kept.
 """
 
+calendar_feeds = Table(
+    "calendar_feeds",
+    metadata,
+    _text("token_hash", 64, primary_key=True),
+    _person(index=True),
+    _instant("created_at", required=True),
+)
+"""A person's calendar feed (`wrapper.calendar_feeds`): only its token's hash is kept; one each."""
+
 web_sessions = Table(
     "web_sessions",
     metadata,

@@ -39,6 +39,7 @@ import jinja2
 from aiohttp import web
 from markupsafe import Markup
 
+from bot.calendar_feed import feed_urls
 from bot.http import Health
 from bot.web.chart import by_local_hour, hours_svg
 from bot.web.guard import SignInBackoff, retry_after, same_origin
@@ -48,6 +49,7 @@ from clockcore.errors import ClockError
 from clockcore.places import lookup_place
 from clockcore.recurrence import occurrences
 from wrapper import InteractionWrapper
+from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import WindowChange, ZoneChange
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderAction, ReminderChange, reminder_id
@@ -163,6 +165,7 @@ class WebPages:
             HttpRoute("GET", "/ui/timeline", self._timeline),
             HttpRoute("GET", "/ui/reminders", self._reminders),
             HttpRoute("POST", "/ui/reminders/{rid}", self._change_reminder),
+            HttpRoute("POST", "/ui/calendar", self._new_feed),
             HttpRoute("GET", "/ui/hours", self._hours),
             HttpRoute("POST", "/ui/settings", self._settings),
             HttpRoute("GET", "/ui/operator", self._operator),
@@ -360,7 +363,12 @@ class WebPages:
         )  # fmt: skip
 
     async def _reminders(
-        self, request: web.Request, *, error: str | None = None, status: int = 200
+        self,
+        request: web.Request,
+        *,
+        error: str | None = None,
+        status: int = 200,
+        new_feed: tuple[str, str] | None = None,
     ) -> web.Response:
         signed = await self._person(request)
         session = signed.session
@@ -370,12 +378,28 @@ class WebPages:
         schedules, one_shots = await self._wrapper.reminders.reminders(session.user_key)
         now = self._clock.now()
         done = request.query.get("done")
+        made = await self._wrapper.calendar_feed_made(session.user_key)
         return self._page(
             "reminders.html", status=status, signed=signed, zone=zone, tab="reminders",
             recurring=[_recurring(s, zone, now) for s in schedules],
             one_shots=[_one_shot(j, tz) for j in one_shots],
             error=error, done=done if done and len(done) < 30 else None,
+            feeds=self._public_url is not None, new_feed=new_feed,
+            feed_made=_when(made, tz) if made is not None else None,
         )  # fmt: skip
+
+    async def _new_feed(self, request: web.Request) -> web.Response:
+        """A new calendar feed URL, shown once; the old one stops working (`bot.calendar_feed`)."""
+        signed = await self._person(request)
+        await self._form(request, signed)
+        if self._public_url is None:
+            raise web.HTTPNotFound(text="calendar feeds need CLOCKBOT_PUBLIC_URL")
+        assert signed.session.user_key is not None
+        token = new_token()
+        await self._wrapper.save_settings(
+            NewCalendarFeed(signed.session.user_key, token_hash(token))
+        )
+        return await self._reminders(request, new_feed=feed_urls(self._public_url, token))
 
     async def _change_reminder(self, request: web.Request) -> web.Response:
         signed = await self._person(request)

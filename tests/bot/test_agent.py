@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import UNAVAILABLE_REPLY, Agent
+from bot.agent import NO_WORDS_REPLY, SPEAK_UP, UNAVAILABLE_REPLY, Agent
 from bot.chat import chat
 from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
@@ -163,6 +163,36 @@ async def test_a_runtime_block_the_model_copies_is_never_sent(
     second = server.completions[1].json["messages"]
     assert [m["content"] or "" for m in second if m["role"] == "assistant"] == [""]
     assert "Runtime" not in json.dumps(second[-2:])  # the call and its result
+
+
+async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Qwen2.5-Coder-1.5B answered a good `convert_time` result with nothing (docs/eval.md)."""
+    wrapper, clock = store
+    server.script(
+        Reply.calls(ScriptedToolCall("current_time", json.dumps({"zone": "Asia/Tokyo"}))),
+        "",
+        "It's 00:00 in Tokyo.",
+    )
+    ref = _ref(clock, "what time is it in Tokyo?")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "It's 00:00 in Tokyo."
+    assert [m.role for m in output.messages] == ["user", "assistant", "tool", "assistant"]
+    asked = server.completions[2].json["messages"]
+    assert asked[-1] == {"role": "user", "content": SPEAK_UP.content}
+    assert asked[-2]["role"] == "tool"  # the empty answer is not shown back
+
+
+async def test_a_second_empty_answer_says_so(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    server.script("", "")
+    ref = _ref(clock, "hello?")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == NO_WORDS_REPLY
+    assert len(server.completions) == 2
 
 
 async def test_answer_writes_nothing_and_returns_the_staged_effects(

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.duckling_pool import _Children
+from bot.duckling_pool import _Child, _Children
 from clockcore import duckling_reader, parse_anchored_time
 
 NOW = datetime(2026, 11, 26, 9, tzinfo=UTC)
@@ -54,3 +54,19 @@ def test_a_read_past_the_limit_is_a_question_and_the_next_read_starts_a_new_chil
     pool.limit = 30.0
     again = parse_anchored_time(TEXT, "Europe/Berlin", NOW)
     assert again.start_instant == datetime(2026, 12, 1, 18, 15, tzinfo=UTC)
+
+
+def test_a_closed_pool_starts_no_child_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restart still pending when the pool closes starts nothing that would outlive it.
+
+    Under load a read ran out of time, its restart was still pending when the test's
+    pool closed, and the child it started then was found running by a later test.
+    """
+    asked: list[str] = []
+    monkeypatch.setattr(_Child, "ask", lambda self, text, *rest: asked.append(text) or [])
+    children = _Children(1, 30.0)
+    [child] = children._all
+    children.close()
+    children._restart(child)
+    assert asked == []
+    assert child._process is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -67,8 +68,9 @@ class Site:
         return client
 
 
-@pytest.fixture
-async def site(tmp_path: Path, database_url: str) -> AsyncIterator[Site]:
+@asynccontextmanager
+async def open_site(tmp_path: Path, database_url: str) -> AsyncIterator[Site]:
+    """The gateway with its HTTP server, a public URL and an operator token."""
     settings = Settings(
         home=tmp_path, http_port=0, database_url=database_url,
         public_url="http://127.0.0.1", admin_token=ADMIN,
@@ -76,6 +78,12 @@ async def site(tmp_path: Path, database_url: str) -> AsyncIterator[Site]:
     channel = RecordingChannel()
     async with Gateway(settings, channels=[channel], serve_http=True) as gw:
         yield Site(gw, channel, f"http://127.0.0.1:{gw.http_port}")
+
+
+@pytest.fixture
+async def site(tmp_path: Path, database_url: str) -> AsyncIterator[Site]:
+    async with open_site(tmp_path, database_url) as opened:
+        yield opened
 
 
 async def _page(client: aiohttp.ClientSession, path: str) -> tuple[int, str]:

@@ -5,7 +5,8 @@ and a SQLite store, and serves ``/ui/`` on its real HTTP server. Alice asks for 
 page in Telegram and signs in through the link the fake server received; she sees her
 timeline in her zone and snoozes and moves a reminder (the outbox row changes); a used
 or wrong link is refused; Bob's session sees nothing of hers and cannot post to her
-reminders; the operator signs in, sees a failed job and retries it, and Telegram gets it.
+reminders; she gets a calendar link on the reminders page and the feed holds her
+reminder; the operator signs in, sees a failed job and retries it, and Telegram gets it.
 
 Every page is checked at phone width and at 200% zoom (no sideways scrolling).
 Screenshots of the timeline, the reminders and the operator page, at desktop and phone
@@ -22,7 +23,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import aiohttp
 import pytest
+from icalendar import Calendar
 
 from bot.config import Settings
 from bot.gateway import Gateway
@@ -124,6 +127,24 @@ async def test_people_and_the_operator_in_a_browser(
             local = moved.due_at.astimezone(ZoneInfo("Asia/Tokyo"))
             assert (local.date(), local.hour) == (tokyo.date() + timedelta(days=1), 9)
             assert f"{local:%a %d %b %Y}, 09:00" in await browser.text(f"#r{reminder.id}")
+            # Her calendar: the button shows a feed link once, and the feed has the reminder.
+            await browser.click("#calendar button")
+            shown = await browser.text("#calendar")
+            feed = re.search(r"https?://\S+(/calendar/\S+\.ics)", shown)
+            assert feed is not None, shown
+            assert "webcal://" in shown
+            async with (
+                aiohttp.ClientSession() as client,
+                client.get(browser.base + feed.group(1)) as response,
+            ):
+                assert response.status == 200
+                [event] = Calendar.from_ical(await response.text()).walk("VEVENT")
+            assert "call the bank" in str(event["SUMMARY"])
+            assert event.start == moved.due_at
+            for width, height in (PHONE, ZOOMED):  # the long link wraps
+                await browser.size(width, height)
+                assert not await browser.overflows()
+            await browser.size(*DESKTOP)
             await _shoot(browser, shots, "reminders")
             await _fits(browser, "/ui/reminders")
             await _fits(browser, "/ui/hours")

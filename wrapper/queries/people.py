@@ -13,6 +13,7 @@ from wrapper.queries.per_message import load_person
 from wrapper.rows import MAX_KNOWN_PLACES, PersonRow
 from wrapper.tables import (
     actions,
+    calendar_feeds,
     calibration,
     identities,
     memory,
@@ -91,7 +92,7 @@ def merge_people(conn: Connection, *, keep: str, absorb: str) -> None:
             has_due_items=bool(kept["has_due_items"] or gone["has_due_items"]),
         )
     )
-    for table in (identities, actions, memory, schedules):
+    for table in (identities, actions, memory, schedules, calendar_feeds):
         conn.execute(update(table).where(table.c.user_id == absorb).values(user_id=keep))
     taken = select(calibration.c.activity).where(calibration.c.user_id == keep)
     conn.execute(

@@ -1,0 +1,119 @@
+"""A person's reminders as an RFC 5545 calendar, written with `icalendar`.
+
+What the feed holds is what the person's reminders page lists (docs/calendar.md):
+
+- a one-shot reminder or scheduled message: one ``VEVENT`` at the instant it
+  goes out (UTC);
+- a repeating reminder: one ``VEVENT`` with its ``RRULE`` in the zone clockbot
+  reads it in now, with the ``VTIMEZONE`` that zone needs (a floating rule
+  follows the person's current zone, so the feed moves with them); occurrences
+  a pause skips are ``EXDATE``s, and a snoozed or deferred next occurrence is
+  an override (``RECURRENCE-ID``) at its new time; a rule paused until resumed
+  is left out, since nothing of it will be sent;
+- a reminder is an instant: an event without an end, ``TRANSP:TRANSPARENT``
+  (it does not make the person busy), no alarm (clockbot sends the reminder);
+- ``UID``s are the reminder ids the chat and the web page use, at the public
+  host, so a calendar updates an event instead of duplicating it;
+- ``REFRESH-INTERVAL`` and ``X-PUBLISHED-TTL`` ask calendars to fetch it hourly.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+from icalendar import Calendar, Event, vDuration, vRecur
+
+from bot.calendar_feed import REFRESH
+from clockcore.recurrence import occurrences
+from clockcore.zones import get_zone
+from wrapper.calendar_feeds import FeedItems, FeedRule
+from wrapper.outbox import OutboxItem
+from wrapper.reminders import reminder_id
+
+__all__ = ["build_feed"]
+
+SUMMARY_CHARS = 120
+_SPACE = re.compile(r"\s+")
+
+
+def build_feed(items: FeedItems, *, now: datetime, public_url: str) -> bytes:
+    """The feed's text: one calendar with every reminder `items` holds."""
+    host = urlsplit(public_url).hostname or "clockbot"
+    calendar = Calendar.new(prodid="-//clockbot//reminders feed//EN", name="clockbot reminders")
+    calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
+    calendar.add("x-published-ttl", vDuration(REFRESH))
+    for job in items.one_shots:
+        calendar.add_component(_one_shot(job, host, now))
+    for rule in items.rules:
+        for event in _repeating(rule, host, now):
+            calendar.add_component(event)
+    calendar.add_missing_timezones()
+    body: bytes = calendar.to_ical()
+    return body
+
+
+def _summary(text: str) -> str:
+    line = _SPACE.sub(" ", text).strip()
+    return line if len(line) <= SUMMARY_CHARS else line[: SUMMARY_CHARS - 1].rstrip() + "…"
+
+
+def _event(uid: str, text: str, start: datetime, now: datetime) -> Event:
+    event = Event.new(uid=uid, summary=_summary(text), description=text, start=start, stamp=now)
+    event.add("transp", "TRANSPARENT")
+    return event
+
+
+def _one_shot(job: OutboxItem, host: str, now: datetime) -> Event:
+    return _event(f"{reminder_id(job)}@{host}", job.text, job.due_at.astimezone(UTC), now)
+
+
+def _repeating(rule: FeedRule, host: str, now: datetime) -> list[Event]:
+    if rule.next_occurs is None or rule.next_due is None:
+        return []  # paused until resumed: nothing of it will be sent
+    schedule = rule.schedule
+    tz = get_zone(rule.zone)
+    uid = f"{reminder_id(schedule)}@{host}"
+    event = _event(uid, schedule.text, schedule.dtstart.replace(tzinfo=tz, fold=0), now)
+    event.add("rrule", _with_utc_until(schedule.rrule, rule.zone))
+    skipped = {*rule.skipped, *_paused_over(rule, now)}
+    if skipped:
+        event.add("exdate", [at.astimezone(tz) for at in sorted(skipped)])
+    events = [event]
+    if rule.next_due != rule.next_occurs:
+        moved = _event(uid, schedule.text, rule.next_due.astimezone(tz), now)
+        moved.add("recurrence-id", rule.next_occurs.astimezone(tz))
+        events.append(moved)
+    return events
+
+
+_MAX_SKIPPED = 1000
+"""Occurrences a pause skips listed at most (a minutely rule paused for a week)."""
+
+
+def _paused_over(rule: FeedRule, now: datetime) -> list[datetime]:
+    """The rule's occurrences after now and before the waiting one: a pause skips them."""
+    assert rule.next_occurs is not None
+    schedule, after = rule.schedule, now
+    found: list[datetime] = []
+    while len(found) < _MAX_SKIPPED:
+        nxt = occurrences(schedule.rrule, schedule.dtstart, rule.zone, after=after, count=1)
+        if not nxt or nxt[0] >= rule.next_occurs:
+            break
+        found.append(nxt[0])
+        after = nxt[0]
+    return found
+
+
+def _with_utc_until(rule: str, zone: str) -> vRecur:
+    """The stored rule, its UNTIL (wall time in `zone`) as UTC: RFC 5545 wants it so with a TZID."""
+    recur: vRecur = vRecur.from_ical(rule)
+    if "UNTIL" in recur:
+        recur["UNTIL"] = [
+            until.replace(tzinfo=get_zone(zone), fold=0).astimezone(UTC)
+            if isinstance(until, datetime) and until.tzinfo is None
+            else until
+            for until in recur["UNTIL"]
+        ]
+    return recur
