@@ -256,11 +256,14 @@ class Agent:
             if call.name == "defer" and (deferral := _deferral(call, zone, now)) is not None:
                 until, reason = deferral
                 break
+        # A message put in send_message instead of the answer is the message (seen on a
+        # 1.5B model, docs/eval.md): the turn's words, unless it deferred or wrote some.
+        sent = "" if answer.content.strip() or until is not None else _send_text(answer.tool_calls)
         results = [
-            Message("tool", _outcome(call, until), tool_call_id=call.id, name=call.name)
+            Message("tool", _outcome(call, until, sent), tool_call_id=call.id, name=call.name)
             for call in answer.tool_calls
         ]
-        text = _carrying(answer.content, item.text)
+        text = _carrying(answer.content or sent, item.text)
         return ProactiveOutput(text, (prompt, answer, *results), until, reason)
 
     async def _converse(
@@ -488,8 +491,25 @@ def _template_refused(exc: LLMTemplateError) -> None:
     )
 
 
-def _outcome(call: ToolCall, until: datetime | None) -> str:
-    """What a tool call in a proactive turn came to (only ``defer`` acts there)."""
+def _send_text(calls: Sequence[ToolCall]) -> str:
+    """The text of the first `send_message` call among `calls`, or ""."""
+    for call in calls:
+        if call.name != "send_message":
+            continue
+        try:
+            arguments = json.loads(call.arguments or "{}")
+        except json.JSONDecodeError:
+            continue
+        if isinstance(arguments, dict) and isinstance(arguments.get("text"), str):
+            return str(arguments["text"]).strip()
+    return ""
+
+
+def _outcome(call: ToolCall, until: datetime | None, sent: str = "") -> str:
+    """What a tool call in a proactive turn came to: ``defer`` acts, and a `send_message`
+    whose text became the message (`sent`) is that message; nothing else acts."""
+    if call.name == "send_message" and sent and _send_text([call]) == sent:
+        return json.dumps({"ok": True, "sent": "this text is the message that goes out now"})
     if call.name != "defer":
         return json.dumps({"ok": False, "error": "only defer takes effect in a proactive turn"})
     if until is None:

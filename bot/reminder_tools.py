@@ -152,11 +152,18 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
     if rule.kind != "recurring":
         rule = read(f"every {phrase}")
     if rule.kind != "recurring" or rule.rrule is None:
-        raise BadArguments(
-            rule.clarification_question
-            or f"{phrase!r} is not a repeating time; give when as the person said it, "
+        problem = rule.clarification_question or (
+            f"{phrase!r} is not a repeating time; give when as the person said it, "
             "like 'every Monday at 9am'"
         )
+        if read(context.message.text).kind == "invalid":
+            # A 1.5B model filled `every` for "tomorrow at 7" and retried it six times
+            # (docs/eval.md): what the person wrote settles it.
+            problem += (
+                " The person's message asks for no repeat: for a one-time reminder, call "
+                "remind again without every."
+            )
+        raise BadArguments(problem)
     return rule
 
 

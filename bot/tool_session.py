@@ -47,6 +47,7 @@ __all__ = [
     "iso",
     "memory_content",
     "object_schema",
+    "required_text",
     "sending",
     "text_arg",
     "time_context",
@@ -220,6 +221,17 @@ def text_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) 
     if not isinstance(value, str) or not value.strip():
         raise BadArguments(f"{name} must be a non-empty string")
     return value.strip()
+
+
+def required_text(arguments: Mapping[str, Any], name: str) -> str:
+    """A required string argument, stripped (`text_arg`).
+
+    Raises:
+        BadArguments: missing, empty or not a string.
+    """
+    value = text_arg(arguments, name)
+    assert value is not None
+    return value
 
 
 def time_context(context: ToolSession) -> dict[str, object]:

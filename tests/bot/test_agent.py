@@ -461,6 +461,22 @@ async def test_only_defer_acts_in_a_proactive_turn(
     assert await wrapper.recall(user_key="telegram:42", query="pills") == []
 
 
+async def test_a_message_put_in_send_message_is_the_message_sent(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Qwen2.5-Coder-1.5B answered a due reminder with send_message and no words (docs/eval.md)."""
+    wrapper, clock = store
+    item = await _night_reminder(wrapper, clock)
+    server.script(
+        Reply.calls(
+            ScriptedToolCall("send_message", json.dumps({"text": "Time to take your pill!"}))
+        )
+    )
+    output = await agent.proactive_turn(item, LA, [])
+    assert (output.text, output.defer_until) == ("Time to take your pill!", None)
+    assert json.loads(output.messages[-1].content)["ok"] is True
+
+
 async def test_a_model_outage_sends_the_reminder_as_written(
     store: tuple[InteractionWrapper, SettableClock],
 ) -> None:

@@ -56,11 +56,13 @@ class World:
             channel="console", thread_id=thread or f"dm:{user}", user_id=user, text=text
         )
 
-    async def context(self, *, user: str = "me", outbox: bool = True) -> ToolSession:
-        """A turn's tool session for a new message "hi", held on the waiting list as a turn's."""
+    async def context(
+        self, *, user: str = "me", outbox: bool = True, text: str = "hi"
+    ) -> ToolSession:
+        """A turn's tool session for a new message (`text`), held on the waiting list."""
         ref = MessageRef(
             channel="console", thread_id=f"dm:{user}", user_id=user,
-            message_id=f"m{next(self._ids)}", text="hi", received_at=self.clock.now(),
+            message_id=f"m{next(self._ids)}", text=text, received_at=self.clock.now(),
         )  # fmt: skip
         envelope = await self.wrapper.receive(
             ref, claim_for=WORKER, lease_until=self.clock.now() + timedelta(hours=1)
@@ -227,6 +229,23 @@ async def test_parse_time_counts_the_days(context: ToolSession) -> None:
     result = await _call(context, "parse_time", text="25 December")
     assert result["days_from_today"] == 240  # from Wednesday 29 April, in Los Angeles
     assert "25 Dec" in str(result["said"])
+
+
+async def test_a_repeat_the_person_never_asked_for_says_to_call_again_without_it(
+    world: World,
+) -> None:
+    """Qwen2.5-Coder-1.5B sent `every: "every day"` for "domani alle 7", six times over."""
+    one_shot = await world.context(text="remind me tomorrow at 7 to call Luca")
+    error = await _call(
+        one_shot, "remind", text="call Luca", when="tomorrow 7:00", every="every day"
+    )
+    _error(error, "bad_arguments", "without every")
+    repeating = await world.context(text="every day remind me at 7 to call Luca, starting tomorrow")
+    error = await _call(
+        repeating, "remind", text="call Luca", when="tomorrow 7:00", every="every day"
+    )
+    assert "without every" not in str(error["message"])
+    assert one_shot.staged == [] and repeating.staged == []
 
 
 async def test_the_same_reminder_twice_in_a_turn_is_made_once(
@@ -566,7 +585,7 @@ async def test_expected_minutes_stretches_the_expiry(world: World, context: Tool
     ("arguments", "needle"),
     [
         ({"label": ""}, "label"),
-        ({"label": "gym", "expected_minutes": 0}, "expected_minutes"),
+        ({"label": "gym", "expected_minutes": -5}, "expected_minutes"),
         ({"label": "gym", "expected_minutes": "ten"}, "expected_minutes"),
         ({"label": "gym", "expected_minutes": 10**9}, "expected_minutes"),
     ],
@@ -576,6 +595,20 @@ async def test_clock_it_bad_arguments(
 ) -> None:
     _error(await _call(context, "clock_it", **arguments), "bad_arguments", needle)
     assert context.staged == []
+
+
+async def test_clock_it_twice_in_a_turn_records_once_and_zero_minutes_is_not_given(
+    context: ToolSession,
+) -> None:
+    """Qwen2.5-Coder-1.5B passed ``expected_minutes: 0`` and repeated one call five times."""
+    first = await _call(context, "clock_it", label="call", expected_minutes=0)
+    assert "expected_minutes" not in first
+    again = await _call(context, "clock_it", label="call", expected_minutes=60)
+    assert again["id"] == first["id"]
+    assert "already_recorded" in again
+    other = await _call(context, "clock_it", label="lunch")
+    assert other["id"] != first["id"]
+    assert len(context.staged) == 2
 
 
 async def test_clock_it_respects_the_policy_cap(tmp_path: Path) -> None:
