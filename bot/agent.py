@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.cache_watch import calling, summarising
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
@@ -494,14 +495,9 @@ def _template_refused(exc: LLMTemplateError) -> None:
 def _send_text(calls: Sequence[ToolCall]) -> str:
     """The text of the first `send_message` call among `calls`, or ""."""
     for call in calls:
-        if call.name != "send_message":
-            continue
-        try:
-            arguments = json.loads(call.arguments or "{}")
-        except json.JSONDecodeError:
-            continue
-        if isinstance(arguments, dict) and isinstance(arguments.get("text"), str):
-            return str(arguments["text"]).strip()
+        text = _arguments(call).get("text") if call.name == "send_message" else None
+        if isinstance(text, str):
+            return text.strip()
     return ""
 
 
@@ -517,11 +513,17 @@ def _outcome(call: ToolCall, until: datetime | None, sent: str = "") -> str:
     return json.dumps({"ok": True, "deferred_until": until.isoformat()})
 
 
-def _deferral(call: ToolCall, zone: str | None, now: datetime) -> tuple[datetime, str] | None:
+def _arguments(call: ToolCall) -> dict[str, Any]:
+    """A proactive turn's call's arguments; {} when they are not a JSON object."""
     try:
         arguments = json.loads(call.arguments or "{}")
     except json.JSONDecodeError:
-        return None
+        return {}
+    return arguments if isinstance(arguments, dict) else {}
+
+
+def _deferral(call: ToolCall, zone: str | None, now: datetime) -> tuple[datetime, str] | None:
+    arguments = _arguments(call)
     until_text, reason = arguments.get("until"), arguments.get("reason")
     if not isinstance(until_text, str) or not isinstance(reason, str):
         return None

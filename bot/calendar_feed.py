@@ -11,10 +11,10 @@ What the feed holds is built by `bot.calendar_ics`.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from enum import Enum
 
+from bot.my_data import as_request
 from clockcore.zones import get_zone
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
 
 REFRESH = timedelta(hours=1)
 """How often calendars are asked to fetch the feed again."""
-_SPACE = re.compile(r"\s+")
 
 
 class FeedAsk(Enum):
@@ -48,11 +47,8 @@ _ASKS = {
 
 
 def calendar_ask(text: str) -> FeedAsk | None:
-    """What `text` asks of the calendar feed, read whole (case and end punctuation aside)."""
-    plain = _SPACE.sub(" ", text.strip().lower()).rstrip("?!. ")
-    if plain.startswith("/"):
-        plain = plain.split("@", 1)[0]  # /calendar@SomeBot
-    return _ASKS.get(plain)
+    """What `text` asks of the calendar feed, read whole (`bot.my_data.as_request`)."""
+    return _ASKS.get(as_request(text))
 
 
 def feed_path(token: str) -> str:

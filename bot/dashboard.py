@@ -13,7 +13,7 @@ minutes from when it was made.
 
 from __future__ import annotations
 
-import re
+from bot.my_data import as_request
 
 __all__ = ["NOT_SET_UP_REPLY", "asks_for_dashboard", "link_reply", "signin_url"]
 
@@ -22,15 +22,11 @@ NOT_SET_UP_REPLY = (
     "turn it on."
 )
 _ASKS = {"dashboard", "/dashboard", "my dashboard", "web page", "my page"}
-_SPACE = re.compile(r"\s+")
 
 
 def asks_for_dashboard(text: str) -> bool:
-    """Whether `text` asks for a sign-in link, read whole (case and end punctuation aside)."""
-    plain = _SPACE.sub(" ", text.strip().lower()).rstrip("?!. ")
-    if plain.startswith("/"):
-        plain = plain.split("@", 1)[0]  # /dashboard@SomeBot
-    return plain in _ASKS
+    """Whether `text` asks for a sign-in link, read whole (`bot.my_data.as_request`)."""
+    return as_request(text) in _ASKS
 
 
 def signin_url(public_url: str, token: str) -> str:

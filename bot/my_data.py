@@ -72,11 +72,16 @@ _ASKS = {
 _SPACE = re.compile(r"\s+")
 
 
-def ask_of(text: str) -> Ask | None:
-    """Which request `text` is, read whole (case, spacing and end punctuation aside), or None."""
+def as_request(text: str) -> str:
+    """`text` as a request answered without the model is compared: read whole, lower case,
+    spacing and end punctuation aside, a command's bot name dropped (/mydata@SomeBot)."""
     plain = _SPACE.sub(" ", text.strip().lower()).rstrip("?!. ")
-    plain = plain.split("@", 1)[0] if plain.startswith("/") else plain  # /mydata@SomeBot
-    return _ASKS.get(plain)
+    return plain.split("@", 1)[0] if plain.startswith("/") else plain
+
+
+def ask_of(text: str) -> Ask | None:
+    """Which request `text` is, read whole (`as_request`), or None."""
+    return _ASKS.get(as_request(text))
 
 
 def asked_to_erase(texts: Sequence[str]) -> bool:

@@ -34,6 +34,7 @@ from bot.tool_session import (
     iso,
     memory_content,
     object_schema,
+    required_text,
     said,
     sending,
     text_arg,
@@ -112,8 +113,7 @@ REMINDER_TOOLS: tuple[ToolSpec, ...] = (
 
 
 async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    text = text_arg(arguments, "text")
-    assert text is not None
+    text = required_text(arguments, "text")
     when = text_arg(arguments, "when", required=False)
     every = text_arg(arguments, "every", required=False)
     if when is None and every is None:
@@ -271,8 +271,7 @@ async def _list_reminders(arguments: Mapping[str, Any], context: ToolSession) ->
 
 
 async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    until = text_arg(arguments, "until")
-    assert until is not None
+    until = required_text(arguments, "until")
     sending(context, "snooze")
     at = _future(until, context)
     named = text_arg(arguments, "id", required=False)
@@ -362,8 +361,7 @@ async def _reminder_meant(context: ToolSession) -> OutboxItem | None:
 
 async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     """The id argument, checked to name a reminder of this person that is still to come."""
-    named = text_arg(arguments, "id")
-    assert named is not None
+    named = required_text(arguments, "id")
     parsed = parse_reminder_id(named)
     if parsed is None:
         raise BadArguments(f"{named!r} is not a reminder id like 's12' or 'r40'")
