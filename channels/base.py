@@ -79,6 +79,10 @@ class Inbound:
             (`channels.email.proof`); an unproven sender's privileged requests
             (linking, erasing, their data, a sign-in link) wait for a
             confirmation mailed to the address (docs/SECURITY.md).
+        sender_name: what the writer is called on the platform (Telegram's
+            full name, Slack's display or real name, an email's ``From``
+            display name); in a group the agent is told who is speaking, and
+            the meeting finder names people by it. Shown, never trusted.
     """
 
     channel: str
@@ -95,12 +99,13 @@ class Inbound:
     reply_to: str | None = None
     refers_to: tuple[str, ...] = ()
     proven: bool = True
+    sender_name: str | None = None
 
     def __post_init__(self) -> None:
         """Every string made storable (`storable`): a platform's odd bytes never poison a turn."""
         for name in ("channel", "thread_id", "user_id", "text", "message_id"):
             object.__setattr__(self, name, storable(getattr(self, name)))
-        for name in ("user_zone", "hint", "language", "reply_to"):
+        for name in ("user_zone", "hint", "language", "reply_to", "sender_name"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, storable(value))
@@ -116,6 +121,7 @@ class Inbound:
             message_id=self.message_id, text=self.text, received_at=self.received_at,
             route=self.route, language=primary_language(self.language),
             reply_to=self.reply_to, proven=self.proven, user_zone=self.user_zone, hint=self.hint,
+            sender_name=self.sender_name,
         )  # fmt: skip
 
 

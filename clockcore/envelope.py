@@ -37,6 +37,7 @@ Rules:
   the zone's UTC offset at that instant as ``(UTC±HH:MM)``. Fractional offsets
   are exact (``UTC+05:45``, ``UTC+13:45``, ``UTC-03:30``); a zero offset is
   written ``(UTC+00:00)``, also for the zone ``UTC`` itself.
+- **Speaker**, in a group thread only: who wrote the message (``speaker``).
 - **User timezone**, always: the user's zone. Unknown, with the session in UTC
   by default: ``not known; times are in UTC``. Unknown otherwise: ``not known``.
 - **Session timezone**, when the session zone differs from the user's zone (or
@@ -377,6 +378,9 @@ class ContextEnvelope:
             when known.
         message: the message this envelope is for, when the wrapper was
             given one (`InteractionWrapper.receive`).
+        speaker: in a group thread, who wrote the message (their platform
+            name, else their channel and id), rendered as the ``Speaker`` line;
+            None in a private thread.
 
     Raises:
         NaiveDatetimeError: an instant is naive.
@@ -409,6 +413,7 @@ class ContextEnvelope:
     elapsed_since_last_user_message: timedelta | None = None
     any_channel_last_channel: str | None = None
     message: MessageRef | None = None
+    speaker: str | None = None
 
     def __post_init__(self) -> None:
         as_utc(self.now)
@@ -435,6 +440,8 @@ class ContextEnvelope:
         now_offset = offset_minutes(self.session_tz, self.now)
         zone = _one_line(self.session_tz)
         yield f"Current time: {_wall(now_local)} {zone} ({_offset_label(now_offset)})"
+        if self.speaker:
+            yield f"Speaker: {_one_line(self.speaker)}"
         yield from self._zone_lines()
         if self.temporal_awareness:
             yield from self._session_lines(now_offset)

@@ -9,15 +9,20 @@ apart again or re-parses them out of a thread key.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from clockcore.clock import as_utc
 
-__all__ = ["MessageRef", "primary_language"]
+__all__ = ["MAX_NAME_CHARS", "MessageRef", "person_name", "primary_language", "speaker_label"]
 
 _TAG = re.compile(r"^[a-z]{2,3}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+MAX_NAME_CHARS = 64
+"""A display name longer than this is cut (with "…"): it is shown, never trusted."""
 
 
 def primary_language(raw: str | None) -> str | None:
@@ -31,6 +36,29 @@ def primary_language(raw: str | None) -> str | None:
     first = raw.split(",")[0].split(";")[0].strip().replace("_", "-")
     primary = first.split("-")[0].lower()
     return primary if _TAG.match(primary) else None
+
+
+def person_name(raw: str | None) -> str | None:
+    """A platform's display name as one short line, or None when it says nothing.
+
+    Control characters and line breaks become spaces, runs of white space one
+    space, and more than `MAX_NAME_CHARS` characters are cut: the name goes into
+    the agent's runtime block on a line of its own, and a name is what a person
+    chose to be called, so it is shown as given and never acted on.
+    """
+    if not raw:
+        return None
+    name = " ".join(_CONTROL.sub(" ", raw).split())
+    if all(unicodedata.category(char)[0] in "CZ" for char in name):
+        return None  # only invisible characters (zero-width spaces, joiners): no name
+    if len(name) > MAX_NAME_CHARS:
+        name = name[: MAX_NAME_CHARS - 1].rstrip() + "…"
+    return name or None
+
+
+def speaker_label(name: str | None, channel: str, user_id: str) -> str:
+    """How a group's runtime block names a writer: their name, else their channel and id."""
+    return name if name else f"{channel} user {user_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +88,10 @@ class MessageRef:
             unknown. The wrapper ignores one it does not know.
         hint: one sentence about the message for the envelope's notices (an
             email's odd Date header), never acted on; None for none.
+        sender_name: what the writer is called on the platform (Telegram's
+            first and last name, Slack's display name, an email's ``From``
+            display name), made one short line by `person_name`; None when the
+            platform gives none.
 
     Raises:
         NaiveDatetimeError: `received_at` is naive.
@@ -77,9 +109,11 @@ class MessageRef:
     proven: bool = True
     user_zone: str | None = None
     hint: str | None = None
+    sender_name: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "received_at", as_utc(self.received_at))
+        object.__setattr__(self, "sender_name", person_name(self.sender_name))
         object.__setattr__(self, "route", dict(self.route))
 
     @property

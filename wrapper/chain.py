@@ -33,7 +33,7 @@ from clockcore import (
 )
 from clockcore.actions import ActionDraft, classify_activity, draft_action
 from clockcore.envelope import ContextEnvelope, OpenAction
-from clockcore.message import MessageRef
+from clockcore.message import MessageRef, speaker_label
 from wrapper import hot, keys, linking, messages, queries
 from wrapper.db import Database
 from wrapper.errors import MessageTooLargeError
@@ -115,7 +115,7 @@ class MessageChain:
             self._dedupe,
             self._identify,
             self._stamp,
-            self._adopt_platform_zone,
+            self._adopt_platform_facts,
             self._apply_directives,
             self._resolve_zone,
             self._track_actions,
@@ -133,8 +133,9 @@ class MessageChain:
 
         The route in `ref` is saved for the thread (`wrapper.routes`). On a
         new message, `ref.user_zone` becomes the person's default while they
-        have not set one themselves (an unknown zone is ignored), and
-        `ref.hint` one of the envelope's notices. With `claim_for`, a worker
+        have not set one themselves (an unknown zone is ignored),
+        `ref.sender_name` what this identity is called, and `ref.hint` one of
+        the envelope's notices. With `claim_for`, a worker
         id, the message goes on the waiting list (`wrapper.pending`), claimed
         by that worker until `lease_until` or its death, and leaves it only
         with its turn's commit; that needs a message id.
@@ -267,9 +268,16 @@ class MessageChain:
         zone = turn.thread.session_tz or turn.user_tz or "UTC"
         return delta_hours(zone, self._agent_tz, turn.received_at)
 
-    def _adopt_platform_zone(self, turn: Turn, conn: Connection) -> None:
+    def _adopt_platform_facts(self, turn: Turn, conn: Connection) -> None:
+        """What the platform says of the writer: their name, and their zone as a default."""
+        if turn.duplicate:
+            return
+        name = turn.ref.sender_name
+        if name is not None and name != turn.person.display_name:
+            queries.name_identity(conn, turn.user_key, name)
+            turn.person = dataclasses.replace(turn.person, display_name=name)
         zone = turn.platform_zone
-        if turn.duplicate or zone is None or turn.person.platform_tz == zone:
+        if zone is None or turn.person.platform_tz == zone:
             return
         queries.update_person(conn, turn.person.user_id, platform_tz=zone)
         old = turn.person.own_zone
@@ -464,6 +472,11 @@ class MessageChain:
             elapsed_since_last_user_message=_elapsed(turn.received_at, turn.spoke_before),
             any_channel_last_channel=turn.person.last_interaction_any_channel,
             message=turn.ref,
+            speaker=None
+            if turn.private
+            else speaker_label(
+                turn.ref.sender_name or turn.person.display_name, turn.channel, turn.user_id
+            ),
         )
 
 

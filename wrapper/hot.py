@@ -74,7 +74,7 @@ U = TypeVar("U")
 READ = """
 SELECT i.user_id, u.default_tz, u.platform_tz, u.policy_overrides, u.known_locations,
        u.last_interaction_any_channel_at, u.last_interaction_any_channel,
-       u.actions_until, u.has_due_items, u.contact_window,
+       u.actions_until, u.has_due_items, u.contact_window, i.display_name,
        t.thread_key, t.thread_kind, t.session_tz, t.session_started_at,
        t.last_interaction_at, t.delta_hours,
        p.last_user_message_at AS spoke_before,
@@ -250,8 +250,10 @@ async def _round_trips(chain: MessageChain, pool: Any, turn: Turn) -> ContextEnv
             return None
         person, thread = PersonRow.from_row(row), ThreadView.from_row(row)
         chain.adopt_rows(turn, person, thread, row["spoke_before"])
-        if turn.platform_zone not in (None, turn.person.platform_tz) or (
-            read_zone(turn) is not None
+        if (
+            turn.platform_zone not in (None, turn.person.platform_tz)
+            or turn.ref.sender_name not in (None, turn.person.display_name)
+            or read_zone(turn) is not None
         ):
             return None
         started = start_session(turn)

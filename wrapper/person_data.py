@@ -16,8 +16,9 @@ transaction, everything keyed to them on every linked channel:
   not) with the platform ids kept for replies, and its waiting messages;
 - in group threads, their participation, their waiting messages and every
   job addressed to them not yet sent. The group's own conversation stays:
-  the history is one text the model saw as a whole and names no speaker, and
-  it belongs to everyone in the group;
+  the history is one text the model saw as a whole and it belongs to everyone
+  in the group; only its ``Speaker`` lines that name them (their name, or
+  their channel and id) now say `GONE_SPEAKER`;
 - their turn-limit bucket, their web sign-in links and sessions, their calendar feed.
 
 Their journaled messages become tombstones: the row stays with its channel
@@ -33,9 +34,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, false, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, false, func, or_, select, update
 from sqlalchemy.engine import Connection
 
+from clockcore.message import speaker_label
 from wrapper import queries as q
 from wrapper import tables as t
 from wrapper.keys import is_private_thread, split_thread_key, split_user_key
@@ -46,10 +48,13 @@ from wrapper.tables import pending_turns as pending
 from wrapper.tables import rate_buckets as buckets
 from wrapper.web import web_links, web_sessions
 
-__all__ = ["ERASED", "Erased", "erase_person", "export_person"]
+__all__ = ["ERASED", "GONE_SPEAKER", "Erased", "erase_person", "export_person"]
 
 ERASED = "erased"
 """What a tombstone's thread and sender read."""
+
+GONE_SPEAKER = "someone who has left"
+"""What a group's ``Speaker`` line says in place of an erased person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +72,12 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     if person is None:
         return Erased(None)
     pid = person.user_id
-    keys = tuple(
-        conn.execute(select(t.identities.c.user_key).where(t.identities.c.user_id == pid)).scalars()
-    )
+    named = conn.execute(
+        select(t.identities.c.user_key, t.identities.c.display_name).where(
+            t.identities.c.user_id == pid
+        )
+    ).all()
+    keys = tuple(key for key, _ in named)
     rows: dict[str, int] = {}
 
     def run(name: str, statement: object) -> None:
@@ -96,6 +104,23 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     run("outbox", delete(outbox).where(outbox.c.id.in_(gone_jobs)))
     run("pending_turns", delete(pending).where(or_(mine, _pending_in(private))))
     run("history", delete(history).where(history.c.thread_key.in_(private)))
+    groups = sorted(joined.difference(private))
+    for key, name in named:
+        labels = {speaker_label(None, *split_user_key(key))} | ({name} if name else set())
+        for label in labels:
+            run(
+                "history_speakers",
+                update(history)
+                .where(
+                    history.c.thread_key.in_(groups),
+                    history.c.content.contains(f"Speaker: {label}\n", autoescape=True),
+                )
+                .values(
+                    content=func.replace(
+                        history.c.content, f"Speaker: {label}\n", f"Speaker: {GONE_SPEAKER}\n"
+                    )
+                ),
+            )
     run("routes", delete(routes).where(routes.c.thread_key.in_(private)))
     run(
         "thread_participants",
@@ -155,9 +180,12 @@ def export_person(conn: Connection, user_key: str) -> dict[str, Any] | None:
     document: dict[str, Any] = export_state(conn, person=pid)  # their rows only
     threads: dict[str, Any] = document["threads"]
     extension = document.setdefault("x_clockbot", {})
-    keys = list(
-        conn.execute(select(t.identities.c.user_key).where(t.identities.c.user_id == pid)).scalars()
-    )
+    named = conn.execute(
+        select(t.identities.c.user_key, t.identities.c.display_name).where(
+            t.identities.c.user_id == pid
+        )
+    ).all()
+    keys = [key for key, _ in named]
     private = [key for key in threads if is_private_thread(*split_thread_key(key)[1:])]
     messages = conn.execute(
         select(
@@ -183,6 +211,7 @@ def export_person(conn: Connection, user_key: str) -> dict[str, Any] | None:
         )
     extension["person"] = {
         "identities": sorted(keys),
+        "names": {key: name for key, name in sorted(named) if name},
         "messages": [{**dict(m), "received_at": m["received_at"].isoformat()} for m in messages],
         "history": conversations,
         "jobs": [{**dict(j), "due_at": j["due_at"].isoformat()} for j in jobs],

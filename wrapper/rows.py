@@ -46,6 +46,7 @@ class PersonRow:
         actions_until: no action of theirs is open past this (a hint that skips a query).
         has_due_items: they may have reminders due (a hint that skips a query).
         contact_window: the hours they set ("09:00-22:00"), None for the default.
+        display_name: what this identity's platform last called them, or None.
     """
 
     user_id: str
@@ -58,6 +59,7 @@ class PersonRow:
     actions_until: datetime | None = None
     has_due_items: bool = False
     contact_window: str | None = None
+    display_name: str | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[Any, Any]) -> PersonRow:
@@ -73,6 +75,7 @@ class PersonRow:
             actions_until=row["actions_until"],
             has_due_items=bool(row["has_due_items"]),
             contact_window=row["contact_window"],
+            display_name=row["display_name"],
         )
 
     def window(self, default: ContactWindow) -> ContactWindow:

@@ -122,8 +122,10 @@ identities = Table(
     _instant("last_user_message_at"),
     _instant("last_agent_message_at"),
     _instant("created_at", required=True),
+    _maybe("display_name"),
 )
-"""A person on one channel, and that channel's stamps (CLOCK-STATE ``channels``)."""
+"""A person on one channel, that channel's stamps (CLOCK-STATE ``channels``) and the name
+the platform last gave for them (`clockcore.message.person_name`)."""
 
 link_codes = Table(
     "link_codes",

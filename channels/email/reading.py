@@ -206,6 +206,7 @@ def read_mail(
             reply_to=in_reply_to(message),
             refers_to=named_ids(message),
             proven=verdict.proven,
+            sender_name=sender_name(message, who),
         )
     )
 
@@ -258,6 +259,14 @@ def sender(message: Message) -> str | None:
     _name, address = parseaddr(raw)
     address = address.strip().lower()
     return address if _plausible_address(address) else None
+
+
+def sender_name(message: Message, address: str) -> str | None:
+    """The display name From gives for `address` ("Ana Lima" in ``Ana Lima <ana@…>``), or None."""
+    for name, found in getaddresses([_header(message, "from")]):
+        if found.strip().lower() == address and name.strip():
+            return _one_line(name)
+    return None
 
 
 def _plausible_address(address: str) -> bool:

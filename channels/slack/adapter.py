@@ -134,10 +134,25 @@ class _Once:
 
 @dataclass(frozen=True, slots=True)
 class _Profile:
-    """What a person's Slack profile says: their IANA zone and their locale ("es-ES")."""
+    """What a person's Slack profile says: their IANA zone, locale ("es-ES") and name."""
 
     zone: str | None = None
     locale: str | None = None
+    name: str | None = None
+
+
+def _name_in(person: Mapping[str, Any]) -> str | None:
+    """The name Slack shows for a person: the display name they chose, else their real name."""
+    profile = person.get("profile")
+    names = (
+        [profile.get("display_name"), profile.get("real_name")]
+        if isinstance(profile, Mapping)
+        else []
+    )
+    for name in (*names, person.get("real_name")):
+        if isinstance(name, str) and name.strip():
+            return name
+    return None
 
 
 class SlackChannel(Channel):
@@ -491,6 +506,7 @@ class SlackChannel(Channel):
                 user_zone=(profile := await self._profile_of(post.user)).zone,
                 language=profile.locale,
                 reply_to=post.reply_to,
+                sender_name=profile.name,
             )
             await sink(inbound)
             once.ok = True
@@ -500,7 +516,7 @@ class SlackChannel(Channel):
                 del self._inflight[post.message_id]
 
     async def _profile_of(self, user: str) -> _Profile:
-        """The zone and locale in the person's Slack profile, cached for a day.
+        """The zone, locale and name in the person's Slack profile, cached for a day.
 
         A failed ``users.info`` keeps what was known and asks again later.
         """
@@ -524,6 +540,7 @@ class SlackChannel(Channel):
         profile = _Profile(
             zone=canonical_zone(tz) if isinstance(tz, str) and tz else None,
             locale=locale if isinstance(locale, str) and locale else None,
+            name=_name_in(person) if isinstance(person, Mapping) else None,
         )
         self._profiles[user] = (profile, now)
         return profile

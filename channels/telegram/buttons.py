@@ -101,4 +101,5 @@ def press_inbound(
         received_at=now,
         route=route_of(message),
         language=user.language_code,
+        sender_name=user.full_name,
     )

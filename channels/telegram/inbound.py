@@ -131,6 +131,7 @@ def read_message(
         respond=respond,
         language=user.language_code,
         reply_to=_replied_id(message),
+        sender_name=user.full_name,
     )
     return Reading(inbound, user.username, addressed, direct)
 

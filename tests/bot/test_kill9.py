@@ -71,8 +71,13 @@ RESTART_DEADLINE = 15.0
 message the killed worker held."""
 QUIET = 4.0
 """Settled: every message answered and nothing sent for this long."""
-SETTLE_SECONDS = float(os.environ.get("KILL9_SETTLE_SECONDS", "40"))
-"""How long after the last restart to wait for the last answers."""
+SETTLE_SECONDS = float(os.environ.get("KILL9_SETTLE_SECONDS", "180"))
+"""At most this long after the last restart to wait for the last answers."""
+STALL = 20.0
+"""Stop waiting once nothing was sent for this long with answers still missing. A chat
+with a backlog drains one turn at a time (about 4 s each here), so a fixed wait after
+the last restart cut off a backlog that was still being answered on time: whether each
+held message came on time is `RESTART_DEADLINE`'s judgement, not the wait's."""
 READY_TIMEOUT = 30.0
 
 ENV = {
@@ -223,9 +228,11 @@ async def settle(tg: FakeTelegram, run: Run) -> float:
     begin = loop.time()
     while loop.time() - begin < SETTLE_SECONDS:
         answered = {int(m[1]) for s in tg.sent if (m := ANSWER_RE.match(s.plain))}
-        last = tg.sent[-1].at if tg.sent else begin
+        last = max(tg.sent[-1].at if tg.sent else begin, begin)
         if len(answered) >= MESSAGES and loop.time() - last >= QUIET:
             return loop.time() - begin
+        if loop.time() - last >= STALL:
+            break
         await asyncio.sleep(0.2)
     return math.inf
 
@@ -385,7 +392,7 @@ def summary(run: Run, verdict: Verdict) -> str:
         f"over {RESTART_DEADLINE:g} s or never: {len(verdict.late)}",
         f"  settled {run.settled_in:.1f} s after the last restart"
         if run.settled_in < math.inf
-        else f"  not settled {SETTLE_SECONDS:g} s after the last restart",
+        else f"  not settled (nothing sent for {STALL:g} s, or {SETTLE_SECONDS:g} s passed)",
     ]
     return "\n".join(lines)
 

@@ -13,8 +13,9 @@ Web API (``api_url`` = ``http://127.0.0.1:<port>/api/``; form or JSON bodies; th
 match, else ``invalid_auth``):
 
 - ``auth.test``: the bot (`bot_user_id`, `bot_id`, `team_id`);
-- ``users.info``: ``user.tz`` from `zones` (missing users get no ``tz``), and
-  ``user.locale`` from `locales` when asked with ``include_locale``;
+- ``users.info``: ``user.tz`` from `zones` (missing users get no ``tz``),
+  ``user.locale`` from `locales` when asked with ``include_locale``, and from `names`
+  ``user.real_name`` and ``user.profile.display_name`` (Slack's own pair);
 - ``chat.postMessage``: recorded in `posts` (with any ``metadata``), answered with a fresh
   ``ts`` (the time in microseconds, as Slack's);
 - ``conversations.history`` / ``conversations.replies``: the recorded posts of a channel or a
@@ -196,6 +197,7 @@ class FakeSlack:
         *,
         zones: Mapping[str, str | None] | None = None,
         locales: Mapping[str, str] | None = None,
+        names: Mapping[str, str] | None = None,
         bot_token: str = "xoxb-fake-bot-token",
         app_token: str = "xapp-fake-app-token",
     ) -> None:
@@ -203,6 +205,7 @@ class FakeSlack:
         self.app_token = app_token
         self.zones: dict[str, str | None] = dict(zones or {})
         self.locales: dict[str, str] = dict(locales or {})
+        self.names: dict[str, str] = dict(names or {})
         self.bot_user_id = BOT_USER
         self.bot_id = BOT_ID
         self.team_id = TEAM
@@ -485,6 +488,12 @@ class FakeSlack:
                 person["tz"] = self.zones[user]
             if user in self.locales and str(params.get("include_locale")).lower() in ("1", "true"):
                 person["locale"] = self.locales[user]  # Slack sends it only when asked
+            if user in self.names:
+                person["real_name"] = self.names[user]
+                person["profile"] = {
+                    "display_name": self.names[user],
+                    "real_name": self.names[user],
+                }
             return {"ok": True, "user": person}
         if method == "chat.postMessage":
             ts = _next_ts()

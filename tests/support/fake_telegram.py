@@ -131,10 +131,13 @@ class TgUser:
     username: str | None = None
     first_name: str = "Test"
     language_code: str | None = None
+    last_name: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The Bot API ``User`` object."""
         data: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
         if self.username:
             data["username"] = self.username
         if self.language_code:
@@ -295,9 +298,10 @@ class FakeTelegram:
         username: str | None = None,
         first_name: str = "Test",
         language_code: str | None = None,
+        last_name: str | None = None,
     ) -> TgUser:
         """A user to write messages as."""
-        return TgUser(user_id, username, first_name, language_code)
+        return TgUser(user_id, username, first_name, language_code, last_name)
 
     def private(self, user: TgUser, text: str | None, **extra: Any) -> dict[str, Any]:
         """Queue a private-chat message from `user`; the update."""

@@ -19,11 +19,13 @@ from clockcore import MessageRef, SettableClock
 from tests.support import staged
 from wrapper import tables as t
 from wrapper.core import InteractionWrapper
+from wrapper.history import StoredMessage
 from wrapper.outbox import outbox
-from wrapper.person_data import ERASED, export_person
+from wrapper.person_data import ERASED, GONE_SPEAKER, export_person
 
 ALICE, ALICE_MAIL, BOB = "telegram:42", "email:alice@example.test", "telegram:77"
 SECRET = "account 4417-0092"
+NAMES = {"42": "Alice Wren", "alice@example.test": "Alice W.", "77": "Bob Marsh"}
 
 
 async def _say(
@@ -39,9 +41,12 @@ async def _say(
     clock.advance(timedelta(minutes=1))
     ref = MessageRef(
         channel=channel, thread_id=thread, user_id=user, message_id=message_id, text=words,
-        received_at=clock.now(), route={"chat_id": thread},
+        received_at=clock.now(), route={"chat_id": thread}, sender_name=NAMES.get(user),
     )  # fmt: skip
     envelope = await wrapper.receive(ref, **kwargs)  # type: ignore[arg-type]
+    if envelope.speaker is not None:  # a group: its history keeps who spoke, as a turn would
+        said = StoredMessage(role="user", content=f"{envelope.render()}\n\n{words}")
+        await staged.appended(wrapper, envelope.thread_key, [said], at=clock.now())
     return ref, " ".join(envelope.notices)
 
 
@@ -57,6 +62,7 @@ async def _alice_and_bob(wrapper: InteractionWrapper, clock: SettableClock) -> M
     await _say(wrapper, clock, "telegram", "dm:42", "42", "clock: link yes", "2b")
     await _say(wrapper, clock, "telegram", "-100", "42", "heading to lunch", "3")
     await _say(wrapper, clock, "telegram", "-100", "77", "bob in the group", "4")
+    await _say(wrapper, clock, "telegram", "-100", "55", "carol, unnamed", "4b")
     await _say(wrapper, clock, "telegram", "dm:77", "77", "bob alone", "5")
     lease = {"claim_for": "w1", "lease_until": clock.now() + timedelta(minutes=5)}
     await _say(wrapper, clock, "telegram", "dm:42", "42", "still waiting", "6", **lease)
@@ -105,11 +111,16 @@ async def test_an_erased_person_leaves_nothing_and_is_not_brought_back(
     state = json.dumps(await wrapper.export_state())
     rows = await wrapper.database.run(_all_rows)
     traces = (
-        SECRET, ALICE, ALICE_MAIL, "alice@example.test", "dm:42", "to Alice", erased.person
+        SECRET, ALICE, ALICE_MAIL, "alice@example.test", "dm:42", "to Alice", erased.person,
+        "Alice W",
     )  # fmt: skip
     for trace in traces:
         assert trace not in state, trace
         assert trace not in rows, trace
+    # The group's conversation stays, her words in it too; it no longer says they were hers.
+    assert "heading to lunch" in rows and "bob in the group" in rows
+    assert f"Speaker: {GONE_SPEAKER}\\n" in rows
+    assert "Speaker: Bob Marsh\\n" in rows and "Speaker: telegram user 55\\n" in rows
     # Her reminder cannot go out: no job of hers is left, Bob's still is.
     due = await wrapper.outbox.listing(status="pending")
     assert [item.user_key for item in due] == [BOB]
@@ -157,9 +168,20 @@ async def test_a_persons_export_holds_all_of_theirs_and_nothing_of_anyone_else(
     for hers in (SECRET, "heading to lunch", "still waiting", "to Alice in the group", ALICE_MAIL):
         assert hers in shown, hers
     assert document["x_clockbot"]["person"]["identities"] == [ALICE_MAIL, ALICE]
+    assert document["x_clockbot"]["person"]["names"] == {
+        ALICE_MAIL: "Alice W.",
+        ALICE: "Alice Wren",
+    }
     bob = await wrapper.export_person(BOB)
     assert bob is not None
-    for theirs in ("bob alone", "bob's dentist", "bob in the group", BOB, *bob["users"]):
+    for theirs in (
+        "bob alone",
+        "bob's dentist",
+        "bob in the group",
+        BOB,
+        "Bob Marsh",
+        *bob["users"],
+    ):
         assert theirs not in shown, theirs
     assert sorted(document["threads"]) == [
         "agent:main:email:alice@example.test/<a1@x>",

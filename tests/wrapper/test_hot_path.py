@@ -85,10 +85,12 @@ CONVERSATION: list[tuple[int, str, str, str, str | None, str, dict[str, Any]]] =
     (5, "telegram", "100", "100", "2", "how are you today?", {}),
     (9, "telegram", "100", "100", "2", "how are you today?", {}),  # redelivered
     (20, "telegram", "100", "100", "3", "ok thanks", {"route": {"chat_id": "100"}}),
-    (40, "telegram", "-5", "100", "4", "hi group", {}),
+    (40, "telegram", "-5", "100", "4", "hi group", {"name": "Ana Lima"}),
     (41, "telegram", "-5", "200", "5", "hi all", {}),
-    (50, "telegram", "-5", "100", "6", "what's new", {"hold": True}),
+    (50, "telegram", "-5", "100", "6", "what's new", {"hold": True, "name": "Ana Lima"}),
     (60, "telegram", "-5", "200", "7", "same here", {"hold": True, "route": {"chat_id": "-5"}}),
+    (65, "telegram", "-5", "200", "7b", "renamed", {"name": "Ben\nOkafor"}),
+    (66, "telegram", "-5", "200", "7c", "still Ben", {"name": "Ben Okafor"}),
     (70, "slack", "D1", "U1", "8", "morning", {"zone": "America/New_York"}),
     (80, "slack", "D1", "U1", "9", "anything due?", {"zone": "America/New_York"}),
     (90, "slack", "D1", "U1", "10", "moving on", {"zone": "Asia/Tokyo"}),
@@ -122,7 +124,7 @@ async def test_the_hot_path_writes_and_answers_what_the_chain_does(
         ref = MessageRef(
             channel=channel, thread_id=thread, user_id=user, message_id=message_id,
             text=words, received_at=at, route=extras.get("route", {}),
-            user_zone=extras.get("zone"), hint=extras.get("hint"),
+            user_zone=extras.get("zone"), hint=extras.get("hint"), sender_name=extras.get("name"),
         )  # fmt: skip
         held = {"claim_for": "w1", "lease_until": at + timedelta(minutes=5)}
         kwargs: dict[str, Any] = held if extras.get("hold") else {}

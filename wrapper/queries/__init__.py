@@ -27,7 +27,13 @@ from wrapper.queries.memory import (
     memory_item,
     memory_newest_first,
 )
-from wrapper.queries.people import merge_people, person_for, split_identity, update_person
+from wrapper.queries.people import (
+    merge_people,
+    name_identity,
+    person_for,
+    split_identity,
+    update_person,
+)
 from wrapper.queries.per_message import (
     UPCOMING_LIMIT,
     journal_message,
@@ -60,6 +66,7 @@ __all__ = [
     "memory_item",
     "memory_newest_first",
     "merge_people",
+    "name_identity",
     "open_actions",
     "own_user_id",
     "person_for",

@@ -59,6 +59,13 @@ def update_person(conn: Connection, user_id: str, **values: Any) -> None:
     conn.execute(update(users).where(users.c.id == user_id).values(**values))
 
 
+def name_identity(conn: Connection, user_key: str, name: str) -> None:
+    """Keep `name` as what the identity's platform calls them now (the latest wins)."""
+    conn.execute(
+        update(identities).where(identities.c.user_key == user_key).values(display_name=name)
+    )
+
+
 def merge_people(conn: Connection, *, keep: str, absorb: str) -> None:
     """Make person `absorb` part of person `keep` (docs/clock-spec.md §7.0 linking)."""
     kept = conn.execute(select(users).where(users.c.id == keep)).mappings().one()

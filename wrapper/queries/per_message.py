@@ -85,6 +85,7 @@ class _Statements:
                 users.c.actions_until,
                 users.c.has_due_items,
                 users.c.contact_window,
+                identities.c.display_name,
             )
             .join(users, users.c.id == identities.c.user_id)
             .where(identities.c.user_key == bindparam("user_key"))

@@ -284,6 +284,24 @@ def test_content_language_is_the_language_hint(header: bytes, language: str | No
     assert outcome.inbound.ref.language == language
 
 
+@pytest.mark.parametrize(
+    ("sender", "name"),
+    [
+        (b"Ana Lima <A@Example.test>", "Ana Lima"),
+        (b'"Lima, Ana" <a@example.test>', "Lima, Ana"),
+        (b"=?utf-8?q?Jos=C3=A9_N=C3=BA=C3=B1ez?= <a@example.test>", "José Núñez"),
+        (b"a@example.test", None),
+        (b"Ana <a@example.test>, Ben <b@example.test>", "Ana"),
+    ],
+)
+def test_the_from_display_name_is_the_sender_name(sender: bytes, name: str | None) -> None:
+    raw = b"From: " + sender + b"\r\nMessage-ID: <n1@x>\r\n\r\nhi\r\n"
+    outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    assert outcome.inbound.user_id == "a@example.test"
+    assert outcome.inbound.ref.sender_name == name
+
+
 def test_a_mail_without_message_id_gets_a_stable_one() -> None:
     raw = b"From: a@example.test\r\n\r\nhello\r\n"
     first = read_mail(raw, FACTS, SCREEN, now=NOW)

@@ -108,6 +108,20 @@ async def test_the_zone_is_asked_once_a_day_and_follows_travel(
         await channel.stop()
 
 
+async def test_the_profile_name_is_the_sender_name(
+    slack: FakeSlack, collected: Collected, state: InMemoryStateStore
+) -> None:
+    slack.names["U1"] = "Ana Lima"
+    channel = socket_channel(slack)
+    await channel.start(collected, state)
+    try:
+        await slack.wait_acked(await slack.push_event(dm_event("hi", user="U1")))
+        await slack.wait_acked(await slack.push_event(dm_event("hola", user="U2")))
+        assert [i.ref.sender_name for i in collected.inbound] == ["Ana Lima", None]
+    finally:
+        await channel.stop()
+
+
 async def test_the_profile_locale_is_the_language_hint(
     slack: FakeSlack, collected: Collected, state: InMemoryStateStore
 ) -> None:

@@ -11,6 +11,7 @@ import pytest
 from telegram import Bot
 from telegram.error import Conflict
 
+from bot.redact import redact_http_logs
 from channels.base import ChannelError, InMemoryStateStore, Outgoing
 from channels.telegram import TelegramChannel
 from channels.telegram.messages import REFUSED, START, TEXT_ONLY
@@ -68,6 +69,7 @@ async def test_start_registers_commands_and_polling_removes_a_stale_webhook(
     tg: FakeTelegram, sink: Collected, start: Start
 ) -> None:
     tg.webhook = {"url": "https://old.example/hook"}
+    redact_http_logs()  # as `clockbot run` does first: this raw Bot's URLs hold the token
     async with Bot(tg.token, base_url=f"{tg.api_url}/bot") as bot:
         with pytest.raises(Conflict):  # Telegram refuses getUpdates while a webhook is set
             await bot.get_updates(timeout=0)

@@ -141,6 +141,17 @@ def test_the_users_language_code_is_the_language_hint(
     assert reading.inbound.ref.language == language
 
 
+def test_the_users_first_and_last_name_are_the_sender_name(fake: FakeTelegram) -> None:
+    ana = fake.user(42, first_name="Ana", last_name="Lima")
+    reading = read_message(
+        _message(fake.group(-1001, ana, "@clockbot hi")), ME, open_groups=True, now=NOW
+    )
+    assert reading is not None and reading.inbound.ref.sender_name == "Ana Lima"
+    ben = fake.user(43, first_name="Ben")
+    reading = read_message(_message(fake.private(ben, "hi")), ME, open_groups=False, now=NOW)
+    assert reading is not None and reading.inbound.ref.sender_name == "Ben"
+
+
 def test_a_photo_is_recorded_unanswered_with_a_text_only_reply(fake: FakeTelegram) -> None:
     alice = fake.user(42)
     reading = read_message(_message(fake.photo(42, alice)), ME, open_groups=False, now=NOW)
