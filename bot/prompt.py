@@ -66,7 +66,8 @@ for when ("in 2 minutes", "every weekday at 9"), never a time you worked out. \
 list_reminders shows the person's reminders with their ids; snooze, \
 cancel_reminder and pause_reminders change them.
 - In group chats, give times in UTC with the conversion for each person who \
-needs it.
+needs it. "When can we all meet?" is find_meeting_time; never ask anyone for \
+their timezone in the group.
 
 """
 _CONFIRM = """\

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
 
 from bot.llm.types import ToolCall, ToolSpec
+from bot.meeting_tools import MEETING_HANDLERS, MEETING_TOOLS
 from bot.reminder_tools import REMINDER_HANDLERS, REMINDER_TOOLS
 from bot.tool_session import (
     TEXT,
@@ -142,7 +143,7 @@ def _build() -> tuple[ToolSpec, ...]:
             object_schema({"until": WHEN, "reason": TEXT}, ("until", "reason")),
         ),
     )
-    everything: tuple[ToolSpec, ...] = (*specs, *REMINDER_TOOLS)
+    everything: tuple[ToolSpec, ...] = (*specs, *REMINDER_TOOLS, *MEETING_TOOLS)
     names = [spec.name for spec in everything]
     if len(set(names)) != len(names):
         raise ToolRegistryError(f"duplicate tool names: {sorted(names)}")
@@ -443,6 +444,7 @@ _HANDLERS: dict[str, Handler] = {
     "send_message": _send_message,
     "defer": _defer,
     **REMINDER_HANDLERS,
+    **MEETING_HANDLERS,
 }
 if set(_HANDLERS) != set(tool_names()):  # pragma: no cover - caught by any import
     raise ToolRegistryError("every declared tool needs a handler, and only those")

@@ -43,6 +43,7 @@ from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.errors import StoreUnavailableError
 from wrapper.history import History
 from wrapper.limits import LimitDecision, TurnLimits, admit
+from wrapper.members import ThreadMember, thread_members_in
 from wrapper.model_calls import (
     CallRecord,
     ModelCall,
@@ -348,6 +349,12 @@ class InteractionWrapper:
         """The contact window of the person behind `user_key`: theirs, else the default."""
         person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
         return person.window(self._window) if person else self._window
+
+    async def thread_members(self, thread_key: str) -> tuple[ThreadMember, ...]:
+        """Who spoke in a thread, with their names, zones and hours (`wrapper.members`)."""
+        return await self._db.run(
+            lambda conn: thread_members_in(conn, thread_key, self._window), inline=True
+        )
 
     async def calendar_feed_made(self, user_key: str) -> datetime | None:
         """When the newest calendar feed of the person behind `user_key` was made (None: none)."""

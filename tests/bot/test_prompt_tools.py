@@ -42,7 +42,7 @@ def test_tool_names_are_unique_and_building_again_never_duplicates() -> None:
     for _ in range(50):
         built = tools._build()
         assert [t.name for t in built] == list(tool_names())
-    assert len(set(tool_names())) == len(TOOLS) == 18
+    assert len(set(tool_names())) == len(TOOLS) == 19
 
 
 def test_each_request_begins_with_the_previous_one() -> None:

@@ -1,0 +1,173 @@
+"""`find_meeting_time` in a group: the members, their zones and hours, and the private ask.
+
+The gateway on a real store, a fake model (the real OpenAI SDK against a local fake
+server) scripted to call the tool; the slots it returns are checked against each
+member's contact window on their own clock, independently of the slot search.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.config import LLMSettings, Settings
+from bot.gateway import Gateway
+from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
+from tests.bot.test_gateway import RecordingChannel, inbound
+from tests.support.fake_llm import FakeLLMServer, Reply
+
+NOW = datetime(2026, 11, 27, 10, 0, tzinfo=UTC)  # a Friday
+GROUP = "-100"
+PEOPLE = {  # user id: (name, home zone or None, has a direct conversation)
+    "42": ("Ana Lima", "Europe/Lisbon", True),
+    "43": ("Ben Okafor", "America/New_York", True),
+    "44": ("Chen Wei", None, True),
+    "45": ("Dee", None, False),
+}
+
+
+@dataclass
+class Chat:
+    gw: Gateway
+    channel: RecordingChannel
+    server: FakeLLMServer
+    clock: SettableClock
+    count: int = 0
+
+    async def say(self, user: str, text: str, thread: str = GROUP) -> None:
+        assert self.channel.sink is not None
+        self.count += 1
+        self.clock.advance(timedelta(seconds=10))
+        message = inbound(
+            text, f"m{self.count}", user_id=user, thread_id=thread, route={"chat": thread},
+            received_at=self.clock.now(), sender_name=PEOPLE[user][0],
+        )  # fmt: skip
+        await self.channel.sink(message)
+        await self.gw.settle()
+
+    def results(self, name: str) -> list[dict[str, Any]]:
+        """Every result of tool `name` the model was sent, parsed, once each, in order."""
+        calls: dict[str, str] = {}
+        found: dict[str, dict[str, Any]] = {}
+        for request in self.server.completions:  # each request repeats the earlier ones
+            for message in request.json.get("messages", []):
+                for call in message.get("tool_calls") or ():
+                    calls[call["id"]] = call["function"]["name"]
+                if message.get("role") == "tool" and calls.get(message["tool_call_id"]) == name:
+                    found[message["tool_call_id"]] = json.loads(message["content"])
+        return list(found.values())
+
+
+@pytest.fixture
+async def chat(tmp_path: Path) -> AsyncIterator[Chat]:
+    async with FakeLLMServer(default_text="Hello.") as server:
+        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+        channel = RecordingChannel()
+        clock = SettableClock(NOW)
+        settings = Settings(home=tmp_path, http_port=0, llm=llm)
+        async with Gateway(settings, channels=[channel], clock=clock) as gw:
+            chat = Chat(gw, channel, server, clock)
+            for user, (_, zone, direct) in PEOPLE.items():
+                if direct:
+                    await chat.say(user, f"clock: home tz {zone}" if zone else "hi", f"dm:{user}")
+                await chat.say(user, "hello everyone")
+            chat.channel.sent.clear()
+            yield chat
+
+
+def _inside_window(start: datetime, minutes: int, zone: str) -> bool:
+    local = ZoneInfo(zone)
+    first, last = (
+        start.astimezone(local),
+        (start + timedelta(minutes=minutes - 1)).astimezone(local),
+    )
+    window = DEFAULT_CONTACT_WINDOW
+    return all(window.start <= t.time() < window.end for t in (first, last))
+
+
+async def test_slots_fit_every_known_member_and_the_unknown_are_asked_privately(
+    chat: Chat,
+) -> None:
+    chat.server.script(
+        Reply.tool_call("find_meeting_time", json.dumps({"when": "next week", "minutes": 45})),
+        Reply.text("Three options: …"),
+    )
+    await chat.say("42", "@bot when can we all meet next week? 45 minutes")
+
+    [result] = chat.results("find_meeting_time")
+    assert result["members"] == [
+        {"name": "Ana Lima", "zone": "Europe/Lisbon"},
+        {"name": "Ben Okafor", "zone": "America/New_York"},
+    ]
+    assert sorted(result["zone_unknown"]) == ["Chen Wei", "Dee"]
+    assert result["asked_privately"] == ["Chen Wei"]  # Dee never wrote to clockbot directly
+    assert result["everyone_inside"] is True
+    assert len(result["slots"]) == 3
+    days = set()
+    for slot in result["slots"]:
+        start = datetime.fromisoformat(slot["start_utc"])
+        assert datetime(2026, 11, 30, tzinfo=ZoneInfo("Europe/Lisbon")) <= start
+        assert start + timedelta(minutes=45) <= datetime(
+            2026, 12, 7, tzinfo=ZoneInfo("Europe/Lisbon")
+        )
+        for zone in ("Europe/Lisbon", "America/New_York"):
+            assert _inside_window(start, 45, zone), (slot, zone)
+        lisbon = start.astimezone(ZoneInfo("Europe/Lisbon"))
+        new_york = start.astimezone(ZoneInfo("America/New_York"))
+        assert (
+            f"{lisbon:%H:%M} Lisbon" in slot["when"]
+            and f"{new_york:%H:%M} New York" in slot["when"]
+        )
+        assert "outside_hours" not in slot
+        days.add(lisbon.date())
+    assert len(days) == 3  # on three different days
+
+    # The question about a zone went to Chen alone, in his direct conversation.
+    to_chen = [m for m in chat.channel.sent if m.thread_id == "dm:44"]
+    assert len(to_chen) == 1 and "timezone" in to_chen[0].text and "Ana Lima" in to_chen[0].text
+    in_group = [m.text for m in chat.channel.sent if m.thread_id == GROUP]
+    assert in_group == ["Three options: …"]
+    assert not [m for m in chat.channel.sent if m.thread_id == "dm:45"]
+
+
+async def test_named_people_only_and_an_unknown_name_is_refused(chat: Chat) -> None:
+    chat.server.script(
+        Reply.tool_call("find_meeting_time", json.dumps({"people": ["@ben"], "when": "tomorrow"})),
+        Reply.tool_call("find_meeting_time", json.dumps({"people": ["Zoe"]})),
+        Reply.text("Done."),
+    )
+    await chat.say("42", "@bot find an hour for Ben and me tomorrow, and Zoe")
+    named, unknown = chat.results("find_meeting_time")
+    assert [m["name"] for m in named["members"]] == ["Ana Lima", "Ben Okafor"]
+    assert "zone_unknown" not in named  # Chen and Dee were not asked for
+    saturday = datetime(2026, 11, 28, tzinfo=ZoneInfo("Europe/Lisbon"))
+    for slot in named["slots"]:
+        start = datetime.fromisoformat(slot["start_utc"])
+        assert saturday <= start < saturday + timedelta(days=1)
+    assert unknown["error"] == "bad_arguments"
+    assert "Zoe" in unknown["message"] and "Ben Okafor" in unknown["message"]
+
+
+async def test_a_direct_conversation_is_told_it_needs_a_group(chat: Chat) -> None:
+    chat.server.script(Reply.tool_call("find_meeting_time", "{}"), Reply.text("Ok."))
+    await chat.say("42", "when can we meet?", "dm:42")
+    [result] = chat.results("find_meeting_time")
+    assert result["error"] == "not_available" and "group" in result["message"]
+
+
+async def test_words_that_are_not_a_time_are_refused_not_guessed(chat: Chat) -> None:
+    chat.server.script(
+        Reply.tool_call("find_meeting_time", json.dumps({"when": "whenever the moon is full"})),
+        Reply.text("Which days?"),
+    )
+    await chat.say("42", "@bot find us a time whenever the moon is full")
+    [result] = chat.results("find_meeting_time")
+    assert result["error"] == "bad_arguments"
+    assert not [m for m in chat.channel.sent if m.thread_id.startswith("dm:")]
