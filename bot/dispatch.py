@@ -38,10 +38,11 @@ from datetime import datetime, timedelta
 from bot.metrics import Metrics
 from bot.pacing import Pacer
 from bot.turns import Turns
-from channels.base import Channel, ChannelError, Outgoing
+from channels.base import Channel, ChannelError, Outgoing, Poll
 from clockcore import Clock
 from wrapper import InteractionWrapper
 from wrapper.linking import LINK_ASK_KEY
+from wrapper.meeting_polls import poll_id_of
 from wrapper.outbox import OutboxItem
 from wrapper.schedules import LATE_AFTER, late_note
 
@@ -54,6 +55,8 @@ MAX_ATTEMPTS = 12
 PRUNE_EVERY = timedelta(hours=6)
 """How often a worker applies the retention (``CLOCKBOT_RETENTION_DAYS``); each prune changes
 an old thread's prompt prefix once, so not with every poll."""
+CLOSE_POLLS_EVERY = timedelta(seconds=30)
+"""How often a worker looks for meeting polls past their closing time (a write on SQLite)."""
 CLAIM_LEASE = timedelta(minutes=2)
 CLAIM_BATCH = 10
 """Jobs claimed at once."""
@@ -92,6 +95,7 @@ class Dispatcher:
         self._pacer = Pacer()
         self._retention = retention
         self._pruned_at: datetime | None = None
+        self._polls_at: datetime | None = None
 
     @property
     def idle(self) -> bool:
@@ -111,6 +115,7 @@ class Dispatcher:
         try:
             now = self._clock.now()
             await self._prune(now)
+            await self._close_polls(now)
             items = await self._wrapper.outbox.claim_due(
                 now=now, worker=self.worker, lease=self._lease, limit=min(CLAIM_BATCH, room),
                 alive_since=self._wrapper.workers.liveness(now)["alive_since"],
@@ -171,6 +176,17 @@ class Dispatcher:
         """Ask `run_forever` to return after the job it is handling, if any."""
         self._stopping.set()
         self._woken.set()
+
+    async def _close_polls(self, now: datetime) -> None:
+        """Decide the meeting polls whose time has come, once every `CLOSE_POLLS_EVERY`.
+
+        Their announcements are outbox jobs, claimed with the others right after.
+        """
+        if self._polls_at is not None and now - self._polls_at < CLOSE_POLLS_EVERY:
+            return
+        self._polls_at = now
+        if closed := await self._wrapper.close_due_polls(now):
+            log.info("closed %d meeting poll(s) at their closing time", closed)
 
     async def _prune(self, now: datetime) -> None:
         """With a retention set, delete the conversation older than it, once every `PRUNE_EVERY`.
@@ -257,6 +273,16 @@ class Dispatcher:
             return None
         return decision.text
 
+    async def _poll(self, item: OutboxItem) -> Poll | None:
+        """A meeting poll's question and options, for an adapter that shows polls natively."""
+        poll_id = poll_id_of(item.key)
+        if poll_id is None:
+            return None
+        poll = await self._wrapper.meeting_poll(poll_id)
+        if poll is None:
+            return None
+        return Poll(poll.question, tuple(option.label for option in poll.options))
+
     async def _deliver(self, item: OutboxItem, text: str) -> Sequence[str]:
         """Send the job; the platform's ids of what went out (kept so replies can name it)."""
         channel = self._channels.get(item.channel)
@@ -272,6 +298,7 @@ class Dispatcher:
             key=item.key,
             reminder=f"r{item.id}" if item.kind == "reminder" else None,
             question="link" if item.key.startswith(LINK_ASK_KEY) else None,
+            poll=await self._poll(item),
             attempt=item.attempts,
             queued_at=item.created_at,
         )

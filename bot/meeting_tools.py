@@ -11,8 +11,10 @@ as numbered options.
 
 A member whose zone clockbot does not know is left out of the search and named;
 if they have a direct conversation with clockbot, the tool stages one message
-there asking for their city, never in the group (docs/meetings.md). That
-message is the only thing it stages, and it goes out with the turn's commit.
+there asking for their city, never in the group (docs/meetings.md). With
+slots for two members or more it stages the poll (`wrapper.meeting_polls`),
+posted in the group after the agent's answer. Both go out with the turn's
+commit, sent as written (kind ``reply``: no proactive turn rewrites them).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from clockcore.meetings import MeetingMember, Slot, find_slots
 from clockcore.zones import get_zone
 from wrapper.effects import Enqueue
 from wrapper.keys import split_user_key
+from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
 from wrapper.members import ThreadMember
 
 __all__ = ["MEETING_HANDLERS", "MEETING_TOOLS", "ask_for_zone"]
@@ -46,6 +49,8 @@ DEFAULT_MINUTES = 60
 MAX_MINUTES = 8 * 60
 DEFAULT_DAYS = 7
 MAX_RANGE = timedelta(days=31)
+POLL_OPEN = timedelta(hours=24)
+"""A poll is decided when everyone answered, after this long, or when its first slot starts."""
 
 MEETING_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -54,8 +59,8 @@ MEETING_TOOLS: tuple[ToolSpec, ...] = (
         "timezone and contact hours. when is the person's own words for the range ('next "
         "week', 'tomorrow afternoon', 'la semana que viene'; default: the next 7 days); "
         "minutes the length (default 60); people the names or @handles asked for (default: "
-        "everyone who has written here). Propose the slots it returns as numbered options, "
-        "each in every member's local time as given.",
+        "everyone who has written here). The slots it returns, each in every member's local "
+        "time, go to the group as a poll after your answer: introduce them briefly.",
         object_schema(
             {
                 "when": TEXT,
@@ -93,6 +98,14 @@ async def _find_meeting_time(arguments: Mapping[str, Any], context: ToolSession)
         "slots": [_shown(n, slot, headline) for n, slot in enumerate(search.slots, 1)],
         "everyone_inside": search.everyone_inside,
     }
+    known = [m for m in members if m.zone is not None]
+    if search.slots and len(known) >= 2 and context.can_send:
+        poll = _poll(context, search.slots, known, minutes, headline)
+        result["poll"] = {
+            "id": poll.id,
+            "note": "these slots go to the group as a poll after your answer (numbered where "
+            "the platform has no polls): introduce them in a line, do not ask for votes in text",
+        }
     missing = [m for m in members if m.zone is None]
     if missing:
         asked = [m.name for m in missing if ask_for_zone(context, m)]
@@ -203,11 +216,36 @@ def _shown(option: int, slot: Slot, headline: str | None) -> dict[str, Any]:
     return shown
 
 
+def _poll(
+    context: ToolSession,
+    slots: Sequence[Slot],
+    voters: Sequence[ThreadMember],
+    minutes: int,
+    headline: str | None,
+) -> NewMeetingPoll:
+    """Stage the poll of `slots` (one per turn: a second search replaces the first's)."""
+    context.staged[:] = [e for e in context.staged if not isinstance(e, NewMeetingPoll)]
+    message = context.message
+    now = context.clock.now()
+    poll = NewMeetingPoll(
+        id=new_poll_id(), thread_key=context.envelope.thread_key, channel=message.channel,
+        thread_id=message.thread_id, organiser=context.envelope.user_key, minutes=minutes,
+        question=f"When can we meet? ({minutes} min)",
+        options=tuple(PollOption(slot.start, slot.describe(headline)) for slot in slots),
+        voters=tuple(m.user_key for m in voters),
+        closes_at=min(now + POLL_OPEN, min(slot.start for slot in slots)),
+    )  # fmt: skip
+    context.stage(poll)
+    return poll
+
+
 def ask_for_zone(context: ToolSession, member: ThreadMember) -> bool:
     """Stage a direct message asking `member` for their city; False: no direct thread known."""
     private = member.private
     if private is None or not context.can_send:
         return False
+    if any(isinstance(e, Enqueue) and e.thread_key == private.thread_key for e in context.staged):
+        return True  # asked already by an earlier search in this turn
     speaker = context.envelope.speaker or "Someone"
     who = "You are" if member.user_key == context.envelope.user_key else f"{speaker} is"
     text = (
@@ -216,7 +254,7 @@ def ask_for_zone(context: ToolSession, member: ThreadMember) -> bool:
         "clock: home tz Europe/Lisbon, with your own zone.)"
     )
     question = Enqueue(
-        key=context.next_key(), kind="proactive", channel=private.channel,
+        key=context.next_key(), kind="reply", channel=private.channel,
         thread_id=private.thread_id, thread_key=private.thread_key,
         user_key=private.user_key, user_id=private.user_id, text=text,
         due_at=context.clock.now(),

@@ -53,12 +53,14 @@ from bot.sender_check import (
     tokens_in,
 )
 from channels.base import Channel, Inbound, Outgoing
+from channels.poll_votes import NATIVE_POLL, read_vote
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
 from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import Effect, Enqueue
 from wrapper.keys import is_private_thread, thread_key, user_key
 from wrapper.limits import Admission, TurnLimits
+from wrapper.meeting_polls import MeetingVote, NewMeetingPoll
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
 from wrapper.pending import WaitingTurn
 from wrapper.sender_checks import CHECK_LIFETIME, NewSenderCheck, TakeSenderCheck
@@ -209,6 +211,9 @@ class Turns:
             if privileged(ref.text):
                 await self._wait_for_sender_proof(waiting, envelope)
                 return
+        vote = read_vote(ref.text) if ref.reply_to else None
+        if vote is not None and await self._vote(vote, waiting, envelope):
+            return
         if (ask := ask_of(ref.text)) is not None:
             await self._my_data(ask, waiting, envelope)
             return
@@ -237,12 +242,14 @@ class Turns:
         finally:
             typing.cancel()
         reply = self._enqueue(ref, envelope, "reply", output.reply)
+        polls = tuple(e for e in output.effects if isinstance(e, NewMeetingPoll))
+        others = tuple(e for e in output.effects if not isinstance(e, NewMeetingPoll))
         commit = TurnCommit(
             thread_key=envelope.thread_key,
             at=self._clock.now(),
             history=tuple(message_to_stored(m) for m in output.messages),
             compaction=output.compaction,
-            effects=(*output.effects, reply),
+            effects=(*others, reply, *polls),  # a poll follows the answer that introduces it
             waiting=waiting,
         )
         await self._commit(commit)
@@ -312,6 +319,26 @@ class Turns:
             await self._answer_plainly(waiting, envelope, NOT_SET_UP_REPLY)
             return True
         return False
+
+    async def _vote(
+        self, choices: tuple[int, ...], waiting: WaitingTurn, envelope: ContextEnvelope
+    ) -> bool:
+        """A vote on the meeting poll it answers: kept, no model, no reply.
+
+        False: it answers no poll, and the model reads it as words; but a native
+        poll's vote on a poll not known here is dropped (`NATIVE_POLL`).
+        """
+        ref = waiting.ref
+        replied = ref.reply_to or ""
+        poll = await self._wrapper.poll_replied(ref.channel, replied)
+        if poll is None and not replied.startswith(NATIVE_POLL):
+            return False
+        effects = (MeetingVote(poll.id, envelope.user_key, choices),) if poll else ()
+        commit = TurnCommit(
+            thread_key=envelope.thread_key, at=self._clock.now(), effects=effects, waiting=waiting
+        )
+        await self._commit(commit)
+        return True
 
     async def _dashboard(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         """Answer 'dashboard' with a one-time sign-in link (`bot.dashboard`), no model."""

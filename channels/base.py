@@ -31,6 +31,7 @@ __all__ = [
     "Outgoing",
     "OutgoingKind",
     "Pace",
+    "Poll",
     "Sink",
     "StateStore",
     "storable",
@@ -159,6 +160,9 @@ class Outgoing:
         question: ``link`` for a link request (`wrapper.linking`): an adapter
             that can show buttons puts yes and no under it
             (`channels.reminder_buttons.LINK_BUTTONS`).
+        poll: a question with options to show as the platform's own poll (a
+            meeting's proposed slots); `text` holds the same as numbered lines
+            for an adapter that has no polls.
         attempt: how many times the job has been claimed, this time included.
             Above 1, an earlier attempt may have reached the platform (its
             worker died after the send, or a timeout hid an accepted post); an
@@ -174,8 +178,17 @@ class Outgoing:
     key: str
     reminder: str | None = None
     question: Literal["link"] | None = None
+    poll: Poll | None = None
     attempt: int = 1
     queued_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Poll:
+    """A question and its options (at most 10, of 100 characters each); many answers allowed."""
+
+    question: str
+    options: tuple[str, ...]
 
 
 class ChannelError(Exception):

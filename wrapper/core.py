@@ -43,6 +43,7 @@ from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.errors import StoreUnavailableError
 from wrapper.history import History
 from wrapper.limits import LimitDecision, TurnLimits, admit
+from wrapper.meeting_polls import MeetingPoll, close_due_in, poll_in, poll_replied_in
 from wrapper.members import ThreadMember, thread_members_in
 from wrapper.model_calls import (
     CallRecord,
@@ -354,6 +355,20 @@ class InteractionWrapper:
         """Who spoke in a thread, with their names, zones and hours (`wrapper.members`)."""
         return await self._db.run(
             lambda conn: thread_members_in(conn, thread_key, self._window), inline=True
+        )
+
+    async def meeting_poll(self, poll_id: int) -> MeetingPoll | None:
+        """A stored meeting poll (`wrapper.meeting_polls`), or None."""
+        return await self._db.run(lambda conn: poll_in(conn, poll_id), inline=True)
+
+    async def close_due_polls(self, now: datetime) -> int:
+        """Decide the meeting polls whose closing time has come (`wrapper.meeting_polls`)."""
+        return await self._db.run(lambda conn: close_due_in(conn, now=now))
+
+    async def poll_replied(self, channel: str, platform_id: str) -> MeetingPoll | None:
+        """The meeting poll whose message went out as the platform's `platform_id`, or None."""
+        return await self._db.run(
+            lambda conn: poll_replied_in(conn, channel, platform_id), inline=True
         )
 
     async def calendar_feed_made(self, user_key: str) -> datetime | None:

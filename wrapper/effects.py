@@ -26,7 +26,9 @@ from clockcore.actions import MAX_TTL, classify_activity, draft_action
 from wrapper import keys, queries
 from wrapper.calendar_feeds import NewCalendarFeed, new_feed_in
 from wrapper.errors import WrapperError
+from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, store_poll_in, vote_in
 from wrapper.outbox import OutboxKind, cancel_reminders, enqueue_in, item_values
+from wrapper.queries.memory import new_memory_id
 from wrapper.reminders import ReminderChange, change_in
 from wrapper.rows import PersonRow
 from wrapper.schedules import NewSchedule, create_in, rezone_in
@@ -70,18 +72,6 @@ SETTABLE_ACTION_STATUSES: frozenset[str] = frozenset(
     {"in_progress", "likely_done", "done", "canceled"}
 )
 """The statuses an action may be set to (the update_action tool's enum)."""
-
-_MEMORY_IDS = (1 << 32, 1 << 53)
-
-
-def new_memory_id() -> int:
-    """A memory item's id, chosen before it is stored, so a staged item can be named.
-
-    Random in [2^32, 2^53): clear of the small ids older stores counted up,
-    exact as a JSON number, and colliding once in ~10^8 items at a billion.
-    """
-    low, high = _MEMORY_IDS
-    return low + secrets.randbelow(high - low)
 
 
 def new_action_id() -> str:
@@ -287,6 +277,8 @@ Effect = (
     | WindowChange
     | NewSignInLink
     | NewCalendarFeed
+    | NewMeetingPoll
+    | MeetingVote
     | NewSenderCheck
     | TakeSenderCheck
 )
@@ -322,6 +314,10 @@ def apply_effect(
             link_in(conn, effect, now=now)
         case NewCalendarFeed():
             new_feed_in(conn, effect, now=now)
+        case NewMeetingPoll():
+            store_poll_in(conn, effect, now=now)
+        case MeetingVote():
+            vote_in(conn, effect, now=now)
         case NewSenderCheck():
             check_in(conn, effect, now=now)
         case TakeSenderCheck():

@@ -21,7 +21,7 @@ from wrapper.keys import is_private_thread, split_thread_key, split_user_key
 from wrapper.rows import PersonRow
 from wrapper.tables import identities, participants, users
 
-__all__ = ["PrivateThread", "ThreadMember", "thread_members_in"]
+__all__ = ["PrivateThread", "ThreadMember", "private_thread_in", "thread_members_in"]
 
 _NEVER = datetime.min.replace(tzinfo=UTC)
 
@@ -94,12 +94,12 @@ def thread_members_in(
             zone=person.own_zone,
             window=person.window(default_window),
             last_spoke=row.last_user_message_at,
-            private=_private_thread(conn, row.user_id),
+            private=private_thread_in(conn, row.user_id),
         )
     return tuple(members.values())
 
 
-def _private_thread(conn: Connection, person: str) -> PrivateThread | None:
+def private_thread_in(conn: Connection, person: str) -> PrivateThread | None:
     """The direct conversation the person wrote in last, on any of their identities."""
     rows = conn.execute(
         select(participants.c.thread_key, participants.c.user_key)

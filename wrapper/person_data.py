@@ -19,7 +19,9 @@ transaction, everything keyed to them on every linked channel:
   the history is one text the model saw as a whole and it belongs to everyone
   in the group; only its ``Speaker`` lines that name them (their name, or
   their channel and id) now say `GONE_SPEAKER`;
-- their turn-limit bucket, their web sign-in links and sessions, their calendar feed.
+- their turn-limit bucket, their web sign-in links and sessions, their calendar feed;
+- their answers to meeting polls; a poll stays the group's, without them among its
+  voters, and one they started names `ERASED` as its organiser.
 
 Their journaled messages become tombstones: the row stays with its channel
 and message id only (text, thread and sender blanked), so a platform that
@@ -154,9 +156,33 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     run("sender_checks", delete(sender_checks).where(sender_checks.c.user_key.in_(keys)))
     run("web_sessions", delete(web_sessions).where(web_sessions.c.user_id == pid))
     run("calendar_feeds", delete(t.calendar_feeds).where(t.calendar_feeds.c.user_id == pid))
+    run("meeting_votes", delete(t.meeting_votes).where(t.meeting_votes.c.user_key.in_(keys)))
+    _leave_polls(conn, keys, sorted(joined), run)
     run("identities", delete(t.identities).where(t.identities.c.user_id == pid))
     run("users", delete(t.users).where(t.users.c.id == pid))
     return Erased(pid, keys, {name: count for name, count in rows.items() if count})
+
+
+def _leave_polls(conn: Connection, keys: Sequence[str], threads: Sequence[str], run: Any) -> None:
+    """Meeting polls stay the group's; they no longer name the person as organiser or voter.
+
+    A poll's organiser and voters all wrote in its thread, so only those threads are read.
+    """
+    polls = conn.execute(
+        select(t.meeting_polls.c.id, t.meeting_polls.c.voters, t.meeting_polls.c.organiser).where(
+            t.meeting_polls.c.thread_key.in_(threads)
+        )
+    ).all()
+    for poll_id, voters, organiser in polls:
+        left = [voter for voter in voters if voter not in keys]
+        if len(left) == len(voters) and organiser not in keys:
+            continue
+        run(
+            "meeting_polls",
+            update(t.meeting_polls)
+            .where(t.meeting_polls.c.id == poll_id)
+            .values(voters=left, organiser=ERASED if organiser in keys else organiser),
+        )
 
 
 def _pending_in(thread_keys: Sequence[str]) -> ColumnElement[bool]:

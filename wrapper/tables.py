@@ -42,6 +42,8 @@ __all__ = [
     "identities",
     "journal",
     "link_codes",
+    "meeting_polls",
+    "meeting_votes",
     "memory",
     "metadata",
     "model_calls",
@@ -473,6 +475,35 @@ calendar_feeds = Table(
     _instant("created_at", required=True),
 )
 """A person's calendar feed (`wrapper.calendar_feeds`): only its token's hash is kept; one each."""
+
+meeting_polls = Table(
+    "meeting_polls",
+    metadata,
+    Column("id", BigInteger, primary_key=True, autoincrement=False),
+    _text("thread_key", index=True),
+    _text("channel", 32),
+    _text("thread_id"),
+    _text("organiser"),
+    Column("minutes", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("voters", JSON, nullable=False),
+    _text("status", 16),
+    Column("chosen", Integer, nullable=True),
+    _instant("closes_at", required=True),
+    _instant("created_at", required=True),
+    Index("ix_meeting_polls_open", "status", "closes_at"),
+)
+"""A meeting poll in a group (`wrapper.meeting_polls`): the proposed slots, who is asked."""
+
+meeting_votes = Table(
+    "meeting_votes",
+    metadata,
+    Column("poll_id", BigInteger, ForeignKey("meeting_polls.id"), primary_key=True),
+    _text("user_key", primary_key=True),
+    Column("choices", JSON, nullable=False),
+    _instant("at", required=True),
+)
+"""One member's answer to a meeting poll: the options they can make (their latest answer)."""
 
 web_sessions = Table(
     "web_sessions",

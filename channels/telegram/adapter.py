@@ -34,6 +34,7 @@ from telegram import (
     CallbackQuery,
     InlineKeyboardMarkup,
     Message,
+    PollAnswer,
     ReplyParameters,
     Update,
 )
@@ -49,7 +50,17 @@ from telegram.error import (
 from telegram.ext import AIORateLimiter, ExtBot
 from telegram.request import HTTPXRequest
 
-from channels.base import Channel, ChannelError, HttpRoute, Outgoing, Pace, Sink, StateStore
+from channels.base import (
+    Channel,
+    ChannelError,
+    HttpRoute,
+    Outgoing,
+    Pace,
+    Poll,
+    Sink,
+    StateStore,
+)
+from channels.poll_votes import NATIVE_POLL
 from channels.reminder_buttons import NOT_YOURS
 from channels.telegram import messages
 from channels.telegram.buttons import (
@@ -66,6 +77,7 @@ from channels.telegram.inbound import (
     is_allowed,
     normalise_allowed,
     read_message,
+    vote_inbound,
 )
 from clockcore import Clock, SystemClock
 
@@ -77,6 +89,9 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 log = logging.getLogger(__name__)
 
+_MAX_POLL_OPTIONS, _MAX_QUESTION, _MAX_OPTION = 10, 300, 100
+"""The Bot API's limits for ``sendPoll``: options, question and option characters."""
+
 WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 _UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, ArithmeticError, OSError)
@@ -87,7 +102,7 @@ PER_CHAT = (3, 3.0)
 """About one message a second per chat; Telegram allows short bursts, so three at once."""
 PER_GROUP = (20, 60.0)
 """20 messages a minute per group."""
-ALLOWED_UPDATES = ("message", "callback_query")
+ALLOWED_UPDATES = ("message", "callback_query", "poll_answer")
 POLL_TIMEOUT = 25
 """Seconds one ``getUpdates`` long poll may wait for an update."""
 MAX_BACKOFF = 30.0
@@ -327,6 +342,9 @@ class TelegramChannel(Channel):
         if update.callback_query is not None:
             await self._press(update.callback_query)
             return
+        if update.poll_answer is not None:
+            await self._vote(update.poll_answer, update.update_id)
+            return
         message = update.message
         if message is None or self._me is None or self._sink is None:
             return
@@ -351,6 +369,19 @@ class TelegramChannel(Channel):
         if reading.direct and not again:
             await self._reply_directly(message, reading.direct)
         self._remember(inbound.message_id)
+
+    async def _vote(self, answer: PollAnswer, update_id: int) -> None:
+        """A vote on a meeting poll, journaled as the person's words (`vote_inbound`)."""
+        if self._sink is None:
+            return
+        inbound = vote_inbound(answer, update_id, self._clock.now())
+        if inbound is None:
+            return
+        user = answer.user
+        if not is_allowed(self._allowed, inbound.user_id, user.username if user else None):
+            log.info("telegram: refused a vote from user %s", inbound.user_id)
+            return
+        await self._sink(inbound)
 
     async def _press(self, query: CallbackQuery) -> None:
         """A reminder button: journaled as the person's words, answered, then shown chosen.
@@ -429,6 +460,8 @@ class TelegramChannel(Channel):
         Returns ``<chat>:<message>`` of each part posted by this call (a retry
         posts, and names, only the parts a failed attempt left).
         """
+        if message.poll is not None and 2 <= len(message.poll.options) <= _MAX_POLL_OPTIONS:
+            return await self._send_poll(message, message.poll)
         chat_id, topic, reply_to = _target(message)
         parts = split_html(message.text)
         done = self._parts_sent.get(message.key, 0)
@@ -488,6 +521,29 @@ class TelegramChannel(Channel):
             except TelegramError as exc:
                 raise self._error(exc) from exc
         raise ChannelError("telegram: the chat moved more than once", permanent=True)
+
+    async def _send_poll(self, message: Outgoing, poll: Poll) -> list[str]:
+        """A native poll, answered by name (not anonymous), several answers allowed.
+
+        Returns the message's ``<chat>:<message>`` and ``poll:<poll id>``: a vote
+        (``poll_answer``) names only the poll, and that id finds the thread.
+        """
+        chat_id, topic, _ = _target(message)
+        try:
+            sent = await self._bot.send_poll(
+                chat_id,
+                poll.question[:_MAX_QUESTION],
+                [option[:_MAX_OPTION] for option in poll.options],
+                is_anonymous=False,
+                allows_multiple_answers=True,
+                message_thread_id=topic,
+            )
+        except TelegramError as exc:
+            raise self._error(exc) from exc
+        ids = [f"{chat_id}:{sent.message_id}"]
+        if sent.poll is not None:
+            ids.append(f"{NATIVE_POLL}{sent.poll.id}")
+        return ids
 
     def _error(self, exc: TelegramError) -> ChannelError:
         """The channel error for a failed Bot API call."""

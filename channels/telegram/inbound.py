@@ -15,9 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from telegram import Chat, Message, MessageEntity
+from telegram import Chat, Message, MessageEntity, PollAnswer
 
 from channels.base import Inbound
+from channels.poll_votes import NATIVE_POLL, vote_words
 from channels.telegram import messages
 from clockcore import as_utc
 
@@ -134,6 +135,32 @@ def read_message(
         sender_name=user.full_name,
     )
     return Reading(inbound, user.username, addressed, direct)
+
+
+def vote_inbound(answer: PollAnswer, update_id: int, now: datetime) -> Inbound | None:
+    """A vote on one of our polls as the person's words (`channels.poll_votes`); None: no person.
+
+    Telegram's ``poll_answer`` names the poll and the voter, not the chat: the vote
+    names the poll (``poll:<id>``, which `send` returned for it) as the message it
+    follows, so the gateway puts it in the poll's thread. A vote by a chat (an
+    anonymous admin) names nobody and is dropped.
+    """
+    user = answer.user
+    if user is None:
+        return None
+    poll = f"{NATIVE_POLL}{answer.poll_id}"
+    return Inbound(
+        channel=CHANNEL,
+        thread_id=f"dm:{user.id}",
+        user_id=str(user.id),
+        text=vote_words(option + 1 for option in answer.option_ids),
+        message_id=f"{poll}:{user.id}:{update_id}",
+        received_at=now,
+        language=user.language_code,
+        reply_to=poll,
+        refers_to=(poll,),
+        sender_name=user.full_name,
+    )
 
 
 def _command(message: Message, me: Identity) -> tuple[str, str] | None:

@@ -7,8 +7,9 @@ member's contact window on their own clock, independently of the slot search.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,9 +20,12 @@ import pytest
 
 from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
+from channels.telegram import TelegramChannel
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from tests.bot.test_gateway import RecordingChannel, inbound
-from tests.support.fake_llm import FakeLLMServer, Reply
+from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
+from tests.support.fake_telegram import FakeTelegram
+from wrapper.meeting_polls import poll_id_of
 
 NOW = datetime(2026, 11, 27, 10, 0, tzinfo=UTC)  # a Friday
 GROUP = "-100"
@@ -132,9 +136,34 @@ async def test_slots_fit_every_known_member_and_the_unknown_are_asked_privately(
     # The question about a zone went to Chen alone, in his direct conversation.
     to_chen = [m for m in chat.channel.sent if m.thread_id == "dm:44"]
     assert len(to_chen) == 1 and "timezone" in to_chen[0].text and "Ana Lima" in to_chen[0].text
-    in_group = [m.text for m in chat.channel.sent if m.thread_id == GROUP]
-    assert in_group == ["Three options: …"]
+    # In the group: the answer, then the poll (numbered text here: this channel has no polls).
+    in_group = [m for m in chat.channel.sent if m.thread_id == GROUP]
+    assert in_group[0].text == "Three options: …"
+    poll = in_group[1]
+    assert poll.poll is not None and poll.poll.question == "When can we meet? (45 min)"
+    assert list(poll.poll.options) == [slot["when"] for slot in result["slots"]]
+    numbered = [f"{n}. {slot['when']}" for n, slot in enumerate(result["slots"], 1)]
+    assert poll.text.splitlines()[1:4] == numbered
+    assert len(in_group) == 2 and isinstance(result["poll"]["id"], int)
     assert not [m for m in chat.channel.sent if m.thread_id == "dm:45"]
+
+
+async def test_a_second_search_in_one_turn_replaces_the_poll_and_asks_no_one_twice(
+    chat: Chat,
+) -> None:
+    chat.server.script(
+        Reply.calls(
+            ScriptedToolCall("find_meeting_time", json.dumps({"when": "next week"})),
+            ScriptedToolCall("find_meeting_time", json.dumps({"when": "tomorrow", "minutes": 30})),
+        ),
+        Reply.text("Options below."),
+    )
+    await chat.say("42", "@bot when can we meet? tomorrow, actually")
+    first, second = chat.results("find_meeting_time")
+    assert first["poll"]["id"] != second["poll"]["id"]
+    polls = [m.poll for m in chat.channel.sent if m.poll is not None]
+    assert [p.question for p in polls] == ["When can we meet? (30 min)"]  # only the second
+    assert len([m for m in chat.channel.sent if m.thread_id == "dm:44"]) == 1
 
 
 async def test_named_people_only_and_an_unknown_name_is_refused(chat: Chat) -> None:
@@ -171,3 +200,75 @@ async def test_words_that_are_not_a_time_are_refused_not_guessed(chat: Chat) -> 
     [result] = chat.results("find_meeting_time")
     assert result["error"] == "bad_arguments"
     assert not [m for m in chat.channel.sent if m.thread_id.startswith("dm:")]
+
+
+# --- on the fake Telegram Bot API: the poll ------------------------------------------------------
+
+
+async def test_a_telegram_group_gets_a_native_poll_and_the_unknown_zone_a_direct_question(
+    tmp_path: Path,
+) -> None:
+    async with FakeTelegram() as tg, FakeLLMServer(default_text="Noted.") as server:
+        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+        settings = Settings(home=tmp_path, http_port=0, llm=llm)
+        channel = TelegramChannel(tg.token, api_url=tg.api_url)
+        async with Gateway(settings, channels=[channel], poll_interval=0.1) as gw:
+            ana = tg.user(42, "ana", first_name="Ana", last_name="Lima")
+            ben = tg.user(43, "ben", first_name="Ben")
+            chen = tg.user(44, "chen", first_name="Chen")
+
+            async def say(queue: Callable[[], object], answered: bool = True) -> None:
+                await asyncio.sleep(1.05)  # Telegram dates a message to the second
+                count = len(tg.sent)
+                queue()
+                if answered:
+                    await tg.wait_sent(count + 1)
+                await gw.settle()
+
+            await say(lambda: tg.private(ana, "clock: home tz Europe/Lisbon"))
+            await say(lambda: tg.private(ben, "clock: home tz America/New_York"))
+            await say(lambda: tg.private(chen, "hi"))
+            for person in (ana, ben, chen):
+                await say(lambda p=person: tg.group(-100, p, "hello all"), answered=False)  # type: ignore[misc]
+            server.script(
+                Reply.tool_call(
+                    "find_meeting_time", json.dumps({"when": "next week", "minutes": 45})
+                ),
+                Reply.text("Here are three times that suit Ana and Ben:"),
+            )
+            await say(lambda: tg.group(-100, ana, "@clockbot_bot when can we all meet next week?"))
+            await tg.wait_until(lambda: len(tg.polls) == 1, "the poll")
+            await gw.settle()
+            poll_id = tg.polls[0]["id"]
+            # Ana can make the first two, Ben the last two; Chen (no zone) is not asked.
+            await say(lambda: tg.poll_answer(poll_id, ana, [0, 1]), answered=False)
+            assert not [m for m in tg.sent if m.plain.startswith("Decided")]  # Ben has not answered
+            await say(lambda: tg.poll_answer(poll_id, ben, [1, 2]))
+            await say(lambda: tg.poll_answer("9999", ana, [0]), answered=False)  # no such poll
+            jobs = await gw.outbox.listing(limit=50)
+            reminders = sorted(
+                (j.thread_id, j.due_at, j.text) for j in jobs if j.kind == "reminder"
+            )
+            [ours] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
+            stored = await gw.wrapper.meeting_poll(ours or 0)
+
+    [poll] = tg.polls
+    assert poll["chat_id"] == -100 and poll["question"] == "When can we meet? (45 min)"
+    assert poll["is_anonymous"] is False and poll["allows_multiple_answers"] is True
+    assert len(poll["options"]) == 3
+    for option in poll["options"]:
+        assert "Lisbon" in option["text"] and "New York" in option["text"], option
+    in_group = [m.plain for m in tg.sent if m.chat_id == -100]
+    second = poll["options"][1]["text"]
+    assert in_group == [
+        "Here are three times that suit Ana and Ben:",
+        f"Decided: {second}. Everyone can make it.",
+    ]
+    assert len(server.completions) == 5  # three direct messages, the question: no vote reached it
+    assert len(tg.sent) == 6  # and the vote on a poll clockbot does not know got no answer
+    # A reminder for each of the two, in their direct chats, 15 minutes before the slot.
+    assert stored is not None and stored.chosen == 2
+    due = stored.options[1].start - timedelta(minutes=15)
+    assert reminders == [("dm:42", due, f"Meeting: {second}"), ("dm:43", due, f"Meeting: {second}")]
+    [question] = [m.plain for m in tg.sent if m.chat_id == 44 and "timezone" in m.plain]
+    assert question.startswith("Ana Lima is looking for a time")

@@ -24,7 +24,10 @@ Scripting: `fail_next(method, status, retry_after=…)` answers the next call
 of a method with an error (429 with ``parameters.retry_after``); `block` makes
 a chat answer 403; `freeze_offsets` makes ``getUpdates`` ignore offsets, as if
 the request confirming a batch never arrived (a crash). Every call is in
-`calls` with the loop time it arrived at; messages the bot sent are in `sent`.
+`calls` with the loop time it arrived at; messages the bot sent are in `sent`,
+polls (``sendPoll``: 2-10 options of at most 100 characters, a question of at most
+300) in `polls`; `poll_answer` queues a vote as Telegram sends one for a poll that is
+not anonymous.
 
 Several bot processes can share one server and still be told apart: each may
 use its own base ``<api_url>/<via>`` (say ``/w0``), and what it sends is
@@ -71,7 +74,7 @@ _TOKEN_RE = re.compile(
 _COMMAND_RE = re.compile(r"(?<![\w/])/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{5,32})?")
 _JSON_PARAMS = {
     "allowed_updates", "commands", "drop_pending_updates", "entities", "link_preview_options",
-    "reply_markup", "reply_parameters",
+    "reply_markup", "reply_parameters", "options", "is_anonymous", "allows_multiple_answers",
 }  # fmt: skip
 _MENTION_RE = re.compile(r"(?<![\w@])@[A-Za-z0-9_]{5,32}")
 
@@ -188,6 +191,7 @@ class FakeTelegram:
         self.token, self.bot_id, self.bot_username = token, bot_id, bot_username
         self.calls: list[Call] = []
         self.sent: list[SentMessage] = []
+        self.polls: list[dict[str, Any]] = []  # sendPoll calls accepted, with their poll
         self.updates: list[dict[str, Any]] = []  # queued and not yet confirmed
         self.webhook: dict[str, Any] | None = None
         self.commands: list[dict[str, Any]] = []
@@ -386,6 +390,18 @@ class FakeTelegram:
         self._notify()
         return update
 
+    def poll_answer(self, poll_id: str, user: TgUser, options: list[int]) -> dict[str, Any]:
+        """Queue `user`'s vote on a poll that is not anonymous (0-based options; [] takes it
+        back): like Telegram's, the update names the poll and the voter, not the chat."""
+        answer = {
+            "poll_id": poll_id, "user": user.as_dict(), "option_ids": options,
+            "option_persistent_ids": [str(n) for n in options],
+        }  # fmt: skip
+        update = {"update_id": next(self._update_ids), "poll_answer": answer}
+        self.updates.append(update)
+        self._notify()
+        return update
+
     def reply(self, user: TgUser, sent: SentMessage, text: str, **extra: Any) -> dict[str, Any]:
         """Queue `user`'s message in `sent`'s chat that replies to `sent` (Telegram's Reply)."""
         chat = self._chats[sent.chat_id]
@@ -571,6 +587,41 @@ class FakeTelegram:
                 via=_VIA.get(),
             )
         )
+        self._notify()
+        return _ok(message)
+
+    async def _api_sendpoll(self, params: dict[str, Any]) -> web.Response:
+        chat_id = int(params["chat_id"])
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            return _error(400, "Bad Request: chat not found")
+        options = [o if isinstance(o, str) else o.get("text", "") for o in params["options"]]
+        question = str(params.get("question") or "")
+        if not 2 <= len(options) <= 10:
+            return _error(400, "Bad Request: poll must have 2-10 options")
+        if not 1 <= len(question) <= 300 or any(not 1 <= len(o) <= 100 for o in options):
+            return _error(400, "Bad Request: poll question or option length is wrong")
+        anonymous = params.get("is_anonymous", True) is not False
+        poll = {
+            "id": str(5_000_000 + len(self.polls)),
+            "question": question,
+            "options": [
+                {"text": o, "voter_count": 0, "persistent_id": str(n)}
+                for n, o in enumerate(options)
+            ],
+            "total_voter_count": 0,
+            "is_closed": False,
+            "is_anonymous": anonymous,
+            "type": "regular",
+            "allows_multiple_answers": params.get("allows_multiple_answers") is True,
+            "allows_revoting": True,  # Bot API 9.6 and 10.0 always send these two
+            "members_only": False,
+        }
+        message = self.message(chat, None, None) | {"poll": poll}
+        thread = params.get("message_thread_id")
+        if thread is not None:
+            message |= {"message_thread_id": int(thread), "is_topic_message": True}
+        self.polls.append({"chat_id": chat_id, "message_id": message["message_id"], **poll})
         self._notify()
         return _ok(message)
 

@@ -20,6 +20,7 @@ from tests.support import staged
 from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 from wrapper.history import StoredMessage
+from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, PollOption, poll_key
 from wrapper.outbox import outbox
 from wrapper.person_data import ERASED, GONE_SPEAKER, export_person
 
@@ -66,6 +67,13 @@ async def _alice_and_bob(wrapper: InteractionWrapper, clock: SettableClock) -> M
     await _say(wrapper, clock, "telegram", "dm:77", "77", "bob alone", "5")
     lease = {"claim_for": "w1", "lease_until": clock.now() + timedelta(minutes=5)}
     await _say(wrapper, clock, "telegram", "dm:42", "42", "still waiting", "6", **lease)
+    slot = PollOption(clock.now() + timedelta(days=2), "Mon 1 Dec: 10:00 Lisbon")
+    poll = NewMeetingPoll(
+        id=7, thread_key="agent:main:telegram:-100", channel="telegram", thread_id="-100",
+        organiser=ALICE, minutes=30, question="When can we meet? (30 min)",
+        options=(slot, slot), voters=(ALICE, BOB), closes_at=clock.now() + timedelta(days=1),
+    )  # fmt: skip
+    await staged.commit(wrapper, poll, MeetingVote(7, ALICE, (1,)), MeetingVote(7, BOB, (2,)))
     await staged.remember(wrapper, user_key=ALICE, content=f"call the bank about {SECRET}")
     await staged.remember(wrapper, user_key=BOB, content="bob's dentist")
     now = clock.now()
@@ -88,7 +96,7 @@ def _all_rows(conn: Connection) -> str:
     tables = [
         "users", "identities", "threads", "thread_participants", "inbound_journal", "routes",
         "pending_turns", "actions", "memory_items", "outbox", "history", "schedules",
-        "link_codes", "rate_buckets",
+        "link_codes", "rate_buckets", "meeting_polls", "meeting_votes",
     ]  # fmt: skip
     dumped = {
         table: [dict(row) for row in conn.execute(text(f"SELECT * FROM {table}")).mappings()]  # noqa: S608
@@ -107,7 +115,7 @@ async def test_an_erased_person_leaves_nothing_and_is_not_brought_back(
     erased = await wrapper.erase_person(ALICE_MAIL)  # through either linked identity
 
     assert set(erased.identities) == {ALICE, ALICE_MAIL}
-    assert erased.rows["users"] == 1 and erased.rows["memory_items"] == 1
+    assert erased.rows["users"] == 1 and erased.rows["memory_items"] == 2  # a note, a meeting
     state = json.dumps(await wrapper.export_state())
     rows = await wrapper.database.run(_all_rows)
     traces = (
@@ -121,9 +129,14 @@ async def test_an_erased_person_leaves_nothing_and_is_not_brought_back(
     assert "heading to lunch" in rows and "bob in the group" in rows
     assert f"Speaker: {GONE_SPEAKER}\\n" in rows
     assert "Speaker: Bob Marsh\\n" in rows and "Speaker: telegram user 55\\n" in rows
+    # The group's poll stays, with Bob's answer; it no longer names her.
+    polls = json.loads(rows)["meeting_polls"]
+    voters = [v if isinstance(v := p["voters"], list) else json.loads(v) for p in polls]
+    assert ([p["organiser"] for p in polls], voters) == ([ERASED], [[BOB]])
+    assert [v["user_key"] for v in json.loads(rows)["meeting_votes"]] == [BOB]
     # Her reminder cannot go out: no job of hers is left, Bob's still is.
     due = await wrapper.outbox.listing(status="pending")
-    assert [item.user_key for item in due] == [BOB]
+    assert [item.user_key for item in due if not item.key.startswith(poll_key(7))] == [BOB]
     # Bob keeps everything, the group thread included.
     assert "bob's dentist" in state and "bob in the group" in rows and "dm:77" in rows
     assert "agent:main:telegram:-100" in state

@@ -118,7 +118,7 @@ async def test_import_into_the_same_backend_round_trips(
     await wrapper.import_state(exported)  # replacing rows with themselves
     assert await wrapper.export_state() == exported
     new_id = await staged.remember(wrapper, user_key="telegram:42", content="later")
-    assert new_id >= 2**32  # a chosen id (`wrapper.effects.new_memory_id`), clear of imported ones
+    assert new_id >= 2**32  # a chosen id (`new_memory_id`), clear of imported ones
     [found] = await wrapper.recall(user_key="telegram:42", query="later")
     assert found.id == new_id
 

@@ -1,0 +1,46 @@
+"""A vote on a meeting poll, as the words the gateway reads: ``vote 1 3``.
+
+An adapter with native polls (Telegram's ``poll_answer``) hands a vote on as
+these words, naming the poll's message in `Inbound.reply_to`; a person on a
+channel without polls may write the same in reply to the poll's numbered
+text. ``vote none`` takes an answer back. Options are numbered from 1, as
+the text shows them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["MAX_OPTIONS", "NATIVE_POLL", "read_vote", "vote_words"]
+
+MAX_OPTIONS = 10
+
+NATIVE_POLL = "poll:"
+"""How an adapter names a native poll, in the ids `send` returns and in a vote's
+`Inbound.reply_to`: ``poll:<the platform's poll id>``. A vote naming a poll
+clockbot does not know (one from before a restore) is dropped, never answered."""
+
+_VOTE = re.compile(r"^\s*vote\s*:?\s*(none|\d{1,2}(?:\s*(?:,|and|\s)\s*\d{1,2})*)\s*$", re.I)
+
+
+def vote_words(options: Iterable[int]) -> str:
+    """The words for a vote on these options (1-based); none: ``vote none``."""
+    chosen = sorted(set(options))
+    return "vote " + (" ".join(str(n) for n in chosen) if chosen else "none")
+
+
+def read_vote(text: str) -> tuple[int, ...] | None:
+    """The options (1-based, sorted, once each) `text` votes for; () for ``vote none``.
+
+    None: not a vote, or a number outside 1..`MAX_OPTIONS`.
+    """
+    found = _VOTE.match(text)
+    if found is None:
+        return None
+    if found[1].lower() == "none":
+        return ()
+    numbers = sorted({int(n) for n in re.findall(r"\d+", found[1])})
+    if not all(1 <= n <= MAX_OPTIONS for n in numbers):
+        return None
+    return tuple(numbers)

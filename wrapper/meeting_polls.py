@@ -1,0 +1,338 @@
+"""Meeting polls: the slots proposed to a group, and who is asked to answer.
+
+`find_meeting_time` (bot.meeting_tools) stages a `NewMeetingPoll` when it found
+slots for at least two members; the turn's commit stores the poll and queues
+its message in the group (an outbox job keyed `poll_key`), so the poll goes out
+once, after the agent's answer, and never if the turn is repeated or fails.
+The dispatcher gives an adapter the poll's options (`poll_of`): Telegram sends
+a native poll, the others the numbered text.
+
+Answers are kept per member (`meeting_votes`, the latest answer wins) by the
+`MeetingVote` effect; the answer that completes the poll decides it in the
+same transaction and queues the announcement (`decide_in`). Docs: docs/meetings.md.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Connection
+
+from wrapper.keys import split_thread_key, split_user_key
+from wrapper.members import private_thread_in
+from wrapper.outbox import enqueue_in, item_values, sent_item_in
+from wrapper.queries.common import insert_for
+from wrapper.queries.memory import insert_memory, new_memory_id
+from wrapper.queries.per_message import load_person
+from wrapper.tables import meeting_polls, meeting_votes
+
+__all__ = [
+    "POLL_KEY",
+    "MeetingPoll",
+    "MeetingVote",
+    "NewMeetingPoll",
+    "PollOption",
+    "close_due_in",
+    "decide_in",
+    "new_poll_id",
+    "poll_id_of",
+    "poll_in",
+    "poll_key",
+    "poll_replied_in",
+    "poll_text",
+    "store_poll_in",
+    "vote_in",
+    "votes_in",
+]
+
+POLL_KEY = "poll:"
+"""The outbox key prefix of a poll's message: ``poll:<id>``."""
+
+REMIND_BEFORE = timedelta(minutes=15)
+"""Each attendee's reminder of the chosen slot comes this long before it."""
+
+MAX_OPTION_CHARS = 100
+"""Telegram's limit for a poll option; every channel's label is cut to it."""
+
+
+def new_poll_id() -> int:
+    """A poll's id, chosen before it is stored (the tool names it in its result)."""
+    return (1 << 32) + secrets.randbelow((1 << 53) - (1 << 32))
+
+
+def poll_key(poll_id: int) -> str:
+    return f"{POLL_KEY}{poll_id}"
+
+
+def poll_id_of(key: str) -> int | None:
+    """The poll an outbox key posts (``poll:<id>``), or None (its announcement is not it)."""
+    number = key.removeprefix(POLL_KEY)
+    return int(number) if key.startswith(POLL_KEY) and number.isdigit() else None
+
+
+@dataclass(frozen=True, slots=True)
+class PollOption:
+    """One proposed slot: its start (aware UTC) and how it reads in every member's time."""
+
+    start: datetime
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewMeetingPoll:
+    """A turn's effect: store the poll and queue its message in the group thread.
+
+    Attributes:
+        id: from `new_poll_id`.
+        thread_key, channel, thread_id: the group.
+        organiser: the user key of the person who asked.
+        minutes: the meeting's length.
+        question: the poll's first line ("When can we meet? (45 min)").
+        options: the slots, best first.
+        voters: the user keys asked to answer (the members with a known zone).
+        closes_at: when the poll is decided whatever the answers.
+    """
+
+    id: int
+    thread_key: str
+    channel: str
+    thread_id: str
+    organiser: str
+    minutes: int
+    question: str
+    options: tuple[PollOption, ...]
+    voters: tuple[str, ...]
+    closes_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingVote:
+    """A member's answer: the options (1-based) they can make; none withdraws the answer."""
+
+    poll_id: int
+    user_key: str
+    choices: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingPoll:
+    """A stored poll, as the dispatcher and the vote counter read it."""
+
+    id: int
+    thread_key: str
+    question: str
+    options: tuple[PollOption, ...]
+    voters: tuple[str, ...]
+    status: Literal["open", "decided"]
+    chosen: int | None
+    closes_at: datetime
+
+
+def poll_text(question: str, options: Sequence[PollOption]) -> str:
+    """The poll as text, for a channel without native polls: the question, numbered options."""
+    lines = [question, *(f"{n}. {option.label}" for n, option in enumerate(options, 1))]
+    lines.append("Answer with the numbers that work for you.")
+    return "\n".join(lines)
+
+
+def store_poll_in(conn: Connection, poll: NewMeetingPoll, *, now: datetime) -> None:
+    """Store `poll` and queue its message (the `NewMeetingPoll` effect)."""
+    conn.execute(
+        insert_for(conn, meeting_polls)
+        .values(
+            id=poll.id,
+            thread_key=poll.thread_key,
+            channel=poll.channel,
+            thread_id=poll.thread_id,
+            organiser=poll.organiser,
+            minutes=poll.minutes,
+            options={
+                "question": poll.question,
+                "slots": [
+                    {"start": o.start.isoformat(), "label": o.label[:MAX_OPTION_CHARS]}
+                    for o in poll.options
+                ],
+            },
+            voters=list(poll.voters),
+            status="open",
+            closes_at=poll.closes_at,
+            created_at=now,
+        )
+        .on_conflict_do_nothing(index_elements=["id"])
+    )
+    values = item_values(
+        key=poll_key(poll.id), kind="reply", channel=poll.channel, thread_id=poll.thread_id,
+        thread_key=poll.thread_key, user_key=None, user_id=None,
+        text=poll_text(poll.question, poll.options), due_at=now, memory_id=None, now=now,
+    )  # fmt: skip
+    enqueue_in(conn, values)
+
+
+def poll_in(conn: Connection, poll_id: int) -> MeetingPoll | None:
+    """The stored poll, or None."""
+    row = conn.execute(select(meeting_polls).where(meeting_polls.c.id == poll_id)).first()
+    if row is None:
+        return None
+    stored = row.options
+    return MeetingPoll(
+        id=row.id,
+        thread_key=row.thread_key,
+        question=stored["question"],
+        options=tuple(
+            PollOption(datetime.fromisoformat(o["start"]), o["label"]) for o in stored["slots"]
+        ),
+        voters=tuple(row.voters),
+        status=row.status,
+        chosen=row.chosen,
+        closes_at=row.closes_at,
+    )
+
+
+def poll_replied_in(conn: Connection, channel: str, platform_id: str) -> MeetingPoll | None:
+    """The poll whose message went out as the platform's `platform_id`, or None."""
+    item = sent_item_in(conn, channel, platform_id)
+    poll_id = poll_id_of(item.key) if item is not None else None
+    return poll_in(conn, poll_id) if poll_id is not None else None
+
+
+def votes_in(conn: Connection, poll_id: int) -> dict[str, tuple[int, ...]]:
+    """Each member's latest answer to the poll: user key → options (1-based)."""
+    rows = conn.execute(
+        select(meeting_votes.c.user_key, meeting_votes.c.choices).where(
+            meeting_votes.c.poll_id == poll_id
+        )
+    )
+    return {str(key): tuple(int(n) for n in choices) for key, choices in rows}
+
+
+def vote_in(conn: Connection, vote: MeetingVote, *, now: datetime) -> None:
+    """Keep a member's latest answer (the `MeetingVote` effect); decide once all answered.
+
+    No choices withdraws the answer; an option the poll does not have is
+    dropped. When every voter has answered an open poll, it is decided in the
+    same transaction (`decide_in`).
+    """
+    poll = poll_in(conn, vote.poll_id)
+    if poll is None:
+        return
+    choices = [n for n in vote.choices if 1 <= n <= len(poll.options)]
+    conn.execute(
+        delete(meeting_votes).where(
+            meeting_votes.c.poll_id == vote.poll_id, meeting_votes.c.user_key == vote.user_key
+        )
+    )
+    if choices:
+        conn.execute(
+            insert_for(conn, meeting_votes).values(
+                poll_id=vote.poll_id, user_key=vote.user_key, choices=choices, at=now
+            )
+        )
+    if poll.status == "open" and set(poll.voters) <= set(votes_in(conn, poll.id)):
+        decide_in(conn, poll, now=now)
+
+
+def decide_in(conn: Connection, poll: MeetingPoll, *, now: datetime) -> int | None:
+    """Choose the slot most voters can make (the better-ranked on a tie) and announce it.
+
+    Returns the chosen option (1-based); None when nobody answered (the group is
+    told no time was chosen) or another worker decided the poll first. The
+    announcement goes to the poll's thread as one outbox job keyed
+    ``poll:<id>:decided``, so a poll is announced once.
+    """
+    votes = votes_in(conn, poll.id)
+    numbers = range(1, len(poll.options) + 1)
+    counts = [sum(n in chosen for chosen in votes.values()) for n in numbers]
+    best = max(range(len(counts)), key=lambda i: (counts[i], -i))
+    chosen = best + 1 if counts[best] else None
+    decided = conn.execute(
+        update(meeting_polls)
+        .where(meeting_polls.c.id == poll.id, meeting_polls.c.status == "open")
+        .values(status="decided", chosen=chosen)
+    ).rowcount
+    if not decided:
+        return None
+    row = conn.execute(
+        select(meeting_polls.c.channel, meeting_polls.c.thread_id).where(
+            meeting_polls.c.id == poll.id
+        )
+    ).one()
+    asked = len(poll.voters)
+    if chosen is None:
+        text = "The poll closed without answers: no time was chosen."
+    elif counts[best] < asked:
+        text = f"Decided: {poll.options[best].label}. {counts[best]} of {asked} can make it."
+    else:
+        text = f"Decided: {poll.options[best].label}. Everyone can make it."
+    values = item_values(
+        key=f"{poll_key(poll.id)}:decided", kind="reply", channel=row.channel,
+        thread_id=row.thread_id, thread_key=poll.thread_key, user_key=None, user_id=None,
+        text=text, due_at=now, memory_id=None, now=now,
+    )  # fmt: skip
+    enqueue_in(conn, values)
+    if chosen is not None:
+        attendees = [key for key, picked in sorted(votes.items()) if chosen in picked]
+        _remind_attendees(conn, poll, poll.options[best], attendees, now=now)
+    return chosen
+
+
+def _remind_attendees(
+    conn: Connection,
+    poll: MeetingPoll,
+    slot: PollOption,
+    attendees: Sequence[str],
+    *,
+    now: datetime,
+) -> None:
+    """A reminder for each member who can make the slot, `REMIND_BEFORE` it.
+
+    Each is a one-shot reminder of theirs (a memory item due at the meeting, and
+    its job), so it is listed, snoozed and cancelled like any other and its
+    send takes the same advisory path. It goes to their direct conversation
+    with clockbot, else to the group, addressed to them.
+    """
+    for user_key in attendees:
+        person = load_person(conn, user_key)
+        if person is None:
+            continue  # erased since answering
+        text = f"Meeting: {slot.label}"
+        item_id = new_memory_id()
+        insert_memory(
+            conn, item_id=item_id, user_id=person.user_id, content=text, now=now,
+            due_at=slot.start, group=poll.thread_key,
+        )  # fmt: skip
+        direct = private_thread_in(conn, person.user_id)
+        _, channel, thread_id = split_thread_key(poll.thread_key)
+        to_key, to_channel, to_thread, to_user = (
+            (direct.user_key, direct.channel, direct.thread_id, direct.user_id)
+            if direct is not None
+            else (user_key, channel, thread_id, split_user_key(user_key)[1])
+        )
+        values = item_values(
+            key=f"{poll_key(poll.id)}:remind:{user_key}", kind="reminder", channel=to_channel,
+            thread_id=to_thread,
+            thread_key=direct.thread_key if direct is not None else poll.thread_key,
+            user_key=to_key, user_id=to_user, text=text,
+            due_at=max(slot.start - REMIND_BEFORE, now), memory_id=item_id, now=now,
+        )  # fmt: skip
+        enqueue_in(conn, values)
+
+
+def close_due_in(conn: Connection, *, now: datetime) -> int:
+    """Decide every open poll whose closing time has come, with the answers it has; how many."""
+    due = conn.execute(
+        select(meeting_polls.c.id).where(
+            meeting_polls.c.status == "open", meeting_polls.c.closes_at <= now
+        )
+    ).scalars()
+    closed = 0
+    for poll_id in list(due):
+        poll = poll_in(conn, poll_id)
+        if poll is not None:
+            decide_in(conn, poll, now=now)
+            closed += 1
+    return closed
