@@ -49,6 +49,8 @@ DEFAULT_MINUTES = 60
 MAX_MINUTES = 8 * 60
 DEFAULT_DAYS = 7
 MAX_RANGE = timedelta(days=31)
+ZONE_ASK_KEY = "zone-ask:"
+"""The outbox key of the private question about a member's zone: ``zone-ask:<thread>:<day>``."""
 POLL_OPEN = timedelta(hours=24)
 """A poll is decided when everyone answered, after this long, or when its first slot starts."""
 
@@ -240,12 +242,13 @@ def _poll(
 
 
 def ask_for_zone(context: ToolSession, member: ThreadMember) -> bool:
-    """Stage a direct message asking `member` for their city; False: no direct thread known."""
+    """Stage a direct message asking `member` for their city; False: no direct thread known.
+
+    At most one a day (UTC) per member, however many searches leave them out.
+    """
     private = member.private
     if private is None or not context.can_send:
         return False
-    if any(isinstance(e, Enqueue) and e.thread_key == private.thread_key for e in context.staged):
-        return True  # asked already by an earlier search in this turn
     speaker = context.envelope.speaker or "Someone"
     who = "You are" if member.user_key == context.envelope.user_key else f"{speaker} is"
     text = (
@@ -253,8 +256,10 @@ def ask_for_zone(context: ToolSession, member: ThreadMember) -> bool:
         "know your timezone. Which city are you in? (Or set it yourself: "
         "clock: home tz Europe/Lisbon, with your own zone.)"
     )
+    # One question a day: the key makes a second one, in this turn or a later one, a no-op.
+    day = context.clock.now().date().isoformat()
     question = Enqueue(
-        key=context.next_key(), kind="reply", channel=private.channel,
+        key=f"{ZONE_ASK_KEY}{private.thread_key}:{day}", kind="reply", channel=private.channel,
         thread_id=private.thread_id, thread_key=private.thread_key,
         user_key=private.user_key, user_id=private.user_id, text=text,
         due_at=context.clock.now(),

@@ -164,6 +164,12 @@ async def test_a_second_search_in_one_turn_replaces_the_poll_and_asks_no_one_twi
     polls = [m.poll for m in chat.channel.sent if m.poll is not None]
     assert [p.question for p in polls] == ["When can we meet? (30 min)"]  # only the second
     assert len([m for m in chat.channel.sent if m.thread_id == "dm:44"]) == 1
+    chat.server.script(
+        Reply.tool_call("find_meeting_time", json.dumps({"when": "next week"})),
+        Reply.text("Again."),
+    )
+    await chat.say("43", "@bot and next week?")  # another turn the same day: Chen not asked again
+    assert len([m for m in chat.channel.sent if m.thread_id == "dm:44"]) == 1
 
 
 async def test_named_people_only_and_an_unknown_name_is_refused(chat: Chat) -> None:
