@@ -14,8 +14,7 @@ same transaction and queues the announcement (`decide_in`). Docs: docs/meetings.
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -23,10 +22,10 @@ from typing import Literal
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
-from wrapper.keys import split_thread_key, split_user_key
-from wrapper.members import private_thread_in
+from wrapper.keys import split_user_key
+from wrapper.members import PrivateThread, private_thread_in
 from wrapper.outbox import enqueue_in, item_values, sent_item_in
-from wrapper.queries.common import insert_for
+from wrapper.queries.common import chosen_id, insert_for
 from wrapper.queries.memory import insert_memory, new_memory_id
 from wrapper.queries.per_message import load_person
 from wrapper.tables import meeting_polls, meeting_votes
@@ -62,7 +61,7 @@ MAX_OPTION_CHARS = 100
 
 def new_poll_id() -> int:
     """A poll's id, chosen before it is stored (the tool names it in its result)."""
-    return (1 << 32) + secrets.randbelow((1 << 53) - (1 << 32))
+    return chosen_id()
 
 
 def poll_key(poll_id: int) -> str:
@@ -125,6 +124,8 @@ class MeetingPoll:
 
     id: int
     thread_key: str
+    channel: str
+    thread_id: str
     question: str
     options: tuple[PollOption, ...]
     voters: tuple[str, ...]
@@ -182,6 +183,8 @@ def poll_in(conn: Connection, poll_id: int) -> MeetingPoll | None:
     return MeetingPoll(
         id=row.id,
         thread_key=row.thread_key,
+        channel=row.channel,
+        thread_id=row.thread_id,
         question=stored["question"],
         options=tuple(
             PollOption(datetime.fromisoformat(o["start"]), o["label"]) for o in stored["slots"]
@@ -232,19 +235,27 @@ def vote_in(conn: Connection, vote: MeetingVote, *, now: datetime) -> None:
                 poll_id=vote.poll_id, user_key=vote.user_key, choices=choices, at=now
             )
         )
-    if poll.status == "open" and set(poll.voters) <= set(votes_in(conn, poll.id)):
-        decide_in(conn, poll, now=now)
+    if poll.status == "open" and set(poll.voters) <= set(votes := votes_in(conn, poll.id)):
+        decide_in(conn, poll, now=now, votes=votes)
 
 
-def decide_in(conn: Connection, poll: MeetingPoll, *, now: datetime) -> int | None:
+def decide_in(
+    conn: Connection,
+    poll: MeetingPoll,
+    *,
+    now: datetime,
+    votes: Mapping[str, tuple[int, ...]] | None = None,
+) -> int | None:
     """Choose the slot most voters can make (the better-ranked on a tie) and announce it.
 
     Returns the chosen option (1-based); None when nobody answered (the group is
     told no time was chosen) or another worker decided the poll first. The
     announcement goes to the poll's thread as one outbox job keyed
-    ``poll:<id>:decided``, so a poll is announced once.
+    ``poll:<id>:decided``, so a poll is announced once. `votes`: the answers,
+    when the caller has just read them.
     """
-    votes = votes_in(conn, poll.id)
+    if votes is None:
+        votes = votes_in(conn, poll.id)
     numbers = range(1, len(poll.options) + 1)
     counts = [sum(n in chosen for chosen in votes.values()) for n in numbers]
     best = max(range(len(counts)), key=lambda i: (counts[i], -i))
@@ -256,11 +267,6 @@ def decide_in(conn: Connection, poll: MeetingPoll, *, now: datetime) -> int | No
     ).rowcount
     if not decided:
         return None
-    row = conn.execute(
-        select(meeting_polls.c.channel, meeting_polls.c.thread_id).where(
-            meeting_polls.c.id == poll.id
-        )
-    ).one()
     asked = len(poll.voters)
     if chosen is None:
         text = "The poll closed without answers: no time was chosen."
@@ -269,8 +275,8 @@ def decide_in(conn: Connection, poll: MeetingPoll, *, now: datetime) -> int | No
     else:
         text = f"Decided: {poll.options[best].label}. Everyone can make it."
     values = item_values(
-        key=f"{poll_key(poll.id)}:decided", kind="reply", channel=row.channel,
-        thread_id=row.thread_id, thread_key=poll.thread_key, user_key=None, user_id=None,
+        key=f"{poll_key(poll.id)}:decided", kind="reply", channel=poll.channel,
+        thread_id=poll.thread_id, thread_key=poll.thread_key, user_key=None, user_id=None,
         text=text, due_at=now, memory_id=None, now=now,
     )  # fmt: skip
     enqueue_in(conn, values)
@@ -305,19 +311,14 @@ def _remind_attendees(
             conn, item_id=item_id, user_id=person.user_id, content=text, now=now,
             due_at=slot.start, group=poll.thread_key,
         )  # fmt: skip
-        direct = private_thread_in(conn, person.user_id)
-        _, channel, thread_id = split_thread_key(poll.thread_key)
-        to_key, to_channel, to_thread, to_user = (
-            (direct.user_key, direct.channel, direct.thread_id, direct.user_id)
-            if direct is not None
-            else (user_key, channel, thread_id, split_user_key(user_key)[1])
-        )
+        to = private_thread_in(conn, person.user_id) or PrivateThread(
+            poll.thread_key, poll.channel, poll.thread_id, user_key, split_user_key(user_key)[1]
+        )  # their direct chat, else the group addressed to them
         values = item_values(
-            key=f"{poll_key(poll.id)}:remind:{user_key}", kind="reminder", channel=to_channel,
-            thread_id=to_thread,
-            thread_key=direct.thread_key if direct is not None else poll.thread_key,
-            user_key=to_key, user_id=to_user, text=text,
-            due_at=max(slot.start - REMIND_BEFORE, now), memory_id=item_id, now=now,
+            key=f"{poll_key(poll.id)}:remind:{user_key}", kind="reminder", channel=to.channel,
+            thread_id=to.thread_id, thread_key=to.thread_key, user_key=to.user_key,
+            user_id=to.user_id, text=text, due_at=max(slot.start - REMIND_BEFORE, now),
+            memory_id=item_id, now=now,
         )  # fmt: skip
         enqueue_in(conn, values)
 

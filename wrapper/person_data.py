@@ -74,11 +74,7 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     if person is None:
         return Erased(None)
     pid = person.user_id
-    named = conn.execute(
-        select(t.identities.c.user_key, t.identities.c.display_name).where(
-            t.identities.c.user_id == pid
-        )
-    ).all()
+    named = _identities_of(conn, pid)
     keys = tuple(key for key, _ in named)
     rows: dict[str, int] = {}
 
@@ -163,6 +159,12 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     return Erased(pid, keys, {name: count for name, count in rows.items() if count})
 
 
+def _identities_of(conn: Connection, pid: str) -> list[tuple[str, str | None]]:
+    """(user key, the name the platform gives) of each identity of the person."""
+    query = select(t.identities.c.user_key, t.identities.c.display_name)
+    return [(key, name) for key, name in conn.execute(query.where(t.identities.c.user_id == pid))]
+
+
 def _leave_polls(conn: Connection, keys: Sequence[str], threads: Sequence[str], run: Any) -> None:
     """Meeting polls stay the group's; they no longer name the person as organiser or voter.
 
@@ -206,11 +208,7 @@ def export_person(conn: Connection, user_key: str) -> dict[str, Any] | None:
     document: dict[str, Any] = export_state(conn, person=pid)  # their rows only
     threads: dict[str, Any] = document["threads"]
     extension = document.setdefault("x_clockbot", {})
-    named = conn.execute(
-        select(t.identities.c.user_key, t.identities.c.display_name).where(
-            t.identities.c.user_id == pid
-        )
-    ).all()
+    named = _identities_of(conn, pid)
     keys = [key for key, _ in named]
     private = [key for key in threads if is_private_thread(*split_thread_key(key)[1:])]
     messages = conn.execute(

@@ -25,7 +25,6 @@ A job that is not sent this way becomes ``skipped``, with the reason kept.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, get_args
@@ -39,6 +38,7 @@ from clockcore.zones import get_zone
 from wrapper import queries as q
 from wrapper import tables as t
 from wrapper.outbox import OutboxItem, enqueue_in, item_values
+from wrapper.queries.common import chosen_id
 from wrapper.tables import outbox
 
 __all__ = [
@@ -78,7 +78,7 @@ WAITING = ("pending", "deferred")
 
 def new_schedule_id() -> int:
     """A schedule's id, chosen before it is stored (a staged schedule can be named)."""
-    return (1 << 32) + secrets.randbelow((1 << 53) - (1 << 32))
+    return chosen_id()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
@@ -10,22 +9,16 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
+from wrapper.queries.common import chosen_id
 from wrapper.tables import (
     memory,
     users,
 )
 
-_MEMORY_IDS = (1 << 32, 1 << 53)
-
 
 def new_memory_id() -> int:
-    """A memory item's id, chosen before it is stored, so a staged item can be named.
-
-    Random in [2^32, 2^53): clear of the small ids older stores counted up,
-    exact as a JSON number, and colliding once in ~10^8 items at a billion.
-    """
-    low, high = _MEMORY_IDS
-    return low + secrets.randbelow(high - low)
+    """A memory item's id, chosen before it is stored (`chosen_id`)."""
+    return chosen_id()
 
 
 def insert_memory(
