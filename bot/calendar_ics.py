@@ -14,6 +14,9 @@ What the feed holds is what the person's reminders page lists (docs/calendar.md)
   (it does not make the person busy), no alarm (clockbot sends the reminder);
 - ``UID``s are the reminder ids the chat and the web page use, at the public
   host, so a calendar updates an event instead of duplicating it;
+- a meeting a poll decided (`wrapper.meetings`): one ``VEVENT`` from its start
+  for its length, which makes the person busy (``TRANSP:OPAQUE``), titled with
+  the other attendees' names; it stays for 30 days after it ended;
 - ``REFRESH-INTERVAL`` and ``X-PUBLISHED-TTL`` ask calendars to fetch it hourly.
 """
 
@@ -29,10 +32,11 @@ from bot.calendar_feed import REFRESH
 from clockcore.recurrence import occurrences
 from clockcore.zones import get_zone
 from wrapper.calendar_feeds import FeedItems, FeedRule
+from wrapper.meetings import Meeting
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import reminder_id
 
-__all__ = ["build_feed"]
+__all__ = ["build_feed", "meeting_event"]
 
 SUMMARY_CHARS = 120
 _SPACE = re.compile(r"\s+")
@@ -49,6 +53,8 @@ def build_feed(items: FeedItems, *, now: datetime, public_url: str) -> bytes:
     for rule in items.rules:
         for event in _repeating(rule, host, now):
             calendar.add_component(event)
+    for meeting in items.meetings:
+        calendar.add_component(meeting_event(meeting, host, now))
     calendar.add_missing_timezones()
     body: bytes = calendar.to_ical()
     return body
@@ -67,6 +73,17 @@ def _event(uid: str, text: str, start: datetime, now: datetime) -> Event:
 
 def _one_shot(job: OutboxItem, host: str, now: datetime) -> Event:
     return _event(f"{reminder_id(job)}@{host}", job.text, job.due_at.astimezone(UTC), now)
+
+
+def meeting_event(meeting: Meeting, host: str, now: datetime) -> Event:
+    """The meeting as a ``VEVENT``: UTC start, its length, busy; the slot in every zone said."""
+    event = Event.new(
+        uid=f"meeting-{meeting.id}@{host}", summary=_summary(meeting.title),
+        description=meeting.label, start=meeting.start.astimezone(UTC),
+        end=meeting.end.astimezone(UTC), stamp=now,
+    )  # fmt: skip
+    event.add("transp", "OPAQUE")
+    return event
 
 
 def _repeating(rule: FeedRule, host: str, now: datetime) -> list[Event]:

@@ -53,7 +53,7 @@ from bot.sender_check import (
     tokens_in,
 )
 from channels.base import Channel, Inbound, Outgoing
-from channels.poll_votes import NATIVE_POLL, read_vote
+from channels.poll_votes import NATIVE_POLL, Vote, read_vote
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
 from wrapper.calendar_feeds import NewCalendarFeed
@@ -320,9 +320,7 @@ class Turns:
             return True
         return False
 
-    async def _vote(
-        self, choices: tuple[int, ...], waiting: WaitingTurn, envelope: ContextEnvelope
-    ) -> bool:
+    async def _vote(self, vote: Vote, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
         """A vote on the meeting poll it answers: kept, no model, no reply.
 
         False: it answers no poll, and the model reads it as words; but a native
@@ -333,6 +331,7 @@ class Turns:
         poll = await self._wrapper.poll_replied(ref.channel, replied)
         if poll is None and not replied.startswith(NATIVE_POLL):
             return False
+        choices = None if vote.withdrawn else vote.choices
         effects = (MeetingVote(poll.id, envelope.user_key, choices),) if poll else ()
         commit = TurnCommit(
             thread_key=envelope.thread_key, at=self._clock.now(), effects=effects, waiting=waiting

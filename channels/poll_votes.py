@@ -3,16 +3,18 @@
 An adapter with native polls (Telegram's ``poll_answer``) hands a vote on as
 these words, naming the poll's message in `Inbound.reply_to`; a person on a
 channel without polls may write the same in reply to the poll's numbered
-text. ``vote none`` takes an answer back. Options are numbered from 1, as
-the text shows them.
+text. Options are numbered from 1, as the text shows them. ``vote none`` is
+an answer (none of the times works); ``vote withdraw`` takes an answer back
+(Telegram's "retract vote"), so the poll waits for that person again.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
-__all__ = ["MAX_OPTIONS", "NATIVE_POLL", "read_vote", "vote_words"]
+__all__ = ["MAX_OPTIONS", "NATIVE_POLL", "WITHDRAW", "Vote", "read_vote", "vote_words"]
 
 MAX_OPTIONS = 10
 
@@ -21,7 +23,12 @@ NATIVE_POLL = "poll:"
 `Inbound.reply_to`: ``poll:<the platform's poll id>``. A vote naming a poll
 clockbot does not know (one from before a restore) is dropped, never answered."""
 
-_VOTE = re.compile(r"^\s*vote\s*:?\s*(none|\d{1,2}(?:\s*(?:,|and|\s)\s*\d{1,2})*)\s*$", re.I)
+WITHDRAW = "vote withdraw"
+"""The words that take a person's answer back."""
+
+_VOTE = re.compile(
+    r"^\s*vote\s*:?\s*(none|withdraw|\d{1,2}(?:\s*(?:,|and|\s)\s*\d{1,2})*)\s*$", re.I
+)
 
 
 def vote_words(options: Iterable[int]) -> str:
@@ -30,17 +37,24 @@ def vote_words(options: Iterable[int]) -> str:
     return "vote " + (" ".join(str(n) for n in chosen) if chosen else "none")
 
 
-def read_vote(text: str) -> tuple[int, ...] | None:
-    """The options (1-based, sorted, once each) `text` votes for; () for ``vote none``.
+class Vote(NamedTuple):
+    """What a vote's words say."""
 
-    None: not a vote, or a number outside 1..`MAX_OPTIONS`.
-    """
+    choices: tuple[int, ...]
+    """The options they can make (1-based, sorted, once each); () none of them."""
+    withdrawn: bool = False
+    """``vote withdraw``: no answer from them (any earlier one is taken back)."""
+
+
+def read_vote(text: str) -> Vote | None:
+    """The vote `text` casts; None: not a vote, or a number outside 1..`MAX_OPTIONS`."""
     found = _VOTE.match(text)
     if found is None:
         return None
-    if found[1].lower() == "none":
-        return ()
+    word = found[1].lower()
+    if word in ("none", "withdraw"):
+        return Vote((), withdrawn=word == "withdraw")
     numbers = sorted({int(n) for n in re.findall(r"\d+", found[1])})
     if not all(1 <= n <= MAX_OPTIONS for n in numbers):
         return None
-    return tuple(numbers)
+    return Vote(tuple(numbers))

@@ -7,19 +7,20 @@ a new one (`NewCalendarFeed`), and the old URL stops working in the same
 commit. A person has one feed; when two people are linked into one, both of
 their URLs keep working (they are the same person now). Erasure removes it.
 
-What a feed shows is built in `bot.calendar_feed` from the same reads as the
-person's reminders page (docs/calendar.md).
+What a feed shows is built in `bot.calendar_ics` from the same reads as the
+person's reminders page, and the meetings they attend (docs/calendar.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from wrapper import queries as q
+from wrapper.meetings import Meeting, meetings_in
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import one_shots_in
 from wrapper.schedules import WAITING, Schedule, list_in, rule_zone_in
@@ -106,14 +107,22 @@ class FeedRule:
 
 @dataclass(frozen=True, slots=True)
 class FeedItems:
-    """What a person's feed holds: the reminders their web page lists."""
+    """What a person's feed holds: the reminders their web page lists, and their meetings."""
 
     rules: tuple[FeedRule, ...]
     one_shots: tuple[OutboxItem, ...]
+    meetings: tuple[Meeting, ...] = ()
 
 
-def feed_items_in(conn: Connection, person_id: str) -> FeedItems:
-    """The person's repeating reminders (not ended) and waiting one-shot reminders."""
+MEETINGS_KEPT = timedelta(days=30)
+"""A meeting stays in the feed this long after it ended, so calendars keep it in their past."""
+
+
+def feed_items_in(conn: Connection, person_id: str, *, now: datetime) -> FeedItems:
+    """The person's repeating reminders (not ended), waiting one-shot reminders and meetings.
+
+    Meetings: those they attend that ended at most `MEETINGS_KEPT` before `now`.
+    """
     rules = []
     for schedule in list_in(conn, person_id):
         jobs = conn.execute(
@@ -134,4 +143,5 @@ def feed_items_in(conn: Connection, person_id: str) -> FeedItems:
                 ),
             )
         )
-    return FeedItems(tuple(rules), tuple(one_shots_in(conn, person_id)))
+    meetings = meetings_in(conn, person_id, ending_after=now - MEETINGS_KEPT)
+    return FeedItems(tuple(rules), tuple(one_shots_in(conn, person_id)), tuple(meetings))

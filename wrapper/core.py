@@ -375,12 +375,12 @@ class InteractionWrapper:
         """When the newest calendar feed of the person behind `user_key` was made (None: none)."""
         return await self._db.run(lambda conn: feed_made_in(conn, user_key), inline=True)
 
-    async def calendar_feed(self, digest: str) -> FeedItems | None:
-        """What the feed whose token has this hash shows; None: no such feed."""
+    async def calendar_feed(self, digest: str, *, now: datetime) -> FeedItems | None:
+        """What the feed whose token has this hash shows at `now`; None: no such feed."""
 
         def read(conn: Connection) -> FeedItems | None:
             person = feed_owner_in(conn, digest)
-            return feed_items_in(conn, person) if person is not None else None
+            return feed_items_in(conn, person, now=now) if person is not None else None
 
         return await self._db.run(read, inline=True)
 

@@ -9,7 +9,9 @@ a native poll, the others the numbered text.
 
 Answers are kept per member (`meeting_votes`, the latest answer wins) by the
 `MeetingVote` effect; the answer that completes the poll decides it in the
-same transaction and queues the announcement (`decide_in`). Docs: docs/meetings.md.
+same transaction, queues the announcement and keeps who attends (`decide_in`;
+the meeting as feeds and timelines read it: `wrapper.meetings`). Docs:
+docs/meetings.md.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from wrapper.outbox import enqueue_in, item_values, sent_item_in
 from wrapper.queries.common import chosen_id, insert_for
 from wrapper.queries.memory import insert_memory, new_memory_id
 from wrapper.queries.per_message import load_person
-from wrapper.tables import meeting_polls, meeting_votes
+from wrapper.tables import meeting_attendees, meeting_polls, meeting_votes
 
 __all__ = [
     "POLL_KEY",
@@ -111,11 +113,14 @@ class NewMeetingPoll:
 
 @dataclass(frozen=True, slots=True)
 class MeetingVote:
-    """A member's answer: the options (1-based) they can make; none withdraws the answer."""
+    """A member's answer: the options (1-based) they can make, () none of them.
+
+    `choices` None takes their answer back: the poll waits for them again.
+    """
 
     poll_id: int
     user_key: str
-    choices: tuple[int, ...]
+    choices: tuple[int, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,20 +221,23 @@ def votes_in(conn: Connection, poll_id: int) -> dict[str, tuple[int, ...]]:
 def vote_in(conn: Connection, vote: MeetingVote, *, now: datetime) -> None:
     """Keep a member's latest answer (the `MeetingVote` effect); decide once all answered.
 
-    No choices withdraws the answer; an option the poll does not have is
-    dropped. When every voter has answered an open poll, it is decided in the
-    same transaction (`decide_in`).
+    Choices None withdraws the answer; an option the poll does not have is
+    dropped, and a vote naming none of its options changes nothing (it was
+    meant for another poll, not "none of these"). When every voter has
+    answered an open poll, it is decided in the same transaction (`decide_in`).
     """
     poll = poll_in(conn, vote.poll_id)
     if poll is None:
         return
-    choices = [n for n in vote.choices if 1 <= n <= len(poll.options)]
+    choices = [n for n in vote.choices or () if 1 <= n <= len(poll.options)]
+    if vote.choices and not choices:
+        return
     conn.execute(
         delete(meeting_votes).where(
             meeting_votes.c.poll_id == vote.poll_id, meeting_votes.c.user_key == vote.user_key
         )
     )
-    if choices:
+    if vote.choices is not None:
         conn.execute(
             insert_for(conn, meeting_votes).values(
                 poll_id=vote.poll_id, user_key=vote.user_key, choices=choices, at=now
@@ -282,6 +290,10 @@ def decide_in(
     enqueue_in(conn, values)
     if chosen is not None:
         attendees = [key for key, picked in sorted(votes.items()) if chosen in picked]
+        conn.execute(
+            insert_for(conn, meeting_attendees),
+            [{"poll_id": poll.id, "user_key": key} for key in attendees],
+        )
         _remind_attendees(conn, poll, poll.options[best], attendees, now=now)
     return chosen
 

@@ -153,6 +153,10 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
     run("web_sessions", delete(web_sessions).where(web_sessions.c.user_id == pid))
     run("calendar_feeds", delete(t.calendar_feeds).where(t.calendar_feeds.c.user_id == pid))
     run("meeting_votes", delete(t.meeting_votes).where(t.meeting_votes.c.user_key.in_(keys)))
+    run(
+        "meeting_attendees",
+        delete(t.meeting_attendees).where(t.meeting_attendees.c.user_key.in_(keys)),
+    )
     _leave_polls(conn, keys, sorted(joined), run)
     run("identities", delete(t.identities).where(t.identities.c.user_id == pid))
     run("users", delete(t.users).where(t.users.c.id == pid))

@@ -42,6 +42,7 @@ __all__ = [
     "identities",
     "journal",
     "link_codes",
+    "meeting_attendees",
     "meeting_polls",
     "meeting_votes",
     "memory",
@@ -504,6 +505,16 @@ meeting_votes = Table(
     _instant("at", required=True),
 )
 """One member's answer to a meeting poll: the options they can make (their latest answer)."""
+
+meeting_attendees = Table(
+    "meeting_attendees",
+    metadata,
+    Column("poll_id", BigInteger, ForeignKey("meeting_polls.id"), primary_key=True),
+    _text("user_key", primary_key=True, index=True),
+)
+"""Who is in the meeting a poll decided: the members who could make the chosen slot, as
+they answered when it was decided (a later answer changes nothing). Their feeds and
+timelines show the meeting."""
 
 web_sessions = Table(
     "web_sessions",

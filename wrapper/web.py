@@ -28,6 +28,7 @@ from sqlalchemy.engine import Connection
 from wrapper import queries as q
 from wrapper import tables as t
 from wrapper.keys import split_thread_key
+from wrapper.meetings import meetings_in
 from wrapper.outbox import OutboxItem, outbox_item
 from wrapper.schedules import LATE_AFTER
 from wrapper.tables import outbox, web_links, web_sessions
@@ -215,7 +216,7 @@ def prune_web_in(conn: Connection, *, now: datetime) -> int:
 
 # --------------------------------------------------------------------------- the person's pages
 
-EntryKind = Literal["you", "bot", "action", "reminder"]
+EntryKind = Literal["you", "bot", "action", "reminder", "meeting"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,13 +227,14 @@ class Entry:
         at: when it happened (aware UTC).
         kind: ``you`` (their message), ``bot`` (a reply sent), ``reminder`` (a
             reminder or scheduled message: sent, late, deferred, failed or waiting),
-            ``action`` (something they clocked).
+            ``action`` (something they clocked), ``meeting`` (one they attend, at
+            its start; `text` its title, `note` the slot in every member's time).
         channel: where (``telegram``, ``email`` …).
         text: what was said, or the action's label.
         state: ``sent``, ``late``, ``deferred``, ``failed``, ``waiting``, or an
             action's status.
         note: the agent's reason for a deferral, the last error, or None.
-        until: an action's expiry, a deferred reminder's new time.
+        until: an action's expiry, a deferred reminder's new time, a meeting's end.
     """
 
     at: datetime
@@ -283,6 +285,11 @@ def timeline_in(
         channel = split_thread_key(act.thread_key)[1]
         entries.append(
             Entry(act.recorded_at, "action", channel, act.label, act.status, until=act.expires_at)
+        )
+    for meeting in meetings_in(conn, user_id, ending_after=since):
+        at, end = meeting.start, meeting.end
+        entries.append(
+            Entry(at, "meeting", meeting.channel, meeting.title, note=meeting.label, until=end)
         )
     # Platforms stamp a message to the second, and its reply often goes out within that
     # second: within one second, the bot's lines come after (above, newest first) the person's.

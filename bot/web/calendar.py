@@ -44,10 +44,11 @@ class CalendarFeeds:
         token = name.removesuffix(".ics")
         if token == name or not token or len(token) > _TOKEN_CHARS:
             raise web.HTTPNotFound()
-        items = await self._wrapper.calendar_feed(token_hash(token))
+        now = self._clock.now()
+        items = await self._wrapper.calendar_feed(token_hash(token), now=now)
         if items is None:
             raise web.HTTPNotFound()
-        body = build_feed(items, now=self._clock.now(), public_url=self._public_url)
+        body = build_feed(items, now=now, public_url=self._public_url)
         return web.Response(
             body=body, content_type="text/calendar", charset="utf-8", headers=_HEADERS
         )

@@ -354,7 +354,7 @@ class WebPages:
                     "entry": replace(entry, text=_SIGNIN_LINK.sub(r"\1…", entry.text)),
                     "time": f"{local:%H:%M}",
                     "outside": not window.contains(local.time()),
-                    "until": _when(entry.until, tz) if entry.until else None,
+                    "until": _until(entry.until, local, tz) if entry.until else None,
                 }
             )
         return self._page(
@@ -527,6 +527,12 @@ class WebPages:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _until(until: datetime, local: datetime, tz: Any) -> str:
+    """An entry's end: its time alone on the entry's own day, else its date and time."""
+    end = until.astimezone(tz)
+    return f"{end:%H:%M}" if end.date() == local.date() else _when(until, tz)
 
 
 def _when(at: datetime, tz: Any) -> str:

@@ -60,6 +60,7 @@ from channels.reminder_buttons import NOT_YOURS, PREFIX, press_message_id, words
 from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_blocks
 from channels.slack.errors import channel_error, why
 from channels.slack.events import Post, read_post, route_for_thread, shape_problem
+from channels.slack.poll import VOTE_PREFIX, answer_note, poll_blocks, read_answer
 from channels.slack.render import to_parts
 from clockcore import Clock, SystemClock, canonical_zone
 
@@ -262,6 +263,7 @@ class SlackChannel(Channel):
             )
             app.event(re.compile(r".+"))(self._on_event)
             app.action(re.compile(rf"^{PREFIX}:"))(self._on_action)
+            app.action(re.compile(rf"^{VOTE_PREFIX}:"))(self._on_vote)
             self._sink, self._app = sink, app
             if intake:
                 await self.start_intake()
@@ -445,17 +447,58 @@ class SlackChannel(Channel):
         await ack()
         self._spawn(self._show_choice(press))
 
+    async def _on_vote(self, ack: Any, body: dict[str, Any]) -> None:
+        """A poll's button: the ticked slots journaled as the person's answer, then acked.
+
+        A tick alone is only acked (`channels.slack.poll`); so is an answer by
+        someone not allowed. The presser alone is then told what was taken.
+        """
+        answer = read_answer(body, default_team=self._team_id)
+        if answer is None:
+            await ack()
+            return
+        post = Post(
+            team=answer.team, channel=answer.channel, user=answer.user, text=answer.words,
+            ts=answer.message_ts, thread_ts=answer.thread_ts,
+            direct=answer.channel.startswith("D"),
+        )  # fmt: skip
+        if not self._allowed(post):
+            await ack()
+            return
+        sink = self._sink
+        if sink is None:
+            raise ChannelError("slack: not running")
+        await sink(
+            Inbound(
+                channel=self.name,
+                thread_id=post.thread_id,
+                user_id=answer.user,
+                text=answer.words,
+                message_id=f"vote:{answer.channel}:{answer.message_ts}:{answer.user}:"
+                f"{answer.action_ts}",
+                received_at=self._clock.now(),
+                route=post.route,
+                reply_to=f"{answer.channel}:{answer.message_ts}",
+            )
+        )
+        await ack()
+        note = answer_note(answer.choices)
+        self._spawn(self._ephemeral(answer.channel, answer.user, answer.thread_ts, note))
+
     async def _not_yours(self, press: Press) -> None:
         """Tell the presser, and only them (``chat.postEphemeral``), whose reminder it is."""
+        await self._ephemeral(press.channel, press.user, press.thread_ts, NOT_YOURS)
+
+    async def _ephemeral(self, channel: str, user: str, thread_ts: str | None, text: str) -> None:
+        """A note only `user` sees (``chat.postEphemeral``)."""
         if self._client is None:
             return
         await self._call(
             "chat.postEphemeral",
             self._client.chat_postEphemeral(
-                channel=press.channel, user=press.user, text=NOT_YOURS,
-                thread_ts=press.thread_ts,
+                channel=channel, user=user, text=text, thread_ts=thread_ts
             ),
-        )  # fmt: skip
+        )
 
     async def _show_choice(self, press: Press) -> None:
         """Replace the buttons with what was chosen (``chat.update``); a failure is logged."""
@@ -588,7 +631,9 @@ class SlackChannel(Channel):
                 )
         for index in range(done, len(parts)):
             blocks = None
-            if (message.reminder or message.question == "link") and index == len(parts) - 1:
+            if message.poll is not None and index == len(parts) - 1:
+                blocks = poll_blocks(message.poll)
+            elif (message.reminder or message.question == "link") and index == len(parts) - 1:
                 blocks = reminder_blocks(parts[index], message.reminder or "", message.user_id)
             marker = {"event_type": OUTBOX_EVENT,
                       "event_payload": {"key": message.key, "part": index}}  # fmt: skip

@@ -18,7 +18,7 @@ from datetime import datetime
 from telegram import Chat, Message, MessageEntity, PollAnswer
 
 from channels.base import Inbound
-from channels.poll_votes import NATIVE_POLL, vote_words
+from channels.poll_votes import NATIVE_POLL, WITHDRAW, vote_words
 from channels.telegram import messages
 from clockcore import as_utc
 
@@ -143,7 +143,8 @@ def vote_inbound(answer: PollAnswer, update_id: int, now: datetime) -> Inbound |
     Telegram's ``poll_answer`` names the poll and the voter, not the chat: the vote
     names the poll (``poll:<id>``, which `send` returned for it) as the message it
     follows, so the gateway puts it in the poll's thread. A vote by a chat (an
-    anonymous admin) names nobody and is dropped.
+    anonymous admin) names nobody and is dropped. A retracted vote (no options)
+    takes the answer back (`WITHDRAW`).
     """
     user = answer.user
     if user is None:
@@ -153,7 +154,11 @@ def vote_inbound(answer: PollAnswer, update_id: int, now: datetime) -> Inbound |
         channel=CHANNEL,
         thread_id=f"dm:{user.id}",
         user_id=str(user.id),
-        text=vote_words(option + 1 for option in answer.option_ids),
+        text=(
+            vote_words(option + 1 for option in answer.option_ids)
+            if answer.option_ids
+            else WITHDRAW
+        ),
         message_id=f"{poll}:{user.id}:{update_id}",
         received_at=now,
         language=user.language_code,

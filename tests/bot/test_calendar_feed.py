@@ -111,14 +111,10 @@ async def _person(wrapper: InteractionWrapper, user_key: str = USER) -> str:
     return person.user_id
 
 
-async def _feed(wrapper: InteractionWrapper, person: str, now: datetime) -> Calendar:
-    """The person's feed as a calendar app reads it."""
-    await wrapper.database.run(
-        lambda conn: conn.execute(
-            calendar_feeds.insert().values(token_hash="f" * 64, user_id=person, created_at=now)
-        )
-    )
-    items = await wrapper.calendar_feed("f" * 64)
+async def _feed(wrapper: InteractionWrapper, now: datetime) -> Calendar:
+    """`USER`'s feed as a calendar app reads it."""
+    await wrapper.save_settings(NewCalendarFeed(USER, "f" * 64))
+    items = await wrapper.calendar_feed("f" * 64, now=now)
     assert items is not None
     return Calendar.from_ical(build_feed(items, now=now, public_url="https://clock.example"))
 
@@ -178,9 +174,8 @@ async def test_the_feed_gives_exactly_the_occurrences_sent_over_400_days(
         ReminderChange(USER, f"s{weekly}", "pause", until=START + timedelta(days=20)), now=START
     )
     assert paused
-    person = await _person(wrapper)
     end = START + timedelta(days=DAYS)
-    calendar = await _feed(wrapper, person, START)
+    calendar = await _feed(wrapper, START)
     expected = _expanded(calendar, START, end)
     sent = await _sent_until(wrapper, clock, end)
     assert sent == expected
@@ -201,9 +196,8 @@ async def test_a_floating_rule_follows_the_person_to_a_new_zone(
     await wrapper.save_settings(
         ZoneChange(user_key=USER, thread_key=None, zone="Asia/Tokyo", scope="home")
     )
-    person = await _person(wrapper)
     end = START + timedelta(days=30)
-    calendar = await _feed(wrapper, person, START)
+    calendar = await _feed(wrapper, START)
     expected = _expanded(calendar, START, end)
     assert {at.astimezone(ZoneInfo("Asia/Tokyo")).hour for _, at in expected} == {9}
     assert await _sent_until(wrapper, clock, end) == expected
@@ -224,7 +218,7 @@ async def test_two_people_linked_into_one_keep_both_feeds_showing_the_one_person
     keep, absorb = await _person(wrapper), await _person(wrapper, other)
     await wrapper.database.run(lambda conn: q.merge_people(conn, keep=keep, absorb=absorb))
     for digest in ("a" * 64, "b" * 64):
-        items = await wrapper.calendar_feed(digest)
+        items = await wrapper.calendar_feed(digest, now=clock.now())
         assert items is not None
         assert [rule.schedule.text for rule in items.rules] == ["every day at 9am"]
 

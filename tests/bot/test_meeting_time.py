@@ -20,10 +20,13 @@ import pytest
 
 from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
+from channels.slack import SlackChannel
+from channels.slack.poll import answer_note
 from channels.telegram import TelegramChannel
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
+from tests.support.fake_slack import FakeSlack, app_mention_event
 from tests.support.fake_telegram import FakeTelegram
 from wrapper.meeting_polls import poll_id_of
 
@@ -249,7 +252,10 @@ async def test_a_telegram_group_gets_a_native_poll_and_the_unknown_zone_a_direct
             # Ana can make the first two, Ben the last two; Chen (no zone) is not asked.
             await say(lambda: tg.poll_answer(poll_id, ana, [0, 1]), answered=False)
             assert not [m for m in tg.sent if m.plain.startswith("Decided")]  # Ben has not answered
-            await say(lambda: tg.poll_answer(poll_id, ben, [1, 2]))
+            await say(lambda: tg.poll_answer(poll_id, ana, []), answered=False)  # Ana retracts
+            await say(lambda: tg.poll_answer(poll_id, ben, [1, 2]), answered=False)
+            assert not [m for m in tg.sent if m.plain.startswith("Decided")]  # Ana's is missing
+            await say(lambda: tg.poll_answer(poll_id, ana, [0, 1]))
             await say(lambda: tg.poll_answer("9999", ana, [0]), answered=False)  # no such poll
             jobs = await gw.outbox.listing(limit=50)
             reminders = sorted(
@@ -278,3 +284,86 @@ async def test_a_telegram_group_gets_a_native_poll_and_the_unknown_zone_a_direct
     assert reminders == [("dm:42", due, f"Meeting: {second}"), ("dm:43", due, f"Meeting: {second}")]
     [question] = [m.plain for m in tg.sent if m.chat_id == 44 and "timezone" in m.plain]
     assert question.startswith("Ana Lima is looking for a time")
+
+
+# --- on the fake Slack API: the buttons ---------------------------------------------------------
+
+
+def _blocks(post: dict[str, Any]) -> list[dict[str, Any]]:
+    blocks = post.get("blocks")
+    return json.loads(blocks) if isinstance(blocks, str) else list(blocks or [])
+
+
+async def test_a_slack_thread_gets_boxes_and_buttons_and_the_answers_decide(
+    tmp_path: Path,
+) -> None:
+    zones = {"U1": "Europe/Lisbon", "U2": "America/New_York", "U3": "Europe/Berlin"}
+    names = {"U1": "Ana Lima", "U2": "Ben Okafor", "U3": "Carla Vogt"}
+    root = "1795000000.000100"
+    async with (
+        FakeSlack(zones=zones, names=names) as slack,
+        FakeLLMServer(default_text="Noted.") as server,
+    ):
+        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+        settings = Settings(home=tmp_path, http_port=0, llm=llm)
+        channel = SlackChannel(slack.bot_token, app_token=slack.app_token, api_url=slack.api_url)
+        async with Gateway(settings, channels=[channel], poll_interval=0.1) as gw:
+            await slack.wait_connections(1)
+
+            async def push(payload: dict[str, Any], *, event: bool = True) -> None:
+                sent = slack.push_event(payload) if event else slack.push_interaction(payload)
+                await slack.wait_acked(await sent)
+                await gw.settle()
+
+            for user in zones:
+                await push(app_mention_event("hello all", user=user, thread_ts=root))
+            server.script(
+                Reply.tool_call("find_meeting_time", json.dumps({"when": "next week"})),
+                Reply.text("Three times that suit all of you:"),
+            )
+            await push(app_mention_event("when can we all meet next week?", thread_ts=root))
+            [poll] = [p for p in slack.posts if "actions" in str(p.get("blocks"))]
+            elements = _blocks(poll)[1]["elements"]
+            boxes = [option["value"] for option in elements[0]["options"]]
+            buttons = [element["text"]["text"] for element in elements[1:]]
+            # Ana first ticks only the first slot, then answers again with the first two.
+            await push(slack.press(poll, "Send my answer", user="U1", ticked=(1,)), event=False)
+            await push(slack.press(poll, "Send my answer", user="U1", ticked=(1, 2)), event=False)
+            ticks = slack.press(poll, "Send my answer", user="U2", ticked=(2, 3))
+            ticks["actions"] = [{**ticks["actions"][0], "action_id": "vote:tick",
+                                 "type": "checkboxes"}]  # fmt: skip
+            await push(ticks, event=False)  # a tick alone is no answer
+            assert not [p for p in slack.posts if p["text"].startswith("Decided")]
+            await push(slack.press(poll, "Send my answer", user="U2", ticked=(2, 3)), event=False)
+            await push(slack.press(poll, "None of these", user="U3", ticked=(2,)), event=False)
+            await slack.wait_ephemerals(4)
+            jobs = await gw.outbox.listing(limit=50)
+            [ours] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
+            stored = await gw.wrapper.meeting_poll(ours or 0)
+            reminders = sorted(
+                (j.thread_id, j.due_at, j.text) for j in jobs if j.kind == "reminder"
+            )
+
+    assert boxes == ["1", "2", "3"]
+    assert buttons == ["Send my answer", "None of these"]
+    section = _blocks(poll)[0]["text"]["text"]
+    assert section.startswith("*When can we meet? (60 min)*")
+    assert poll["thread_ts"] == root and poll["channel"] == "C1"
+    assert stored is not None and stored.chosen == 2
+    second = stored.options[1].label
+    for place in ("Lisbon", "New York", "Berlin"):
+        assert place in second
+    in_thread = [p["text"] for p in slack.posts if p.get("thread_ts") == root]
+    assert in_thread[-1] == f"Decided: {second}. 2 of 3 can make it."
+    assert [(e["user"], e["text"]) for e in slack.ephemerals] == [
+        ("U1", answer_note((1,))),
+        ("U1", answer_note((1, 2))),
+        ("U2", answer_note((2, 3))),
+        ("U3", answer_note(())),
+    ]
+    assert len(server.completions) == 5  # the four mentions and the question: no answer
+    # Ana and Ben ticked the second slot: a reminder each, 15 minutes before, in the thread
+    # (neither has a direct conversation with clockbot).
+    due = stored.options[1].start - timedelta(minutes=15)
+    thread = f"T0CLOCK:C1:{root}"
+    assert reminders == [(thread, due, f"Meeting: {second}")] * 2

@@ -5,8 +5,9 @@ and a SQLite store, and serves ``/ui/`` on its real HTTP server. Alice asks for 
 page in Telegram and signs in through the link the fake server received; she sees her
 timeline in her zone and snoozes and moves a reminder (the outbox row changes); a used
 or wrong link is refused; Bob's session sees nothing of hers and cannot post to her
-reminders; she gets a calendar link on the reminders page and the feed holds her
-reminder; the operator signs in, sees a failed job and retries it, and Telegram gets it.
+reminders; she and Bob agree on a meeting in a Telegram group poll, and it shows on her
+timeline; she gets a calendar link on the reminders page and the feed holds her
+reminder and the meeting; the operator signs in, sees a failed job and retries it, and Telegram gets it.
 
 Every page is checked at phone width and at 200% zoom (no sideways scrolling).
 Screenshots of the timeline, the reminders and the operator page, at desktop and phone
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -30,8 +31,10 @@ from icalendar import Calendar
 from bot.config import Settings
 from bot.gateway import Gateway
 from channels.telegram import TelegramChannel
+from tests.support import staged
 from tests.support.browser import DESKTOP, PHONE, ZOOMED, Browser, browser  # noqa: F401
-from tests.support.fake_telegram import FakeTelegram
+from tests.support.fake_telegram import FakeTelegram, TgUser
+from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
 
 ADMIN = "operator-token-0123456789"
 _LINK = re.compile(r"https?://\S+(/ui/signin/[A-Za-z0-9_-]+)")
@@ -41,6 +44,37 @@ pytestmark = [
     pytest.mark.alone,  # a real Chromium: kept off a busy pool
     pytest.mark.timeout(240),
 ]  # a real browser: `make test-fast` leaves it out
+
+
+async def _meet(tg: FakeTelegram, gw: Gateway, *people: TgUser) -> PollOption:
+    """`people` agree in a Telegram group on a 45-minute meeting in three hours: the slot.
+
+    The poll is staged as `find_meeting_time` stages it and each votes through
+    Telegram's own poll (the search itself: tests/bot/test_meeting_time.py).
+    """
+    for person in people:
+        await asyncio.sleep(1.05)
+        tg.group(-100, person, "hello all")
+        await gw.settle()
+    start = (datetime.now(UTC) + timedelta(hours=3)).replace(minute=0, second=0, microsecond=0)
+    slot, later = (
+        PollOption(at, f"{at.astimezone(ZoneInfo('Asia/Tokyo')):%a %d %b: %H:%M} Tokyo")
+        for at in (start, start + timedelta(days=1))
+    )  # a Telegram poll has two options at least
+    poll = NewMeetingPoll(
+        id=new_poll_id(), thread_key="agent:main:telegram:group:-100", channel="telegram",
+        thread_id="group:-100", organiser="telegram:11", minutes=45,
+        question="When can we meet? (45 min)", options=(slot, later),
+        voters=tuple(f"telegram:{p.id}" for p in people), closes_at=start,
+    )  # fmt: skip
+    await staged.commit(gw.wrapper, poll)
+    await tg.wait_until(lambda: len(tg.polls) == 1, "the poll")
+    for person in people:
+        await asyncio.sleep(1.05)
+        tg.poll_answer(tg.polls[0]["id"], person, [0])
+        await gw.settle()
+    await tg.wait_until(lambda: any(m.plain.startswith("Decided") for m in tg.sent), "decided")
+    return slot
 
 
 def _shots(tmp_path: Path) -> Path:
@@ -78,7 +112,8 @@ async def test_people_and_the_operator_in_a_browser(
         channel = TelegramChannel(tg.token, api_url=tg.api_url)
         async with Gateway(settings, channels=[channel], poll_interval=0.1) as gw:
             browser.base = f"http://127.0.0.1:{gw.http_port}"
-            alice, bob = tg.user(11, "alice"), tg.user(22, "bob")
+            alice = tg.user(11, "alice", first_name="Alice", last_name="Ito")
+            bob = tg.user(22, "bob", first_name="Bob", last_name="Lane")
 
             async def say(user: object, words: str) -> str:
                 await asyncio.sleep(1.05)  # Telegram dates a message to the second
@@ -94,6 +129,7 @@ async def test_people_and_the_operator_in_a_browser(
             [reminder] = [
                 j for j in await gw.outbox.listing(status="pending") if j.kind == "reminder"
             ]
+            meeting = await _meet(tg, gw, alice, bob)
             found = _LINK.search(await say(alice, "/dashboard"))
             assert found is not None
             link = found.group(1)
@@ -108,6 +144,7 @@ async def test_people_and_the_operator_in_a_browser(
             assert "heading to the gym" in timeline
             tokyo = datetime.now(ZoneInfo("Asia/Tokyo"))
             assert f"Today, {tokyo:%a %d %b}" in timeline  # her day, not the server's
+            assert "Meeting with Bob Lane" in timeline and meeting.label in timeline
             await _shoot(browser, shots, "timeline")
             await _fits(browser, "/ui/timeline")
 
@@ -138,9 +175,15 @@ async def test_people_and_the_operator_in_a_browser(
                 client.get(browser.base + feed.group(1)) as response,
             ):
                 assert response.status == 200
-                [event] = Calendar.from_ical(await response.text()).walk("VEVENT")
-            assert "call the bank" in str(event["SUMMARY"])
+                events = Calendar.from_ical(await response.text()).walk("VEVENT")
+            [event] = [e for e in events if "call the bank" in str(e["SUMMARY"])]
             assert event.start == moved.due_at
+            [met] = [e for e in events if str(e["UID"]).startswith("meeting-")]
+            assert (str(met["SUMMARY"]), met.start, met.end) == (
+                "Meeting with Bob Lane",
+                meeting.start,
+                meeting.start + timedelta(minutes=45),
+            )
             for width, height in (PHONE, ZOOMED):  # the long link wraps
                 await browser.size(width, height)
                 assert not await browser.overflows()

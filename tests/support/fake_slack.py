@@ -295,7 +295,7 @@ class FakeSlack:
         await self._wait(lambda: len(self.ephemerals) >= count, timeout, f"{count} ephemerals")
         return list(self.ephemerals)
 
-    async def wait_acked(self, envelope_id: str, timeout: float = 10) -> None:
+    async def wait_acked(self, envelope_id: str, timeout: float = 30) -> None:
         """Wait until the client acked `envelope_id`."""
         await self._wait(lambda: envelope_id in self.acks, timeout, f"ack of {envelope_id}")
 
@@ -338,17 +338,39 @@ class FakeSlack:
             await self._send_envelope(self._socket, envelope)
         return envelope_id
 
-    def press(self, post: Mapping[str, Any], label: str, *, user: str = "U1") -> dict[str, Any]:
-        """The ``block_actions`` payload of `user` pressing the button `label` under `post`."""
+    def press(
+        self,
+        post: Mapping[str, Any],
+        label: str,
+        *,
+        user: str = "U1",
+        ticked: tuple[int, ...] | None = None,
+    ) -> dict[str, Any]:
+        """The ``block_actions`` payload of `user` pressing the button `label` under `post`.
+
+        With `ticked`, the post's checkboxes show those options (1-based) ticked by
+        `user`, in the payload's ``state``, as Slack sends a message's state with
+        every press.
+        """
         blocks = post.get("blocks")
         blocks = json.loads(blocks) if isinstance(blocks, str) else blocks
+        actions = [block for block in blocks or [] if block.get("type") == "actions"]
         (button,) = [
             b
-            for block in blocks or []
-            if block.get("type") == "actions"
+            for block in actions
             for b in block["elements"]
-            if b["text"]["text"] == label
+            if b["type"] == "button" and b["text"]["text"] == label
         ]
+        (block_id,) = [block.get("block_id") for block in actions if button in block["elements"]]
+        values: dict[str, Any] = {}
+        for block in actions:
+            for element in block["elements"]:
+                if element["type"] == "checkboxes":
+                    chosen = [element["options"][n - 1] for n in ticked or ()]
+                    values.setdefault(block["block_id"], {})[element["action_id"]] = {
+                        "type": "checkboxes",
+                        "selected_options": chosen,
+                    }
         message = {"type": "message", "ts": post["ts"], "text": post.get("text"), "blocks": blocks}
         if post.get("thread_ts"):
             message["thread_ts"] = post["thread_ts"]
@@ -362,11 +384,12 @@ class FakeSlack:
             "container": {"type": "message", "message_ts": post["ts"], "channel_id": channel},
             "channel": {"id": channel},
             "message": message,
+            "state": {"values": values},
             "actions": [
                 {
                     "type": "button",
                     "action_id": button["action_id"],
-                    "block_id": "rem",
+                    "block_id": block_id,
                     "value": button["value"],
                     "action_ts": _next_ts(),
                     "text": button["text"],

@@ -73,7 +73,7 @@ async def _alice_and_bob(wrapper: InteractionWrapper, clock: SettableClock) -> M
         organiser=ALICE, minutes=30, question="When can we meet? (30 min)",
         options=(slot, slot), voters=(ALICE, BOB), closes_at=clock.now() + timedelta(days=1),
     )  # fmt: skip
-    await staged.commit(wrapper, poll, MeetingVote(7, ALICE, (1,)), MeetingVote(7, BOB, (2,)))
+    await staged.commit(wrapper, poll, MeetingVote(7, ALICE, (1,)), MeetingVote(7, BOB, (1, 2)))
     await staged.remember(wrapper, user_key=ALICE, content=f"call the bank about {SECRET}")
     await staged.remember(wrapper, user_key=BOB, content="bob's dentist")
     now = clock.now()
@@ -96,7 +96,7 @@ def _all_rows(conn: Connection) -> str:
     tables = [
         "users", "identities", "threads", "thread_participants", "inbound_journal", "routes",
         "pending_turns", "actions", "memory_items", "outbox", "history", "schedules",
-        "link_codes", "rate_buckets", "meeting_polls", "meeting_votes",
+        "link_codes", "rate_buckets", "meeting_polls", "meeting_votes", "meeting_attendees",
     ]  # fmt: skip
     dumped = {
         table: [dict(row) for row in conn.execute(text(f"SELECT * FROM {table}")).mappings()]  # noqa: S608
@@ -134,6 +134,7 @@ async def test_an_erased_person_leaves_nothing_and_is_not_brought_back(
     voters = [v if isinstance(v := p["voters"], list) else json.loads(v) for p in polls]
     assert ([p["organiser"] for p in polls], voters) == ([ERASED], [[BOB]])
     assert [v["user_key"] for v in json.loads(rows)["meeting_votes"]] == [BOB]
+    assert [v["user_key"] for v in json.loads(rows)["meeting_attendees"]] == [BOB]
     # Her reminder cannot go out: no job of hers is left, Bob's still is.
     due = await wrapper.outbox.listing(status="pending")
     assert [item.user_key for item in due if not item.key.startswith(poll_key(7))] == [BOB]

@@ -5,14 +5,17 @@ On SQLite and PostgreSQL. The conversation around them is tests/bot/test_meeting
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+from icalendar import Calendar
 
-from channels.poll_votes import read_vote, vote_words
+from bot.calendar_ics import build_feed
+from channels.poll_votes import WITHDRAW, Vote, read_vote, vote_words
 from clockcore import MessageRef, SettableClock
 from tests.support import staged
 from wrapper import InteractionWrapper
+from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.meeting_polls import (
     MeetingVote,
     NewMeetingPoll,
@@ -21,6 +24,9 @@ from wrapper.meeting_polls import (
     poll_key,
     votes_in,
 )
+from wrapper.meetings import meetings_in
+from wrapper.queries.per_message import load_person
+from wrapper.web import timeline_in, token_hash
 
 ANA, BEN, CHEN = "telegram:42", "telegram:43", "telegram:44"
 
@@ -92,11 +98,24 @@ async def test_everyone_on_one_slot_and_an_answer_taken_back(
 ) -> None:
     await _poll(wrapper, clock)
     await staged.commit(wrapper, MeetingVote(9, ANA, (2,)), MeetingVote(9, BEN, (2, 3)))
-    await staged.commit(wrapper, MeetingVote(9, ANA, ()))  # "vote none": Ana takes hers back
+    await staged.commit(wrapper, MeetingVote(9, ANA, None))  # "vote withdraw": hers taken back
     await staged.commit(wrapper, MeetingVote(9, CHEN, (2,)))
     assert await _announced(wrapper) == []  # Ana's answer is missing again
+    await staged.commit(wrapper, MeetingVote(9, ANA, (9,)))  # no such option: changes nothing
+    assert await _announced(wrapper) == []
     await staged.commit(wrapper, MeetingVote(9, ANA, (2,)))
     assert await _announced(wrapper) == ["Decided: slot 2. Everyone can make it."]
+
+
+async def test_none_of_these_is_an_answer(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    await _poll(wrapper, clock)
+    await staged.commit(wrapper, MeetingVote(9, ANA, (3,)), MeetingVote(9, BEN, (2, 3)))
+    await staged.commit(wrapper, MeetingVote(9, CHEN, ()))  # "vote none": none works for Chen
+    assert await _announced(wrapper) == ["Decided: slot 3. 2 of 3 can make it."]
+    votes = await wrapper.database.run(lambda conn: votes_in(conn, 9))
+    assert votes[CHEN] == ()
 
 
 async def test_a_vote_on_no_poll_changes_nothing(wrapper: InteractionWrapper) -> None:
@@ -106,17 +125,19 @@ async def test_a_vote_on_no_poll_changes_nothing(wrapper: InteractionWrapper) ->
 
 
 @pytest.mark.parametrize(
-    ("text", "choices"),
+    ("text", "vote"),
     [
-        ("vote 1 3", (1, 3)), ("Vote: 3, 1", (1, 3)), ("vote 2 and 2", (2,)),
-        ("vote none", ()), ("vote 11", None), ("vote 0", None), ("I vote 2", None),
-        ("vote for 2", None), ("vote", None),
+        ("vote 1 3", Vote((1, 3))), ("Vote: 3, 1", Vote((1, 3))), ("vote 2 and 2", Vote((2,))),
+        ("vote none", Vote(())), ("Vote withdraw", Vote((), withdrawn=True)),
+        ("vote 11", None), ("vote 0", None), ("I vote 2", None), ("vote for 2", None),
+        ("vote", None), ("vote none 2", None),
     ],
 )  # fmt: skip
-def test_the_words_of_a_vote(text: str, choices: tuple[int, ...] | None) -> None:
-    assert read_vote(text) == choices
-    if choices is not None:
-        assert read_vote(vote_words(choices)) == choices
+def test_the_words_of_a_vote(text: str, vote: Vote | None) -> None:
+    assert read_vote(text) == vote
+    if vote is not None and not vote.withdrawn:
+        assert read_vote(vote_words(vote.choices)) == vote
+    assert read_vote(WITHDRAW) == Vote((), withdrawn=True)
 
 
 def test_only_a_polls_own_key_names_it() -> None:
@@ -143,3 +164,58 @@ async def test_at_its_closing_time_a_poll_is_decided_with_the_answers_it_has(
     assert await wrapper.close_due_polls(clock.now() + timedelta(days=2)) == 0
     await staged.commit(wrapper, MeetingVote(10, ANA, (1,)))  # too late: nothing decided again
     assert len(await _announced(wrapper)) == 2
+
+
+async def test_the_meeting_is_in_each_attendees_feed_and_timeline_and_nobody_elses(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    await _poll(wrapper, clock)
+    await staged.commit(wrapper, MeetingVote(9, ANA, (2,)), MeetingVote(9, BEN, (2, 3)))
+    await staged.commit(wrapper, MeetingVote(9, CHEN, (3,)))  # decides slot 2: Ana and Ben
+    await staged.commit(wrapper, MeetingVote(9, CHEN, (2,)))  # too late to attend
+    poll = await wrapper.meeting_poll(9)
+    assert poll is not None and poll.chosen == 2
+    start = poll.options[1].start
+    ana, chen = [await _person_of(wrapper, key) for key in (ANA, CHEN)]
+    for key, person in ((ANA, ana), (CHEN, chen)):
+        await staged.commit(wrapper, NewCalendarFeed(key, token_hash(person)))
+    now = clock.now()
+
+    [meeting] = await wrapper.database.run(lambda conn: meetings_in(conn, ana, ending_after=now))
+    assert (meeting.id, meeting.start, meeting.end) == (9, start, start + timedelta(minutes=30))
+    assert meeting.title == "Meeting with telegram user 43"
+    assert meeting.label == "slot 2"
+    assert await wrapper.database.run(lambda conn: meetings_in(conn, chen, ending_after=now)) == []
+
+    async def feed(person: str, at: datetime) -> list[tuple[str, datetime, datetime, str]]:
+        items = await wrapper.calendar_feed(token_hash(person), now=at)
+        assert items is not None
+        calendar = Calendar.from_ical(build_feed(items, now=at, public_url="https://c.example"))
+        return [
+            (str(e["UID"]), e.start, e.end, str(e["TRANSP"]))
+            for e in calendar.walk("VEVENT")
+            if str(e["UID"]).startswith("meeting-")
+        ]
+
+    end = start + timedelta(minutes=30)
+    assert await feed(ana, now) == [("meeting-9@c.example", start, end, "OPAQUE")]
+    assert await feed(chen, now) == []
+    # It stays in the feed a month after it ended, so calendars keep it; then it goes.
+    assert len(await feed(ana, end + timedelta(days=29))) == 1
+    assert await feed(ana, end + timedelta(days=31)) == []
+    # The web timeline shows it at its start, until its end, to Ana alone.
+    entries = await wrapper.database.run(
+        lambda conn: timeline_in(conn, ana, since=now - timedelta(days=14))
+    )
+    [shown] = [e for e in entries if e.kind == "meeting"]
+    assert (shown.at, shown.until, shown.note) == (start, end, "slot 2")
+    entries = await wrapper.database.run(
+        lambda conn: timeline_in(conn, chen, since=now - timedelta(days=14))
+    )
+    assert [e for e in entries if e.kind == "meeting"] == []
+
+
+async def _person_of(wrapper: InteractionWrapper, user_key: str) -> str:
+    person = await wrapper.database.run(lambda conn: load_person(conn, user_key))
+    assert person is not None
+    return person.user_id

@@ -112,9 +112,14 @@ def press_payload(draw: st.DrawFn) -> dict[str, Any]:
         "container": {"type": "message", "channel_id": channel, "message_ts": draw(_ts)},
         "message": {"ts": draw(_ts), "text": draw(_text),
                     "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": draw(_text)}}]},
-        "actions": [{"action_id": draw(st.sampled_from(["rem:done", "rem:1h", "other"])),
-                     "value": value, "type": "button"}],
+        "actions": [{"action_id": draw(st.sampled_from(
+                         ["rem:done", "rem:1h", "other", "vote:send", "vote:none", "vote:tick"])),
+                     "value": value, "type": "button", "action_ts": draw(_ts)}],
     }  # fmt: skip
+    if draw(st.booleans()):  # a meeting poll's ticks (`channels.slack.poll`)
+        ticked = st.fixed_dictionaries({"value": st.one_of(_text, st.integers(-1, 12).map(str))})
+        boxes = {"type": "checkboxes", "selected_options": draw(st.lists(ticked, max_size=4))}
+        payload["state"] = {"values": {"vote": {"vote:tick": boxes}}}
     if draw(st.booleans()):
         payload["message"]["thread_ts"] = draw(_ts)
     if draw(st.integers(0, 4)) == 0:
