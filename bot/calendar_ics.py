@@ -36,15 +36,24 @@ from wrapper.meetings import Meeting
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import reminder_id
 
-__all__ = ["build_feed", "meeting_event"]
+__all__ = ["build_feed", "meeting_event", "meeting_uid"]
 
 SUMMARY_CHARS = 120
 _SPACE = re.compile(r"\s+")
 
 
+def meeting_uid(meeting_id: int, public_url: str | None) -> str:
+    """A meeting's ``UID``, in feeds and invitations alike: ``meeting-<id>@<public host>``."""
+    return f"meeting-{meeting_id}@{_host(public_url)}"
+
+
+def _host(public_url: str | None) -> str:
+    return (urlsplit(public_url).hostname if public_url else None) or "clockbot"
+
+
 def build_feed(items: FeedItems, *, now: datetime, public_url: str) -> bytes:
     """The feed's text: one calendar with every reminder `items` holds."""
-    host = urlsplit(public_url).hostname or "clockbot"
+    host = _host(public_url)
     calendar = Calendar.new(prodid="-//clockbot//reminders feed//EN", name="clockbot reminders")
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", vDuration(REFRESH))
@@ -54,7 +63,7 @@ def build_feed(items: FeedItems, *, now: datetime, public_url: str) -> bytes:
         for event in _repeating(rule, host, now):
             calendar.add_component(event)
     for meeting in items.meetings:
-        calendar.add_component(meeting_event(meeting, host, now))
+        calendar.add_component(meeting_event(meeting, public_url, now))
     calendar.add_missing_timezones()
     body: bytes = calendar.to_ical()
     return body
@@ -75,10 +84,10 @@ def _one_shot(job: OutboxItem, host: str, now: datetime) -> Event:
     return _event(f"{reminder_id(job)}@{host}", job.text, job.due_at.astimezone(UTC), now)
 
 
-def meeting_event(meeting: Meeting, host: str, now: datetime) -> Event:
+def meeting_event(meeting: Meeting, public_url: str, now: datetime) -> Event:
     """The meeting as a ``VEVENT``: UTC start, its length, busy; the slot in every zone said."""
     event = Event.new(
-        uid=f"meeting-{meeting.id}@{host}", summary=_summary(meeting.title),
+        uid=meeting_uid(meeting.id, public_url), summary=_summary(meeting.title),
         description=meeting.label, start=meeting.start.astimezone(UTC),
         end=meeting.end.astimezone(UTC), stamp=now,
     )  # fmt: skip

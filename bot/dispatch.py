@@ -35,14 +35,15 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
+from bot.calendar_ics import meeting_uid
 from bot.metrics import Metrics
 from bot.pacing import Pacer
 from bot.turns import Turns
-from channels.base import Channel, ChannelError, Outgoing, Poll
+from channels.base import Channel, ChannelError, Invite, Outgoing, Poll
 from clockcore import Clock
 from wrapper import InteractionWrapper
 from wrapper.linking import LINK_ASK_KEY
-from wrapper.meeting_polls import poll_id_of
+from wrapper.meeting_polls import decided_poll_of, poll_id_of
 from wrapper.outbox import OutboxItem
 from wrapper.schedules import LATE_AFTER, late_note
 
@@ -79,8 +80,10 @@ class Dispatcher:
         lease: timedelta = CLAIM_LEASE,
         retention: timedelta | None = None,
         metrics: Metrics | None = None,
+        public_url: str | None = None,
     ) -> None:
         self._metrics = metrics
+        self._public_url = public_url
         self._wrapper = wrapper
         self._turns = turns
         self._channels = channels
@@ -283,6 +286,26 @@ class Dispatcher:
             return None
         return Poll(poll.question, tuple(option.label for option in poll.options))
 
+    async def _invite(self, item: OutboxItem) -> Invite | None:
+        """The meeting a poll's announcement names, for an adapter that attaches events.
+
+        Its ``UID`` is the one in each attendee's calendar feed (`bot.calendar_ics`), so
+        a calendar that has both shows one event.
+        """
+        poll_id = decided_poll_of(item.key)
+        poll = await self._wrapper.meeting_poll(poll_id) if poll_id is not None else None
+        if poll is None or poll.chosen is None:
+            return None
+        slot = poll.options[poll.chosen - 1]
+        names = await self._wrapper.meeting_attendees(poll.id)
+        return Invite(
+            uid=meeting_uid(poll.id, self._public_url),
+            start=slot.start,
+            end=slot.start + timedelta(minutes=poll.minutes),
+            title=f"Meeting: {', '.join(names)}" if names else "Meeting",
+            description=slot.label,
+        )
+
     async def _deliver(self, item: OutboxItem, text: str) -> Sequence[str]:
         """Send the job; the platform's ids of what went out (kept so replies can name it)."""
         channel = self._channels.get(item.channel)
@@ -299,6 +322,7 @@ class Dispatcher:
             reminder=f"r{item.id}" if item.kind == "reminder" else None,
             question="link" if item.key.startswith(LINK_ASK_KEY) else None,
             poll=await self._poll(item),
+            invite=await self._invite(item),
             attempt=item.attempts,
             queued_at=item.created_at,
         )

@@ -122,7 +122,7 @@ class Gateway:
             wrapper=self.wrapper, turns=self.turns, channels=self.channels, clock=self._clock,
             worker=self.worker,
             retention=timedelta(days=s.retention_days) if s.retention_days else None,
-            metrics=self.metrics,
+            metrics=self.metrics, public_url=s.public_url,
         )  # fmt: skip
         try:
             if self._channel_list is None:

@@ -168,11 +168,20 @@ class Turns:
             self._start(waiting, late=False)
 
     async def _followed(self, inbound: Inbound) -> Inbound:
-        """`inbound` in the thread of the message it follows, if its writer belongs there."""
+        """`inbound` in the thread of the message it follows, if its writer belongs there.
+
+        A message to several people (a group mail) never continues a private thread:
+        its answers would show that thread to all of them. It starts its own.
+        """
         thread_id = await self._wrapper.thread_followed(
             channel=inbound.channel, user_id=inbound.user_id, named=inbound.refers_to
         )
         if thread_id is None or thread_id == inbound.thread_id:
+            return inbound
+        channel = inbound.channel
+        if is_private_thread(channel, thread_id) and not is_private_thread(
+            channel, inbound.thread_id
+        ):
             return inbound
         return replace(inbound, thread_id=thread_id)
 

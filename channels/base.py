@@ -28,6 +28,7 @@ __all__ = [
     "HttpRoute",
     "InMemoryStateStore",
     "Inbound",
+    "Invite",
     "Outgoing",
     "OutgoingKind",
     "Pace",
@@ -163,6 +164,8 @@ class Outgoing:
         poll: a question with options to show as the platform's own poll (a
             meeting's proposed slots); `text` holds the same as numbered lines
             for an adapter that has no polls.
+        invite: the meeting a poll chose, for an adapter that can attach it
+            as a calendar event (email: an ``.ics``); `text` announces it.
         attempt: how many times the job has been claimed, this time included.
             Above 1, an earlier attempt may have reached the platform (its
             worker died after the send, or a timeout hid an accepted post); an
@@ -179,8 +182,20 @@ class Outgoing:
     reminder: str | None = None
     question: Literal["link"] | None = None
     poll: Poll | None = None
+    invite: Invite | None = None
     attempt: int = 1
     queued_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Invite:
+    """A meeting to attach as a calendar event: the same `uid` as in each attendee's feed."""
+
+    uid: str
+    start: datetime
+    end: datetime
+    title: str
+    description: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from wrapper.errors import StoreUnavailableError
 from wrapper.history import History
 from wrapper.limits import LimitDecision, TurnLimits, admit
 from wrapper.meeting_polls import MeetingPoll, close_due_in, poll_in, poll_replied_in
+from wrapper.meetings import attendee_names_in
 from wrapper.members import ThreadMember, thread_members_in
 from wrapper.model_calls import (
     CallRecord,
@@ -360,6 +361,10 @@ class InteractionWrapper:
     async def meeting_poll(self, poll_id: int) -> MeetingPoll | None:
         """A stored meeting poll (`wrapper.meeting_polls`), or None."""
         return await self._db.run(lambda conn: poll_in(conn, poll_id), inline=True)
+
+    async def meeting_attendees(self, poll_id: int) -> tuple[str, ...]:
+        """The names of who attends the meeting a poll decided (`wrapper.meetings`)."""
+        return await self._db.run(lambda conn: attendee_names_in(conn, poll_id), inline=True)
 
     async def close_due_polls(self, now: datetime) -> int:
         """Decide the meeting polls whose closing time has come (`wrapper.meeting_polls`)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = ["is_private_thread", "split_thread_key", "split_user_key", "thread_key", "user_key"]
 
 _PRIVATE_CHANNELS = frozenset({"email", "console"})
+_GROUP_MAIL = "group/"
 
 
 def thread_key(agent_id: str, channel: str, thread_id: str) -> str:
@@ -45,5 +46,10 @@ def is_private_thread(channel: str, thread_id: str) -> bool:
 
     Actions and reminders clocked in private threads are shown only in private
     threads; a group thread sees only what was clocked in it (docs/clock-spec.md §7.3).
+    An email thread is private unless its first mail named other people too
+    (``group/…``, `channels.email.reading.GROUP_THREAD`): then all of them read
+    its answers.
     """
+    if thread_id.startswith(_GROUP_MAIL):
+        return False
     return channel in _PRIVATE_CHANNELS or thread_id.startswith("dm:")

@@ -33,6 +33,7 @@ from wrapper.queries.per_message import load_person
 from wrapper.tables import meeting_attendees, meeting_polls, meeting_votes
 
 __all__ = [
+    "ANSWER_HOW",
     "POLL_KEY",
     "MeetingPoll",
     "MeetingVote",
@@ -40,6 +41,7 @@ __all__ = [
     "PollOption",
     "close_due_in",
     "decide_in",
+    "decided_poll_of",
     "new_poll_id",
     "poll_id_of",
     "poll_in",
@@ -53,6 +55,14 @@ __all__ = [
 
 POLL_KEY = "poll:"
 """The outbox key prefix of a poll's message: ``poll:<id>``."""
+
+ANSWER_HOW = (
+    'Reply to this message with the numbers that work for you, such as "vote 1 3", or "vote none".'
+)
+"""The last line of a poll sent as text: `channels.poll_votes` reads only words that say vote."""
+
+DECIDED = ":decided"
+"""The suffix of a poll's announcement job: ``poll:<id>:decided``."""
 
 REMIND_BEFORE = timedelta(minutes=15)
 """Each attendee's reminder of the chosen slot comes this long before it."""
@@ -74,6 +84,11 @@ def poll_id_of(key: str) -> int | None:
     """The poll an outbox key posts (``poll:<id>``), or None (its announcement is not it)."""
     number = key.removeprefix(POLL_KEY)
     return int(number) if key.startswith(POLL_KEY) and number.isdigit() else None
+
+
+def decided_poll_of(key: str) -> int | None:
+    """The poll whose decision an outbox key announces (``poll:<id>:decided``), or None."""
+    return poll_id_of(key.removesuffix(DECIDED)) if key.endswith(DECIDED) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +147,7 @@ class MeetingPoll:
     channel: str
     thread_id: str
     question: str
+    minutes: int
     options: tuple[PollOption, ...]
     voters: tuple[str, ...]
     status: Literal["open", "decided"]
@@ -142,7 +158,7 @@ class MeetingPoll:
 def poll_text(question: str, options: Sequence[PollOption]) -> str:
     """The poll as text, for a channel without native polls: the question, numbered options."""
     lines = [question, *(f"{n}. {option.label}" for n, option in enumerate(options, 1))]
-    lines.append("Answer with the numbers that work for you.")
+    lines.append(ANSWER_HOW)
     return "\n".join(lines)
 
 
@@ -191,6 +207,7 @@ def poll_in(conn: Connection, poll_id: int) -> MeetingPoll | None:
         channel=row.channel,
         thread_id=row.thread_id,
         question=stored["question"],
+        minutes=row.minutes,
         options=tuple(
             PollOption(datetime.fromisoformat(o["start"]), o["label"]) for o in stored["slots"]
         ),
@@ -283,7 +300,7 @@ def decide_in(
     else:
         text = f"Decided: {poll.options[best].label}. Everyone can make it."
     values = item_values(
-        key=f"{poll_key(poll.id)}:decided", kind="reply", channel=poll.channel,
+        key=f"{poll_key(poll.id)}{DECIDED}", kind="reply", channel=poll.channel,
         thread_id=poll.thread_id, thread_key=poll.thread_key, user_key=None, user_id=None,
         text=text, due_at=now, memory_id=None, now=now,
     )  # fmt: skip

@@ -18,7 +18,7 @@ from clockcore.message import speaker_label
 from wrapper.keys import split_user_key
 from wrapper.tables import identities, meeting_attendees, meeting_polls
 
-__all__ = ["Meeting", "meetings_in"]
+__all__ = ["Meeting", "attendee_names_in", "meetings_in"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +77,18 @@ def meetings_in(conn: Connection, person_id: str, *, ending_after: datetime) -> 
             continue
         meetings[row.id] = Meeting(
             id=row.id, start=start, minutes=row.minutes, label=slot["label"],
-            channel=row.channel, others=_others(conn, row.id, person_id),
+            channel=row.channel, others=attendee_names_in(conn, row.id, but=person_id),
         )  # fmt: skip
     return sorted(meetings.values(), key=lambda m: (m.start, m.id))
 
 
-def _others(conn: Connection, poll_id: int, person_id: str) -> tuple[str, ...]:
-    """The names of a meeting's attendees other than the person, as their platforms give them."""
+def attendee_names_in(conn: Connection, poll_id: int, *, but: str | None = None) -> tuple[str, ...]:
+    """The names of a meeting's attendees, as their platforms give them; `but` that person."""
     rows = conn.execute(
         select(meeting_attendees.c.user_key, identities.c.display_name, identities.c.user_id)
         .outerjoin(identities, identities.c.user_key == meeting_attendees.c.user_key)
         .where(meeting_attendees.c.poll_id == poll_id)
         .order_by(meeting_attendees.c.user_key)
     ).all()
-    return tuple(
-        speaker_label(name, *split_user_key(key)) for key, name, owner in rows if owner != person_id
-    )
+    kept = [(key, name) for key, name, owner in rows if but is None or owner != but]
+    return tuple(speaker_label(name, *split_user_key(key)) for key, name in kept)

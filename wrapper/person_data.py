@@ -36,7 +36,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, false, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    String,
+    and_,
+    cast,
+    delete,
+    false,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection
 
 from clockcore.message import speaker_label
@@ -120,6 +131,7 @@ def erase_person(conn: Connection, user_key: str) -> Erased:
                 ),
             )
     run("routes", delete(routes).where(routes.c.thread_key.in_(private)))
+    _leave_routes(conn, keys, run)
     run(
         "thread_participants",
         delete(t.participants).where(
@@ -167,6 +179,35 @@ def _identities_of(conn: Connection, pid: str) -> list[tuple[str, str | None]]:
     """(user key, the name the platform gives) of each identity of the person."""
     query = select(t.identities.c.user_key, t.identities.c.display_name)
     return [(key, name) for key, name in conn.execute(query.where(t.identities.c.user_id == pid))]
+
+
+def _leave_routes(conn: Connection, keys: Sequence[str], run: Any) -> None:
+    """Group mail threads no longer write to them: out of each route's Cc and To.
+
+    Read over every group thread's route, not only those they wrote in: a
+    group mail names people who never wrote (`wrapper.replies`). When they
+    were its To, the next in its Cc takes it; with nobody left, the route goes.
+    """
+    ids = {split_user_key(key)[1] for key in keys}
+    text = cast(routes.c.route, String)
+    naming = or_(false(), *(text.contains(i, autoescape=True) for i in ids))
+    rows = conn.execute(select(routes.c.thread_key, routes.c.route).where(naming)).all()
+    for thread_key, route in rows:
+        if not isinstance(route, dict) or is_private_thread(*split_thread_key(thread_key)[1:]):
+            continue
+        cc = str(route.get("cc", "")).split()
+        to = route.get("to")
+        if to not in ids and not ids.intersection(cc):
+            continue
+        left = [address for address in cc if address not in ids]
+        where = routes.c.thread_key == thread_key
+        if to in ids and not left:
+            run("routes", delete(routes).where(where))
+            continue
+        if to in ids:
+            to, left = left[0], left[1:]
+        changed = {**route, "to": to, "cc": " ".join(left)}
+        run("routes", update(routes).where(where).values(route=changed))
 
 
 def _leave_polls(conn: Connection, keys: Sequence[str], threads: Sequence[str], run: Any) -> None:

@@ -6,7 +6,9 @@ learned another person's Message-ID read that person's thread through the
 agent's answers and turn its route, reminders included, to themselves.
 
 So a named message leads to its thread only when the writer is already a
-participant of that thread (`thread_participants`: they wrote in it before).
+participant of that thread (`thread_participants`: they wrote in it before),
+or the thread's route names them among the people its answers go to (its
+``cc``: a group mail that addressed them, where their reply-all joins).
 The names are looked up among the messages people sent us (the journal) and
 the ones we sent (`sent_messages`, kept with the outbox job), so a client that
 sets only ``In-Reply-To`` to our reply finds its thread too. Participation is
@@ -22,8 +24,8 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from wrapper.keys import split_thread_key
-from wrapper.tables import journal, outbox, participants, sent_messages
+from wrapper.keys import split_thread_key, split_user_key
+from wrapper.tables import journal, outbox, participants, routes, sent_messages
 
 __all__ = ["MAX_NAMED", "thread_followed"]
 
@@ -55,14 +57,15 @@ def thread_followed(
             found.setdefault(name, key)
     if not found:
         return None
+    threads = set(found.values())
     member = set(
         conn.execute(
             select(participants.c.thread_key).where(
-                participants.c.user_key == user_key,
-                participants.c.thread_key.in_(set(found.values())),
+                participants.c.user_key == user_key, participants.c.thread_key.in_(threads)
             )
         ).scalars()
     )
+    member |= _addressed(conn, user_key, threads - member)
     for name in wanted:
         key = found.get(name)
         if key is not None and key in member:
@@ -70,3 +73,18 @@ def thread_followed(
             if agent == agent_id and on == channel:
                 return thread_id
     return None
+
+
+def _addressed(conn: Connection, user_key: str, threads: set[str]) -> set[str]:
+    """The threads among `threads` whose answers go to `user_key` too (their route's ``cc``)."""
+    if not threads:
+        return set()
+    platform_id = split_user_key(user_key)[1]
+    rows = conn.execute(
+        select(routes.c.thread_key, routes.c.route).where(routes.c.thread_key.in_(threads))
+    )
+    return {
+        key
+        for key, route in rows
+        if isinstance(route, dict) and platform_id in str(route.get("cc", "")).split()
+    }

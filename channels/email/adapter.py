@@ -204,11 +204,12 @@ class EmailChannel(Channel):
             ) from exc
         host, port, user, password, security = self._smtp
         to = str(mail["To"])
+        cc = [a.strip() for a in str(mail["Cc"] or "").split(",") if a.strip()]
         try:
             await aiosmtplib.send(
                 mail,
                 sender=self.address,
-                recipients=[to],
+                recipients=[to, *cc],
                 hostname=host,
                 port=port,
                 username=(user or self.address) if password is not None else None,

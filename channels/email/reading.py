@@ -55,6 +55,7 @@ __all__ = [
     "internal_date_utc",
     "message_id_of",
     "named_ids",
+    "others_addressed",
     "read_mail",
     "refusal",
     "sender",
@@ -72,6 +73,12 @@ BeautifulSoup 5.7 s, and the garbage collections its tree set off held every thr
 _REPLY_SCAN_CHARS = 32_000  # the quote/signature cutter sees this much; more is cut anyway
 _REPLY_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
 _MAX_SUBJECT = 300
+MAX_ADDRESSED = 20
+"""The other people a group mail names (To and Cc) that clockbot keeps and writes back to;
+a mail to more is answered to its first ones (in header order), as a list would be cut."""
+GROUP_THREAD = "group/"
+"""How a thread id starts when its first mail named other people too: a group thread
+(`wrapper.keys.is_private_thread`), whose answers go to all of them."""
 _MAX_REFERENCES = 20  # RFC 5322 lets a client trim; we keep the root and the latest ones
 _MSG_ID = re.compile(r"<[^<>\s]{1,250}>")
 _AUTOMATED_LOCALPARTS = frozenset(
@@ -192,10 +199,13 @@ def read_mail(
         "message_id": own_id or "",
         "references": " ".join([*references, own_id] if own_id else references),
     }
+    others = others_addressed(message, who, screening.own_address)
+    if others:
+        route["cc"] = " ".join(others)
     return Accepted(
         Inbound(
             channel="email",
-            thread_id=f"{who}/{message_id}",
+            thread_id=f"{GROUP_THREAD if others else ''}{who}/{message_id}",
             user_id=who,
             text=text,
             message_id=message_id,
@@ -267,6 +277,23 @@ def sender_name(message: Message, address: str) -> str | None:
         if found.strip().lower() == address and name.strip():
             return _one_line(name)
     return None
+
+
+def others_addressed(message: Message, who: str, own_address: str) -> tuple[str, ...]:
+    """The people besides the sender and clockbot that To and Cc name, lower-cased, once each.
+
+    At most `MAX_ADDRESSED`; Bcc is never seen by a recipient, so it never counts.
+    """
+    raw = [_header(message, "to"), _header(message, "cc")]
+    skip = {who, own_address.lower()}
+    found: list[str] = []
+    for _name, address in getaddresses([r for r in raw if r]):
+        address = address.strip().lower()
+        if address in skip or address in found or any(c in address for c in '<>,;"()'):
+            continue  # ourselves, a repeat, or nothing a mail could be written to
+        if _plausible_address(address):
+            found.append(address)
+    return tuple(found[:MAX_ADDRESSED])
 
 
 def _plausible_address(address: str) -> bool:

@@ -12,19 +12,23 @@ import hashlib
 import html
 import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-from channels.base import Outgoing
+from icalendar import Calendar, Event
+
+from channels.base import Invite, Outgoing
 
 __all__ = [
     "InvalidRecipientError",
     "compose",
+    "invitation",
     "message_id_for",
     "recipient",
+    "recipients",
     "reply_subject",
 ]
 
@@ -63,13 +67,36 @@ def reply_subject(subject: str) -> str:
 def recipient(route: Mapping[str, str], user_id: str | None) -> str:
     """The address to write to: the route's ``to``, else the user id. Raises if neither is one."""
     value = _one_line(route.get("to") or user_id or "")
-    local, at, domain = value.rpartition("@")
-    if not (local and at and "." in domain) or any(c in value for c in '<>,;"() '):
+    if _address(value) is None:
         raise InvalidRecipientError(value)
+    return value
+
+
+def recipients(message: Outgoing, *, address: str) -> tuple[str, list[str]]:
+    """(To, Cc) of the mail for `message`; raises `InvalidRecipientError` without a To.
+
+    In a group thread (its route's ``cc``: the others the mail that started it
+    named) every answer goes to all of them; a reminder or other proactive
+    mail addressed to one of them is written To them, the rest in Cc.
+    """
+    to = recipient(message.route, message.user_id)
+    group = [to, *filter(None, map(_address, message.route.get("cc", "").split()))]
+    group = list(dict.fromkeys(a for a in group if a != address.lower()))
+    mine = _address(message.user_id or "")
+    if message.kind != "reply" and mine in group:
+        to = mine
+    return to, [a for a in group if a != to]
+
+
+def _address(value: str) -> str | None:
+    """`value` if it is one plain address a mail can be written to, else None."""
+    local, at, domain = value.rpartition("@")
+    if not (local and at and "." in domain) or any(c in value for c in '<>,;"() \r\n'):
+        return None
     try:
         Address(addr_spec=value)
-    except (ValueError, IndexError) as exc:
-        raise InvalidRecipientError(value) from exc
+    except (ValueError, IndexError):
+        return None
     return value
 
 
@@ -83,10 +110,12 @@ def compose(
     ``auto-generated``, and a reminder says so in its subject.
     """
     route = message.route
-    to = recipient(route, message.user_id)
+    to, cc = recipients(message, address=address)
     mail = EmailMessage(policy=policy.SMTP)
     mail["From"] = address
     mail["To"] = to
+    if cc:
+        mail["Cc"] = ", ".join(cc)
     mail["Date"] = format_datetime(now)
     mail["Message-ID"] = message_id_for(message.key, address)
     mail["Subject"] = _subject(message)
@@ -104,7 +133,31 @@ def compose(
     mail.set_content(body + ("" if body.endswith("\n") else "\n"), subtype="plain", charset="utf-8")
     if html_part:
         mail.add_alternative(_as_html(body), subtype="html", charset="utf-8")
+    if message.invite is not None:
+        mail.add_attachment(
+            invitation(message.invite, now=now), maintype="text", subtype="calendar",
+            filename="meeting.ics", params={"method": "PUBLISH", "charset": "utf-8"},
+        )  # fmt: skip
     return mail
+
+
+def invitation(invite: Invite, *, now: datetime) -> bytes:
+    """The meeting as an iCalendar object (RFC 5545) with ``METHOD:PUBLISH``.
+
+    PUBLISH, not REQUEST: calendar apps offer to add the event, and no one's
+    app mails an acceptance back to clockbot's inbox, where it would read as a
+    message to answer. The ``UID`` is the one in each attendee's feed.
+    """
+    calendar = Calendar.new(prodid="-//clockbot//meeting//EN", method="PUBLISH")
+    event = Event.new(
+        uid=invite.uid, summary=_one_line(invite.title)[:_MAX_SUBJECT],
+        description=invite.description, start=invite.start.astimezone(UTC),
+        end=invite.end.astimezone(UTC), stamp=now,
+    )  # fmt: skip
+    event.add("transp", "OPAQUE")
+    calendar.add_component(event)
+    body: bytes = calendar.to_ical()
+    return body
 
 
 def _subject(message: Outgoing) -> str:

@@ -172,6 +172,28 @@ async def test_erasing_nobody_changes_nothing(
     assert await wrapper.database.run(_all_rows) == before
 
 
+async def test_a_group_mail_stops_writing_to_whoever_is_erased(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    """Also the people it named who never wrote in it, and whoever was its To."""
+    ana, ben, cy = "ana@example.test", "ben@example.test", "cy@example.test"
+    for person in (ben, cy):
+        await _say(wrapper, clock, "email", f"{person}/<{person}>", person, "hi", f"<{person}>")
+    group = f"group/{ana}/<g1@x>"
+    ref = MessageRef(
+        channel="email", thread_id=group, user_id=ana, message_id="<g1@x>", text="hello all",
+        received_at=clock.now(), route={"to": ana, "cc": f"{ben} {cy}", "subject": "s"},
+    )  # fmt: skip
+    await wrapper.receive(ref)
+    key = f"agent:main:email:{group}"
+    await wrapper.erase_person(f"email:{ben}")  # named in Cc, never wrote there
+    assert await wrapper.routes.get(key) == {"to": ana, "cc": cy, "subject": "s"}
+    await wrapper.erase_person(f"email:{ana}")  # the To: the next one takes it
+    assert await wrapper.routes.get(key) == {"to": cy, "cc": "", "subject": "s"}
+    await wrapper.erase_person(f"email:{cy}")  # nobody left to write to
+    assert await wrapper.routes.get(key) == {}
+
+
 async def test_a_persons_export_holds_all_of_theirs_and_nothing_of_anyone_else(
     wrapper: InteractionWrapper, clock: SettableClock
 ) -> None:

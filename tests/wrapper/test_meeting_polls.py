@@ -17,6 +17,7 @@ from tests.support import staged
 from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.meeting_polls import (
+    ANSWER_HOW,
     MeetingVote,
     NewMeetingPoll,
     PollOption,
@@ -63,7 +64,7 @@ async def test_the_last_answer_decides_for_the_slot_most_can_make(
     [posted] = [j for j in await wrapper.outbox.listing(limit=50) if j.key == poll_key(9)]
     assert posted.text.splitlines() == [
         "When can we meet? (30 min)", "1. slot 1", "2. slot 2", "3. slot 3",
-        "Answer with the numbers that work for you.",
+        ANSWER_HOW,
     ]  # fmt: skip
     await staged.commit(wrapper, MeetingVote(9, ANA, (1, 3)), MeetingVote(9, BEN, (3,)))
     assert await _announced(wrapper) == []  # Chen has not answered

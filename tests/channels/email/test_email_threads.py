@@ -152,3 +152,43 @@ async def test_a_sender_who_wrote_in_a_thread_joins_it_through_their_own_mail(
         jobs = await gateway.outbox.listing()
 
     assert {job.thread_id for job in jobs} == {f"{ALICE}/<m1@example.test>"}
+
+
+async def test_copying_someone_in_never_shows_them_a_private_thread(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    """A reply to one's own private thread with someone in Cc starts a group thread instead.
+
+    Its answers go to both, so it must not carry the private thread's history; and
+    someone the group mail did not name still cannot join the group thread.
+    """
+    clock = SettableClock(datetime.now(UTC))
+    async with FakeLLMServer(default_text="Noted.") as llm:
+        async with running(tmp_path, dovecot, mail, llm, clock) as gateway:
+            await submit(mail, letter(f"note the bank account {SECRET}", subject="bank"))
+            [answer] = await mail.wait_for(ALICE, 1)
+            cc_bob = letter(
+                "what do we have planned?", subject="Re: bank", message_id="<m2@example.test>",
+                In_Reply_To=answer["Message-ID"], Cc=BOB,
+            )  # fmt: skip
+            await submit(mail, cc_bob)
+            [group_answer] = await mail.wait_for(BOB, 1)
+            mallory = letter(
+                "and me?", sender="mallory@example.test", subject="Re: bank",
+                message_id="<x1@example.test>", In_Reply_To=group_answer["Message-ID"],
+            )  # fmt: skip
+            await submit(mail, mallory, sender="mallory@example.test")
+            await mail.wait_for("mallory@example.test", 1)
+            await gateway.settle()
+            jobs = await gateway.outbox.listing()
+
+        [group_turn] = _requests_with(llm, "what do we have planned?")
+
+    assert SECRET not in json.dumps(group_turn)
+    assert (group_answer["To"], group_answer["Cc"]) == (ALICE, BOB)
+    threads = {job.thread_id for job in jobs}
+    assert threads == {
+        f"{ALICE}/<m1@example.test>",
+        f"group/{ALICE}/<m2@example.test>",
+        "mallory@example.test/<x1@example.test>",  # not named by the group mail: her own
+    }

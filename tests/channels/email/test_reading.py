@@ -9,6 +9,7 @@ from email.message import EmailMessage
 import pytest
 
 from channels.email.reading import (
+    MAX_ADDRESSED,
     MAX_HTML_CHARS,
     MAX_PARTS,
     Accepted,
@@ -22,6 +23,7 @@ from channels.email.reading import (
     html_text,
     internal_date_utc,
     named_ids,
+    others_addressed,
     read_mail,
     refusal,
     sender,
@@ -419,3 +421,25 @@ def test_a_huge_html_mail_is_read_from_its_start_only() -> None:
 )
 def test_html_reads_as_its_lines(html: str, text: str) -> None:
     assert html_text(html) == text
+
+
+def test_a_mail_naming_others_starts_a_group_thread_whose_route_names_them() -> None:
+    raw = parse(
+        "From: Ana <ana@example.test>\nTo: bot@example.test, Ben <BEN@example.test>\n"
+        'Cc: "Chen, W." <chen@example.test>, ana@example.test, BOT@example.test, '
+        "not-an-address, ben@example.test\nMessage-ID: <g1@x>"
+    ).as_bytes()
+    outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
+    assert isinstance(outcome, Accepted)
+    assert outcome.inbound.thread_id == "group/ana@example.test/<g1@x>"
+    assert outcome.inbound.route["to"] == "ana@example.test"
+    assert outcome.inbound.route["cc"] == "ben@example.test chen@example.test"
+
+
+def test_bcc_is_no_group_and_a_long_list_is_cut() -> None:
+    alone = parse("From: ana@example.test\nTo: bot@example.test\nBcc: ben@example.test")
+    assert others_addressed(alone, "ana@example.test", "bot@example.test") == ()
+    many = ", ".join(f"p{n}@example.test" for n in range(50))
+    crowd = parse(f"From: ana@example.test\nTo: bot@example.test\nCc: {many}")
+    found = others_addressed(crowd, "ana@example.test", "bot@example.test")
+    assert found == tuple(f"p{n}@example.test" for n in range(MAX_ADDRESSED))

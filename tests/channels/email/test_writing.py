@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from icalendar import Calendar
 
-from channels.base import ChannelError, Outgoing, OutgoingKind
+from channels.base import ChannelError, Invite, Outgoing, OutgoingKind
 from channels.email.writing import (
     InvalidRecipientError,
     compose,
@@ -164,3 +165,34 @@ async def test_a_bad_route_fails_permanently_without_connecting(
         await make_channel(dovecot, mail).send(outgoing(to="not an address"))
     assert caught.value.permanent
     assert mail.received == []
+
+
+def test_in_a_group_thread_an_answer_goes_to_all_and_a_reminder_to_its_person_first() -> None:
+    group = {"cc": "bob@example.test carol@example.test bot@example.test bad<@x"}
+    reply = compose(outgoing(**group), address=BOT, now=NOW)
+    assert (reply["To"], reply["Cc"]) == (ALICE, "bob@example.test, carol@example.test")
+    reminder = Outgoing(
+        "reminder", "group/x", "carol@example.test", "Meeting: Tue", {**ROUTE, **group}, key="k"
+    )
+    mail = compose(reminder, address=BOT, now=NOW)
+    assert (mail["To"], mail["Cc"]) == ("carol@example.test", f"{ALICE}, bob@example.test")
+    assert compose(outgoing(), address=BOT, now=NOW)["Cc"] is None  # a private thread
+
+
+def test_a_meeting_goes_as_an_ics_that_calendars_read_back() -> None:
+    start = datetime(2026, 12, 1, 16, tzinfo=UTC)
+    invite = Invite("meeting-9@clock.example", start, start + timedelta(minutes=45),
+                    "Meeting: Ana, Ben", "Tue 1 Dec: 16:00 Lisbon · 11:00 New York")  # fmt: skip
+    mail = compose(
+        Outgoing("reply", "group/x", None, "Decided: Tue.", ROUTE, key="k", invite=invite),
+        address=BOT, now=NOW,
+    )  # fmt: skip
+    [part] = [p for p in mail.walk() if p.get_content_type() == "text/calendar"]
+    assert part.get_filename() == "meeting.ics" and part.get_param("method") == "PUBLISH"
+    calendar = Calendar.from_ical(part.get_content())
+    [event] = calendar.walk("VEVENT")
+    assert (event.start, event.end) == (start, start + timedelta(minutes=45))
+    assert (str(event["UID"]), str(event["SUMMARY"])) == (invite.uid, invite.title)
+    assert str(event["DESCRIPTION"]) == invite.description
+    body = mail.get_body(preferencelist=("plain",))
+    assert body is not None and body.get_content() == "Decided: Tue.\n"
