@@ -85,12 +85,18 @@ def _one_shot(job: OutboxItem, host: str, now: datetime) -> Event:
 
 
 def meeting_event(meeting: Meeting, public_url: str, now: datetime) -> Event:
-    """The meeting as a ``VEVENT``: UTC start, its length, busy; the slot in every zone said."""
+    """The meeting as a ``VEVENT``: its start, its length, busy; the slot in every zone said.
+
+    A repeating meeting is one event with its ``RRULE`` in the zone it was agreed in.
+    """
+    tz = get_zone(meeting.zone) if meeting.repeat and meeting.zone else UTC
     event = Event.new(
         uid=meeting_uid(meeting.id, public_url), summary=_summary(meeting.title),
-        description=meeting.label, start=meeting.start.astimezone(UTC),
-        end=meeting.end.astimezone(UTC), stamp=now,
+        description=meeting.label, start=meeting.start.astimezone(tz),
+        end=meeting.end.astimezone(tz), stamp=now,
     )  # fmt: skip
+    if meeting.repeat and meeting.zone:
+        event.add("rrule", vRecur.from_ical(meeting.repeat))
     event.add("transp", "OPAQUE")
     return event
 

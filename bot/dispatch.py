@@ -304,6 +304,8 @@ class Dispatcher:
             end=slot.start + timedelta(minutes=poll.minutes),
             title=f"Meeting: {', '.join(names)}" if names else "Meeting",
             description=slot.label,
+            repeat=poll.repeat,
+            zone=poll.zone,
         )
 
     async def _deliver(self, item: OutboxItem, text: str) -> Sequence[str]:

@@ -41,6 +41,7 @@ from clockcore.zones import get_zone
 from wrapper.effects import Enqueue
 from wrapper.keys import split_user_key
 from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
+from wrapper.meetings import REPEATS, repeat_words
 from wrapper.members import ThreadMember
 
 __all__ = ["MEETING_HANDLERS", "MEETING_TOOLS", "ask_for_zone"]
@@ -61,14 +62,17 @@ MEETING_TOOLS: tuple[ToolSpec, ...] = (
         "timezone and contact hours. when is the person's own words for the range ('next "
         "week', 'tomorrow afternoon', 'la semana que viene'; default: the next 7 days); "
         "minutes the length (default 60); people the names or @handles asked for (default: "
-        "everyone who has written here). The slots it returns, each in every member's local "
-        "time, go to the group as a poll after your answer: introduce them briefly.",
+        "everyone who has written here); repeat for a meeting that repeats ('every other "
+        "Tuesday': the slots are its first time; it keeps its wall time in the asker's zone). "
+        "The slots it returns, each in every member's local time, go to the group as a poll "
+        "after your answer: introduce them briefly.",
         object_schema(
             {
                 "when": TEXT,
                 "minutes": {"type": "integer"},
                 "people": {"type": "array", "items": TEXT},
                 "nights": {"type": "boolean", "description": "Allow 00:00-06:00 local."},
+                "repeat": {"type": "string", "enum": list(REPEATS)},
             }
         ),
     ),
@@ -83,6 +87,7 @@ async def _find_meeting_time(arguments: Mapping[str, Any], context: ToolSession)
     minutes = integer_arg(arguments, "minutes", required=False) or DEFAULT_MINUTES
     if not 5 <= minutes <= MAX_MINUTES:
         raise BadArguments(f"minutes must be between 5 and {MAX_MINUTES}, not {minutes}")
+    repeat = _repeat(arguments, context)
     start, end = _range(text_arg(arguments, "when", required=False), context)
     everyone = await context.wrapper.thread_members(context.group)
     members = _chosen(everyone, _people(arguments), context.envelope.user_key)
@@ -102,7 +107,7 @@ async def _find_meeting_time(arguments: Mapping[str, Any], context: ToolSession)
     }
     known = [m for m in members if m.zone is not None]
     if search.slots and len(known) >= 2 and context.can_send:
-        poll = _poll(context, search.slots, known, minutes, headline)
+        poll = _poll(context, search.slots, known, minutes, headline, repeat)
         result["poll"] = {
             "id": poll.id,
             "note": "these slots go to the group as a poll after your answer (numbered where "
@@ -218,24 +223,43 @@ def _shown(option: int, slot: Slot, headline: str | None) -> dict[str, Any]:
     return shown
 
 
+def _repeat(arguments: Mapping[str, Any], context: ToolSession) -> str | None:
+    """The RRULE of a repeating meeting, or None; it needs the asker's zone to keep its time in."""
+    words = text_arg(arguments, "repeat", required=False)
+    if words is None:
+        return None
+    rule = REPEATS.get(words.strip().lower())
+    if rule is None:
+        raise BadArguments(f"repeat must be one of {', '.join(REPEATS)}, not {words!r}")
+    if not context.zone_known:
+        raise BadArguments(
+            "a repeating meeting keeps its time in the asker's timezone, which is not known: "
+            "ask them for their city first (in a direct message)"
+        )
+    return rule
+
+
 def _poll(
     context: ToolSession,
     slots: Sequence[Slot],
     voters: Sequence[ThreadMember],
     minutes: int,
     headline: str | None,
+    repeat: str | None,
 ) -> NewMeetingPoll:
     """Stage the poll of `slots` (one per turn: a second search replaces the first's)."""
     context.staged[:] = [e for e in context.staged if not isinstance(e, NewMeetingPoll)]
     message = context.message
     now = context.clock.now()
+    how = f", {repeat_words(repeat)}" if repeat else ""
     poll = NewMeetingPoll(
         id=new_poll_id(), thread_key=context.envelope.thread_key, channel=message.channel,
         thread_id=message.thread_id, organiser=context.envelope.user_key, minutes=minutes,
-        question=f"When can we meet? ({minutes} min)",
+        question=f"When can we meet? ({minutes} min{how})",
         options=tuple(PollOption(slot.start, slot.describe(headline)) for slot in slots),
         voters=tuple(m.user_key for m in voters),
         closes_at=min(now + POLL_OPEN, min(slot.start for slot in slots)),
+        repeat=repeat, zone=context.session_tz if repeat else None,
     )  # fmt: skip
     context.stage(poll)
     return poll

@@ -189,13 +189,18 @@ class Outgoing:
 
 @dataclass(frozen=True, slots=True)
 class Invite:
-    """A meeting to attach as a calendar event: the same `uid` as in each attendee's feed."""
+    """A meeting to attach as a calendar event: the same `uid` as in each attendee's feed.
+
+    A repeating meeting has its RRULE in `repeat`, read in `zone` (`start` is its first).
+    """
 
     uid: str
     start: datetime
     end: datetime
     title: str
     description: str
+    repeat: str | None = None
+    zone: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

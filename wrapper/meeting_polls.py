@@ -24,8 +24,8 @@ from typing import Literal
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
-from wrapper.keys import split_user_key
-from wrapper.members import PrivateThread, private_thread_in
+from wrapper.meetings import repeat_words, schedule_attendees_in
+from wrapper.members import reachable_in
 from wrapper.outbox import enqueue_in, item_values, sent_item_in
 from wrapper.queries.common import chosen_id, insert_for
 from wrapper.queries.memory import insert_memory, new_memory_id
@@ -112,6 +112,9 @@ class NewMeetingPoll:
         options: the slots, best first.
         voters: the user keys asked to answer (the members with a known zone).
         closes_at: when the poll is decided whatever the answers.
+        repeat: for a repeating meeting, its RRULE (`wrapper.meetings.REPEATS`);
+            the options are then its first occurrence.
+        zone: where a repeating meeting keeps its wall time (the organiser's zone).
     """
 
     id: int
@@ -124,6 +127,8 @@ class NewMeetingPoll:
     options: tuple[PollOption, ...]
     voters: tuple[str, ...]
     closes_at: datetime
+    repeat: str | None = None
+    zone: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +158,8 @@ class MeetingPoll:
     status: Literal["open", "decided"]
     chosen: int | None
     closes_at: datetime
+    repeat: str | None = None
+    zone: str | None = None
 
 
 def poll_text(question: str, options: Sequence[PollOption]) -> str:
@@ -179,6 +186,8 @@ def store_poll_in(conn: Connection, poll: NewMeetingPoll, *, now: datetime) -> N
                     {"start": o.start.isoformat(), "label": o.label[:MAX_OPTION_CHARS]}
                     for o in poll.options
                 ],
+                "repeat": poll.repeat if poll.zone else None,
+                "zone": poll.zone if poll.repeat else None,
             },
             voters=list(poll.voters),
             status="open",
@@ -215,6 +224,8 @@ def poll_in(conn: Connection, poll_id: int) -> MeetingPoll | None:
         status=row.status,
         chosen=row.chosen,
         closes_at=row.closes_at,
+        repeat=stored.get("repeat"),
+        zone=stored.get("zone"),
     )
 
 
@@ -295,10 +306,10 @@ def decide_in(
     asked = len(poll.voters)
     if chosen is None:
         text = "The poll closed without answers: no time was chosen."
-    elif counts[best] < asked:
-        text = f"Decided: {poll.options[best].label}. {counts[best]} of {asked} can make it."
     else:
-        text = f"Decided: {poll.options[best].label}. Everyone can make it."
+        then = f", then {repeat_words(poll.repeat)}" if poll.repeat and poll.zone else ""
+        who = "Everyone can" if counts[best] == asked else f"{counts[best]} of {asked} can"
+        text = f"Decided: {poll.options[best].label}{then}. {who} make it."
     values = item_values(
         key=f"{poll_key(poll.id)}{DECIDED}", kind="reply", channel=poll.channel,
         thread_id=poll.thread_id, thread_key=poll.thread_key, user_key=None, user_id=None,
@@ -311,7 +322,15 @@ def decide_in(
             insert_for(conn, meeting_attendees),
             [{"poll_id": poll.id, "user_key": key} for key in attendees],
         )
-        _remind_attendees(conn, poll, poll.options[best], attendees, now=now)
+        if poll.repeat and poll.zone:
+            schedule_attendees_in(
+                conn, key=poll_key(poll.id),
+                group=(poll.thread_key, poll.channel, poll.thread_id),
+                start=poll.options[best].start, rule=poll.repeat, zone=poll.zone,
+                attendees=attendees, remind_before=REMIND_BEFORE, now=now,
+            )  # fmt: skip
+        else:
+            _remind_attendees(conn, poll, poll.options[best], attendees, now=now)
     return chosen
 
 
@@ -340,9 +359,8 @@ def _remind_attendees(
             conn, item_id=item_id, user_id=person.user_id, content=text, now=now,
             due_at=slot.start, group=poll.thread_key,
         )  # fmt: skip
-        to = private_thread_in(conn, person.user_id) or PrivateThread(
-            poll.thread_key, poll.channel, poll.thread_id, user_key, split_user_key(user_key)[1]
-        )  # their direct chat, else the group addressed to them
+        group = (poll.thread_key, poll.channel, poll.thread_id)
+        to = reachable_in(conn, person.user_id, user_key, group)
         values = item_values(
             key=f"{poll_key(poll.id)}:remind:{user_key}", kind="reminder", channel=to.channel,
             thread_id=to.thread_id, thread_key=to.thread_key, user_key=to.user_key,

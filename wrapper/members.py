@@ -21,7 +21,13 @@ from wrapper.keys import is_private_thread, split_thread_key, split_user_key
 from wrapper.rows import PersonRow
 from wrapper.tables import identities, participants, users
 
-__all__ = ["PrivateThread", "ThreadMember", "private_thread_in", "thread_members_in"]
+__all__ = [
+    "PrivateThread",
+    "ThreadMember",
+    "private_thread_in",
+    "reachable_in",
+    "thread_members_in",
+]
 
 _NEVER = datetime.min.replace(tzinfo=UTC)
 
@@ -113,3 +119,16 @@ def private_thread_in(conn: Connection, person: str) -> PrivateThread | None:
             _, user_id = split_user_key(user_key)
             return PrivateThread(thread_key, channel, thread_id, user_key, user_id)
     return None
+
+
+def reachable_in(
+    conn: Connection, person: str, user_key: str, group: tuple[str, str, str]
+) -> PrivateThread:
+    """Where a message for one member goes: their direct conversation, else the group.
+
+    `group` is the group's thread key, channel and thread id; `user_key` the
+    member's identity there, to address them.
+    """
+    return private_thread_in(conn, person) or PrivateThread(
+        *group, user_key, split_user_key(user_key)[1]
+    )

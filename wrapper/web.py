@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection
 from wrapper import queries as q
 from wrapper import tables as t
 from wrapper.keys import split_thread_key
-from wrapper.meetings import meetings_in
+from wrapper.meetings import meetings_in, starts_within
 from wrapper.outbox import OutboxItem, outbox_item
 from wrapper.schedules import LATE_AFTER
 from wrapper.tables import outbox, web_links, web_sessions
@@ -216,6 +216,9 @@ def prune_web_in(conn: Connection, *, now: datetime) -> int:
 
 # --------------------------------------------------------------------------- the person's pages
 
+MEETINGS_AHEAD = timedelta(days=21)
+"""The timeline shows a repeating meeting's occurrences from its start this far on."""
+
 EntryKind = Literal["you", "bot", "action", "reminder", "meeting"]
 
 
@@ -287,10 +290,10 @@ def timeline_in(
             Entry(act.recorded_at, "action", channel, act.label, act.status, until=act.expires_at)
         )
     for meeting in meetings_in(conn, user_id, ending_after=since):
-        at, end = meeting.start, meeting.end
-        entries.append(
-            Entry(at, "meeting", meeting.channel, meeting.title, note=meeting.label, until=end)
-        )
+        length, title, note = meeting.end - meeting.start, meeting.title, meeting.label
+        for at in starts_within(meeting, since, since + MEETINGS_AHEAD):
+            entry = Entry(at, "meeting", meeting.channel, title, note=note, until=at + length)
+            entries.append(entry)
     # Platforms stamp a message to the second, and its reply often goes out within that
     # second: within one second, the bot's lines come after (above, newest first) the person's.
     entries.sort(key=lambda e: (e.at.replace(microsecond=0), e.kind != "you", e.at), reverse=True)

@@ -18,9 +18,10 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-from icalendar import Calendar, Event
+from icalendar import Calendar, Event, vRecur
 
 from channels.base import Invite, Outgoing
+from clockcore.zones import get_zone
 
 __all__ = [
     "InvalidRecipientError",
@@ -146,16 +147,22 @@ def invitation(invite: Invite, *, now: datetime) -> bytes:
 
     PUBLISH, not REQUEST: calendar apps offer to add the event, and no one's
     app mails an acceptance back to clockbot's inbox, where it would read as a
-    message to answer. The ``UID`` is the one in each attendee's feed.
+    message to answer. The ``UID`` is the one in each attendee's feed. A repeating
+    meeting carries its ``RRULE`` in its zone, with that zone's ``VTIMEZONE``.
     """
     calendar = Calendar.new(prodid="-//clockbot//meeting//EN", method="PUBLISH")
+    repeats = invite.repeat is not None and invite.zone is not None
+    tz = get_zone(invite.zone) if invite.zone is not None and repeats else UTC
     event = Event.new(
         uid=invite.uid, summary=_one_line(invite.title)[:_MAX_SUBJECT],
-        description=invite.description, start=invite.start.astimezone(UTC),
-        end=invite.end.astimezone(UTC), stamp=now,
+        description=invite.description, start=invite.start.astimezone(tz),
+        end=invite.end.astimezone(tz), stamp=now,
     )  # fmt: skip
+    if invite.repeat is not None and repeats:
+        event.add("rrule", vRecur.from_ical(invite.repeat))
     event.add("transp", "OPAQUE")
     calendar.add_component(event)
+    calendar.add_missing_timezones()
     body: bytes = calendar.to_ical()
     return body
 

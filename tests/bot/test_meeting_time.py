@@ -367,3 +367,27 @@ async def test_a_slack_thread_gets_boxes_and_buttons_and_the_answers_decide(
     due = stored.options[1].start - timedelta(minutes=15)
     thread = f"T0CLOCK:C1:{root}"
     assert reminders == [(thread, due, f"Meeting: {second}")] * 2
+
+
+async def test_a_repeating_meeting_is_asked_for_in_the_askers_zone(chat: Chat) -> None:
+    every = {"when": "next week", "repeat": "every other week"}
+    chat.server.script(
+        Reply.tool_call("find_meeting_time", json.dumps(every)), Reply.text("Options below.")
+    )
+    await chat.say("42", "@bot a call every other week, starting next week?")
+    chat.server.script(
+        Reply.tool_call("find_meeting_time", json.dumps(every)), Reply.text("Which city?")
+    )
+    await chat.say("45", "@bot and a fortnightly one from me?")  # Dee: no zone known
+    chat.server.script(
+        Reply.tool_call("find_meeting_time", json.dumps({"repeat": "daily"})), Reply.text("No.")
+    )
+    await chat.say("42", "@bot daily?")
+    ana, dee, daily = chat.results("find_meeting_time")
+    [poll] = [m.poll for m in chat.channel.sent if m.poll is not None]
+    assert poll.question == "When can we meet? (60 min, every other week)"
+    stored = await chat.gw.wrapper.meeting_poll(ana["poll"]["id"])
+    assert stored is not None
+    assert (stored.repeat, stored.zone) == ("FREQ=WEEKLY;INTERVAL=2", "Europe/Lisbon")
+    assert dee["error"] == "bad_arguments" and "timezone" in dee["message"]
+    assert daily["error"] == "bad_arguments" and "every other week" in daily["message"]

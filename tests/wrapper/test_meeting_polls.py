@@ -5,9 +5,11 @@ On SQLite and PostgreSQL. The conversation around them is tests/bot/test_meeting
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
+import recurring_ical_events
 from icalendar import Calendar
 
 from bot.calendar_ics import build_feed
@@ -16,6 +18,7 @@ from clockcore import MessageRef, SettableClock
 from tests.support import staged
 from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
+from wrapper.effects import ZoneChange
 from wrapper.meeting_polls import (
     ANSWER_HOW,
     MeetingVote,
@@ -220,3 +223,69 @@ async def _person_of(wrapper: InteractionWrapper, user_key: str) -> str:
     person = await wrapper.database.run(lambda conn: load_person(conn, user_key))
     assert person is not None
     return person.user_id
+
+
+async def test_a_repeating_meeting_keeps_its_zones_time_and_warns_whose_clock_moves(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    """Every other Tuesday at 16:00 London time, agreed on 25 Feb 2027.
+
+    New York changes two weeks before London in March (11:00 → 12:00 → 11:00); Berlin
+    changes with London; Sydney changes in April and October, London in March and
+    October. Each member with a moving clock is told a week before each change.
+    """
+    clock.advance(datetime(2027, 2, 25, 12, tzinfo=UTC) - clock.now())
+    zones = {ANA: "America/New_York", BEN: "Europe/Berlin", CHEN: "Australia/Sydney"}
+    await _poll(wrapper, clock)
+    for user_key, zone in zones.items():
+        await staged.commit(wrapper, ZoneChange(user_key, None, zone, "home"))
+    first = datetime(2027, 3, 2, 16, tzinfo=UTC)  # a Tuesday, 16:00 in London (GMT)
+    poll = NewMeetingPoll(
+        id=11, thread_key="agent:main:telegram:group:-100", channel="telegram",
+        thread_id="group:-100", organiser=BEN, minutes=60,
+        question="When can we meet? (60 min, every other week)",
+        options=(PollOption(first, "Tue 2 Mar: 16:00 London"),), voters=tuple(zones),
+        closes_at=first, repeat="FREQ=WEEKLY;INTERVAL=2", zone="Europe/London",
+    )  # fmt: skip
+    await staged.commit(wrapper, poll)
+    await staged.commit(wrapper, *(MeetingVote(11, key, (1,)) for key in zones))
+
+    jobs = await wrapper.outbox.listing(limit=200)
+    [decided] = [j.text for j in jobs if j.key == "poll:11:decided"]
+    assert (
+        decided == "Decided: Tue 2 Mar: 16:00 London, then every other week. Everyone can make it."
+    )
+
+    def warned(user_key: str) -> list[datetime]:
+        return sorted(j.due_at for j in jobs if j.key.startswith(f"poll:11:shift:{user_key}:"))
+
+    week = timedelta(days=7)
+    new_york = [datetime(2027, 3, 16, 16, tzinfo=UTC), datetime(2027, 3, 30, 15, tzinfo=UTC),
+                datetime(2028, 3, 14, 16, tzinfo=UTC), datetime(2028, 3, 28, 15, tzinfo=UTC)]  # fmt: skip
+    assert warned(ANA) == [at - week for at in new_york]
+    assert warned(BEN) == []  # Berlin moves with London
+    assert len(warned(CHEN)) == 5  # Sydney: April, October; London: March, October, March
+    [spring] = [j.text for j in jobs if j.key == f"poll:11:shift:{ANA}:0"]
+    assert spring == (
+        "Heads-up: from Tue 16 Mar your meeting every other week starts at 12:00 on your clock "
+        "instead of 11:00 (it stays at 16:00 Europe/London time, where it was agreed)."
+    )
+    # Each attendee has it as a repeating reminder of their own, 15 minutes before, fixed
+    # in London: over the whole year it goes out at 15:45 London time.
+    for user_key in zones:
+        [schedule], _ = await wrapper.reminders.reminders(user_key)
+        assert (schedule.rrule, schedule.zone) == ("FREQ=WEEKLY;INTERVAL=2", "Europe/London")
+        assert schedule.text == "Meeting every other week: Tuesday 16:00 Europe/London time"
+        assert schedule.dtstart == datetime(2027, 3, 2, 15, 45)  # noqa: DTZ001 (wall time)
+    # The feed holds it once, with its rule in London's zone.
+    person = await _person_of(wrapper, ANA)
+    await staged.commit(wrapper, NewCalendarFeed(ANA, token_hash(person)))
+    items = await wrapper.calendar_feed(token_hash(person), now=clock.now())
+    assert items is not None
+    calendar = Calendar.from_ical(build_feed(items, now=clock.now(), public_url="https://c.x"))
+    [event] = [e for e in calendar.walk("VEVENT") if str(e["UID"]).startswith("meeting-")]
+    expanded = recurring_ical_events.of(calendar).between(first, first + timedelta(days=60))
+    starts = [e.start for e in expanded if str(e["UID"]).startswith("meeting-")]
+    assert [s.astimezone(ZoneInfo("Europe/London")).hour for s in starts] == [16] * 5
+    assert starts[2] == datetime(2027, 3, 30, 15, tzinfo=UTC)  # BST
+    assert str(event["DTSTART"].params["TZID"]) == "Europe/London"

@@ -9,16 +9,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
 import aioimaplib  # type: ignore[import-untyped]
 import aiosmtplib
 import pytest
 
+from bot.config import Settings
+from bot.gateway import Gateway
+from bot.llm import OpenAIProvider
 from channels.base import Inbound
 from channels.email import EmailChannel
+from clockcore import SettableClock
+from tests.support.fake_llm import FakeLLMServer
 from tests.support.mail import PASSWORD, DovecotServer, SmtpSink, run_dovecot, run_smtp
 
 BOT = "bot@example.test"
@@ -52,6 +59,23 @@ async def mail(dovecot: DovecotServer) -> AsyncIterator[SmtpSink]:
     """aiosmtpd on a free port, delivering into `dovecot`."""
     async with run_smtp(dovecot) as sink:
         yield sink
+
+
+@asynccontextmanager
+async def running(
+    home: Path, dovecot: DovecotServer, smtp: SmtpSink, llm: FakeLLMServer, clock: SettableClock
+) -> AsyncIterator[Gateway]:
+    """A gateway on the email channel, its model the fake `llm`, on `clock`."""
+    provider = OpenAIProvider(base_url=llm.openai_base_url, model="m", api_key="k")
+    gateway = Gateway(
+        Settings(home=home, http_port=0),
+        channels=[make_channel(dovecot, smtp, clock=clock)],
+        clock=clock,
+        provider=provider,
+        poll_interval=0.2,
+    )
+    async with gateway:
+        yield gateway
 
 
 def make_channel(dovecot: DovecotServer, smtp: SmtpSink, **options: Any) -> EmailChannel:

@@ -16,11 +16,8 @@ from pathlib import Path
 
 from icalendar import Calendar
 
-from bot.config import Settings
-from bot.gateway import Gateway
-from bot.llm import OpenAIProvider
 from clockcore import SettableClock
-from tests.channels.email.conftest import ALICE, BOT, letter, make_channel, submit
+from tests.channels.email.conftest import ALICE, BOT, letter, running, submit
 from tests.support.fake_llm import FakeLLMServer, Reply
 from tests.support.mail import DovecotServer, SmtpSink
 from wrapper.meeting_polls import poll_id_of
@@ -46,54 +43,48 @@ async def test_two_people_in_a_mail_thread_meet_and_both_get_the_ics(
     tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
     clock = SettableClock(datetime(2026, 11, 27, 10, tzinfo=UTC))
-    async with FakeLLMServer(default_text="Noted.") as llm:
-        provider = OpenAIProvider(base_url=llm.openai_base_url, model="m", api_key="k")
-        gateway = Gateway(
-            Settings(home=tmp_path, http_port=0),
-            channels=[make_channel(dovecot, mail, clock=clock)],
-            clock=clock,
-            provider=provider,
-            poll_interval=0.2,
+    async with (
+        FakeLLMServer(default_text="Noted.") as llm,
+        running(tmp_path, dovecot, mail, llm, clock) as gateway,
+    ):
+
+        async def write(sender: str, text: str, mid: str, **headers: str) -> None:
+            clock.advance(timedelta(seconds=30))
+            message = letter(text, sender=sender, message_id=f"<{mid}@example.test>",
+                             subject="planning", **headers)  # fmt: skip
+            await submit(mail, message, sender=sender)
+
+        await write(ALICE, "clock: home tz Europe/Lisbon", "a0")
+        await write(BOB, "clock: home tz America/New_York", "b0")
+        await mail.wait_for(ALICE, 1)
+        await mail.wait_for(BOB, 1)
+        await gateway.settle()
+
+        await write(ALICE, "Bob and I need to talk.", "g1", Cc=f"Bob <{BOB}>")
+        [*_, hello] = await mail.wait_for(BOB, 2)  # the answer reaches Bob in Cc too
+        await write(BOB, "Hi both", "g2", Cc=ALICE, In_Reply_To=hello["Message-ID"],
+                    References=f"<g1@example.test> {hello['Message-ID']}")  # fmt: skip
+        [*_, joined] = await mail.wait_for(ALICE, 3)
+        await gateway.settle()
+
+        llm.script(
+            Reply.tool_call("find_meeting_time", json.dumps({"when": "next week"})),
+            Reply.text("Here are three times for you both:"),
         )
-        async with gateway:
-
-            async def write(sender: str, text: str, mid: str, **headers: str) -> None:
-                clock.advance(timedelta(seconds=30))
-                message = letter(text, sender=sender, message_id=f"<{mid}@example.test>",
-                                 subject="planning", **headers)  # fmt: skip
-                await submit(mail, message, sender=sender)
-
-            await write(ALICE, "clock: home tz Europe/Lisbon", "a0")
-            await write(BOB, "clock: home tz America/New_York", "b0")
-            await mail.wait_for(ALICE, 1)
-            await mail.wait_for(BOB, 1)
-            await gateway.settle()
-
-            await write(ALICE, "Bob and I need to talk.", "g1", Cc=f"Bob <{BOB}>")
-            [*_, hello] = await mail.wait_for(BOB, 2)  # the answer reaches Bob in Cc too
-            await write(BOB, "Hi both", "g2", Cc=ALICE, In_Reply_To=hello["Message-ID"],
-                        References=f"<g1@example.test> {hello['Message-ID']}")  # fmt: skip
-            [*_, joined] = await mail.wait_for(ALICE, 3)
-            await gateway.settle()
-
-            llm.script(
-                Reply.tool_call("find_meeting_time", json.dumps({"when": "next week"})),
-                Reply.text("Here are three times for you both:"),
-            )
-            await write(ALICE, "When can we meet next week?", "g3", Cc=BOB,
-                        In_Reply_To=joined["Message-ID"])  # fmt: skip
-            await mail.wait_for(BOB, 5)  # the answer, then the poll
-            await gateway.settle()
-            [poll] = [m for m in mail.to(BOB) if "When can we meet?" in _text(m)]
-            await write(ALICE, "vote 1 2", "v1", Cc=BOB, In_Reply_To=poll["Message-ID"])
-            await gateway.settle()
-            await write(BOB, "Vote 2", "v2", Cc=ALICE, In_Reply_To=poll["Message-ID"])
-            [*_, to_alice] = await mail.wait_for(ALICE, 6)
-            [*_, to_bob] = await mail.wait_for(BOB, 6)
-            await gateway.settle()
-            jobs = await gateway.outbox.listing(limit=50)
-            [poll_id] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
-            stored = await gateway.wrapper.meeting_poll(poll_id or 0)
+        await write(ALICE, "When can we meet next week?", "g3", Cc=BOB,
+                    In_Reply_To=joined["Message-ID"])  # fmt: skip
+        await mail.wait_for(BOB, 5)  # the answer, then the poll
+        await gateway.settle()
+        [poll] = [m for m in mail.to(BOB) if "When can we meet?" in _text(m)]
+        await write(ALICE, "vote 1 2", "v1", Cc=BOB, In_Reply_To=poll["Message-ID"])
+        await gateway.settle()
+        await write(BOB, "Vote 2", "v2", Cc=ALICE, In_Reply_To=poll["Message-ID"])
+        [*_, to_alice] = await mail.wait_for(ALICE, 6)
+        [*_, to_bob] = await mail.wait_for(BOB, 6)
+        await gateway.settle()
+        jobs = await gateway.outbox.listing(limit=50)
+        [poll_id] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
+        stored = await gateway.wrapper.meeting_poll(poll_id or 0)
 
     # One group thread, which Bob joined by replying to all; each answer went to both,
     # the writer in To and the other in Cc.

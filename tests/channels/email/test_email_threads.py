@@ -11,38 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.config import Settings
-from bot.gateway import Gateway
-from bot.llm import OpenAIProvider
 from clockcore import SettableClock
-from tests.channels.email.conftest import ALICE, letter, make_channel, submit
+from tests.channels.email.conftest import ALICE, letter, running, submit
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
 from tests.support.mail import DovecotServer, SmtpSink
 
 BOB = "bob@example.test"
 SECRET = "account 4417-0092-3381"
-
-
-@asynccontextmanager
-async def running(
-    home: Path, dovecot: DovecotServer, smtp: SmtpSink, llm: FakeLLMServer, clock: SettableClock
-) -> AsyncIterator[Gateway]:
-    provider = OpenAIProvider(base_url=llm.openai_base_url, model="m", api_key="k")
-    gateway = Gateway(
-        Settings(home=home, http_port=0),
-        channels=[make_channel(dovecot, smtp, clock=clock)],
-        clock=clock,
-        provider=provider,
-        poll_interval=0.2,
-    )
-    async with gateway:
-        yield gateway
 
 
 def _requests_with(llm: FakeLLMServer, words: str) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import recurring_ical_events
 from icalendar import Calendar
 
 from channels.base import ChannelError, Invite, Outgoing, OutgoingKind
@@ -196,3 +197,21 @@ def test_a_meeting_goes_as_an_ics_that_calendars_read_back() -> None:
     assert str(event["DESCRIPTION"]) == invite.description
     body = mail.get_body(preferencelist=("plain",))
     assert body is not None and body.get_content() == "Decided: Tue.\n"
+
+
+def test_a_repeating_meeting_goes_with_its_rule_in_its_zone() -> None:
+    start = datetime(2027, 3, 2, 16, tzinfo=UTC)
+    invite = Invite("meeting-11@clockbot", start, start + timedelta(hours=1), "Meeting", "Tue",
+                    repeat="FREQ=WEEKLY;INTERVAL=2", zone="Europe/London")  # fmt: skip
+    mail = compose(
+        Outgoing("reply", "group/x", None, "Decided.", ROUTE, key="k", invite=invite),
+        address=BOT, now=NOW,
+    )  # fmt: skip
+    [part] = [p for p in mail.walk() if p.get_content_type() == "text/calendar"]
+    calendar = Calendar.from_ical(part.get_content())
+    [event] = calendar.walk("VEVENT")
+    assert event.start == start and str(event["DTSTART"].params["TZID"]) == "Europe/London"
+    assert event["RRULE"].to_ical() == b"FREQ=WEEKLY;INTERVAL=2"
+    assert [tz.tz_name for tz in calendar.timezones] == ["Europe/London"]
+    later = recurring_ical_events.of(calendar).between(start, start + timedelta(days=30))
+    assert [e.start.astimezone(UTC).hour for e in later] == [16, 16, 15]  # BST from 28 Mar
