@@ -56,6 +56,7 @@ from channels.base import (
     Sink,
     StateStore,
 )
+from channels.poll_votes import NATIVE_POLL
 from channels.reminder_buttons import NOT_YOURS, PREFIX, press_message_id, words
 from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_blocks
 from channels.slack.errors import channel_error, why
@@ -478,7 +479,7 @@ class SlackChannel(Channel):
                 f"{answer.action_ts}",
                 received_at=self._clock.now(),
                 route=post.route,
-                reply_to=f"{answer.channel}:{answer.message_ts}",
+                reply_to=f"{NATIVE_POLL}{answer.channel}:{answer.message_ts}",
             )
         )
         await ack()
@@ -606,7 +607,9 @@ class SlackChannel(Channel):
         Slack's answer: the send is then exactly once. Where the bot may not
         read the conversation (no ``*:history`` scope), it posts again.
         Returns ``<channel>:<ts>`` of each part of the message: posted by this
-        call, or found from an earlier attempt.
+        call, or found from an earlier attempt; for a meeting poll also
+        ``poll:<channel>:<ts>``, the name its presses give (`NATIVE_POLL`: a
+        press on a poll clockbot does not know is dropped, not read as words).
 
         Raises:
             ChannelError: Slack refused it (``permanent`` when retrying cannot
@@ -645,6 +648,8 @@ class SlackChannel(Channel):
             while len(self._progress) > _PROGRESS_KEPT:
                 self._progress.popitem(last=False)
         self._progress.pop(message.key, None)
+        if message.poll is not None and posted:
+            posted.append(f"{NATIVE_POLL}{posted[-1]}")  # what a press on it names
         return posted
 
     async def _post_part(

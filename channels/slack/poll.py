@@ -8,7 +8,7 @@ acks); a button press carries the whole message's state (Slack's
 ``state.values``, in every ``block_actions`` payload since 2020), so the
 answer is the set of boxes the presser ticked, read whole: the same words
 ``vote 1 3`` a Telegram poll answer becomes (`channels.poll_votes`), naming
-the poll's message as the post they reply to. Pressing again with other
+the poll's message as ``poll:<channel>:<ts>``, as `send` returned it. Pressing again with other
 ticks replaces the answer, as re-voting does on Telegram.
 """
 
