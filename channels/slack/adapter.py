@@ -429,21 +429,8 @@ class SlackChannel(Channel):
             await ack()  # someone else's reminder: nothing changes, the buttons stay
             self._spawn(self._not_yours(press))
             return
-        sink = self._sink
-        if sink is None:
-            raise ChannelError("slack: not running")
-        await sink(
-            Inbound(
-                channel=self.name,
-                thread_id=post.thread_id,
-                user_id=post.user,
-                text=post.text,
-                message_id=press_message_id(
-                    press.channel, press.message_ts, press.action, press.user
-                ),
-                received_at=self._clock.now(),
-                route=post.route,
-            )
+        await self._journal_press(
+            post, press_message_id(press.channel, press.message_ts, press.action, press.user)
         )
         await ack()
         self._spawn(self._show_choice(press))
@@ -466,25 +453,34 @@ class SlackChannel(Channel):
         if not self._allowed(post):
             await ack()
             return
-        sink = self._sink
-        if sink is None:
-            raise ChannelError("slack: not running")
-        await sink(
-            Inbound(
-                channel=self.name,
-                thread_id=post.thread_id,
-                user_id=answer.user,
-                text=answer.words,
-                message_id=f"vote:{answer.channel}:{answer.message_ts}:{answer.user}:"
-                f"{answer.action_ts}",
-                received_at=self._clock.now(),
-                route=post.route,
-                reply_to=f"{NATIVE_POLL}{answer.channel}:{answer.message_ts}",
-            )
+        await self._journal_press(
+            post,
+            f"vote:{answer.channel}:{answer.message_ts}:{answer.user}:{answer.action_ts}",
+            reply_to=f"{NATIVE_POLL}{answer.channel}:{answer.message_ts}",
         )
         await ack()
         note = answer_note(answer.choices)
         self._spawn(self._ephemeral(answer.channel, answer.user, answer.thread_ts, note))
+
+    async def _journal_press(
+        self, post: Post, message_id: str, *, reply_to: str | None = None
+    ) -> None:
+        """Hand a button press to the sink as `post`'s words; it returns once journaled."""
+        sink = self._sink
+        if sink is None:
+            raise ChannelError("slack: not running")  # no ack: Slack delivers it again
+        await sink(
+            Inbound(
+                channel=self.name,
+                thread_id=post.thread_id,
+                user_id=post.user,
+                text=post.text,
+                message_id=message_id,
+                received_at=self._clock.now(),
+                route=post.route,
+                reply_to=reply_to,
+            )
+        )
 
     async def _not_yours(self, press: Press) -> None:
         """Tell the presser, and only them (``chat.postEphemeral``), whose reminder it is."""
