@@ -1,10 +1,12 @@
 """The wrapper benchmark on two versions in one run: messages/s, and their ratio.
 
 Checks BASE (and NEW, when given) out into temporary git worktrees and runs
-`bench/wrapper_bench.py --quick` alternately on each, ROUNDS times (default 3), with the
+`bench/wrapper_bench.py --quick` alternately on each, ROUNDS times (default 9), with the
 same interpreter and packages, so the machine's noise falls on both. Prints, per backend,
 the median `on_user_message` messages/s (known user and thread; first message) of each and
-NEW's ratio to BASE. A ratio within 0.90-1.10 is "no change beyond noise".
+NEW's ratio to BASE. A ratio within 0.90-1.10 is "no change beyond noise". One quick run
+swings by a third on this 2-core machine (bench/README.md): to tell 5% apart, give
+`--rounds 15` or more on a quiet machine (about 90 s a round).
 
 Run: `.venv/bin/python bench/wrapper_compare.py [BASE] [NEW] [--rounds N]`. BASE defaults
 to HEAD~1, NEW to this working tree. The worktrees are removed at the end.
@@ -71,7 +73,7 @@ def main() -> None:
     )
     parser.add_argument("ref", nargs="?", default="HEAD~1", help="the commit to compare against")
     parser.add_argument("new", nargs="?", help="the commit to measure (default: this tree)")
-    parser.add_argument("--rounds", type=int, default=3, help="runs of each tree, alternated")
+    parser.add_argument("--rounds", type=int, default=9, help="runs of each tree, alternated")
     args = parser.parse_args()
     commit = _short(args.ref)
     label = _short(args.new) if args.new else "this tree"
@@ -96,8 +98,8 @@ def main() -> None:
         after = statistics.median(run[(backend, figure)] for run in runs["this"])
         ratio = after / before
         verdict = "within noise" if 0.9 <= ratio <= 1.1 else "faster" if ratio > 1 else "SLOWER"
-        label = f"{backend}, {figure}"
-        print(f"{label:38} {before:>10,.0f} {after:>10,.0f} {ratio:>6.2f}x  {verdict}")
+        row = f"{backend}, {figure}"
+        print(f"{row:38} {before:>10,.0f} {after:>10,.0f} {ratio:>6.2f}x  {verdict}")
 
 
 if __name__ == "__main__":
