@@ -19,7 +19,7 @@ commit, sent as written (kind ``reply``: no proactive turn rewrites them).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -28,6 +28,7 @@ from bot.llm.types import ToolSpec
 from bot.tool_session import (
     TEXT,
     BadArguments,
+    Handler,
     NotAvailable,
     ToolSession,
     integer_arg,
@@ -291,7 +292,5 @@ def ask_for_zone(context: ToolSession, member: ThreadMember) -> bool:
     context.stage(question)
     return True
 
-
-Handler = Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
 
 MEETING_HANDLERS: dict[str, Handler] = {"find_meeting_time": _find_meeting_time}

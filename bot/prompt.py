@@ -86,7 +86,8 @@ your own defer, so the choice is yours and it is recorded.
 
 """
 _CLOSING = """\
-Be brief and plain. Say so when you do not know something."""
+Be brief and plain. Say so when you do not know something.
+After a tool result, tell the person in one short sentence what was done."""
 
 SYSTEM_PROMPT = _CLOCK_INTRO + _TIME_RULES + _CONFIRM + _SENDING + _CLOSING
 """The system prompt: a constant, the same bytes on every request of every conversation."""

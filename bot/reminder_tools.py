@@ -20,7 +20,7 @@ this thread: what a person answering a reminder means.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, time
 from typing import Any, cast
 
@@ -29,6 +29,7 @@ from bot.tool_session import (
     TEXT,
     WHEN,
     BadArguments,
+    Handler,
     ToolSession,
     instant,
     iso,
@@ -410,9 +411,7 @@ def _future(text: str, context: ToolSession) -> datetime:
     return at
 
 
-REMINDER_HANDLERS: dict[
-    str, Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
-] = {
+REMINDER_HANDLERS: dict[str, Handler] = {
     "remind": _remind,
     "list_reminders": _list_reminders,
     "snooze": _snooze,

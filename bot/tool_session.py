@@ -8,7 +8,7 @@ and stage effects on the session.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from typing import Any, Literal
 
@@ -39,6 +39,7 @@ __all__ = [
     "TEXT",
     "WHEN",
     "BadArguments",
+    "Handler",
     "NotAvailable",
     "ToolSession",
     "ZoneUnknown",
@@ -199,6 +200,10 @@ class ZoneUnknown(BadArguments):
 
 class NotAvailable(Exception):
     """A tool that cannot act here: no outbox, or turned off by the person's policy."""
+
+
+Handler = Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
+"""A tool's handler: the model's arguments and the turn's session to a JSON-able result."""
 
 
 def memory_content(text: str) -> str:

@@ -14,9 +14,10 @@ exception out of the turn.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal
 
+from bot.action_tools import ACTION_HANDLERS
 from bot.llm.types import ToolCall, ToolSpec
 from bot.meeting_tools import MEETING_HANDLERS, MEETING_TOOLS
 from bot.reminder_tools import REMINDER_HANDLERS, REMINDER_TOOLS
@@ -24,6 +25,7 @@ from bot.tool_session import (
     TEXT,
     WHEN,
     BadArguments,
+    Handler,
     NotAvailable,
     ToolSession,
     ZoneUnknown,
@@ -47,15 +49,9 @@ from clockcore import (
 from clockcore.zones import zone_from_label
 from wrapper import UnknownItemError
 from wrapper.effects import (
-    SETTABLE_ACTION_STATUSES,
-    ActionsDisabledError,
-    ActionStatusChange,
     ForgetMemory,
     MarkReminded,
-    NewAction,
     ZoneChange,
-    check_action,
-    new_action_id,
 )
 
 __all__ = ["READ_ONLY_TOOLS", "TOOLS", "ToolRegistryError", "ToolSession", "run_tool", "tool_names"]
@@ -165,9 +161,6 @@ def tool_names() -> tuple[str, ...]:
     return tuple(spec.name for spec in TOOLS)
 
 
-Handler = Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
-
-
 async def run_tool(call: ToolCall, context: ToolSession) -> str:
     """Run one tool call; the JSON result text for the model. Never raises for bad arguments."""
     handler = _HANDLERS.get(call.name)
@@ -214,7 +207,6 @@ async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dic
 
 
 _NOW_WORDS = frozenset({"now", "right now", "current time", "the current time"})
-_AGAIN = "recorded earlier in this turn: now answer the person"
 
 
 async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
@@ -334,49 +326,6 @@ async def _forget(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     return {"id": item, "forgotten": True, "reminders_canceled": canceled}
 
 
-async def _clock_it(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    label = required_text(arguments, "label")
-    minutes = integer_arg(arguments, "expected_minutes", required=False)
-    minutes = minutes or None  # a 1.5B model fills the optional number with 0 (docs/eval.md)
-    try:
-        label = check_action(label, minutes)
-    except ValueError as exc:
-        raise BadArguments(str(exc)) from exc
-    staged = [e for e in context.staged if isinstance(e, NewAction) and e.label == label]
-    if staged:  # the same call again in one turn (five in a row, docs/eval.md)
-        return {"id": staged[0].id, "recorded": True, "label": label, "already_recorded": _AGAIN}
-    envelope = context.envelope
-    if not await context.wrapper.actions_enabled(envelope.user_key):
-        raise NotAvailable(str(ActionsDisabledError()))
-    action = NewAction(
-        id=new_action_id(), user_key=envelope.user_key, thread_key=envelope.thread_key,
-        label=label, expected_minutes=minutes, at=context.clock.now(),
-    )  # fmt: skip
-    context.stage(action)
-    result: dict[str, Any] = {"id": action.id, "recorded": True, "label": label}
-    if minutes is not None:
-        result["expected_minutes"] = minutes
-    return result
-
-
-async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    action, status = text_arg(arguments, "id"), text_arg(arguments, "status")
-    assert action is not None
-    assert status is not None
-    if status not in SETTABLE_ACTION_STATUSES:
-        raise BadArguments(
-            f"status must be one of {sorted(SETTABLE_ACTION_STATUSES)}, not {status!r}"
-        )
-    user_key = context.envelope.user_key
-    staged = any(isinstance(e, NewAction) and e.id == action for e in context.staged)
-    if not staged and not await context.wrapper.has_action(
-        user_key=user_key, action_id=action, group=context.group
-    ):
-        raise BadArguments(f"no action with id {action!r}")
-    context.stage(ActionStatusChange(user_key=user_key, id=action, status=status))
-    return {"id": action, "status": status}
-
-
 _THREAD_WORDS = frozenset({"thread", "session", "conversation", "chat", "here"})
 _HOME_WORDS = frozenset({"home", "user", "person", "default"})
 """What models write for a scope ("session" seen on a 1.5B model): the two scopes it means."""
@@ -438,8 +387,7 @@ _HANDLERS: dict[str, Handler] = {
     "update_memory": _update_memory,
     "recall": _recall,
     "forget": _forget,
-    "clock_it": _clock_it,
-    "update_action": _update_action,
+    **ACTION_HANDLERS,
     "set_timezone": _set_timezone,
     "send_message": _send_message,
     "defer": _defer,

@@ -14,7 +14,6 @@ the person was told stays true of the moment the tool ran.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -28,6 +27,7 @@ from wrapper.calendar_feeds import NewCalendarFeed, new_feed_in
 from wrapper.errors import WrapperError
 from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, store_poll_in, vote_in
 from wrapper.outbox import OutboxKind, cancel_reminders, enqueue_in, item_values
+from wrapper.queries.common import chosen_hex
 from wrapper.queries.memory import new_memory_id
 from wrapper.reminders import ReminderChange, change_in
 from wrapper.rows import PersonRow
@@ -76,7 +76,7 @@ SETTABLE_ACTION_STATUSES: frozenset[str] = frozenset(
 
 def new_action_id() -> str:
     """An action's id: ``act_`` and 12 hex digits."""
-    return "act_" + secrets.token_hex(6)
+    return "act_" + chosen_hex(6)
 
 
 class ActionsDisabledError(WrapperError):

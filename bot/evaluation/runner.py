@@ -31,6 +31,7 @@ from channels.base import Channel, Inbound, Outgoing, Sink, StateStore
 from clockcore import ContactWindow, SettableClock, to_iso
 from wrapper import tables
 from wrapper.effects import WindowChange, ZoneChange
+from wrapper.queries.common import repeatable_ids
 
 __all__ = ["EvalChannel", "Outcome", "Said", "StoreState", "plain", "run_scenario"]
 
@@ -198,7 +199,11 @@ async def run_scenario(
     person = scenario.person
     thread_id = "group:eval" if person.group else f"dm:{USER}"
     started = monotonic()
-    with tempfile.TemporaryDirectory(prefix="clockbot-eval-") as home:
+    # The same ids in every run and in both modes: their digits reach the model (docs/eval.md).
+    with (
+        repeatable_ids(scenario.name),
+        tempfile.TemporaryDirectory(prefix="clockbot-eval-") as home,
+    ):
         clock = SettableClock(scenario.start)
         channel = EvalChannel(person.channel, clock, outcome.transcript)
         local = settings.model_copy(

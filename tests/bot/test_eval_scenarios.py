@@ -63,6 +63,23 @@ async def test_the_clumsy_model_fails(scenario: Scenario, tmp_path: Path) -> Non
     assert not passed, f"the typical mistake passes {scenario.name}:\n{detail}"
 
 
+async def test_a_scenario_gives_the_same_ids_in_every_run_and_both_modes(tmp_path: Path) -> None:
+    # The ids reach the model in tool results, and their digits alone changed a greedy
+    # 1.5B model's answer (docs/eval.md): a run must repeat, and both modes see the same.
+    (scenario,) = [s for s in ALL if s.name == "clock-it-gym"]
+    ids = []
+    for n, baseline in enumerate((False, False, True)):
+        model = ScriptedModel(scenario, which="oracle")
+        async with FakeLLMServer(responder=model, context_limit=CONTEXT) as server:
+            outcome = await run_scenario(
+                scenario, _settings(tmp_path / str(n), server), baseline=baseline
+            )
+        assert outcome.state is not None, outcome.error
+        ids.append(sorted(str(row["id"]) for row in outcome.state.actions))
+    assert ids[0], "the scenario clocks an action"
+    assert ids[0] == ids[1] == ids[2]
+
+
 async def test_clockbot_eval_runs_and_reports_both_modes(tmp_path: Path) -> None:
     """`clockbot eval --baseline` as an operator runs it, against the fake OpenAI server."""
     chosen = ("remind-in-two-minutes", "tokyo-time-now", "zone-unknown-ask-first")

@@ -611,6 +611,28 @@ async def test_clock_it_twice_in_a_turn_records_once_and_zero_minutes_is_not_giv
     assert len(context.staged) == 2
 
 
+async def test_clock_it_for_what_the_message_clocked_records_nothing_new(world: World) -> None:
+    """The wrapper clocks "clock it: …" itself; the model clocking it too made two (eval)."""
+    session = await world.context(text="clock it: writing the quarterly report, two hours")
+    (clocked,) = session.envelope.open_actions
+    same = await _call(
+        session, "clock_it", label="Writing the quarterly report", expected_minutes=90
+    )
+    assert same["id"] == clocked.id
+    assert "already_recorded" in same
+    other = await _call(session, "clock_it", label="lunch")
+    assert other["id"] != clocked.id
+    assert [type(effect) for effect in session.staged] == [NewAction]
+    # Only this message's own action counts: the same words later are a new action.
+    await world.commit(session)
+    world.clock.advance(timedelta(hours=3))
+    later = await world.context(text="hello again")
+    assert {a.id for a in later.envelope.open_actions} == {clocked.id, other["id"]}
+    again = await _call(later, "clock_it", label="writing the quarterly report")
+    assert again["id"] not in (clocked.id, other["id"])
+    assert "already_recorded" not in again
+
+
 async def test_clock_it_respects_the_policy_cap(tmp_path: Path) -> None:
     policy = DEFAULT_POLICY.with_overrides({"store": {"latest_actions": {"max_items": 2}}})
     world = await _open(tmp_path, policy)

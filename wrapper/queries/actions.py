@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -11,6 +10,7 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from clockcore.actions import ActionDraft
+from wrapper.queries.common import chosen_hex
 from wrapper.queries.per_message import prepared
 from wrapper.tables import (
     actions,
@@ -59,7 +59,7 @@ def action_row(
 ) -> dict[str, Any]:
     """The `actions` row of a drafted action, as `record_action` stores it (a new id if none)."""
     return {
-        "id": action_id or "act_" + secrets.token_hex(6),
+        "id": action_id or "act_" + chosen_hex(6),
         "user_id": person_id,
         "thread_key": thread_key,
         "label": draft.label,

@@ -1,10 +1,12 @@
-"""Helpers every query module shares: rows as dataclasses, derived person ids, dialect inserts."""
+"""Helpers every query module shares: rows as dataclasses, chosen and derived ids, inserts."""
 
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy.dialects import postgresql, sqlite
@@ -19,13 +21,43 @@ def row_as(cls: type[T], row: Mapping[Any, Any]) -> T:
     return cls(**{name: row[name] for name in fields if name in row})
 
 
+_repeatable: random.Random | None = None
+"""Set only inside `repeatable_ids` (`clockbot eval`); otherwise ids come from `secrets`."""
+
+
 def chosen_id() -> int:
     """A row id chosen before the row is stored, so a staged row can be named.
 
     Random in [2^32, 2^53): clear of the small ids older stores counted up,
     exact as a JSON number, and colliding once in ~10^8 rows at a billion.
     """
-    return (1 << 32) + secrets.randbelow((1 << 53) - (1 << 32))
+    span = (1 << 53) - (1 << 32)
+    drawn = _repeatable.randrange(span) if _repeatable else secrets.randbelow(span)
+    return (1 << 32) + drawn
+
+
+def chosen_hex(nbytes: int) -> str:
+    """`nbytes` random bytes as hex, for ids with a prefix (``act_``…)."""
+    if _repeatable:
+        return _repeatable.randbytes(nbytes).hex()
+    return secrets.token_hex(nbytes)
+
+
+@contextmanager
+def repeatable_ids(seed: str) -> Iterator[None]:
+    """Within the block, `chosen_id` and `chosen_hex` repeat for the same `seed`.
+
+    For `clockbot eval` alone (docs/eval.md): the ids reach the model in tool
+    results, and their digits alone changed what a 1.5B model answered to the
+    same request served greedy, so a run did not repeat, and the wrapper and the
+    baseline saw different ids. One scenario at a time: the source is the process's.
+    """
+    global _repeatable  # one process-wide source, set by the eval only
+    previous, _repeatable = _repeatable, random.Random(seed)  # noqa: S311 -- not a secret
+    try:
+        yield
+    finally:
+        _repeatable = previous
 
 
 def own_user_id(user_key: str) -> str:
