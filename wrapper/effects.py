@@ -27,7 +27,7 @@ from wrapper.calendar_feeds import NewCalendarFeed, new_feed_in
 from wrapper.errors import WrapperError
 from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, store_poll_in, vote_in
 from wrapper.outbox import OutboxKind, cancel_reminders, enqueue_in, item_values
-from wrapper.queries.common import chosen_hex
+from wrapper.queries.actions import new_action_id
 from wrapper.queries.memory import new_memory_id
 from wrapper.reminders import ReminderChange, change_in
 from wrapper.rows import PersonRow
@@ -72,11 +72,6 @@ SETTABLE_ACTION_STATUSES: frozenset[str] = frozenset(
     {"in_progress", "likely_done", "done", "canceled"}
 )
 """The statuses an action may be set to (the update_action tool's enum)."""
-
-
-def new_action_id() -> str:
-    """An action's id: ``act_`` and 12 hex digits."""
-    return "act_" + chosen_hex(6)
 
 
 class ActionsDisabledError(WrapperError):

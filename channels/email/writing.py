@@ -151,14 +151,13 @@ def invitation(invite: Invite, *, now: datetime) -> bytes:
     meeting carries its ``RRULE`` in its zone, with that zone's ``VTIMEZONE``.
     """
     calendar = Calendar.new(prodid="-//clockbot//meeting//EN", method="PUBLISH")
-    repeats = invite.repeat is not None and invite.zone is not None
-    tz = get_zone(invite.zone) if invite.zone is not None and repeats else UTC
+    tz = get_zone(invite.zone) if invite.repeat and invite.zone else UTC
     event = Event.new(
         uid=invite.uid, summary=_one_line(invite.title)[:_MAX_SUBJECT],
         description=invite.description, start=invite.start.astimezone(tz),
         end=invite.end.astimezone(tz), stamp=now,
     )  # fmt: skip
-    if invite.repeat is not None and repeats:
+    if invite.repeat and invite.zone:
         event.add("rrule", vRecur.from_ical(invite.repeat))
     event.add("transp", "OPAQUE")
     calendar.add_component(event)

@@ -17,6 +17,11 @@ from wrapper.tables import (
 )
 
 
+def new_action_id() -> str:
+    """An action's id: ``act_`` and 12 hex digits."""
+    return "act_" + chosen_hex(6)
+
+
 def insert_action(conn: Connection, row: Mapping[str, Any]) -> None:
     sql = prepared(conn)
     conn.execute(sql.insert_action, dict(row))
@@ -59,7 +64,7 @@ def action_row(
 ) -> dict[str, Any]:
     """The `actions` row of a drafted action, as `record_action` stores it (a new id if none)."""
     return {
-        "id": action_id or "act_" + chosen_hex(6),
+        "id": action_id or new_action_id(),
         "user_id": person_id,
         "thread_key": thread_key,
         "label": draft.label,
