@@ -112,7 +112,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", choices=("qwen", "gemma"), default="qwen")
     parser.add_argument("--only", action="append", default=[])
-    parser.add_argument("--no-baseline", action="store_true")
+    halves = parser.add_mutually_exclusive_group()
+    halves.add_argument("--no-baseline", action="store_true", help="the wrapper only")
+    halves.add_argument(
+        "--baseline-only", action="store_true", help="the baseline only (join: clockbot eval-join)"
+    )
     parser.add_argument("--llama-venv", type=Path, default=DEFAULT_LLAMA_VENV)
     parser.add_argument("--report", type=Path)
     args = parser.parse_args()
@@ -121,7 +125,9 @@ def main() -> None:
     binary = find_llama_server(None, args.llama_venv)
     model = qwen_model(args.llama_venv) if args.model == "qwen" else gemma_model(args.llama_venv)
     report = args.report or ROOT / f"eval-report-{args.model}.md"
-    extra = [] if args.no_baseline else ["--baseline"]
+    extra = (
+        [] if args.no_baseline else ["--baseline-only"] if args.baseline_only else ["--baseline"]
+    )
     for word in args.only:
         extra += ["--only", word]
     with llama_server(binary, model, ctx=CONTEXT, n_predict=N_PREDICT, greedy=True) as server:

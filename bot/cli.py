@@ -310,6 +310,14 @@ def eval_command(
             "--baseline", help="Also run them with the time in the system prompt, side by side."
         ),
     ] = False,
+    baseline_only: Annotated[
+        bool,
+        typer.Option(
+            "--baseline-only",
+            help="Run only the baseline: it compares with a wrapper run of the same commit "
+            "(ids repeat per scenario).",
+        ),
+    ] = False,
     report: Annotated[
         Path, typer.Option("--report", help="Where to write the Markdown report (and .json).")
     ] = Path("eval-report.md"),
@@ -330,7 +338,7 @@ def eval_command(
     except ScenarioError as exc:
         _fail(str(exc))
     logging.basicConfig(level=logging.ERROR)
-    modes = MODES if baseline else MODES[:1]
+    modes = MODES[1:] if baseline_only else MODES if baseline else MODES[:1]
     with Progress(transient=True) as bar:
         task = bar.add_task("scenarios", total=len(chosen) * len(modes))
 
@@ -339,7 +347,7 @@ def eval_command(
             bar.console.print(f"{mode:>8}  {mark}  {result.outcome.scenario.name}")
             bar.advance(task)
 
-        runs = asyncio.run(evaluate(settings, chosen, baseline=baseline, progress=told))
+        runs = asyncio.run(evaluate(settings, chosen, modes=modes, progress=told))
     about = f"Model: {settings.llm.provider} {settings.llm.model or ''}".rstrip()
     data = write_report(runs, report, about=about)
     for mode, results in runs.items():
@@ -351,6 +359,31 @@ def eval_command(
             f"cached share from the 2nd request: {cached}"
         )
     typer.echo(f"report: {report} and {data}")
+
+
+@app.command("eval-join")
+def eval_join_command(
+    reports: Annotated[
+        list[Path], typer.Argument(help="The .json of each report, e.g. a wrapper and a baseline.")
+    ],
+    out: Annotated[Path, typer.Option("--report", help="Where to write the joined tables.")] = Path(
+        "eval-joined.md"
+    ),
+) -> None:
+    """Put the tables of separately run `clockbot eval` reports side by side (docs/eval.md)."""
+    import json
+
+    from bot.evaluation.report import joined
+
+    try:
+        data = [(str(path), json.loads(path.read_text(encoding="utf-8"))) for path in reports]
+        about = "Joined from " + ", ".join(name for name, _ in data) + "."
+        text = joined(data, title="clockbot eval", about=about)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        _fail(f"cannot join the reports: {exc}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    typer.echo(f"report: {out}")
 
 
 @app.command("doctor")

@@ -224,7 +224,9 @@ def _one_shot(text: str, when: str, context: ToolSession) -> dict[str, Any]:
             return _already(effect.memory_id)
     item = context.remember(content, at)
     context.enqueue("reminder", content, at, memory_id=item.id)
-    timing = runtime_time_context(at, context.envelope.user_tz, context.contact_window)
+    timing = runtime_time_context(
+        at, context.envelope.user_tz, context.contact_window, planned=True
+    )
     return {
         "id": item.id,
         "scheduled": True,

@@ -49,6 +49,7 @@ from clockcore import (
 from clockcore.zones import zone_from_label
 from wrapper import UnknownItemError
 from wrapper.effects import (
+    Enqueue,
     ForgetMemory,
     MarkReminded,
     ZoneChange,
@@ -241,6 +242,14 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
     }
 
 
+_NOTHING_SENT = (
+    "nothing: a note due then, shown to you as DUE when the person writes; "
+    "to message them at that time, use remind"
+)
+"""Qwen stored "remind me tomorrow at 9 …" with remember and told the person "I will remind
+you": nothing would have been sent (docs/eval.md, fifth run)."""
+
+
 async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     content = required_text(arguments, "content")
     due_text = text_arg(arguments, "due_at", required=False)
@@ -252,6 +261,7 @@ async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[
     if due is not None:
         result["due_at"] = iso(due, context)
         result["said"] = said(due, context)
+        result["sends"] = _NOTHING_SENT
         result["time_context"] = time_context(context)
     return result
 
@@ -363,9 +373,19 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
     }
 
 
+_QUEUED = "queued earlier in this turn, sent once: now answer the person"
+
+
 async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = required_text(arguments, "text")
     sending(context, "send_message")
+    earlier = [
+        e
+        for e in context.staged
+        if isinstance(e, Enqueue) and e.kind == "proactive" and e.text == text
+    ]
+    if earlier:  # the same call twice in one turn sent the same words twice (docs/eval.md)
+        return {"id": earlier[0].key, "queued": True, "already_queued": _QUEUED}
     item = context.enqueue("proactive", text, context.clock.now())
     return {"id": item.key, "queued": True, "time_context": time_context(context)}
 

@@ -43,6 +43,8 @@ from typing import Final, Literal, TypeVar
 
 from clockcore.clock import as_utc
 from clockcore.directives import truncate_words
+from clockcore.grammar import DURATION_RE
+from clockcore.grammar_values import span_minutes
 from clockcore.policy import ThreadKind
 
 __all__ = [
@@ -628,6 +630,27 @@ def _durations(
 _NO_CALIBRATION: Final[Mapping[str, tuple[int, int]]] = MappingProxyType({})
 
 
+_SAID_DURATION = re.compile(
+    rf"(?:\s*[,;(–—]\s*|\s+-\s+|\s+for\s+)(?:(?:about|around|roughly|approx\.?|~)\s*)?"
+    rf"(?P<span>{DURATION_RE})\s*\)?[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _said_duration(phrase: str) -> tuple[str, int | None]:
+    """A clocked action's own estimate at its end ("writing the report, two hours", "gym
+    for an hour"): the phrase without it, and its minutes (docs/clock-spec.md §6.3).
+
+    Only after a comma, a dash, a bracket or "for", so "deploy in 2 days" keeps its words;
+    a phrase that is only a span stays whole.
+    """
+    found = _SAID_DURATION.search(phrase, max(len(phrase) - _TAIL_WINDOW, 0))
+    if found is None or not phrase[: found.start()].strip():
+        return phrase, None
+    minutes = span_minutes(found["span"])
+    return (phrase[: found.start()], minutes) if minutes is not None else (phrase, None)
+
+
 def draft_action(
     text: str,
     *,
@@ -662,13 +685,17 @@ def draft_action(
     plain = _plain(text)
     if not plain:
         raise ValueError("an action needs some text")
+    said_minutes = None
     if source == "auto":
-        phrase = detect_temporal_action(plain) or plain
+        phrase = quoted = detect_temporal_action(plain) or plain
     else:
-        phrase = _strip_directives(plain).strip() or plain
+        quoted = _strip_directives(plain).strip() or plain
+        phrase, said_minutes = _said_duration(quoted)
     label = normalize_label(phrase)
     activity = classify_activity(label)
     typical, most = _durations(activity, calibration)
+    if said_minutes is not None:  # the person's own estimate beats the activity table
+        typical, most = said_minutes, max(said_minutes, most or 0)
     ttl = action_ttl(activity=activity, thread_kind=thread_kind, explicit=source != "auto")
     if most is not None:
         ttl = max(ttl, timedelta(minutes=most))
@@ -680,7 +707,7 @@ def draft_action(
         expected_typical_minutes=typical,
         expected_max_minutes=most,
         ttl=min(ttl, MAX_TTL),
-        quote=truncate_words(phrase, MAX_QUOTE_CHARS) if store_quotes else None,
+        quote=truncate_words(quoted, MAX_QUOTE_CHARS) if store_quotes else None,
     )
 
 

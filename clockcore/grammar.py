@@ -20,6 +20,7 @@ __all__ = [
     "CLOCK_KINDS",
     "DATE_KINDS",
     "DAY_WORDS",
+    "DURATION_RE",
     "MAX_TEXT",
     "MONTHS",
     "NUMBER_RE",
@@ -172,6 +173,8 @@ _AMOUNT = (
 
 
 _DURATION = rf"{_AMOUNT}(?:\s*(?:,|and)?\s*{_AMOUNT})*"
+DURATION_RE = _DURATION
+"""A span as people write it: "two hours", "1h30", "an hour and a half", "2 hours and 15 min"."""
 
 
 _ABBREVIATION_RE = "|".join(sorted(ABBREVIATIONS, key=len, reverse=True))

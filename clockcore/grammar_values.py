@@ -42,6 +42,7 @@ from clockcore.zonetext import Anchor
 
 __all__ = [
     "combine",
+    "span_minutes",
 ]
 
 
@@ -72,6 +73,20 @@ def _duration(text: str) -> tuple[timedelta, dict[str, int]]:
     if exact > timedelta(days=366 * 100) or sum(steps.values()) > 100 * 366:
         raise NotATime("that is too far away")
     return exact, steps
+
+
+def span_minutes(text: str) -> int | None:
+    """Whole minutes in a span as written ("two hours", "1h30", "3 days"); None when it has
+    none exact (months, years), is under a minute, or is too long."""
+    try:
+        exact, steps = _duration(text)
+    except NotATime:
+        return None
+    if steps["months"] or steps["years"]:
+        return None
+    exact += timedelta(days=steps["days"], weeks=steps["weeks"])
+    minutes = int(exact.total_seconds() // 60)
+    return minutes or None
 
 
 _LATER_PERIODS = frozenset({"afternoon", "evening", "night"})

@@ -381,6 +381,12 @@ def _unread_word(rest: str, language: str) -> re.Match[str] | None:
     return None
 
 
+def _shown(text: str) -> str:
+    """Words of the rest quoted in a question: the parts already read are blanked to spaces
+    (so offsets hold), and the person should see "next friday of at 10", not the gap."""
+    return repr(" ".join(text.split()))
+
+
 def _ends(
     parts: dict[str, object],
     rest: str,
@@ -394,13 +400,17 @@ def _ends(
         count = _number(raw)
         unit = (found["for_unit"] or "times").lower()
         if unit != "times" and _UNITS[unit] != parts["FREQ"]:
-            return parts, rest, f"How many times in all should it repeat over {found.group()!r}?"
+            return (
+                parts,
+                rest,
+                f"How many times in all should it repeat over {_shown(found.group())}?",
+            )
         parts = {**parts, "COUNT": count}
         rest = rest[: found.start()] + " " * len(found.group()) + rest[found.end() :]
     if found := _UNTIL.search(rest):
         end = parse_anchored_time(found["until"], tz or "UTC", reference, language=language)
         if end.needs_clarification or end.end_instant is None:
-            return parts, rest, f"Until when exactly? I could not read {found['until'].strip()!r}."
+            return parts, rest, f"Until when exactly? I could not read {_shown(found['until'])}."
         zone = get_zone(tz or "UTC")
         last = end.end_instant.astimezone(zone).replace(tzinfo=None)
         if end.end_instant != end.start_instant:
@@ -439,11 +449,15 @@ def _time_of_day(
     if read.needs_clarification:
         return None, rest, read.clarification_question
     if read.start_instant is None or read.start_instant != read.end_instant:
-        return None, rest, f"At what time of day exactly? {where.text!r} is not one time."
+        return None, rest, f"At what time of day exactly? {_shown(where.text)} is not one time."
     if any(t.kind in DATE_KINDS for t in scan_text(where.text)) or weekdays.names_a_date(
         _NO_CLOCK.sub(" ", where.text)
     ):
-        return None, rest, f"Which days should it repeat on? I read {where.text!r} as one date."
+        return (
+            None,
+            rest,
+            f"Which days should it repeat on? I read {_shown(where.text)} as one date.",
+        )
     wall = read.start_instant
     if wall.second:
         return None, rest, "Repeating times run to the minute: which minute?"
@@ -452,7 +466,7 @@ def _time_of_day(
     if evening and 1 <= hour < 12 and not _AM.search(where.text):
         hour += 12  # "every evening at 8", "every night at 11"
     if period == "morning" and hour >= 12 and not _PM.search(where.text):
-        return None, rest, f"Every morning at {where.text.strip()!r}: which time exactly?"
+        return None, rest, f"Every morning at {_shown(where.text)}: which time exactly?"
     blanked = rest[: where.start] + " " * (where.end - where.start) + rest[where.end :]
     return {"BYHOUR": hour, "BYMINUTE": wall.minute}, blanked, None
 

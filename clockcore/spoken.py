@@ -8,7 +8,7 @@ Babel's CLDR data, not a hand table: "jeudi 26 nov., 19:00 (dans 9 heures)",
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 
 from clockcore.clock import as_utc
 from clockcore.zones import get_zone
@@ -40,5 +40,15 @@ def say_when(
         "EEEE d MMM, HH:mm" if local.year == current.astimezone(tz).year else "EEEE d MMM y, HH:mm"
     )
     when = format_datetime(local, pattern, tzinfo=tz, locale=locale)
-    distance = format_timedelta(at - current, add_direction=True, threshold=1, locale=locale)
+    span = at - current
+    # Babel says the nearest whole unit: 90 minutes would be "in 2 hours", a half hour off
+    # that a model repeats (docs/eval.md). Under three hours, a part hour is said in minutes.
+    threshold = 3 if _part_hour_under_three(span) else 1  # 3: hours only from 3 of them
+    distance = format_timedelta(span, add_direction=True, threshold=threshold, locale=locale)
     return f"{when} ({distance})"
+
+
+def _part_hour_under_three(span: timedelta) -> bool:
+    size = abs(span)
+    hour = timedelta(hours=1)
+    return hour < size < 3 * hour and size % hour >= timedelta(minutes=1)

@@ -85,6 +85,8 @@ class ToolRuntimeTimeContext:
         within_contact_window: whether `now` falls inside it.
         advisory: one plain sentence when outside the window, else "".
         zone_known: False when the user's zone is not known and UTC stood in.
+        planned: `now` is a later send time (a reminder set now), not the present: the
+            result says ``sends_at``, never ``now``, and the advisory speaks of then.
     """
 
     now: datetime
@@ -93,11 +95,12 @@ class ToolRuntimeTimeContext:
     within_contact_window: bool
     advisory: str
     zone_known: bool = True
+    planned: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, for a tool result."""
         return {
-            "now": to_iso(self.now, self.user_timezone),
+            "sends_at" if self.planned else "now": to_iso(self.now, self.user_timezone),
             "user_timezone": self.user_timezone,
             "user_timezone_known": self.zone_known,
             "contact_window": str(self.contact_window),
@@ -110,8 +113,14 @@ def runtime_time_context(
     now: datetime,
     user_timezone: str | None,
     window: ContactWindow = DEFAULT_CONTACT_WINDOW,
+    *,
+    planned: bool = False,
 ) -> ToolRuntimeTimeContext:
     """Build the tool time context for `now` in the user's zone.
+
+    With `planned`, `now` is when a message set now will be sent: a reminder's result
+    once called that instant "now" and said "It is 04:00" at 21:00 the evening before,
+    a present time that was wrong (docs/eval.md, fifth run).
 
     Raises:
         UnknownTimezoneError: `user_timezone` is not an IANA id.
@@ -130,7 +139,10 @@ def runtime_time_context(
             else "in UTC (the user's timezone is not known)"
         )
         advisory = (
-            f"It is {local:%H:%M} {where}, outside their usual contact window {window}; "
+            f"It will be {local:%H:%M} {where} when it is sent, outside their usual contact "
+            f"window {window}; when it falls due you are asked again and may defer it."
+            if planned
+            else f"It is {local:%H:%M} {where}, outside their usual contact window {window}; "
             "consider deferring unless it is urgent."
         )
-    return ToolRuntimeTimeContext(now, name, window, inside, advisory, zone_known)
+    return ToolRuntimeTimeContext(now, name, window, inside, advisory, zone_known, planned)

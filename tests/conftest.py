@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.run_suite import PHASE_MARKERS, files_marked
 from tests.support.leaks import LeakWatch
 from tests.support.peers import REQUIRE_PEERS_ENV, peers_required, peers_used_by
 from tests.support.postgres import PostgresServer, run_postgres
@@ -14,11 +15,20 @@ from tests.support.postgres import PostgresServer, run_postgres
 # --- the peer hook ------------------------------------------------------------------------------
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: every item is seen
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test that uses a peer fixture (directly or through another fixture) `peer`."""
+    """Mark every test that uses a peer fixture (directly or through another fixture) `peer`;
+    fail the run if a `long` or `alone` test sits where `make test` would not look for it."""
+    phase_files = {marker: set(files_marked(marker)) for marker in PHASE_MARKERS}
     for item in items:
         for peer in peers_used_by(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.peer(peer))
+        for marker, files in phase_files.items():
+            if item.get_closest_marker(marker) is not None and str(item.path) not in files:
+                raise pytest.UsageError(
+                    f"{item.nodeid} is marked {marker!r} but tests/run_suite.py would not run "
+                    f"it: write the mark as `pytest.mark.{marker}` in its file"
+                )
 
 
 @pytest.hookimpl(wrapper=True)

@@ -24,6 +24,7 @@ __all__ = [
     "Summary",
     "cached_share",
     "dumps",
+    "joined",
     "judged",
     "markdown",
     "report_json",
@@ -141,6 +142,49 @@ def _rate(passed: int, total: int) -> str:
 def markdown(runs: Mapping[str, Sequence[Judged]], *, title: str, about: str = "") -> str:
     """The report: the figures of each mode side by side, then every scenario in detail."""
     summaries = {mode: summary(mode, results) for mode, results in runs.items()}
+    verdicts = {
+        mode: [(r.outcome.scenario.name, r.outcome.scenario.capability, r.passed) for r in results]
+        for mode, results in runs.items()
+    }
+    lines = _tables(summaries, verdicts, title=title, about=about)
+    for mode in summaries:
+        lines += ["", f"## Details: {mode}", ""]
+        for result in runs[mode]:
+            lines += _detail(result)
+    return "\n".join(lines) + "\n"
+
+
+def joined(reports: Sequence[tuple[str, Mapping[str, Any]]], *, title: str, about: str = "") -> str:
+    """The tables of separately run reports (named, and their JSON: `report_json`) side by side.
+
+    Ids repeat per scenario (`wrapper.queries.common.repeatable_ids`), so a greedy run's
+    wrapper half and baseline half compare although run at different times; the
+    details stay in each report. Two reports holding the same mode are an error.
+    """
+    summaries: dict[str, Summary] = {}
+    verdicts: dict[str, list[tuple[str, str, bool]]] = {}
+    for source, data in reports:
+        for mode, figures in data["summaries"].items():
+            if mode in summaries:
+                raise ValueError(f"{source} holds the {mode} mode again")
+            summaries[mode] = Summary(**figures)
+            verdicts[mode] = [
+                (s["name"], s["capability"], bool(s["passed"])) for s in data["scenarios"][mode]
+            ]
+    return "\n".join(_tables(summaries, verdicts, title=title, about=about)) + "\n"
+
+
+def _tables(
+    summaries: Mapping[str, Summary],
+    verdicts: Mapping[str, Sequence[tuple[str, str, bool]]],
+    *,
+    title: str,
+    about: str,
+) -> list[str]:
+    """The figures, the per-capability rates and the per-scenario verdicts, a column a mode.
+
+    `verdicts` holds each mode's (scenario, capability, passed) in the order run.
+    """
     modes = list(summaries)
     lines = [f"# {title}", ""]
     if about:
@@ -169,21 +213,16 @@ def markdown(runs: Mapping[str, Sequence[Judged]], *, title: str, about: str = "
         cells = [_rate(*summaries[m].by_capability.get(capability, (0, 0))) for m in modes]
         lines.append(f"| {capability} | " + " | ".join(cells) + " |")
     lines += ["", "## Scenarios", ""]
-    names = list(dict.fromkeys(r.outcome.scenario.name for rs in runs.values() for r in rs))
+    by_mode = {m: {name: (cap, ok) for name, cap, ok in verdicts[m]} for m in modes}
+    names = list(dict.fromkeys(name for m in modes for name, _, _ in verdicts[m]))
     lines += ["| scenario | capability | " + " | ".join(modes) + " |"]
     lines.append("|---|---|" + "---|" * len(modes))
     for name in names:
-        found = {
-            m: next((r for r in runs[m] if r.outcome.scenario.name == name), None) for m in modes
-        }
-        some = next(r for r in found.values() if r is not None)
-        cells = ["-" if r is None else ("pass" if r.passed else "**fail**") for r in found.values()]
-        lines.append(f"| {name} | {some.outcome.scenario.capability} | " + " | ".join(cells) + " |")
-    for mode in modes:
-        lines += ["", f"## Details: {mode}", ""]
-        for result in runs[mode]:
-            lines += _detail(result)
-    return "\n".join(lines) + "\n"
+        found = [by_mode[m].get(name) for m in modes]
+        capability = next(f[0] for f in found if f is not None)
+        cells = ["-" if f is None else ("pass" if f[1] else "**fail**") for f in found]
+        lines.append(f"| {name} | {capability} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def _ms(value: float | None) -> str:

@@ -27,17 +27,21 @@ async def evaluate(
     settings: Settings,
     scenarios: Sequence[Scenario],
     *,
-    baseline: bool = False,
+    modes: Sequence[str] = MODES[:1],
     provider: Callable[[], Provider] | None = None,
     progress: Callable[[str, Judged], None] | None = None,
 ) -> dict[str, list[Judged]]:
-    """Play every scenario (with `baseline`, twice: as clockbot prompts, then as the baseline).
+    """Play every scenario once per mode of `modes` (`MODES`: as clockbot prompts, and as the
+    baseline), in the order of `MODES`.
 
     `provider` makes a fresh provider per scenario (the fake models in tests);
     None uses the configured one. `progress` is told each result.
     """
     runs: dict[str, list[Judged]] = {}
-    for mode in MODES if baseline else MODES[:1]:
+    unknown = set(modes) - set(MODES)
+    if unknown:
+        raise ValueError(f"unknown eval modes {sorted(unknown)}; the modes are {list(MODES)}")
+    for mode in (m for m in MODES if m in modes):
         results = runs.setdefault(mode, [])
         for scenario in scenarios:
             outcome = await run_scenario(

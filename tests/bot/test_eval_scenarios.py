@@ -136,6 +136,58 @@ async def test_clockbot_eval_runs_and_reports_both_modes(tmp_path: Path) -> None
     assert all("[Runtime time context" not in json.dumps(r["messages"]) for r in baseline_requests)
 
 
+async def _clockbot(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        CLOCKBOT, *args, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), timeout=240)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def test_halves_run_apart_join_into_one_table(tmp_path: Path) -> None:
+    """The wrapper and the baseline measured in two runs (as a long local run is split) and
+    joined by `clockbot eval-join`: the same tables a run of both modes writes."""
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    shutil.copy(SCENARIOS / "tokyo-time-now.yaml", scenarios)
+    model = ScriptedModel(*load_scenarios(scenarios))
+    reports = {mode: tmp_path / mode / "report.md" for mode in ("wrapper", "baseline", "both")}
+    flags = {"wrapper": [], "baseline": ["--baseline-only"], "both": ["--baseline"]}
+    async with FakeLLMServer(responder=model, context_limit=CONTEXT) as server:
+        env = {
+            **os.environ, "CLOCKBOT_HOME": str(tmp_path / "home"),
+            "CLOCKBOT_LLM_PROVIDER": "openai", "CLOCKBOT_LLM_BASE_URL": server.openai_base_url,
+            "CLOCKBOT_LLM_MODEL": "scripted", "CLOCKBOT_LLM_API_KEY": "k",
+        }  # fmt: skip
+        for mode, report in reports.items():
+            command = ("eval", "--scenarios", str(scenarios), "--report", str(report))
+            status, _, err = await _clockbot(*command, *flags[mode], env=env)
+            assert status == 0, err
+    halves = [reports["wrapper"].with_suffix(".json"), reports["baseline"].with_suffix(".json")]
+    assert set(json.loads(halves[1].read_text())["summaries"]) == {"baseline"}
+    out = tmp_path / "joined.md"
+    status, said, err = await _clockbot(
+        "eval-join", *map(str, halves), "--report", str(out), env=env
+    )
+    assert status == 0, err
+    assert str(out) in said
+    joined = out.read_text()
+    both = reports["both"].read_text()
+    tables = both[: both.index("## Details")].split("\n")
+    timed = ("wall time", "latency")
+    wanted = [
+        line for line in tables if line.startswith("| ") and not any(word in line for word in timed)
+    ]
+    assert wanted and all(line in joined for line in wanted), joined
+    assert "| tokyo-time-now | other zones | pass |" in joined
+    # The same mode twice is refused, not silently overwritten.
+    status, _, err = await _clockbot("eval-join", str(halves[0]), str(halves[0]), env=env)
+    assert status != 0
+    assert "holds the wrapper mode again" in err
+
+
 async def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "broken.yaml").write_text("capability: x\nstart: 2026-03-09T08:00:00\nsteps: []\n")
     process = await asyncio.create_subprocess_exec(

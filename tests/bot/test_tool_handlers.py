@@ -138,6 +138,8 @@ async def test_remember_sends_nothing_and_says_to_remind(
     (item,) = context.staged
     assert isinstance(item, NewMemory)
     assert result["due_at"] == "2026-04-30T09:00:00-07:00"
+    assert str(result["sends"]).startswith("nothing")  # so "I will remind you" is not said
+    assert "use remind" in str(result["sends"])
     _error(
         await _call(context, "remember", content="x", due_at="in 1 hour", notify=True),
         "bad_arguments",
@@ -811,9 +813,11 @@ async def test_a_reminder_at_night_carries_the_advisory(world: World, context: T
     assert result["at"] == "2026-04-30T03:00:00-07:00"
     timing = result["time_context"]
     assert isinstance(timing, dict)
-    assert timing["now"] == "2026-04-30T03:00:00-07:00"
+    # The send time, never called "now": at 02:14 a "now" of 03:00 tomorrow is a wrong time.
+    assert "now" not in timing
+    assert timing["sends_at"] == "2026-04-30T03:00:00-07:00"
     assert timing["within_contact_window"] is False
-    assert "03:00" in str(timing["advisory"])
+    assert str(timing["advisory"]).startswith("It will be 03:00 in the user's timezone")
     (_, staged) = context.staged
     assert isinstance(staged, Enqueue)
     assert (staged.key, staged.memory_id) == (f"{context.message.key}#1", result["id"])
@@ -869,6 +873,15 @@ async def test_remind_bad_arguments(
     assert await world.outbox.listing() == []
 
 
+async def test_a_time_to_ask_about_says_what_to_pass_instead(context: ToolSession) -> None:
+    # "amanhã às 8" reached the tool as "tomorrow 8": a bare number is no time, and the
+    # error says what the model can do about it, not only what the person would be asked.
+    result = await _call(context, "remind", text="take the pill", when="tomorrow 8")
+    _error(result, "bad_arguments", "'8'")
+    assert "exactly as they wrote them" in str(result["message"])
+    assert context.staged == []
+
+
 async def test_messages_need_an_outbox(world: World) -> None:
     bare = await world.context(outbox=False)
     _error(await _call(bare, "send_message", text="hi"), "not_available", "send_message")
@@ -903,6 +916,20 @@ async def test_send_message_queues_now_with_the_time_context(
         NIGHT,
         "quick note",
     )
+
+
+async def test_the_same_send_twice_in_a_turn_sends_once(world: World, context: ToolSession) -> None:
+    # Qwen called send_message twice with the same words (docs/eval.md, fifth run): the
+    # person got the message twice. The second call answers with the first one's id.
+    first = await _call(context, "send_message", text="wake up, the flight")
+    again = await _call(context, "send_message", text="wake up, the flight")
+    other = await _call(context, "send_message", text="and pack the charger")
+    assert again["id"] == first["id"]
+    assert "already_queued" in again
+    assert other["id"] != first["id"]
+    await world.commit(context)
+    texts = sorted(job.text for job in await world.outbox.listing())
+    assert texts == ["and pack the charger", "wake up, the flight"]
 
 
 async def test_defer_in_an_ordinary_turn_is_not_applicable(

@@ -340,6 +340,42 @@ def test_draft_durations_come_from_the_table() -> None:
     )
 
 
+SAID_DURATION_CASES = [
+    # text, label, typical, max: the person's estimate, after a comma, dash, bracket or "for"
+    ("clock it: writing the quarterly report, two hours", "writing the quarterly report", 120, 120),
+    ("clock it: reading, about 1h30", "reading", 90, 90),
+    ("clock it: trip (3 days)", "trip", 3 * 24 * 60, 3 * 24 * 60),
+    ("clock it: gym for an hour", "gym", 60, ACTIVITIES["gym"].max_minutes),  # max: the table's
+    ("clock it: nap - 20 min", "nap", 20, ACTIVITIES["nap"].max_minutes),
+    # no estimate: the words stay in the label
+    ("clock it: deploy in 2 days", "deploy in 2 days", None, None),
+    ("clock it: project, 2 months", "project, 2 months", None, None),  # no exact length
+    ("clock it: 2 hours", "2 hours", None, None),  # nothing but the span
+]
+
+
+@pytest.mark.parametrize(("text", "label", "typical", "most"), SAID_DURATION_CASES)
+def test_a_clocked_action_keeps_the_persons_own_estimate(
+    text: str, label: str, typical: int | None, most: int | None
+) -> None:
+    draft = draft_action(text, source="clock_it", thread_kind="conversation", store_quotes=True)
+    assert (draft.label, draft.expected_typical_minutes, draft.expected_max_minutes) == (
+        label,
+        typical,
+        most,
+    )
+    assert draft.ttl >= timedelta(minutes=most or 0)
+    assert draft.quote == text.removeprefix("clock it: ")  # the person's words, whole
+
+
+def test_an_auto_detected_action_reads_no_estimate() -> None:
+    draft = draft_action(
+        "heading to the gym, two hours", source="auto", thread_kind="conversation",
+        store_quotes=False,
+    )  # fmt: skip
+    assert draft.expected_typical_minutes == ACTIVITIES["gym"].typical_minutes
+
+
 CALIBRATION_CASES = [
     # calibration, typical, max
     ({"meal:dinner": (90, 240)}, 90, 240),

@@ -89,6 +89,20 @@ def test_advisory_outside_the_window_names_time_zone_and_window() -> None:
     assert context.to_dict()["now"] == "2026-04-29T02:14:00-07:00"
 
 
+def test_a_planned_send_speaks_of_then_not_now() -> None:
+    at = datetime(2026, 3, 10, 3, tzinfo=UTC)  # 04:00 in Berlin, set at 21:00 the day before
+    context = runtime_time_context(at, "Europe/Berlin", planned=True)
+    assert context.within_contact_window is False
+    assert context.advisory == (
+        "It will be 04:00 in the user's timezone (Europe/Berlin) when it is sent, outside "
+        "their usual contact window 08:00–23:00; when it falls due you are asked again and "
+        "may defer it."
+    )
+    shown = context.to_dict()
+    assert "now" not in shown
+    assert shown["sends_at"] == "2026-03-10T04:00:00+01:00"
+
+
 def test_no_advisory_inside_the_window() -> None:
     context = runtime_time_context(datetime(2026, 4, 29, 16, tzinfo=UTC), "America/Los_Angeles")
     assert context.within_contact_window is True

@@ -211,3 +211,19 @@ def test_no_zone_at_all_is_floating_and_asks() -> None:
 def test_text_without_a_recurrence_is_invalid() -> None:
     result = parse_recurrence("see you at 9am", "UTC", datetime(2026, 3, 7, 15, tzinfo=UTC))
     assert result.kind == "invalid"
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        # what a model wrote for "the first Friday of every month at 10" (docs/eval.md)
+        ("next friday of every month at 10", "'next friday of at 10'"),
+        ("every day at 9am until someday", "'someday'"),
+    ],
+)
+def test_a_question_quotes_the_words_left_without_the_gap(text: str, quoted: str) -> None:
+    # The parts already read are blanked in place; the question must not show the blanks.
+    result = parse_recurrence(text, "Europe/Berlin", datetime(2026, 3, 9, 8, tzinfo=UTC))
+    assert result.clarification_question is not None
+    assert quoted in result.clarification_question
+    assert "  " not in result.clarification_question

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -47,3 +47,18 @@ def test_another_year_is_named() -> None:
 def test_a_past_instant_says_ago() -> None:
     at = datetime(2026, 11, 26, 8, 0, tzinfo=BERLIN)
     assert say_when(at, BERLIN, now=NOW) == "Thursday 26 Nov, 08:00 (2 hours ago)"
+
+
+@pytest.mark.parametrize(
+    ("minutes", "distance"),
+    [
+        (60, "in 1 hour"),
+        (90, "in 90 minutes"),  # Babel alone: "in 2 hours", half an hour off
+        (120, "in 2 hours"),
+        (150, "in 150 minutes"),  # Babel alone: "in 2 hours" (2.5 rounds to even)
+        (180, "in 3 hours"),
+    ],
+)
+def test_a_part_hour_under_three_hours_is_said_in_minutes(minutes: int, distance: str) -> None:
+    at = NOW + timedelta(minutes=minutes)
+    assert say_when(at, "Europe/Berlin", now=NOW).endswith(f"({distance})")
