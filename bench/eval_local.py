@@ -16,7 +16,8 @@
    the report goes to ``eval-report-<model>.md`` (and ``.json``).
 
 Run: ``make eval-local`` or ``make eval-local MODEL=gemma``; ``--only WORD``
-runs the scenarios whose name has WORD; ``--no-baseline`` only the wrapper.
+runs the scenarios whose name has WORD; ``--no-baseline`` only the wrapper,
+``--baseline-only`` only the baseline (join the two: ``clockbot eval-join``).
 """
 
 from __future__ import annotations

@@ -48,13 +48,13 @@ __all__ = [
     "NOT_A_TOOL_REPLY",
     "NO_WORDS_REPLY",
     "RETRY_LEASE",
-    "SPEAK_UP",
     "TOO_MANY_ROUNDS_REPLY",
     "UNAVAILABLE_REPLY",
     "Agent",
     "ProactiveOutput",
     "TurnOutput",
     "message_to_stored",
+    "speak_up",
     "stored_to_message",
 ]
 
@@ -91,11 +91,27 @@ UNAVAILABLE_REPLY = (
 )
 TOO_MANY_ROUNDS_REPLY = "I got stuck using my tools on that one; could you say it another way?"
 NO_WORDS_REPLY = "I couldn't find the words for that one; could you ask me again?"
-"""Said when the model answered with nothing, twice (`SPEAK_UP` asked once in between)."""
-SPEAK_UP = Message(
-    "user", "(clockbot: your last message to the person was empty. Answer them now in words.)"
-)
-"""Asked once in a turn after an empty answer, at the end of that one request only."""
+"""Said when the model answered with nothing, twice (`speak_up` asked once in between)."""
+
+
+def speak_up(produced: Sequence[Message]) -> Message:
+    """Asked once in a turn after an empty answer, at the end of that one request only.
+
+    It names the tools the turn ran. The first wording ("your last message to the person
+    was empty. Answer them now in words.") was read by Qwen2.5-Coder-1.5B as a question
+    about "the person's last message" and refused, 42 times in one run; this one was
+    answered in 5 replays of 5 (docs/eval.md, fifth run).
+    """
+    names = ", ".join(dict.fromkeys(call.name for m in produced for call in m.tool_calls))
+    if names:
+        return Message(
+            "user",
+            f"(clockbot: the tools are done ({names}). Write your reply to the person: "
+            "one sentence saying what was done.)",
+        )
+    return Message("user", "(clockbot: write your reply to the person's message now.)")
+
+
 NOT_A_TOOL_REPLY = "I tried to use a tool I don't have for that; could you say it another way?"
 """Said instead of a message that holds only a call to a tool we do not have
 (`bot.llm.text_calls`): such text is never sent to the person."""
@@ -278,7 +294,7 @@ class Agent:
             if not answer.tool_calls and not answer.content.strip() and not nudge:
                 # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
                 # docs/eval.md): ask once more for the words; neither message is kept.
-                nudge = [SPEAK_UP]
+                nudge = [speak_up(produced)]
                 continue
             nudge = []
             produced.append(answer)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import NO_WORDS_REPLY, SPEAK_UP, UNAVAILABLE_REPLY, Agent
+from bot.agent import NO_WORDS_REPLY, UNAVAILABLE_REPLY, Agent
 from bot.chat import chat
 from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
@@ -180,8 +180,15 @@ async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
     assert output.reply == "It's 00:00 in Tokyo."
     assert [m.role for m in output.messages] == ["user", "assistant", "tool", "assistant"]
     asked = server.completions[2].json["messages"]
-    assert asked[-1] == {"role": "user", "content": SPEAK_UP.content}
+    # It names the tools that ran: "your last message to the person was empty" was read as
+    # a question about the person's last message and refused (docs/eval.md, fifth run).
+    assert asked[-1] == {
+        "role": "user",
+        "content": "(clockbot: the tools are done (current_time). Write your reply to the "
+        "person: one sentence saying what was done.)",
+    }
     assert asked[-2]["role"] == "tool"  # the empty answer is not shown back
+    assert "last message" not in asked[-1]["content"]
 
 
 async def test_a_second_empty_answer_says_so(
@@ -193,6 +200,11 @@ async def test_a_second_empty_answer_says_so(
     output = await agent.answer(await wrapper.receive(ref), [], ref)
     assert output.reply == NO_WORDS_REPLY
     assert len(server.completions) == 2
+    asked = server.completions[1].json["messages"][-1]
+    assert asked == {
+        "role": "user",
+        "content": "(clockbot: write your reply to the person's message now.)",
+    }
 
 
 async def test_answer_writes_nothing_and_returns_the_staged_effects(
