@@ -148,13 +148,13 @@ async def _clockbot(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
 
 async def test_halves_run_apart_join_into_one_table(tmp_path: Path) -> None:
     """The wrapper and the baseline measured in two runs (as a long local run is split) and
-    joined by `clockbot eval-join`: the same tables a run of both modes writes."""
+    joined by `clockbot eval-join`: each row holds the two halves' own figures side by side."""
     scenarios = tmp_path / "scenarios"
     scenarios.mkdir()
     shutil.copy(SCENARIOS / "tokyo-time-now.yaml", scenarios)
     model = ScriptedModel(*load_scenarios(scenarios))
-    reports = {mode: tmp_path / mode / "report.md" for mode in ("wrapper", "baseline", "both")}
-    flags = {"wrapper": [], "baseline": ["--baseline-only"], "both": ["--baseline"]}
+    reports = {mode: tmp_path / mode / "report.md" for mode in ("wrapper", "baseline")}
+    flags = {"wrapper": [], "baseline": ["--baseline-only"]}
     async with FakeLLMServer(responder=model, context_limit=CONTEXT) as server:
         env = {
             **os.environ, "CLOCKBOT_HOME": str(tmp_path / "home"),
@@ -174,18 +174,22 @@ async def test_halves_run_apart_join_into_one_table(tmp_path: Path) -> None:
     assert status == 0, err
     assert str(out) in said
     joined = out.read_text()
-    both = reports["both"].read_text()
-    tables = both[: both.index("## Details")].split("\n")
-    timed = ("wall time", "latency")
-    wanted = [
-        line for line in tables if line.startswith("| ") and not any(word in line for word in timed)
-    ]
-    assert wanted and all(line in joined for line in wanted), joined
-    assert "| tokyo-time-now | other zones | pass |" in joined
+    assert "| | wrapper | baseline |" in joined
+    rows = {mode: _rows(reports[mode].read_text()) for mode in reports}
+    assert rows["wrapper"] and rows["wrapper"].keys() == rows["baseline"].keys()
+    for label, cell in rows["wrapper"].items():
+        assert f"{label} | {cell} | {rows['baseline'][label]} |" in joined, label
     # The same mode twice is refused, not silently overwritten.
     status, _, err = await _clockbot("eval-join", str(halves[0]), str(halves[0]), env=env)
     assert status != 0
     assert "holds the wrapper mode again" in err
+
+
+def _rows(report: str) -> dict[str, str]:
+    """A one-mode report's table rows before the details, as {"| label": "cell"}."""
+    tables = report[: report.index("## Details")].splitlines()
+    cut = (line.rstrip(" |").rsplit(" | ", 1) for line in tables if line.count(" | ") == 1)
+    return {label: cell for label, cell in cut if not label.startswith("|---")}
 
 
 async def test_a_bad_scenario_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -17,7 +17,10 @@ from wrapper import tables as t
 pytestmark = pytest.mark.slow  # many processes: `make test-fast` leaves it out
 
 WORKERS = 8
-PER_WORKER = 500
+PER_WORKER = 300
+"""2,400 messages on one thread: the eight processes start within a second of each other and
+each writes for several seconds after, all of it racing (500 each took ~60 s a backend, a
+minute of `make test`, for no more overlap)."""
 BASE = datetime(2026, 5, 1, 12, tzinfo=UTC)
 THREAD = {"channel": "telegram", "thread_id": "dm:7", "user_id": "7"}
 
