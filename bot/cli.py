@@ -338,6 +338,8 @@ def eval_command(
     except ScenarioError as exc:
         _fail(str(exc))
     logging.basicConfig(level=logging.ERROR)
+    if baseline and baseline_only:
+        _fail("--baseline runs both modes and --baseline-only the baseline alone: give one")
     modes = MODES[1:] if baseline_only else MODES if baseline else MODES[:1]
     with Progress(transient=True) as bar:
         task = bar.add_task("scenarios", total=len(chosen) * len(modes))

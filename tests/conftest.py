@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.run_suite import PHASE_MARKERS, files_marked
+from tests.run_suite import phase_files
 from tests.support.leaks import LeakWatch
 from tests.support.peers import REQUIRE_PEERS_ENV, peers_required, peers_used_by
 from tests.support.postgres import PostgresServer, run_postgres
@@ -19,11 +19,11 @@ from tests.support.postgres import PostgresServer, run_postgres
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test that uses a peer fixture (directly or through another fixture) `peer`;
     fail the run if a `long` or `alone` test sits where `make test` would not look for it."""
-    phase_files = {marker: set(files_marked(marker)) for marker in PHASE_MARKERS}
+    marked = {marker: set(files) for marker, files in phase_files().items()}
     for item in items:
         for peer in peers_used_by(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.peer(peer))
-        for marker, files in phase_files.items():
+        for marker, files in marked.items():
             if item.get_closest_marker(marker) is not None and str(item.path) not in files:
                 raise pytest.UsageError(
                     f"{item.nodeid} is marked {marker!r} but tests/run_suite.py would not run "

@@ -31,25 +31,31 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 
 
-def files_marked(marker: str) -> list[str]:
-    """The test files that mark a test `marker`, by their text (`pytest.mark.<marker>`).
+PHASE_MARKERS = ("long", "alone")
+"""The markers whose tests run in a phase of their own, from the files `phase_files` finds."""
+
+
+def phase_files() -> dict[str, list[str]]:
+    """For each of `PHASE_MARKERS`, the test files that mark a test with it, by their text
+    (`pytest.mark.<marker>`), every file read once.
 
     The long and alone phases run only these: collecting all ~5,500 tests to select eight
     took 12-27 s of the run. tests/conftest.py fails a run where a test carries the marker
     in a file this does not find, so no test is left out of `make test` unseen.
     """
-    needle = f"pytest.mark.{marker}"
-    return sorted(str(path) for path in TESTS.rglob("test_*.py") if needle in path.read_text())
+    found: dict[str, list[str]] = {marker: [] for marker in PHASE_MARKERS}
+    for path in sorted(TESTS.rglob("test_*.py")):
+        text = path.read_text()
+        for marker, files in found.items():
+            if f"pytest.mark.{marker}" in text:
+                files.append(str(path))
+    return found
 
 
-PHASE_MARKERS = ("long", "alone")
-"""The markers whose tests run in a phase of their own, from the files `files_marked` finds."""
 PYTEST = [sys.executable, "-m", "pytest"]
 PARALLEL = ["nice", "-n", "10", *PYTEST, "-n", "auto", "-m", "not long and not alone and not image"]
 """Niced: the pool takes what CPU the long tests leave, so a killed worker's restart beside it
 is as quick as on an idle machine (the long tests' deadlines are seconds)."""
-BESIDE = [*PYTEST, "-p", "no:cacheprovider", "-m", "long and not image", *files_marked("long")]
-ALONE = [*PYTEST, "-m", "alone and not image", *files_marked("alone")]
 
 
 def _minutes(seconds: float) -> str:
@@ -58,9 +64,12 @@ def _minutes(seconds: float) -> str:
 
 def main() -> int:
     started = time.monotonic()
+    files = phase_files()
+    beside_command = [*PYTEST, "-p", "no:cacheprovider", "-m", "long and not image", *files["long"]]
+    alone_command = [*PYTEST, "-m", "alone and not image", *files["alone"]]
     with tempfile.TemporaryFile(mode="w+", prefix="clockbot-long-") as log:
         print("make test: the long tests run beside the parallel phase; their output follows it")
-        beside = subprocess.Popen(BESIDE, stdout=log, stderr=subprocess.STDOUT)
+        beside = subprocess.Popen(beside_command, stdout=log, stderr=subprocess.STDOUT)
         long_done: list[float] = []
         waiter = threading.Thread(
             target=lambda: (beside.wait(), long_done.append(time.monotonic()))
@@ -78,7 +87,7 @@ def main() -> int:
         log.seek(0)
         sys.stdout.write(log.read())
     sys.stdout.flush()
-    alone = subprocess.call(ALONE)
+    alone = subprocess.call(alone_command)
     finished = time.monotonic()
     print(
         f"make test: parallel {_minutes(parallel_done - started)}, long (beside it) "

@@ -236,3 +236,10 @@ def test_an_argument_cut_at_an_unquoted_comma_is_refused(tmp_path: Path) -> None
     )
     with pytest.raises(ScenarioError, match=r"'tomorrow' has no value.*quote the value"):
         load_scenario(path)
+
+
+async def test_both_and_baseline_only_at_once_is_refused(tmp_path: Path) -> None:
+    env = {**os.environ, "CLOCKBOT_HOME": str(tmp_path / "home")}
+    status, _, err = await _clockbot("eval", "--baseline", "--baseline-only", env=env)
+    assert status != 0
+    assert "give one" in err
