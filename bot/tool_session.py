@@ -17,10 +17,14 @@ from clockcore import (
     ContactWindow,
     ContextEnvelope,
     MessageRef,
+    TimeExpression,
+    find_time_expressions,
     guess_language,
+    mentions_time,
     parse_anchored_time,
     runtime_time_context,
     to_iso,
+    without_time,
 )
 from clockcore.spoken import say_when
 from wrapper import InteractionWrapper
@@ -48,9 +52,11 @@ __all__ = [
     "iso",
     "memory_content",
     "object_schema",
+    "person_instant",
     "required_text",
     "sending",
     "text_arg",
+    "their_time",
     "time_context",
 ]
 
@@ -284,6 +290,71 @@ def instant(text: str, context: ToolSession) -> datetime:
             "person's own words ('in 2 hours', 'tomorrow at 9am'), or ask them"
         )
     return parsed.start_instant
+
+
+def their_time(context: ToolSession) -> TimeExpression | None:
+    """The one time the person's message names, read whole; None if it names none or more.
+
+    "ricordami domani alle 7 di chiamare Luca" names 'domani alle 7'; "remind me
+    10 minutes before my 3pm meeting" names none here: a digit or a time word
+    is left outside '3pm', so the expression alone is not what they meant.
+    """
+    text = context.message.text
+    found = find_time_expressions(text, language=context.language)
+    if len(found) != 1 or not found[0].whole:
+        return None
+    rest = without_time(text, found[0])
+    if any(c.isdigit() for c in rest) or mentions_time(rest, language=context.language):
+        return None
+    return found[0]
+
+
+def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, str | None]:
+    """The instant `when` names, or the person's own words' where the model lost part of them.
+
+    A 1.5B model given 'amanhã às 8' passed 'tomorrow 8' (which asks: 8 in the
+    morning or the evening?), and given 'tomorrow at 9am New York time' passed
+    'tomorrow at 9am' (9am in the person's zone, five hours off; docs/eval.md).
+    The person's words win in two cases only: `when` cannot be read (or was not
+    given) and their message names one time read whole (`their_time`); or
+    `when` is a part of that expression and reads to another instant. Any
+    other `when` is read as it is: a follow-up ("no, at 10") names a time the
+    model may rightly complete from earlier messages.
+
+    Returns:
+        The instant and the person's words it was read from (None for `when`'s own).
+
+    Raises:
+        BadArguments: neither reads; the error is `when`'s.
+    """
+    theirs = their_time(context)
+    if when is None:
+        if theirs is None:
+            raise BadArguments("give when: the person's own words for the time")
+        return instant(theirs.text, context), theirs.text
+    try:
+        at = instant(when, context)
+    except BadArguments as unread:
+        if theirs is None:
+            raise
+        try:
+            return instant(theirs.text, context), theirs.text
+        except BadArguments:
+            raise unread from None
+    if theirs is not None and _part_of(when, theirs.text):
+        try:
+            mine = instant(theirs.text, context)
+        except BadArguments:
+            return at, None
+        if mine != at:
+            return mine, theirs.text
+    return at, None
+
+
+def _part_of(when: str, expression: str) -> bool:
+    """Whether `when` is a shorter piece of `expression`, case and spacing aside."""
+    short, whole = " ".join(when.casefold().split()), " ".join(expression.casefold().split())
+    return short != whole and short in whole
 
 
 def integer_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:

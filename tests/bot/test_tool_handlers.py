@@ -237,9 +237,9 @@ async def test_a_repeat_the_person_never_asked_for_says_to_call_again_without_it
     world: World,
 ) -> None:
     """Qwen2.5-Coder-1.5B sent `every: "every day"` for "domani alle 7", six times over."""
-    one_shot = await world.context(text="remind me tomorrow at 7 to call Luca")
+    no_time = await world.context(text="can you remind me to call Luca")
     error = await _call(
-        one_shot, "remind", text="call Luca", when="tomorrow 7:00", every="every day"
+        no_time, "remind", text="call Luca", when="tomorrow 7:00", every="every day"
     )
     _error(error, "bad_arguments", "without every")
     repeating = await world.context(text="every day remind me at 7 to call Luca, starting tomorrow")
@@ -247,7 +247,72 @@ async def test_a_repeat_the_person_never_asked_for_says_to_call_again_without_it
         repeating, "remind", text="call Luca", when="tomorrow 7:00", every="every day"
     )
     assert "without every" not in str(error["message"])
-    assert one_shot.staged == [] and repeating.staged == []
+    assert no_time.staged == [] and repeating.staged == []
+
+
+async def test_one_time_the_person_named_is_set_once_despite_a_made_up_repeat(
+    world: World,
+) -> None:
+    """Their message names one time and no repeat: that is what is set, and the model is told."""
+    context = await world.context(text="ricordami domani alle 7 di chiamare Luca")
+    result = await _call(
+        context, "remind", text="chiamare Luca", when="tomorrow 7:00", every="every day"
+    )
+    assert result["repeats"] is False
+    assert result["at"] == "2026-04-30T07:00:00-07:00"
+    assert str(result["every"]).startswith("not set: the person asked for one time")
+    assert not any(isinstance(effect, NewSchedule) for effect in context.staged)
+
+
+@pytest.mark.parametrize(
+    ("said", "when", "at"),
+    [
+        # The model's words ask (8 in the morning or the evening?); the person's read whole.
+        ("me lembra amanhã às 8 de tomar o remédio", "tomorrow 8", "2026-04-30T08:00:00-07:00"),
+        # The model dropped the zone: 9am in New York is 6am in Los Angeles.
+        (
+            "remind me tomorrow at 9am New York time to call Sam",
+            "tomorrow at 9am",
+            "2026-04-30T06:00:00-07:00",
+        ),
+    ],
+)
+async def test_the_persons_words_win_where_the_model_lost_part_of_them(
+    world: World, said: str, when: str, at: str
+) -> None:
+    context = await world.context(text=said)
+    result = await _call(context, "remind", text="x", when=when)
+    assert result["at"] == at
+
+
+@pytest.mark.parametrize(
+    ("said", "when", "at"),
+    [
+        # A time worked out from more than the expression: '3pm' alone is not what they meant.
+        ("remind me 10 minutes before my 3pm meeting", "2:50pm", "2026-04-29T14:50:00-07:00"),
+        # A follow-up: the model completes it from earlier messages.
+        ("no, make it at 10", "tomorrow at 10", "2026-04-30T10:00:00-07:00"),
+        # Two times named: nothing to prefer.
+        (
+            "tomorrow at 9 or at 10, remind me to ring",
+            "tomorrow at 10",
+            "2026-04-30T10:00:00-07:00",
+        ),
+    ],
+)
+async def test_the_models_own_reading_stands_otherwise(
+    world: World, said: str, when: str, at: str
+) -> None:
+    context = await world.context(text=said)
+    result = await _call(context, "remind", text="x", when=when)
+    assert result["at"] == at
+
+
+async def test_unreadable_words_on_both_sides_still_ask(world: World) -> None:
+    context = await world.context(text="remind me about it sometime")
+    error = await _call(context, "remind", text="x", when="tomorrow 8")
+    _error(error, "bad_arguments", "as they wrote them")
+    assert context.staged == []
 
 
 async def test_the_same_reminder_twice_in_a_turn_is_made_once(
