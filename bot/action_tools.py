@@ -25,9 +25,11 @@ from wrapper.effects import (
     ActionsDisabledError,
     ActionStatusChange,
     NewAction,
+    NewMemory,
     check_action,
     new_action_id,
 )
+from wrapper.schedules import NewSchedule
 
 __all__ = ["ACTION_HANDLERS"]
 
@@ -91,6 +93,15 @@ async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> 
             f"status must be one of {sorted(SETTABLE_ACTION_STATUSES)}, not {status!r}"
         )
     user_key = context.envelope.user_key
+    if action in _made_this_turn(context):
+        # Qwen2.5-Coder-1.5B marked the reminder it had just set "likely_done" with
+        # update_action in three scenarios of one run (docs/eval.md): harmless, said so.
+        return {
+            "id": action,
+            "changed": False,
+            "not_an_action": "this id is the reminder or note set in this turn, not an "
+            "action: it is set and needs nothing more. Now answer the person.",
+        }
     staged = any(isinstance(e, NewAction) and e.id == action for e in context.staged)
     if not staged and not await context.wrapper.has_action(
         user_key=user_key, action_id=action, group=context.group
@@ -98,6 +109,17 @@ async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> 
         raise BadArguments(f"no action with id {action!r}")
     context.stage(ActionStatusChange(user_key=user_key, id=action, status=status))
     return {"id": action, "status": status}
+
+
+def _made_this_turn(context: ToolSession) -> set[str]:
+    """The ids of the reminders and notes this turn's tools have set, as the model sees them."""
+    made: set[str] = set()
+    for effect in context.staged:
+        if isinstance(effect, NewSchedule):
+            made |= {f"s{effect.id}", str(effect.id)}
+        elif isinstance(effect, NewMemory):
+            made.add(str(effect.id))  # a one-shot reminder's result gives its note's id
+    return made
 
 
 ACTION_HANDLERS: dict[str, Handler] = {

@@ -20,9 +20,8 @@ this thread: what a person answering a reminder means.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
-from datetime import datetime, time
+from datetime import datetime
 from typing import Any, cast
 
 from bot.llm.types import ToolSpec
@@ -42,6 +41,7 @@ from bot.tool_session import (
     sending,
     text_arg,
     their_time,
+    time_of_day,
 )
 from clockcore import ContactWindow, RecurrenceResult, parse_recurrence, runtime_time_context
 from wrapper.effects import Enqueue, WindowChange
@@ -131,9 +131,11 @@ async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     rule = _repeat(when, every, context)
     if rule is not None:
         return _repeating(text, rule, arguments.get("missed", "one"), context)
-    result = _one_shot(text, when, context)
-    if every is not None:  # only when the person's words name one time and no repeat
-        result["every"] = f"not set: the person asked for one time ({result['said']}), no repeat"
+    if every is None:
+        return _one_shot(text, when, context)
+    # No rule with `every`: the person named one time and no repeat; theirs is read (docs/eval.md).
+    result = _one_shot(text, None, context)
+    result["every"] = f"not set: the person asked for one time ({result['said']}), no repeat"
     return result
 
 
@@ -143,17 +145,27 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
     A model splits a repeating time several ways ("every weekday" + "9am",
     "Monday" + "at 9", or all of it in `when`); each reads as the phrase the
     person said. With `every` given, a phrase that does not repeat is an error,
-    never a one-shot reminder.
+    never a one-shot reminder; but where the model's words do not read as a
+    repeat, the person's own one time expression settles it (`their_time`): its
+    repeat, or once when their message asks for none.
     """
     now = context.clock.now()
 
     def read(phrase: str) -> RecurrenceResult:
         return parse_recurrence(phrase, context.session_tz, now, language=context.language)
 
+    theirs = their_time(context)
+    # The person's one time expression, read whole, when it repeats: where the model's
+    # words do not read as a repeat, theirs settle it (docs/reminders.md).
+    their_rule = read(theirs.text) if theirs is not None else None
+    if their_rule is not None and their_rule.rrule is None:
+        their_rule = None
     if when is not None:
         rule = read(when)
-        if rule.kind == "recurring" or every is None:
-            return rule if rule.kind == "recurring" else None
+        if rule.rrule is not None:
+            return rule
+        if every is None:
+            return their_rule or (rule if rule.kind == "recurring" else None)
     assert every is not None
     phrase = f"{every} {when}" if when else every
     rule = read(phrase)
@@ -164,11 +176,13 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
             f"{phrase!r} is not a repeating time; give when as the person said it, "
             "like 'every Monday at 9am'"
         )
+        if their_rule is not None:
+            return their_rule
         if read(context.message.text).kind == "invalid":
             # A 1.5B model filled `every` for "tomorrow at 7" and retried it six times
             # (docs/eval.md): what the person wrote settles it. Their one time, read
             # whole, is set once; else the model is told to drop `every`.
-            if their_time(context) is not None:
+            if theirs is not None:
                 return None
             problem += (
                 " The person's message asks for no repeat: for a one-time reminder, call "
@@ -399,23 +413,9 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     return target
 
 
-_HHMM = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
-
-
-def _time_of_day(arguments: Mapping[str, Any], name: str) -> time | None:
-    value = text_arg(arguments, name, required=False)
-    if value is None:
-        return None
-    found = _HHMM.match(value)
-    if found is None or int(found[1]) > 24 or int(found[2]) > 59:
-        raise BadArguments(f"{name} must be a 24-hour time like '09:00', not {value!r}")
-    hour, minute = int(found[1]), int(found[2])
-    return time(0) if hour == 24 and minute == 0 else time(hour % 24, minute)
-
-
 async def _set_contact_window(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     context.personal("their contact window")
-    start, end = _time_of_day(arguments, "start"), _time_of_day(arguments, "end")
+    start, end = time_of_day(arguments, "start"), time_of_day(arguments, "end")
     if start is None and end is None:
         raise BadArguments("give start, end or both")
     current = context.contact_window
@@ -423,7 +423,13 @@ async def _set_contact_window(arguments: Mapping[str, Any], context: ToolSession
     stored = f"{window.start:%H:%M}-{window.end:%H:%M}"
     context.stage(WindowChange(context.envelope.user_key, stored))
     context.contact_window = window
-    return {"contact_window": str(window), "zone": context.envelope.user_tz or "unknown (UTC)"}
+    result = {"contact_window": str(window), "zone": context.envelope.user_tz or "unknown (UTC)"}
+    if window == current:  # a 1.5B model copied the runtime block's window (docs/eval.md)
+        result["unchanged"] = (
+            f"{window} was their window already. If the person named other hours, call again "
+            "with those, as 24-hour HH:MM ('9pm' is '21:00')."
+        )
+    return result
 
 
 def _future(text: str, context: ToolSession) -> datetime:

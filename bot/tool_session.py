@@ -8,8 +8,9 @@ and stage effects on the session.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any, Literal
 
 from clockcore import (
@@ -58,6 +59,7 @@ __all__ = [
     "text_arg",
     "their_time",
     "time_context",
+    "time_of_day",
 ]
 
 
@@ -355,6 +357,21 @@ def _part_of(when: str, expression: str) -> bool:
     """Whether `when` is a shorter piece of `expression`, case and spacing aside."""
     short, whole = " ".join(when.casefold().split()), " ".join(expression.casefold().split())
     return short != whole and short in whole
+
+
+_HHMM = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*$")
+
+
+def time_of_day(arguments: Mapping[str, Any], name: str) -> time | None:
+    """A 24-hour ``HH:MM`` argument as a time of day (``24:00`` is midnight); None if absent."""
+    value = text_arg(arguments, name, required=False)
+    if value is None:
+        return None
+    found = _HHMM.match(value)
+    if found is None or int(found[1]) > 24 or int(found[2]) > 59:
+        raise BadArguments(f"{name} must be a 24-hour time like '09:00', not {value!r}")
+    hour, minute = int(found[1]), int(found[2])
+    return time(0) if hour == 24 and minute == 0 else time(hour % 24, minute)
 
 
 def integer_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> int | None:

@@ -262,6 +262,38 @@ async def test_one_time_the_person_named_is_set_once_despite_a_made_up_repeat(
     assert result["at"] == "2026-04-30T07:00:00-07:00"
     assert str(result["every"]).startswith("not set: the person asked for one time")
     assert not any(isinstance(effect, NewSchedule) for effect in context.staged)
+    # Its own time too: "in 1 month" for "renews on 1 April", with every "every month".
+    note = await world.context(text="keep in mind the car insurance renews on 1 April")
+    result = await _call(note, "remind", text="car", when="in 1 month", every="every month")
+    assert result["at"] == "2027-04-01T00:00:00-07:00"  # their date, not a month from now
+
+
+@pytest.mark.parametrize(
+    ("when", "every"),
+    [
+        # Seen on Qwen2.5-Coder-1.5B: a repeat that does not read, retried twice.
+        ("next friday of every month at 10", "every other week"),
+        # The repeat lost altogether: a one-shot time for a monthly rule.
+        ("next friday at 10", None),
+    ],
+)
+async def test_the_persons_repeat_wins_where_the_models_does_not_read_as_one(
+    world: World, when: str, every: str | None
+) -> None:
+    context = await world.context(
+        text="on the first Friday of every month at 10 remind me to send the invoices"
+    )
+    arguments = {"when": when} | ({"every": every} if every else {})
+    result = await _call(context, "remind", text="send the invoices", **arguments)
+    assert result["repeats"] is True
+    assert result["rule"] == "FREQ=MONTHLY;BYDAY=+1FR;BYHOUR=10;BYMINUTE=0;BYSECOND=0"
+
+
+async def test_a_repeat_the_model_read_whole_stands(world: World) -> None:
+    """The model's own repeat is not second-guessed: only one that does not read is."""
+    context = await world.context(text="on the first Friday of every month at 10 remind me")
+    result = await _call(context, "remind", text="x", when="every Friday at 10")
+    assert result["rule"] == "FREQ=WEEKLY;BYDAY=FR;BYHOUR=10;BYMINUTE=0;BYSECOND=0"
 
 
 @pytest.mark.parametrize(
@@ -850,11 +882,21 @@ async def test_set_timezone_on_a_thread_not_seen_yet(world: World) -> None:
     assert envelope.session_started_at == NIGHT
 
 
+async def test_set_timezone_takes_a_place_name(world: World, context: ToolSession) -> None:
+    """Qwen2.5-Coder-1.5B passed "Lisbon" for "I live in Lisbon" (docs/eval.md)."""
+    result = await _call(context, "set_timezone", zone="Lisbon", scope="home")
+    assert result["zone"] == "Europe/Lisbon"
+    await world.commit(context)
+    assert (await world.say("ok")).user_tz == "Europe/Lisbon"
+
+
 @pytest.mark.parametrize(
     ("arguments", "needle"),
     [
         ({"zone": "Mars/Base", "scope": "thread"}, "Mars/Base"),
         ({"zone": "EST", "scope": "home"}, "EST"),
+        ({"zone": "Portland", "scope": "home"}, "Which Portland do you mean"),
+        ({"zone": "Narnia", "scope": "home"}, "Narnia"),
         ({"zone": "Europe/Paris", "scope": "world"}, "scope"),
         ({"zone": "", "scope": "home"}, "zone"),
     ],
@@ -1004,3 +1046,34 @@ async def test_defer_in_an_ordinary_turn_is_not_applicable(
     _error(result, "not_applicable", "remind")
     assert "proactive message" in str(result["message"])
     assert context.staged == []
+
+
+# ------------------------------------------------------------------ contact window
+
+
+async def test_a_window_set_to_what_it_was_says_so(context: ToolSession) -> None:
+    """Qwen2.5-Coder-1.5B set 08:00-23:00, the block's window, for "not before 9am or after 9pm"."""
+    same = await _call(context, "set_contact_window", start="08:00", end="23:00")
+    assert "was their window already" in str(same["unchanged"])
+    moved = await _call(context, "set_contact_window", start="09:00", end="21:00")
+    assert moved["contact_window"] == "09:00–21:00"
+    assert "unchanged" not in moved
+
+
+async def test_update_action_on_a_reminder_just_set_changes_nothing_and_says_so(
+    context: ToolSession,
+) -> None:
+    """Qwen2.5-Coder-1.5B marked the reminder it had just set "likely_done" (docs/eval.md)."""
+    once = await _call(context, "remind", text="call Luca", when="tomorrow at 7")
+    weekly = await _call(context, "remind", text="bins", when="every Monday at 18:30")
+    before = list(context.staged)
+    for made in (once["id"], weekly["id"]):
+        result = await _call(context, "update_action", id=str(made), status="likely_done")
+        assert result["changed"] is False
+        assert "not an action" in str(result["not_an_action"])
+    assert context.staged == before
+    _error(
+        await _call(context, "update_action", id="s999", status="likely_done"),
+        "bad_arguments",
+        "no action",
+    )
