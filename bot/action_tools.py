@@ -95,7 +95,7 @@ async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> 
     user_key = context.envelope.user_key
     if action in _made_this_turn(context):
         # Qwen2.5-Coder-1.5B marked the reminder it had just set "likely_done" with
-        # update_action in three scenarios of one run (docs/eval.md): harmless, said so.
+        # update_action in four scenarios of one run (docs/eval.md): harmless, said so.
         return {
             "id": action,
             "changed": False,

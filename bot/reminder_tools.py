@@ -40,7 +40,6 @@ from bot.tool_session import (
     said,
     sending,
     text_arg,
-    their_time,
     time_of_day,
 )
 from clockcore import ContactWindow, RecurrenceResult, parse_recurrence, runtime_time_context
@@ -146,7 +145,7 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
     "Monday" + "at 9", or all of it in `when`); each reads as the phrase the
     person said. With `every` given, a phrase that does not repeat is an error,
     never a one-shot reminder; but where the model's words do not read as a
-    repeat, the person's own one time expression settles it (`their_time`): its
+    repeat, the person's own one time expression settles it (`ToolSession.their_time`): its
     repeat, or once when their message asks for none.
     """
     now = context.clock.now()
@@ -154,7 +153,7 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
     def read(phrase: str) -> RecurrenceResult:
         return parse_recurrence(phrase, context.session_tz, now, language=context.language)
 
-    theirs = their_time(context)
+    theirs = context.their_time
     # The person's one time expression, read whole, when it repeats: where the model's
     # words do not read as a repeat, theirs settle it (docs/reminders.md).
     their_rule = read(theirs.text) if theirs is not None else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, time
+from functools import cached_property
 from typing import Any, Literal
 
 from clockcore import (
@@ -57,7 +58,6 @@ __all__ = [
     "required_text",
     "sending",
     "text_arg",
-    "their_time",
     "time_context",
     "time_of_day",
 ]
@@ -129,6 +129,17 @@ class ToolSession:
             None if is_private_thread(channel, thread_id) else envelope.thread_key
         )
         """The group thread's key, or None in a private thread."""
+
+    @cached_property
+    def their_time(self) -> TimeExpression | None:
+        """The one time the person's message names, read whole; None if it names none or more.
+
+        "ricordami domani alle 7 di chiamare Luca" names 'domani alle 7'; "remind
+        me 10 minutes before my 3pm meeting" names none here: a digit or a time
+        word is left outside '3pm', so the expression alone is not what they
+        meant. Looked for once a turn: the message does not change between calls.
+        """
+        return _find_their_time(self.message.text, self.language)
 
     def personal(self, what: str) -> None:
         """Refuse `what`, a person-wide change or read, in a group thread.
@@ -294,19 +305,13 @@ def instant(text: str, context: ToolSession) -> datetime:
     return parsed.start_instant
 
 
-def their_time(context: ToolSession) -> TimeExpression | None:
-    """The one time the person's message names, read whole; None if it names none or more.
-
-    "ricordami domani alle 7 di chiamare Luca" names 'domani alle 7'; "remind me
-    10 minutes before my 3pm meeting" names none here: a digit or a time word
-    is left outside '3pm', so the expression alone is not what they meant.
-    """
-    text = context.message.text
-    found = find_time_expressions(text, language=context.language)
+def _find_their_time(text: str, language: str | None) -> TimeExpression | None:
+    """`ToolSession.their_time`, looked for."""
+    found = find_time_expressions(text, language=language)
     if len(found) != 1 or not found[0].whole:
         return None
     rest = without_time(text, found[0])
-    if any(c.isdigit() for c in rest) or mentions_time(rest, language=context.language):
+    if any(c.isdigit() for c in rest) or mentions_time(rest, language=language):
         return None
     return found[0]
 
@@ -318,7 +323,7 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
     morning or the evening?), and given 'tomorrow at 9am New York time' passed
     'tomorrow at 9am' (9am in the person's zone, five hours off; docs/eval.md).
     The person's words win in two cases only: `when` cannot be read (or was not
-    given) and their message names one time read whole (`their_time`); or
+    given) and their message names one time read whole (`ToolSession.their_time`); or
     `when` is a part of that expression and reads to another instant. Any
     other `when` is read as it is: a follow-up ("no, at 10") names a time the
     model may rightly complete from earlier messages.
@@ -329,7 +334,7 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
     Raises:
         BadArguments: neither reads; the error is `when`'s.
     """
-    theirs = their_time(context)
+    theirs = context.their_time
     if when is None:
         if theirs is None:
             raise BadArguments("give when: the person's own words for the time")
