@@ -163,8 +163,10 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
         rule = read(when)
         if rule.rrule is not None:
             return rule
+        if every is None and their_rule is not None:
+            return their_rule
         if every is None:
-            return their_rule or (rule if rule.kind == "recurring" else None)
+            return rule if rule.kind == "recurring" else None
     assert every is not None
     phrase = f"{every} {when}" if when else every
     rule = read(phrase)
