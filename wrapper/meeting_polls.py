@@ -303,12 +303,14 @@ def decide_in(
     ).rowcount
     if not decided:
         return None
-    asked = len(poll.voters)
+    # A member the poll did not ask (no zone known when it went out) may answer
+    # anyway: their answer counts, and so do they in "N of M" (docs/meetings.md).
+    counted = len(set(poll.voters) | set(votes))
     if chosen is None:
         text = "The poll closed without answers: no time was chosen."
     else:
         then = f", then {repeat_words(poll.repeat)}" if poll.repeat and poll.zone else ""
-        who = "Everyone can" if counts[best] == asked else f"{counts[best]} of {asked} can"
+        who = "Everyone can" if counts[best] == counted else f"{counts[best]} of {counted} can"
         text = f"Decided: {poll.options[best].label}{then}. {who} make it."
     values = item_values(
         key=f"{poll_key(poll.id)}{DECIDED}", kind="reply", channel=poll.channel,

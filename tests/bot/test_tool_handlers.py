@@ -265,7 +265,7 @@ async def test_one_time_the_person_named_is_set_once_despite_a_made_up_repeat(
     # Its own time too: "in 1 month" for "renews on 1 April", with every "every month".
     note = await world.context(text="keep in mind the car insurance renews on 1 April")
     result = await _call(note, "remind", text="car", when="in 1 month", every="every month")
-    assert result["at"] == "2027-04-01T00:00:00-07:00"  # their date, not a month from now
+    assert result["at"] == "2027-04-01T08:00:00-07:00"  # their date (window start), not in 1 month
 
 
 @pytest.mark.parametrize(
@@ -327,6 +327,35 @@ async def test_the_persons_words_win_only_where_the_model_lost_part_of_them(
     context = await world.context(text=said)
     result = await _call(context, "remind", text="x", when=when)
     assert result["at"] == at
+
+
+@pytest.mark.parametrize(
+    ("when", "at"),
+    [
+        # A day without a time of day: the start of their contact window (08:00), not
+        # midnight. It is 02:14 in Los Angeles, so today's 08:00 is still to come.
+        ("tomorrow", "2026-04-30T08:00:00-07:00"),
+        ("on 1 May", "2026-05-01T08:00:00-07:00"),
+        ("today", "2026-04-29T08:00:00-07:00"),
+        # A time of day, midnight included, is read as written.
+        ("tomorrow at midnight", "2026-04-30T00:00:00-07:00"),
+        ("tomorrow at 7am", "2026-04-30T07:00:00-07:00"),
+    ],
+)
+async def test_a_day_without_a_time_is_at_the_start_of_their_window(
+    world: World, when: str, at: str
+) -> None:
+    context = await world.context(text=f"remind me {when} to renew the pass")
+    result = await _call(context, "remind", text="renew the pass", when=when)
+    assert result["at"] == at
+
+
+async def test_a_day_begun_without_a_time_asks(world: World) -> None:
+    world.clock.advance(timedelta(hours=13))  # 15:14 in Los Angeles: today's 08:00 has passed
+    context = await world.context(text="remind me today to renew the pass")
+    error = await _call(context, "remind", text="renew the pass", when="today")
+    _error(error, "bad_arguments", "ask the person what time")
+    assert context.staged == []
 
 
 async def test_unreadable_words_on_both_sides_still_ask(world: World) -> None:

@@ -122,6 +122,25 @@ async def test_none_of_these_is_an_answer(
     assert votes[CHEN] == ()
 
 
+async def test_a_member_not_asked_is_counted_when_they_answer(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    await _poll(wrapper, clock)
+    dan = "telegram:45"  # joined after the poll went out: not one of its voters
+    ref = MessageRef(
+        channel="telegram", thread_id="group:-100", user_id="45", message_id="dan-1",
+        text="hi all", received_at=clock.now(),
+    )  # fmt: skip
+    await wrapper.receive(ref)
+    await staged.commit(wrapper, MeetingVote(9, dan, (1,)), MeetingVote(9, ANA, (1,)))
+    await staged.commit(wrapper, MeetingVote(9, BEN, (1,)))
+    assert await _announced(wrapper) == []  # Chen was asked and has not answered
+    await staged.commit(wrapper, MeetingVote(9, CHEN, (2,)))
+    assert await _announced(wrapper) == ["Decided: slot 1. 3 of 4 can make it."]
+    reminded = {j.user_key for j in await wrapper.outbox.listing(limit=50) if j.kind == "reminder"}
+    assert reminded == {ANA, BEN, dan}
+
+
 async def test_a_vote_on_no_poll_changes_nothing(wrapper: InteractionWrapper) -> None:
     await staged.commit(wrapper, MeetingVote(404, ANA, (1,)))
     assert await wrapper.meeting_poll(404) is None
