@@ -445,17 +445,41 @@ _ECHOED_BLOCK = re.compile(
 def _unechoed(message: Message) -> Message:
     """`message` without a runtime block the model copied into it (seen on a 1.5B model).
 
-    The block is the system's facts for the model, never words for the person,
-    and never the model's own: it goes from what is sent *and* from the history.
-    Kept there, the copy taught the model that its turns begin with a block, and
-    it copied again on every later turn, at times with nothing after it (docs/eval.md,
+    Nor with the turns it wrote after its own (`_own_turn`). The block is the
+    system's facts for the model, never words for the person, and never the
+    model's own: it goes from what is sent *and* from the history. Kept there,
+    the copy taught the model that its turns begin with a block, and it copied
+    again on every later turn, at times with nothing after it (docs/eval.md,
     third run). Dropping it costs no cached prefix a hosted provider keeps: the
-    previous request ended before this reply, and only a local server that cached
-    its own output re-reads these few tokens.
+    previous request ended before this reply, and only a local server that
+    cached its own output re-reads these few tokens.
     """
-    if RUNTIME_BLOCK_END not in message.content and RUNTIME_BLOCK_START not in message.content:
-        return message
-    return replace(message, content=_ECHOED_BLOCK.sub("", message.content).strip())
+    content = _own_turn(message.content)
+    if RUNTIME_BLOCK_END in content or RUNTIME_BLOCK_START in content:
+        content = _ECHOED_BLOCK.sub("", content).strip()
+    return message if content == message.content else replace(message, content=content)
+
+
+_TURN_MARKER = re.compile(
+    r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|endoftext|end|user|assistant)\|>"
+    r"|<(?:start|end)_of_turn>"
+)
+"""The chat templates' turn markers written as text (ChatML, Llama 3, Phi-3, Gemma)."""
+
+
+def _own_turn(content: str) -> str:
+    """`content` up to the first chat-template turn marker written as text.
+
+    A server whose template does not fit the model does not stop at the end of
+    the model's turn, and the model writes the person's next turn and its own
+    after it: Gemma 3 270M served with ChatML answered "<|im_end|>user" over and
+    over (docs/eval.md). The markers and what follows them are never words for
+    the person; nothing before the first one stays an empty answer. A reply
+    that explains a template by quoting its markers is cut too: rare, and far
+    less harm than a template's tokens sent as words.
+    """
+    found = _TURN_MARKER.search(content)
+    return content if found is None else content[: found.start()].rstrip()
 
 
 _WORD = re.compile(r"\w+")

@@ -29,6 +29,7 @@ from clockcore import (
     to_iso,
     without_time,
 )
+from clockcore.grammar import DATE_KINDS
 from clockcore.spoken import say_when
 from wrapper import InteractionWrapper
 from wrapper.effects import (
@@ -315,8 +316,7 @@ def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> 
 def _window_start(text: str, start: datetime, end: datetime, context: ToolSession) -> datetime:
     """`start`, or its day at the contact window's start when `text` names days, not a time.
 
-    A whole contact window (start == end) has no start of the day's waking
-    hours: 09:00 is taken then.
+    A whole-day contact window (start == end) has no such start: 09:00 then.
     """
     zone = ZoneInfo(context.session_tz)
     local = start.astimezone(zone)
@@ -350,11 +350,14 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
     A 1.5B model given 'amanhã às 8' passed 'tomorrow 8' (which asks: 8 in the
     morning or the evening?), and given 'tomorrow at 9am New York time' passed
     'tomorrow at 9am' (9am in the person's zone, five hours off; docs/eval.md).
-    The person's words win in two cases only: `when` cannot be read (or was not
-    given) and their message names one time read whole (`ToolSession.their_time`); or
-    `when` is a part of that expression and reads to another instant. Any
-    other `when` is read as it is: a follow-up ("no, at 10") names a time the
-    model may rightly complete from earlier messages.
+    Given 'due on Wednesday at noon' on a Monday, it passed 'tomorrow at 12:00'.
+    The person's words win where their message names one time read whole
+    (`ToolSession.their_time`) and: `when` cannot be read (or was not given);
+    or `when` is a part of that expression and reads to another instant; or
+    the expression is complete in itself (`_complete`: it names its day, or
+    is a duration from now) and `when` reads to another instant. Any other
+    `when` is read as it is: a follow-up ("no, at 10") names a time the model
+    may rightly complete from earlier messages.
 
     Returns:
         The instant and the person's words it was read from (None for `when`'s own).
@@ -376,7 +379,7 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
             return instant(theirs.text, context, day_at_window=True), theirs.text
         except BadArguments:
             raise unread from None
-    if theirs is not None and _part_of(when, theirs.text):
+    if theirs is not None and (_part_of(when, theirs.text) or _complete(theirs)):
         try:
             mine = instant(theirs.text, context, day_at_window=True)
         except BadArguments:
@@ -384,6 +387,15 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
         if mine != at:
             return mine, theirs.text
     return at, None
+
+
+def _complete(expression: TimeExpression) -> bool:
+    """Whether `expression` names its own instant, not a time of day alone.
+
+    A day ("on Wednesday at noon", "tomorrow at 9") or a duration ("in 2 hours"),
+    known from the grammar's parts (English); what Duckling found is not taken.
+    """
+    return any(part in DATE_KINDS or part == "relative" for part in expression.parts)
 
 
 def _part_of(when: str, expression: str) -> bool:

@@ -165,6 +165,26 @@ async def test_a_runtime_block_the_model_copies_is_never_sent(
     assert "Runtime" not in json.dumps(second[-2:])  # the call and its result
 
 
+async def test_turns_the_model_wrote_past_its_own_are_never_sent(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Gemma 3 270M served with ChatML wrote the next turns as text (docs/eval.md)."""
+    wrapper, clock = store
+    server.script(
+        "Done, see you at 9.<|im_end|>\n<|im_start|>user\nthanks<|im_end|>",
+        "<end_of_turn>\n<start_of_turn>user\nhi",  # nothing before the marker: empty
+        "Hello!",
+    )
+    ref = _ref(clock, "remind me at 9")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Done, see you at 9."
+    assert "im_end" not in json.dumps([m.content for m in output.messages])
+    ref = _ref(clock, "hi")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Hello!"  # the empty answer was asked for words once
+    assert "start_of_turn" not in json.dumps(server.completions[-1].json["messages"])
+
+
 async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:

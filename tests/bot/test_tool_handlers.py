@@ -308,6 +308,14 @@ async def test_a_repeat_the_model_read_whole_stands(world: World) -> None:
             "tomorrow at 9am",
             "2026-04-30T06:00:00-07:00",
         ),
+        # The person's expression names its day, or is a duration: it wins over a
+        # `when` the model worked out itself (Friday, not "tomorrow"; 04:14, not 4am).
+        (
+            "note that the form is due on Friday at noon, no need to ping me",
+            "tomorrow at 12:00",
+            "2026-05-01T12:00:00-07:00",
+        ),
+        ("remind me in 2 hours to stretch", "4am", "2026-04-29T04:14:00-07:00"),
         # The model's own reading stands otherwise. A time worked out from more than
         # the expression: '3pm' alone is not what they meant.
         ("remind me 10 minutes before my 3pm meeting", "2:50pm", "2026-04-29T14:50:00-07:00"),
