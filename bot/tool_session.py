@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, time, timedelta
 from functools import cached_property
 from typing import Any, Literal
-from zoneinfo import ZoneInfo
 
 from clockcore import (
     Clock,
@@ -31,6 +30,7 @@ from clockcore import (
 )
 from clockcore.grammar import DATE_KINDS
 from clockcore.spoken import say_when
+from clockcore.zones import get_zone
 from wrapper import InteractionWrapper
 from wrapper.effects import (
     Effect,
@@ -318,7 +318,7 @@ def _window_start(text: str, start: datetime, end: datetime, context: ToolSessio
 
     A whole-day contact window (start == end) has no such start: 09:00 then.
     """
-    zone = ZoneInfo(context.session_tz)
+    zone = get_zone(context.session_tz)
     local = start.astimezone(zone)
     if local.time() != time(0) or end - start < timedelta(hours=23):
         return start
