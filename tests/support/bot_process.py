@@ -50,15 +50,16 @@ class BotProcess:
         """A child was started and has not been seen to exit."""
         return self._process is not None and self._process.returncode is None
 
-    async def start(self) -> float:
-        """Start a new child; the loop time it was started at."""
+    async def start(self, *, env: Mapping[str, str] | None = None) -> float:
+        """Start a new child, with `env`'s settings over the shared ones; the loop time it was
+        started at."""
         assert not self.running, "the previous clockbot is still running"
         with self.log.open("ab") as log:
             log.write(f"\n===== start {len(self.starts)} =====\n".encode())
             log.flush()
             self._process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot.cli", "run", *self._args,
-                cwd=REPO_ROOT, env=self._env, stdin=asyncio.subprocess.DEVNULL,
+                cwd=REPO_ROOT, env={**self._env, **(env or {})}, stdin=asyncio.subprocess.DEVNULL,
                 stdout=log, stderr=log,
             )  # fmt: skip
         at = asyncio.get_running_loop().time()

@@ -31,7 +31,12 @@ from tests.support.fuzz_store import fuzz_store
 from tests.wrapper.test_state_io import SKILL_FILE
 from wrapper import InteractionWrapper, StateImportError
 
-pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
+pytestmark = [
+    pytest.mark.slow,  # fuzz: `make test-fast` leaves it out
+    # A hang guard, not a speed check: a thousand examples took 130 s beside the kill tests
+    # on two loaded cores (the default bound is 120 s), and about half that alone.
+    pytest.mark.timeout(600),
+]
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1000"))
 NOW = datetime(2026, 2, 9, 12, 0, tzinfo=UTC)

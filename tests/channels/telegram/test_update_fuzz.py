@@ -42,7 +42,12 @@ from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 from wrapper.keys import thread_key
 
-pytestmark = pytest.mark.slow  # fuzz: `make test-fast` leaves it out
+pytestmark = [
+    pytest.mark.slow,  # fuzz: `make test-fast` leaves it out
+    # A hang guard, not a speed check: a thousand examples took 130 s beside the kill tests
+    # on two loaded cores (the default bound is 120 s), and about half that alone.
+    pytest.mark.timeout(600),
+]
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1000"))
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
