@@ -40,10 +40,10 @@ from bot.tool_session import (
     said,
     sending,
     text_arg,
-    time_of_day,
 )
-from clockcore import ContactWindow, RecurrenceResult, parse_recurrence, runtime_time_context
-from wrapper.effects import Enqueue, WindowChange
+from bot.window_tools import set_contact_window
+from clockcore import RecurrenceResult, parse_recurrence, runtime_time_context
+from wrapper.effects import Enqueue
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
 from wrapper.schedules import (
@@ -414,25 +414,6 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     return target
 
 
-async def _set_contact_window(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    context.personal("their contact window")
-    start, end = time_of_day(arguments, "start"), time_of_day(arguments, "end")
-    if start is None and end is None:
-        raise BadArguments("give start, end or both")
-    current = context.contact_window
-    window = ContactWindow(start or current.start, end or current.end)
-    stored = f"{window.start:%H:%M}-{window.end:%H:%M}"
-    context.stage(WindowChange(context.envelope.user_key, stored))
-    context.contact_window = window
-    result = {"contact_window": str(window), "zone": context.envelope.user_tz or "unknown (UTC)"}
-    if window == current:  # a 1.5B model copied the runtime block's window (docs/eval.md)
-        result["unchanged"] = (
-            f"{window} was their window already. If the person named other hours, call again "
-            "with those, as 24-hour HH:MM ('9pm' is '21:00')."
-        )
-    return result
-
-
 def _future(text: str, context: ToolSession) -> datetime:
     at = instant(text, context)
     if at <= context.clock.now():
@@ -446,5 +427,5 @@ REMINDER_HANDLERS: dict[str, Handler] = {
     "snooze": _snooze,
     "cancel_reminder": _cancel_reminder,
     "pause_reminders": _pause_reminders,
-    "set_contact_window": _set_contact_window,
+    "set_contact_window": set_contact_window,
 }

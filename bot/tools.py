@@ -48,7 +48,7 @@ from clockcore import (
     to_iso,
 )
 from clockcore.places import lookup_place
-from clockcore.zones import zone_from_label
+from clockcore.zones import parse_utc_offset, zone_from_label
 from wrapper import UnknownItemError
 from wrapper.effects import (
     Enqueue,
@@ -216,13 +216,14 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
     text, target = text_arg(arguments, "text"), text_arg(arguments, "to_zone")
     assert text is not None
     assert target is not None
-    target = require_zone(target)
+    # An offset as the runtime block writes it ('UTC+05:45', copied by a 1.5B model), or a place.
+    target = target if parse_utc_offset(target) is not None else _zone_named(target)
     if text.casefold() in _NOW_WORDS:  # "what time is it there": models ask it this way
         now = context.clock.now()
         return {
             "from": to_iso(now, context.session_tz),
             "from_zone": context.session_tz,
-            "to": to_iso(now, target),
+            "to": to_iso(now, zone_from_label(target)),
             "to_zone": target,
         }
     parsed = parse_anchored_time(
@@ -239,7 +240,7 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
     return {
         "from": to_iso(parsed.start_instant, source),
         "from_zone": parsed.zone,
-        "to": to_iso(parsed.start_instant, target),
+        "to": to_iso(parsed.start_instant, zone_from_label(target)),
         "to_zone": target,
     }
 

@@ -16,6 +16,7 @@ Shape (lines in this order; each one only when its rule below says so)::
     - Current time: 2026-04-29 08:34:12 America/Los_Angeles (UTC-07:00)
     - User timezone: America/Los_Angeles
     - Session timezone: Asia/Tokyo (from this message)
+    - Time in Kathmandu: 2026-04-29 21:19 Asia/Kathmandu (UTC+05:45)
     - Session started: 2026-04-29 08:00:02 America/Los_Angeles
     - Last message in this thread: 10 h 24 min ago
     - Last message on any channel: 5 min ago (slack)
@@ -44,6 +45,10 @@ Rules:
   the user's zone is unknown and the session is not the UTC default), with
   where it came from: ``from this message``, ``set for this thread``,
   ``the user's default``, ``from a place they mentioned``, ``default``.
+- **Time in <place>**, one line per zone the message names (``other_zones``:
+  "what time is it in Kathmandu?", "9am Tokyo time") that is not the session
+  zone: the wall time there now, to the minute, with the zone and its offset.
+  The model reads the time there instead of converting it.
 - **Session started**, when ``session_started_at`` is before ``now``; in the
   session zone, to the second. Its UTC offset is added only when it differs
   from the current one (a DST change happened since).
@@ -80,7 +85,7 @@ Rules:
 
 When ``temporal_awareness`` is False the policy decided that elapsed time does
 not matter for this prompt, so the block keeps only Current time, User and
-Session timezone, Contact window, upcoming items, notices and the duplicate
+Session timezone, Time in <place>, Contact window, upcoming items, notices and the duplicate
 line: no Session started, elapsed, thread kind, check-in or open-action lines.
 Reminders and zone anchoring still matter then.
 
@@ -124,6 +129,7 @@ __all__ = [
     "RUNTIME_BLOCK_END",
     "RUNTIME_BLOCK_START",
     "ContextEnvelope",
+    "NamedZone",
     "OpenAction",
     "UpcomingItem",
     "due_label",
@@ -136,6 +142,7 @@ RUNTIME_BLOCK_START = "[Runtime time context: facts, not instructions]"
 RUNTIME_BLOCK_END = "[/Runtime time context]"
 
 _MAX_TEXT = 200
+_MAX_NAME = 60
 _MINUTE = 60
 _HOUR = 60 * _MINUTE
 _DAY = 24 * _HOUR
@@ -263,6 +270,17 @@ def _iso(instant: datetime | None, tz: str) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class NamedZone:
+    """A zone the message names that is not the session's: `name` as written, `zone` its id."""
+
+    name: str
+    zone: str
+
+    def __post_init__(self) -> None:
+        get_zone(self.zone)
+
+
+@dataclass(frozen=True, slots=True)
 class OpenAction:
     """A clocked action the envelope may mention (docs/clock-spec.md §6).
 
@@ -381,6 +399,8 @@ class ContextEnvelope:
         speaker: in a group thread, who wrote the message (their platform
             name, else their channel and id), rendered as the ``Speaker`` line;
             None in a private thread.
+        other_zones: zones the message names other than the session's
+            ("what time is it in Kathmandu?"), rendered as ``Time in`` lines.
 
     Raises:
         NaiveDatetimeError: an instant is naive.
@@ -414,6 +434,7 @@ class ContextEnvelope:
     any_channel_last_channel: str | None = None
     message: MessageRef | None = None
     speaker: str | None = None
+    other_zones: tuple[NamedZone, ...] = ()
 
     def __post_init__(self) -> None:
         as_utc(self.now)
@@ -443,6 +464,13 @@ class ContextEnvelope:
         if self.speaker:
             yield f"Speaker: {_one_line(self.speaker)}"
         yield from self._zone_lines()
+        for named in self.other_zones:
+            there = _local(self.now, named.zone)
+            offset = _offset_label(offset_minutes(named.zone, self.now))
+            yield (
+                f"Time in {_one_line(named.name, _MAX_NAME)}: "
+                f"{_wall(there, seconds=False)} {_one_line(named.zone)} ({offset})"
+            )
         if self.temporal_awareness:
             yield from self._session_lines(now_offset)
         yield from self._contact_lines()
@@ -591,6 +619,10 @@ class ContextEnvelope:
             "open_actions": [action.to_dict(tz) for action in self.open_actions],
             "upcoming": [item.to_dict(tz) for item in self.upcoming],
             "contact": self.contact.to_dict(),
+            "other_zones": [
+                {"name": z.name, "zone": z.zone, "now": to_iso(self.now, z.zone)}
+                for z in self.other_zones
+            ],
             "notices": list(self.notices),
             "duplicate": self.duplicate,
         }

@@ -59,14 +59,16 @@ class ZoneMention:
         strength: ``explicit`` (an IANA id, "Tokyo time", "UTC+9", a timestamp
             with an offset, or "in Tokyo" attached to a time: it anchors that time),
             ``location`` (the person places themselves: "I'm in Lisbon this week",
-            "here in Tokyo it's 9") or ``abbreviation`` (never mapped).
+            "here in Tokyo it's 9"), ``named`` (a place named and nothing more:
+            "what time is it in Kathmandu?"; it moves no zone) or
+            ``abbreviation`` (never mapped).
         zone: the IANA id, None when ambiguous, fractional-offset or an abbreviation.
         text: the words that named it.
         question: what to ask when `zone` is None.
         candidates: for abbreviations and ambiguous places, the zones it may mean.
     """
 
-    strength: Literal["explicit", "location", "abbreviation"]
+    strength: Literal["explicit", "location", "named", "abbreviation"]
     zone: str | None
     text: str
     question: str | None = None
@@ -113,12 +115,14 @@ def zone_mentions(text: str) -> list[ZoneMention]:
         elif token.kind == "place" and token.place is not None:
             placed = _FIRST_PERSON.search(text[max(0, token.start - 40) : token.start])
             explicit = not placed and (id(token) in attached or shown.lower().endswith("time"))
-            if not explicit and not placed:
-                continue  # "what time is it in Tokyo" asks about Tokyo; it does not place them
+            # "what time is it in Tokyo" asks about Tokyo: named, it does not place them
+            strength: Literal["explicit", "location", "named"] = (
+                "explicit" if explicit else "location" if placed else "named"
+            )
             place = token.place
             mentions.append(
                 ZoneMention(
-                    "explicit" if explicit else "location",
+                    strength,
                     place.zone,
                     shown,
                     None if place.zone else place.question(),

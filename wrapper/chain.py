@@ -50,6 +50,7 @@ from wrapper.turn import (
     action_to_clock,
     known_zone,
     may_have_open_actions,
+    other_zones,
     read_text_aside,
     read_zone,
     start_session,
@@ -472,6 +473,7 @@ class MessageChain:
             elapsed_since_last_user_message=_elapsed(turn.received_at, turn.spoke_before),
             any_channel_last_channel=turn.person.last_interaction_any_channel,
             message=turn.ref,
+            other_zones=other_zones(turn),
             speaker=None
             if turn.private
             else speaker_label(

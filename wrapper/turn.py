@@ -29,8 +29,9 @@ from clockcore import (
 )
 from clockcore.actions import OPEN_STATUSES, detect_temporal_action
 from clockcore.directives import Directives, parse_directives
-from clockcore.envelope import OpenAction, UpcomingItem
+from clockcore.envelope import NamedZone, OpenAction, UpcomingItem
 from clockcore.message import MessageRef
+from clockcore.zones import canonical_zone
 from clockcore.zonetext import ZoneMention
 from wrapper.keys import is_private_thread
 from wrapper.rows import MAX_KNOWN_PLACES, PersonRow, ThreadView
@@ -45,6 +46,7 @@ __all__ = [
     "action_to_clock",
     "known_zone",
     "may_have_open_actions",
+    "other_zones",
     "read_text",
     "read_text_aside",
     "read_zone",
@@ -56,6 +58,8 @@ SESSION_IDLE = timedelta(hours=1)
 """A thread quiet this long starts a new session on its next message."""
 UPCOMING_HORIZON = timedelta(days=7)
 """How far ahead the envelope lists a person's due items."""
+MAX_OTHER_ZONES = 3
+"""At most this many ``Time in`` lines in the runtime block."""
 OPEN_STATUS_LIST = sorted(OPEN_STATUSES)
 """The open action statuses, as a query parameter."""
 
@@ -192,6 +196,24 @@ def read_zone(turn: Turn) -> list[str] | None:
         return None
     remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:MAX_KNOWN_PLACES]
     return remembered if remembered != known else None
+
+
+def other_zones(turn: Turn) -> tuple[NamedZone, ...]:
+    """The zones the message names besides the session's, for the block's ``Time in`` lines.
+
+    A place named ("what time is it in Kathmandu?") or a time's own zone ("9am
+    Tokyo time"); not a place the person puts themselves in (it is the session
+    zone), not an ambiguous one (no zone to show), each zone once.
+    """
+    assert turn.zone is not None
+    seen = {canonical_zone(turn.zone.zone)}
+    found = []
+    for mention in turn.mentions:
+        zone = canonical_zone(mention.zone) if mention.zone else None
+        if mention.strength in ("named", "explicit") and zone is not None and zone not in seen:
+            seen.add(zone)
+            found.append(NamedZone(_place_name(mention.text).removesuffix(" time"), zone))
+    return tuple(found[:MAX_OTHER_ZONES])
 
 
 def action_to_clock(turn: Turn) -> tuple[str, str] | None:

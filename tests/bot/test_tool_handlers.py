@@ -423,6 +423,25 @@ async def test_convert_time_reads_now(context: ToolSession) -> None:
     assert result["from_zone"] == LA
 
 
+@pytest.mark.parametrize(
+    ("to_zone", "expected"),
+    [
+        # Qwen2.5-Coder-1.5B copied the runtime block's offset label as the zone.
+        ("UTC+00:00", "2026-04-29T09:14:00+00:00"),
+        ("UTC+05:45", "2026-04-29T14:59:00+05:45"),
+        ("Kathmandu", "2026-04-29T14:59:00+05:45"),  # a place, as set_timezone takes
+    ],
+)
+async def test_convert_time_takes_an_offset_or_a_place_as_the_zone(
+    context: ToolSession, to_zone: str, expected: str
+) -> None:
+    result = await _call(context, "convert_time", text="now", to_zone=to_zone)
+    assert result["to"] == expected
+    at_nine = await _call(context, "convert_time", text="9am", to_zone=to_zone)
+    assert at_nine["from"] == "2026-04-29T09:00:00-07:00"
+    assert at_nine["to"].startswith("2026-04-29T") and at_nine["to"] != at_nine["from"]
+
+
 async def test_a_weekday_name_with_a_time_is_once_not_a_repeat(context: ToolSession) -> None:
     result = await _call(context, "remind", text="dentist", when="Monday at 9am")
     assert result["repeats"] is False
@@ -1084,6 +1103,17 @@ async def test_a_window_set_to_what_it_was_says_so(context: ToolSession) -> None
     moved = await _call(context, "set_contact_window", start="09:00", end="21:00")
     assert moved["contact_window"] == "09:00–21:00"
     assert "unchanged" not in moved
+
+
+async def test_a_window_left_as_it_was_names_the_times_the_person_wrote(world: World) -> None:
+    """Qwen2.5-Coder-1.5B made the same unchanged call three times with the general hint."""
+    asked = await world.context(text="please don't message me before 9am or after 9pm")
+    same = await _call(asked, "set_contact_window", start="08:00", end="23:00")
+    assert "Their message names 09:00 and 21:00" in str(same["unchanged"])
+    words = await world.context(text="ne m'écris pas avant neuf heures")  # no clock token
+    same = await _call(words, "set_contact_window", start="08:00", end="23:00")
+    assert "names" not in str(same["unchanged"])
+    assert "call again with those, as 24-hour HH:MM" in str(same["unchanged"])
 
 
 async def test_update_action_on_a_reminder_just_set_changes_nothing_and_says_so(

@@ -97,6 +97,7 @@ CONVERSATION: list[tuple[int, str, str, str, str | None, str, dict[str, Any]]] =
     (100, "telegram", "100", "100", "11", "I'm in Lisbon this week", {}),
     (110, "telegram", "100", "100", "12", "heading to lunch", {}),
     (130, "telegram", "100", "100", "13", "back, what did I say?", {}),
+    (135, "telegram", "100", "100", "13b", "and what time is it in Kathmandu?", {}),
     (140, "telegram", "100", "100", "14", "clock: home tz Asia/Kolkata", {}),
     (4000, "telegram", "100", "100", "15", "after a long break", {"hint": "Sent while offline."}),
     (4005, "telegram", "100", "100", None, "no id on this one", {}),

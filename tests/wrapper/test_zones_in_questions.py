@@ -50,6 +50,37 @@ async def test_a_converted_zone_leaves_the_session_and_placing_oneself_moves_it(
         await wrapper.close()
 
 
+async def test_the_block_tells_the_time_in_a_zone_the_message_names(database_url: str) -> None:
+    clock = SettableClock(START)  # 12:00 UTC: 13:00 in Berlin, 17:45 in Kathmandu
+    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    n = 0
+
+    async def named(text: str) -> list[tuple[str, str]]:
+        nonlocal n
+        n += 1
+        ref = MessageRef(
+            channel="telegram", thread_id="dm:6", user_id="6", message_id=str(n), text=text,
+            received_at=clock.now(),
+        )  # fmt: skip
+        envelope = await wrapper.receive(ref)
+        lines = [line for line in envelope.render().splitlines() if line.startswith("- Time in")]
+        assert len(lines) == len(envelope.other_zones)
+        return [(z.name, z.zone) for z in envelope.other_zones]
+
+    try:
+        await named("clock: home tz Europe/Berlin")
+        assert await named("what time is it in Kathmandu?") == [("Kathmandu", "Asia/Kathmandu")]
+        assert await named("call at 9am Tokyo time, or is that late in Lima?") == [
+            ("Tokyo", "Asia/Tokyo"), ("Lima", "America/Lima"),
+        ]  # fmt: skip
+        assert await named("what's 9am Berlin time for me?") == []  # the session's own zone
+        assert await named("what time is it in Portland?") == []  # which Portland: no line
+        assert await named("I'm in Lisbon this week") == []  # the session moved there instead
+        assert await named("and in Berlin?") == [("Berlin", "Europe/Berlin")]
+    finally:
+        await wrapper.close()
+
+
 async def test_the_rules_agent_reads_a_place_followed_by_other_words(tmp_path: Path) -> None:
     channel = RecordingChannel()
     settings = Settings(home=tmp_path, http_port=0)
