@@ -50,12 +50,8 @@ from clockcore import (
 from clockcore.places import lookup_place
 from clockcore.zones import parse_utc_offset, zone_from_label
 from wrapper import UnknownItemError
-from wrapper.effects import (
-    Enqueue,
-    ForgetMemory,
-    MarkReminded,
-    ZoneChange,
-)
+from wrapper.effects import Enqueue, ForgetMemory, MarkReminded, ZoneChange
+from wrapper.schedules import NewSchedule
 
 __all__ = ["READ_ONLY_TOOLS", "TOOLS", "ToolRegistryError", "ToolSession", "run_tool", "tool_names"]
 
@@ -397,18 +393,19 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
 
 
 _QUEUED = "queued earlier in this turn, sent once: now answer the person"
+_REMINDER_SET = "this text is a reminder set in this turn; it goes out at its time: now answer"
 
 
 async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = required_text(arguments, "text")
     sending(context, "send_message")
-    earlier = [
-        e
-        for e in context.staged
-        if isinstance(e, Enqueue) and e.kind == "proactive" and e.text == text
-    ]
-    if earlier:  # the same call twice in one turn sent the same words twice (docs/eval.md)
-        return {"id": earlier[0].key, "queued": True, "already_queued": _QUEUED}
+    same = [e for e in context.staged if isinstance(e, Enqueue | NewSchedule) and e.text == text]
+    sends = [e for e in same if isinstance(e, Enqueue) and e.kind == "proactive"]
+    if len(sends) < len(same):
+        # Qwen set "wake me at 5am" with remind, then sent it now too: two at 05:00 (docs/eval.md)
+        return {"queued": False, "already_set": _REMINDER_SET}
+    if sends:  # the same call twice in one turn sent the same words twice (docs/eval.md)
+        return {"id": sends[0].key, "queued": True, "already_queued": _QUEUED}
     item = context.enqueue("proactive", text, context.clock.now())
     return {"id": item.key, "queued": True, "time_context": time_context(context)}
 

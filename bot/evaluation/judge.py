@@ -283,10 +283,16 @@ def _is_error(content: str) -> bool:
 
 
 def _duplicates(state: StoreState) -> list[str]:
+    """Effects made twice: one-shots with one text and first due time, repeating rules with one
+    text and rule, and messages with one text sent at one instant, whatever made them (a
+    reminder and a `send_message` deferred to its time went out together in the seventh run)."""
     once = Counter((j["text"], _first_due(j)) for j in _one_shots(state))
     repeats = Counter((s["text"], s["rrule"]) for s in state.schedules)
+    went = Counter((j["text"], j["sent_at"]) for j in state.jobs if j["kind"] != "reply")
     doubled = [f"{t!r} at {_iso(at)}" for (t, at), n in once.items() if n > 1]
-    return doubled + [f"{t!r} {rule}" for (t, rule), n in repeats.items() if n > 1]
+    doubled += [f"{t!r} {rule}" for (t, rule), n in repeats.items() if n > 1]
+    sent = [f"{t!r} sent twice at {_iso(at)}" for (t, at), n in went.items() if at and n > 1]
+    return doubled + sent
 
 
 def judge(outcome: Outcome) -> list[Check]:

@@ -14,14 +14,16 @@ import json
 import os
 import shutil
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.config import LLMSettings, Settings
-from bot.evaluation.judge import spoken_times
+from bot.evaluation.judge import judge, spoken_times
 from bot.evaluation.report import CACHE_TARGET, judged
-from bot.evaluation.runner import run_scenario
+from bot.evaluation.runner import Outcome, StoreState, run_scenario
 from bot.evaluation.scenario import Scenario, ScenarioError, load_scenario, load_scenarios
 from tests.support.eval_models import ScriptedModel
 from tests.support.fake_llm import FakeLLMServer
@@ -243,3 +245,31 @@ async def test_both_and_baseline_only_at_once_is_refused(tmp_path: Path) -> None
     status, _, err = await _clockbot("eval", "--baseline", "--baseline-only", env=env)
     assert status != 0
     assert "give one" in err
+
+
+def test_one_text_sent_twice_at_one_instant_is_an_effect_made_twice() -> None:
+    """A reminder and a send_message of its text, deferred to its time, went out together."""
+    (scenario,) = [
+        s for s in load_scenarios(SCENARIOS) if s.name == "proactive-asked-for-the-night"
+    ]
+    at, evening = datetime(2026, 3, 10, 4, tzinfo=UTC), datetime(2026, 3, 9, 19, tzinfo=UTC)
+
+    def job(
+        kind: str, due: datetime, deferred_from: datetime | None, sent: datetime | None
+    ) -> dict[str, Any]:
+        return {"kind": kind, "text": "wake up, the flight", "due_at": due, "sent_at": sent,
+                "deferred_from": deferred_from, "schedule_id": None, "status": "sent",
+                "final_text": None, "defer_reason": None}  # fmt: skip
+
+    def doubled(*jobs: dict[str, Any]) -> str:
+        state = StoreState(list(jobs), [], [], [], {}, [], [])
+        checks = judge(Outcome(scenario=scenario, baseline=False, state=state))
+        (check,) = [c for c in checks if c.what == "no effect made twice"]
+        return "" if check.ok else check.found
+
+    reminder, send = job("reminder", at, None, at), job("proactive", at, evening, at)
+    assert (
+        doubled(reminder, send) == "'wake up, the flight' sent twice at 2026-03-10T04:00:00+00:00"
+    )
+    assert doubled(reminder, job("proactive", evening, None, evening)) == ""  # one now, one then
+    assert doubled(reminder, job("reply", at, None, at)) == ""  # a reply quoting it is a reply

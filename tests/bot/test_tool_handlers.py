@@ -1070,6 +1070,22 @@ async def test_send_message_queues_now_with_the_time_context(
     )
 
 
+@pytest.mark.parametrize("when", ["tomorrow at 5am", "every day at 5am"])
+async def test_a_send_of_a_reminder_set_in_the_same_turn_sends_nothing_now(
+    context: ToolSession, when: str
+) -> None:
+    # Qwen set "wake me at 5am tomorrow" with remind, then called send_message with the same
+    # text; deferred to 05:00, it went out beside the reminder (docs/eval.md, seventh run).
+    assert (await _call(context, "remind", text="wake me at 5am", when=when))["scheduled"]
+    again = await _call(context, "send_message", text="wake me at 5am")
+    assert again["queued"] is False
+    assert "reminder set in this turn" in str(again["already_set"])
+    other = await _call(context, "send_message", text="good night")
+    assert other["queued"] is True
+    sends = [e for e in context.staged if isinstance(e, Enqueue) and e.kind == "proactive"]
+    assert [e.text for e in sends] == ["good night"]
+
+
 async def test_the_same_send_twice_in_a_turn_sends_once(world: World, context: ToolSession) -> None:
     # Qwen called send_message twice with the same words (docs/eval.md, fifth run): the
     # person got the message twice. The second call answers with the first one's id.
