@@ -35,7 +35,7 @@ from clockcore import (
     to_iso,
 )
 from wrapper import InteractionWrapper
-from wrapper.effects import Effect
+from wrapper.effects import Effect, ZoneChange
 from wrapper.history import EARLIER, StoredMessage
 from wrapper.outbox import OutboxItem
 from wrapper.turn_commit import Compaction
@@ -234,6 +234,7 @@ class Agent:
                 produced = await self._converse(
                     [stored_to_message(m) for m in stored], newest, session
                 )
+        produced = _asking_for_the_zone(produced, session)
         final = produced[-1]
         reply = final.content if final.role == "assistant" else TOO_MANY_ROUNDS_REPLY
         return TurnOutput(
@@ -444,6 +445,40 @@ _ECHOED_BLOCK = re.compile(
     re.DOTALL,
 )
 """A copied block: from its first line to its last (or the end), or a last line alone."""
+
+
+ZONE_ASK = "Which city are you in?"
+"""Added to a reply that left a time unset for want of the zone and asked nothing."""
+
+
+def _asking_for_the_zone(produced: list[Message], session: ToolSession) -> list[Message]:
+    """`produced`, its last reply asking for the person's city where the turn needs it.
+
+    A time the tools refused for want of the zone (``zone_unknown``) is set
+    once the person says where they are: read whole or ask. A 1.5B model
+    told the person "I need to know the person's timezone." and asked nothing
+    (docs/eval.md), so the person never learnt what to write. Where a turn
+    met that error, set no zone, and its reply has no question, the question
+    is added, to the reply and to the history alike.
+    """
+    final = produced[-1] if produced else None
+    if final is None or final.role != "assistant" or "?" in (final.content or ""):
+        return produced
+    if session.group is not None or any(isinstance(e, ZoneChange) for e in session.staged):
+        return produced  # a group is never asked for anyone's zone
+    if not any(m.role == "tool" and _error_kind(m.content) == "zone_unknown" for m in produced):
+        return produced
+    asked = f"{final.content.rstrip()}\n\n{ZONE_ASK}" if final.content else ZONE_ASK
+    return [*produced[:-1], replace(final, content=asked)]
+
+
+def _error_kind(content: str | None) -> str | None:
+    """The ``error`` of a tool result, None for a result that is not an error."""
+    try:
+        data = json.loads(content or "")
+    except json.JSONDecodeError:
+        return None
+    return data.get("error") if isinstance(data, dict) else None
 
 
 def _unechoed(message: Message) -> Message:

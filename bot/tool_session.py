@@ -298,8 +298,8 @@ def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> 
         and parsed.zone_source != "text"
     ):
         raise ZoneUnknown(
-            f"the person's timezone is not known, so {text!r} could be any of 24 instants: "
-            "ask them which city or timezone they are in, call set_timezone, then set it"
+            f"the person's timezone is not known, so {text!r} could be any of 24 instants. "
+            'Ask them "Which city are you in?"; with their answer, call set_timezone, then this'
         )
     if parsed.needs_clarification or parsed.start_instant is None:
         if parsed.clarification_question:  # what to do next, not only what went wrong

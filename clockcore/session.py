@@ -35,9 +35,11 @@ __all__ = ["SessionZone", "ZoneSource", "resolve_session_zone"]
 ZoneSource = Literal["message", "thread", "user", "location", "default"]
 
 UTC_FALLBACK_NOTICE = (
-    "The user's timezone is not known, so times are in UTC. Ask for their city or "
-    "IANA zone before scheduling anything or naming a local time."
+    "The user's timezone is not known, so times are in UTC. Before scheduling anything or "
+    'naming a local time, ask them: "Which city are you in?"'
 )
+"""Ends with the question itself: told to "ask for their city or IANA zone", a 1.5B model
+passed the instruction on ("please ask for their city or IANA zone first", docs/eval.md)."""
 
 
 @dataclass(frozen=True, slots=True)
