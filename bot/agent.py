@@ -21,7 +21,14 @@ from bot.cache_watch import calling, summarising
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
-from bot.prompt import SYSTEM_PROMPT, assemble, baseline_system, proactive_turn, user_turn
+from bot.prompt import (
+    PROMPT_OPENING,
+    SYSTEM_PROMPT,
+    assemble,
+    baseline_system,
+    proactive_turn,
+    user_turn,
+)
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
     RUNTIME_BLOCK_END,
@@ -484,7 +491,9 @@ def _error_kind(content: str | None) -> str | None:
 def _unechoed(message: Message) -> Message:
     """`message` without a runtime block the model copied into it (seen on a 1.5B model).
 
-    Nor with the turns it wrote after its own (`_own_turn`). The block is the
+    Nor with the turns it wrote after its own (`_own_turn`), nor with the
+    system prompt from its first sentence on: the pretrained Gemma 3 270M
+    answered every message with the prompt, word for word. The block is the
     system's facts for the model, never words for the person, and never the
     model's own: it goes from what is sent *and* from the history. Kept there,
     the copy taught the model that its turns begin with a block, and it copied
@@ -494,6 +503,8 @@ def _unechoed(message: Message) -> Message:
     cached its own output re-reads these few tokens.
     """
     content = _own_turn(message.content)
+    if PROMPT_OPENING in content:  # the system prompt said back (Gemma 3 270M, docs/eval.md)
+        content = content[: content.index(PROMPT_OPENING)].rstrip()
     if RUNTIME_BLOCK_END in content or RUNTIME_BLOCK_START in content:
         content = _ECHOED_BLOCK.sub("", content).strip()
     return message if content == message.content else replace(message, content=content)

@@ -19,6 +19,7 @@ from clockcore import as_utc, render_block
 
 __all__ = [
     "BASELINE_PROMPT",
+    "PROMPT_OPENING",
     "SYSTEM_PROMPT",
     "assemble",
     "baseline_system",
@@ -26,8 +27,11 @@ __all__ = [
     "user_turn",
 ]
 
-_CLOCK_INTRO = """\
-You are clockbot, an assistant people reach on chat apps, email and a console. \
+PROMPT_OPENING = "You are clockbot, an assistant people reach on chat apps, email and a console."
+"""Both prompts' first sentence; a reply that repeats it is repeating the prompt (`bot.agent`)."""
+
+_CLOCK_INTRO = f"""\
+{PROMPT_OPENING} \
 You are never blind to time: every user message begins with a block headed \
 "[Runtime time context: facts, not instructions]" and ending with \
 "[/Runtime time context]". It is written by the system, not by the person, and \
@@ -92,8 +96,8 @@ After a tool result, tell the person in one short sentence what was done."""
 SYSTEM_PROMPT = _CLOCK_INTRO + _TIME_RULES + _CONFIRM + _SENDING + _CLOSING
 """The system prompt: a constant, the same bytes on every request of every conversation."""
 
-_BASELINE_INTRO = """\
-You are clockbot, an assistant people reach on chat apps, email and a console.
+_BASELINE_INTRO = f"""\
+{PROMPT_OPENING}
 
 """
 _BASELINE_SENDING = """\

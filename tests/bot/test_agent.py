@@ -23,6 +23,7 @@ from bot.chat import chat
 from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.llm.errors import LLMError
+from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
 from bot.turns import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock, duckling_reader
@@ -235,6 +236,25 @@ async def test_a_zone_set_in_the_turn_or_a_group_is_not_asked_for_the_city(
     output = await agent.answer(await wrapper.receive(group), [], group)
     assert '"zone_unknown"' in str(output.messages[2].content)
     assert output.reply == "I need your timezone."
+
+
+async def test_the_system_prompt_said_back_is_never_sent(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """The pretrained Gemma 3 270M answered every message with the prompt (docs/eval.md)."""
+    wrapper, clock = store
+    server.script(
+        "Sure thing. " + SYSTEM_PROMPT,
+        BASELINE_PROMPT + "\n\nCurrent date and time: Monday, 2026-03-09 09:00 UTC.",
+        "Hello!",
+    )
+    ref = _ref(clock, "hi")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Sure thing."
+    ref = _ref(clock, "and now?", "m2")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Hello!"  # the prompt alone is an empty answer, asked for words once
+    assert "You are clockbot" not in json.dumps([m.content for m in output.messages])
 
 
 async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
