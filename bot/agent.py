@@ -41,6 +41,7 @@ from clockcore import (
     runtime_time_context,
     to_iso,
 )
+from clockcore.session import CITY_QUESTION
 from wrapper import InteractionWrapper
 from wrapper.effects import Effect, ZoneChange
 from wrapper.history import EARLIER, StoredMessage
@@ -454,10 +455,6 @@ _ECHOED_BLOCK = re.compile(
 """A copied block: from its first line to its last (or the end), or a last line alone."""
 
 
-ZONE_ASK = "Which city are you in?"
-"""Added to a reply that left a time unset for want of the zone and asked nothing."""
-
-
 def _asking_for_the_zone(produced: list[Message], session: ToolSession) -> list[Message]:
     """`produced`, its last reply asking for the person's city where the turn needs it.
 
@@ -475,7 +472,7 @@ def _asking_for_the_zone(produced: list[Message], session: ToolSession) -> list[
         return produced  # a group is never asked for anyone's zone
     if not any(m.role == "tool" and _error_kind(m.content) == "zone_unknown" for m in produced):
         return produced
-    asked = f"{final.content.rstrip()}\n\n{ZONE_ASK}" if final.content else ZONE_ASK
+    asked = f"{final.content.rstrip()}\n\n{CITY_QUESTION}" if final.content else CITY_QUESTION
     return [*produced[:-1], replace(final, content=asked)]
 
 

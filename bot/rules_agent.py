@@ -37,6 +37,7 @@ from clockcore import (
 )
 from clockcore.places import lookup_place
 from clockcore.recurrence_words import without_frames
+from clockcore.session import CITY_QUESTION
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
 
@@ -47,7 +48,7 @@ NEEDS_LLM = (
     "For conversation, configure an LLM (CLOCKBOT_LLM_PROVIDER)."
 )
 ZONE_QUESTION = (
-    "I don't know your timezone yet, so that time could be one of 24. Which city are you in? "
+    f"I don't know your timezone yet, so that time could be one of 24. {CITY_QUESTION} "
     "Tell me with 'clock: home tz Europe/Lisbon' (your city's zone), then ask again."
 )
 """The answer to a wall-clock time while the person's zone is unknown (the tools ask)."""

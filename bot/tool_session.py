@@ -29,6 +29,7 @@ from clockcore import (
     without_time,
 )
 from clockcore.grammar import DATE_KINDS
+from clockcore.session import CITY_QUESTION
 from clockcore.spoken import say_when
 from clockcore.zones import get_zone
 from wrapper import InteractionWrapper
@@ -299,7 +300,7 @@ def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> 
     ):
         raise ZoneUnknown(
             f"the person's timezone is not known, so {text!r} could be any of 24 instants. "
-            'Ask them "Which city are you in?"; with their answer, call set_timezone, then this'
+            f'Ask them "{CITY_QUESTION}"; with their answer, call set_timezone, then this'
         )
     if parsed.needs_clarification or parsed.start_instant is None:
         if parsed.clarification_question:  # what to do next, not only what went wrong

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.tool_session import BadArguments, ToolSession, time_of_day
 from clockcore import ContactWindow, parse_anchored_time
-from clockcore.grammar import MAX_TEXT, scan_text
+from clockcore.grammar import CLOCK_KINDS, MAX_TEXT, scan_text
 from wrapper.effects import WindowChange
 
 __all__ = ["set_contact_window", "times_of_day"]
@@ -70,7 +70,3 @@ def times_of_day(text: str, now: datetime) -> list[str]:
             if shown not in found:
                 found.append(shown)
     return found[:MAX_NAMED]
-
-
-CLOCK_KINDS = frozenset({"clock12", "clock24", "atclock", "oclock"})
-"""The grammar's tokens that are a time of day."""

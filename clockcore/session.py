@@ -30,13 +30,17 @@ from clockcore import places
 from clockcore.zones import require_zone
 from clockcore.zonetext import ZoneMention, zone_mentions
 
-__all__ = ["SessionZone", "ZoneSource", "resolve_session_zone"]
+__all__ = ["CITY_QUESTION", "SessionZone", "ZoneSource", "resolve_session_zone"]
 
 ZoneSource = Literal["message", "thread", "user", "location", "default"]
 
+CITY_QUESTION = "Which city are you in?"
+"""What the person is asked when their zone is needed: the notice, the tools' ``zone_unknown``
+error and a reply that asked nothing (`bot.agent`) all say these words."""
+
 UTC_FALLBACK_NOTICE = (
     "The user's timezone is not known, so times are in UTC. Before scheduling anything or "
-    'naming a local time, ask them: "Which city are you in?"'
+    f'naming a local time, ask them: "{CITY_QUESTION}"'
 )
 """Ends with the question itself: told to "ask for their city or IANA zone", a 1.5B model
 passed the instruction on ("please ask for their city or IANA zone first", docs/eval.md)."""

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.answers import IN_FLIGHT
+from tests.support.answers import IN_FLIGHT, when
 from tests.support.bot_process import BotProcess
 from tests.support.fake_llm import FakeLLMServer, Responder
 from tests.support.fake_telegram import FakeTelegram, SentMessage, TgUser
@@ -260,15 +260,10 @@ def cut_by_its_kill(sent: SentMessage, kills: list[float]) -> bool:
 
 
 def copies(run: Run, n: int, sends: list[SentMessage]) -> str:
-    """For a failure message: message `n`'s copies, their senders, and the kills near them."""
-    start = sends[0].at
-    near = [k.at - start for k in run.kills if start - 10 <= k.at <= sends[-1].at + 10]
-    return (
-        f"msg {n}: sent at "
-        + ", ".join(f"+{s.at - start:.2f} by {s.via or '?'}" for s in sends)
-        + "; kills at "
-        + (", ".join(f"{k:+.2f}" for k in near) or "none near")
-    )
+    """For a failure message: message `n`'s copies, their senders and the kills near them
+    (`tests.support.answers.when`, each life's kill under its path's name)."""
+    answers = [(n, s.at, s.via) for s in sends]
+    return when(answers, {f"l{i}": [k.at] for i, k in enumerate(run.kills)}, {n})
 
 
 async def run_with_kills(tmp_path: Path) -> Run:
