@@ -41,7 +41,7 @@ from clockcore import (
     runtime_time_context,
     to_iso,
 )
-from clockcore.session import CITY_QUESTION
+from clockcore.session import city_question
 from wrapper import InteractionWrapper
 from wrapper.effects import Effect, ZoneChange
 from wrapper.history import EARLIER, StoredMessage
@@ -472,7 +472,8 @@ def _asking_for_the_zone(produced: list[Message], session: ToolSession) -> list[
         return produced  # a group is never asked for anyone's zone
     if not any(m.role == "tool" and _error_kind(m.content) == "zone_unknown" for m in produced):
         return produced
-    asked = f"{final.content.rstrip()}\n\n{CITY_QUESTION}" if final.content else CITY_QUESTION
+    question = city_question(session.language)
+    asked = f"{final.content.rstrip()}\n\n{question}" if final.content else question
     return [*produced[:-1], replace(final, content=asked)]
 
 

@@ -22,13 +22,14 @@ What the feed holds is what the person's reminders page lists (docs/calendar.md)
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from icalendar import Calendar, Event, vDuration, vRecur
 
 from bot.calendar_feed import REFRESH
+from channels.base import Invite
+from channels.ical import invite_event, summary
 from clockcore.recurrence import occurrences
 from clockcore.zones import get_zone
 from wrapper.calendar_feeds import FeedItems, FeedRule
@@ -37,9 +38,6 @@ from wrapper.outbox import OutboxItem
 from wrapper.reminders import reminder_id
 
 __all__ = ["build_feed", "meeting_event", "meeting_uid"]
-
-SUMMARY_CHARS = 120
-_SPACE = re.compile(r"\s+")
 
 
 def meeting_uid(meeting_id: int, public_url: str | None) -> str:
@@ -69,13 +67,8 @@ def build_feed(items: FeedItems, *, now: datetime, public_url: str) -> bytes:
     return body
 
 
-def _summary(text: str) -> str:
-    line = _SPACE.sub(" ", text).strip()
-    return line if len(line) <= SUMMARY_CHARS else line[: SUMMARY_CHARS - 1].rstrip() + "…"
-
-
 def _event(uid: str, text: str, start: datetime, now: datetime) -> Event:
-    event = Event.new(uid=uid, summary=_summary(text), description=text, start=start, stamp=now)
+    event = Event.new(uid=uid, summary=summary(text), description=text, start=start, stamp=now)
     event.add("transp", "TRANSPARENT")
     return event
 
@@ -85,20 +78,12 @@ def _one_shot(job: OutboxItem, host: str, now: datetime) -> Event:
 
 
 def meeting_event(meeting: Meeting, public_url: str, now: datetime) -> Event:
-    """The meeting as a ``VEVENT``: its start, its length, busy; the slot in every zone said.
-
-    A repeating meeting is one event with its ``RRULE`` in the zone it was agreed in.
-    """
-    tz = get_zone(meeting.zone) if meeting.repeat and meeting.zone else UTC
-    event = Event.new(
-        uid=meeting_uid(meeting.id, public_url), summary=_summary(meeting.title),
-        description=meeting.label, start=meeting.start.astimezone(tz),
-        end=meeting.end.astimezone(tz), stamp=now,
+    """The meeting as a ``VEVENT``, as its email invitation writes it (`channels.ical`)."""
+    invite = Invite(
+        uid=meeting_uid(meeting.id, public_url), start=meeting.start, end=meeting.end,
+        title=meeting.title, description=meeting.label, repeat=meeting.repeat, zone=meeting.zone,
     )  # fmt: skip
-    if meeting.repeat and meeting.zone:
-        event.add("rrule", vRecur.from_ical(meeting.repeat))
-    event.add("transp", "OPAQUE")
-    return event
+    return invite_event(invite, now)
 
 
 def _repeating(rule: FeedRule, host: str, now: datetime) -> list[Event]:

@@ -6,7 +6,11 @@
 2. the thread's stored override (``clock: tz …``, or an earlier such message);
 3. the user's default zone (``clock: home tz …``, or a channel profile);
 4. an unambiguous place the person mentioned earlier;
-5. UTC, with a notice saying so.
+5. in a direct conversation, a message that is a place name and nothing else
+   ("Toronto", "in Lisbon."), when none of the above gives a zone: while their
+   zone is unknown the agent is told to ask "Which city are you in?", and this is
+   the answer (the wrapper keeps it as the thread's zone, as in 1);
+6. UTC, with a notice saying so.
 
 A zone named as part of a time ("9am New York time", "at 9 in Sao Paulo", "UTC+9",
 an IANA id, a timestamp's offset) anchors that time only, where the time is read
@@ -22,21 +26,49 @@ lands on is one of the abbreviation's candidates.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from clockcore import places
+from clockcore.message import primary_language
 from clockcore.zones import require_zone
 from clockcore.zonetext import ZoneMention, zone_mentions
 
-__all__ = ["CITY_QUESTION", "SessionZone", "ZoneSource", "resolve_session_zone"]
+__all__ = [
+    "CITY_QUESTION",
+    "SessionZone",
+    "ZoneSource",
+    "city_question",
+    "resolve_session_zone",
+]
 
 ZoneSource = Literal["message", "thread", "user", "location", "default"]
 
 CITY_QUESTION = "Which city are you in?"
 """What the person is asked when their zone is needed: the notice, the tools' ``zone_unknown``
 error and a reply that asked nothing (`bot.agent`) all say these words."""
+
+_CITY_QUESTIONS = {
+    "en": CITY_QUESTION,
+    "es": "¿En qué ciudad estás?",
+    "de": "In welcher Stadt bist du?",
+    "fr": "Dans quelle ville êtes-vous ?",
+    "pt": "Em que cidade você está?",
+    "it": "In che città sei?",
+    "nl": "In welke stad ben je?",
+}
+
+
+def city_question(language: str | None) -> str:
+    """`CITY_QUESTION` as the person reads it: in their language ("es", "pt-BR"), else English.
+
+    The languages are the ones confirmations are said in (`clockcore.spoken`).
+    The model is told the English words; the person is asked in theirs.
+    """
+    return _CITY_QUESTIONS.get(primary_language(language) or "en", CITY_QUESTION)
+
 
 UTC_FALLBACK_NOTICE = (
     "The user's timezone is not known, so times are in UTC. Before scheduling anything or "
@@ -62,6 +94,7 @@ def resolve_session_zone(
     user_default: str | None = None,
     known_locations: Sequence[str] = (),
     mentions: Sequence[ZoneMention] | None = None,
+    place_answers: bool = False,
 ) -> SessionZone:
     """Resolve the session zone for one message.
 
@@ -71,6 +104,9 @@ def resolve_session_zone(
         user_default: the user's default zone, an IANA id.
         known_locations: places the user has mentioned before, most recent first.
         mentions: `zone_mentions(text)`, when the caller has it already.
+        place_answers: a message that is only a place name says where they are
+            (step 5): true in a direct conversation, where the agent asks for the
+            city; a group is never asked, and a place said there is chatter.
 
     Raises:
         UnknownTimezoneError: a stored zone is not an IANA id (state is corrupt).
@@ -103,5 +139,25 @@ def resolve_session_zone(
         match = places.lookup_place(name)
         if match is not None and match.zone is not None:
             return done(match.zone, "location")
+    answer = _bare_place(text) if place_answers else None
+    if answer is not None and answer.zone is not None:
+        return done(answer.zone, "message")
+    if answer is not None:
+        notices.append(answer.question())  # "Springfield": which one?
     notices.append(UTC_FALLBACK_NOTICE)
     return done("UTC", "default")
+
+
+_ANSWER = re.compile(
+    r"\s*(?:(?:i'?m |i am |we'?re |we are )?in )?(?P<place>[^?]{1,80}?)[\s.!]*", re.IGNORECASE
+)
+
+
+def _bare_place(text: str) -> places.PlaceMatch | None:
+    """The place `text` is made of and nothing else ("Toronto", "in Oslo!"), or None.
+
+    A question ("Tokyo?") asks about a place; it does not say where they are.
+    Common words are no place (`places.lookup_place`: "Reading", "Nice").
+    """
+    found = _ANSWER.fullmatch(text)
+    return places.lookup_place(found["place"]) if found else None

@@ -50,6 +50,7 @@ from wrapper.turn import (
     action_to_clock,
     known_zone,
     may_have_open_actions,
+    moves_session,
     other_zones,
     read_text_aside,
     read_zone,
@@ -352,9 +353,8 @@ class MessageChain:
             return
         if remembered is not None:
             queries.update_person(conn, turn.person.user_id, known_locations=remembered)
-        assert turn.zone is not None
-        if turn.zone.source == "message" and turn.zone.zone != turn.thread.session_tz:
-            # "I'm in Tokyo this week": the session moves there, as `clock: tz` would move it.
+        if moves_session(turn):
+            assert turn.zone is not None
             queries.update_thread(conn, turn.thread_key, session_tz=turn.zone.zone)
             turn.thread = dataclasses.replace(turn.thread, session_tz=turn.zone.zone)
 

@@ -56,6 +56,7 @@ from wrapper.turn import (
     Turn,
     action_to_clock,
     may_have_open_actions,
+    moves_session,
     read_text,
     read_text_aside,
     read_zone,
@@ -254,6 +255,7 @@ async def _round_trips(chain: MessageChain, pool: Any, turn: Turn) -> ContextEnv
             turn.platform_zone not in (None, turn.person.platform_tz)
             or turn.ref.sender_name not in (None, turn.person.display_name)
             or read_zone(turn) is not None
+            or moves_session(turn)
         ):
             return None
         started = start_session(turn)

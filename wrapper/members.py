@@ -9,6 +9,7 @@ goes to the group.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -25,6 +26,7 @@ __all__ = [
     "PrivateThread",
     "ThreadMember",
     "private_thread_in",
+    "private_threads_in",
     "reachable_in",
     "thread_members_in",
 ]
@@ -85,6 +87,7 @@ def thread_members_in(
         .where(participants.c.thread_key == thread_key)
     ).all()
     latest_first = sorted(rows, key=lambda row: row.last_user_message_at or _NEVER, reverse=True)
+    private = private_threads_in(conn, {row.user_id for row in rows})
     members: dict[str, ThreadMember] = {}
     for row in latest_first:
         if row.user_id in members:
@@ -100,25 +103,34 @@ def thread_members_in(
             zone=person.own_zone,
             window=person.window(default_window),
             last_spoke=row.last_user_message_at,
-            private=private_thread_in(conn, row.user_id),
+            private=private.get(row.user_id),
         )
     return tuple(members.values())
 
 
 def private_thread_in(conn: Connection, person: str) -> PrivateThread | None:
     """The direct conversation the person wrote in last, on any of their identities."""
+    return private_threads_in(conn, [person]).get(person)
+
+
+def private_threads_in(conn: Connection, persons: Iterable[str]) -> dict[str, PrivateThread]:
+    """`private_thread_in` for several people in one query: person id to their thread.
+
+    Someone with no direct conversation is not in the result.
+    """
     rows = conn.execute(
-        select(participants.c.thread_key, participants.c.user_key)
+        select(participants.c.thread_key, participants.c.user_key, identities.c.user_id)
         .join(identities, identities.c.user_key == participants.c.user_key)
-        .where(identities.c.user_id == person)
+        .where(identities.c.user_id.in_(list(persons)))
         .order_by(participants.c.last_user_message_at.desc())
     ).all()
-    for thread_key, user_key in rows:
+    found: dict[str, PrivateThread] = {}
+    for thread_key, user_key, person in rows:
         _, channel, thread_id = split_thread_key(thread_key)
-        if is_private_thread(channel, thread_id):
+        if person not in found and is_private_thread(channel, thread_id):
             _, user_id = split_user_key(user_key)
-            return PrivateThread(thread_key, channel, thread_id, user_key, user_id)
-    return None
+            found[person] = PrivateThread(thread_key, channel, thread_id, user_key, user_id)
+    return found
 
 
 def reachable_in(

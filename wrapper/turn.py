@@ -46,6 +46,7 @@ __all__ = [
     "action_to_clock",
     "known_zone",
     "may_have_open_actions",
+    "moves_session",
     "other_zones",
     "read_text",
     "read_text_aside",
@@ -189,6 +190,7 @@ def read_zone(turn: Turn) -> list[str] | None:
         user_default=turn.user_tz,
         known_locations=known,
         mentions=turn.mentions,
+        place_answers=turn.private,
     )
     turn.notices.extend(turn.zone.notices)
     places = [m.text for m in turn.mentions if m.strength == "location" and m.zone]
@@ -196,6 +198,17 @@ def read_zone(turn: Turn) -> list[str] | None:
         return None
     remembered = list(dict.fromkeys([_place_name(places[0]), *known]))[:MAX_KNOWN_PLACES]
     return remembered if remembered != known else None
+
+
+def moves_session(turn: Turn) -> bool:
+    """Whether this message puts the session in a zone the thread does not keep yet.
+
+    "I'm in Tokyo this week", or a place alone in answer to the city question:
+    the thread's zone moves there, as ``clock: tz`` would move it. Call after
+    `read_zone`.
+    """
+    assert turn.zone is not None
+    return turn.zone.source == "message" and turn.zone.zone != turn.thread.session_tz
 
 
 def other_zones(turn: Turn) -> tuple[NamedZone, ...]:

@@ -12,16 +12,16 @@ import hashlib
 import html
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-from icalendar import Calendar, Event, vRecur
+from icalendar import Calendar
 
 from channels.base import Invite, Outgoing
-from clockcore.zones import get_zone
+from channels.ical import invite_event
 
 __all__ = [
     "InvalidRecipientError",
@@ -151,16 +151,7 @@ def invitation(invite: Invite, *, now: datetime) -> bytes:
     meeting carries its ``RRULE`` in its zone, with that zone's ``VTIMEZONE``.
     """
     calendar = Calendar.new(prodid="-//clockbot//meeting//EN", method="PUBLISH")
-    tz = get_zone(invite.zone) if invite.repeat and invite.zone else UTC
-    event = Event.new(
-        uid=invite.uid, summary=_one_line(invite.title)[:_MAX_SUBJECT],
-        description=invite.description, start=invite.start.astimezone(tz),
-        end=invite.end.astimezone(tz), stamp=now,
-    )  # fmt: skip
-    if invite.repeat and invite.zone:
-        event.add("rrule", vRecur.from_ical(invite.repeat))
-    event.add("transp", "OPAQUE")
-    calendar.add_component(event)
+    calendar.add_component(invite_event(invite, now))
     calendar.add_missing_timezones()
     body: bytes = calendar.to_ical()
     return body

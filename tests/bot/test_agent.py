@@ -214,6 +214,32 @@ async def test_a_time_left_unset_for_want_of_the_zone_asks_for_the_city(
     assert output.effects == ()
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "asked"),
+    [
+        ("recuérdame mañana a las 9 llamar a mamá", None, "¿En qué ciudad estás?"),
+        ("lembra-me amanhã às 9h de ligar à mãe", "pt-BR", "Em que cidade você está?"),
+        ("remind me at 9am tomorrow to call mum", "ja", "Which city are you in?"),
+    ],
+)
+async def test_the_city_is_asked_for_in_the_persons_language(
+    store: tuple[InteractionWrapper, SettableClock],
+    agent: Agent,
+    server: FakeLLMServer,
+    text: str,
+    language: str | None,
+    asked: str,
+) -> None:
+    """Their platform's language, else the one their words are clearly in; else English."""
+    wrapper, clock = store
+    when = json.dumps({"text": "mamá", "when": text})  # their own words, read whole
+    server.script(Reply.calls(ScriptedToolCall("remind", when)), "", "")
+    ref = MessageRef(message_id="m1", text=text, received_at=clock.now(), language=language, **DM)
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert '"zone_unknown"' in str(output.messages[2].content)
+    assert output.reply == asked
+
+
 async def test_a_zone_set_in_the_turn_or_a_group_is_not_asked_for_the_city(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:

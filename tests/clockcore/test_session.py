@@ -110,3 +110,51 @@ def test_corrupt_stored_zone_is_a_clear_error() -> None:
     with pytest.raises(UnknownTimezoneError) as caught:
         resolve_session_zone("hi", thread_override="Mars/Olympus_Mons")
     assert caught.value.zone == "Mars/Olympus_Mons"
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Toronto", "America/Toronto"),
+        ("toronto.", "America/Toronto"),
+        ("in Lisbon!", "Europe/Lisbon"),
+        ("Toronto, Canada", "America/Toronto"),
+        ("New York", "America/New_York"),
+    ],
+)
+def test_a_place_and_nothing_else_answers_where_they_are(text: str, zone: str) -> None:
+    """Step 5: the answer to "Which city are you in?" while the zone is unknown."""
+    session = resolve_session_zone(text, place_answers=True)
+    assert (session.zone, session.source, session.notices) == (zone, "message", ())
+
+
+@pytest.mark.parametrize(
+    ("text", "kwargs"),
+    [
+        ("Toronto", {}),  # a group: a place said there is chatter, nobody was asked
+        ("Tokyo?", {"place_answers": True}),  # a question about Tokyo
+        ("Reading", {"place_answers": True}),  # a common word first
+        ("Toronto and Paris", {"place_answers": True}),
+        ("call mum in Toronto", {"place_answers": True}),
+    ],
+)
+def test_a_place_among_other_words_or_asked_about_places_no_one(
+    text: str, kwargs: dict[str, bool]
+) -> None:
+    session = resolve_session_zone(text, **kwargs)
+    assert (session.zone, session.source) == ("UTC", "default")
+    assert session.notices[-1] == UTC_FALLBACK_NOTICE
+
+
+def test_a_place_answer_gives_way_to_a_zone_already_known() -> None:
+    session = resolve_session_zone("Toronto", user_default="Europe/Lisbon", place_answers=True)
+    assert (session.zone, session.source) == ("Europe/Lisbon", "user")
+    known = resolve_session_zone("Toronto", known_locations=("Oslo",), place_answers=True)
+    assert (known.zone, known.source) == ("Europe/Oslo", "location")
+
+
+def test_an_ambiguous_place_answer_is_asked_about() -> None:
+    session = resolve_session_zone("Springfield", place_answers=True)
+    assert session.zone == "UTC"
+    assert session.notices[0].startswith("Which Springfield do you mean")
+    assert session.notices[-1] == UTC_FALLBACK_NOTICE

@@ -50,6 +50,36 @@ async def test_a_converted_zone_leaves_the_session_and_placing_oneself_moves_it(
         await wrapper.close()
 
 
+async def test_a_bare_place_answers_where_they_are_in_a_direct_conversation_only(
+    database_url: str,
+) -> None:
+    """The answer to "Which city are you in?" (docs/clock-spec.md §4.2, step 5)."""
+    clock = SettableClock(START)
+    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    n = 0
+
+    async def say(thread_id: str, text: str) -> tuple[str, str]:
+        nonlocal n
+        n += 1
+        clock.advance(timedelta(minutes=1))
+        ref = MessageRef(
+            channel="telegram", thread_id=thread_id, user_id="7", message_id=str(n), text=text,
+            received_at=clock.now(),
+        )  # fmt: skip
+        envelope = await wrapper.receive(ref)
+        return envelope.session_tz, envelope.session_tz_source
+
+    try:
+        assert await say("-100", "Toronto") == ("UTC", "default")  # a group: chatter
+        assert await say("dm:7", "remind me at 9am tomorrow") == ("UTC", "default")
+        assert await say("dm:7", "Toronto") == ("America/Toronto", "message")
+        assert await say("dm:7", "remind me at 9am tomorrow") == ("America/Toronto", "thread")
+        assert await say("dm:7", "Paris") == ("America/Toronto", "thread")  # known: no answer
+        assert await wrapper.user_timezone("telegram:7") is None  # home is the model's call
+    finally:
+        await wrapper.close()
+
+
 async def test_the_block_tells_the_time_in_a_zone_the_message_names(database_url: str) -> None:
     clock = SettableClock(START)  # 12:00 UTC: 13:00 in Berlin, 17:45 in Kathmandu
     wrapper = await InteractionWrapper.open(database_url, clock=clock)
