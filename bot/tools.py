@@ -49,6 +49,7 @@ from clockcore import (
 )
 from clockcore.places import lookup_place
 from clockcore.zones import parse_utc_offset, zone_from_label
+from clockcore.zonetext import unnamed_by_abbreviation
 from wrapper import UnknownItemError
 from wrapper.effects import Enqueue, ForgetMemory, MarkReminded, ZoneChange
 from wrapper.schedules import NewSchedule
@@ -373,6 +374,8 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
     if where == "home":
         context.personal("their home timezone")
     canonical = _zone_named(zone)
+    if (question := unnamed_by_abbreviation(context.message.text, canonical)) is not None:
+        raise BadArguments(f"{question} Their message names no zone: ask them, then set it.")
     envelope = context.envelope
     context.stage(
         ZoneChange(

@@ -18,7 +18,7 @@ Shape (lines in this order; each one only when its rule below says so)::
     - Session timezone: Asia/Tokyo (from this message)
     - Time in Kathmandu: 2026-04-29 21:19 Asia/Kathmandu (UTC+05:45)
     - Session started: 2026-04-29 08:00:02 America/Los_Angeles
-    - Last message in this thread: 10 h 24 min ago
+    - Last message in this thread: 10 h 24 min ago (Tuesday 2026-04-28 22:09)
     - Last message on any channel: 5 min ago (slack)
     - Thread kind: project
     - Contact window 08:00–23:00: inside
@@ -54,7 +54,9 @@ Rules:
   from the current one (a DST change happened since).
 - **Last message in this thread**: ``elapsed_since_last_user_message``, else
   ``elapsed_since_last_interaction``; left out when both are None (a first
-  message).
+  message). When that was on an earlier day in the session zone, its weekday
+  and wall time follow (``2 d 3 h ago (Monday 2026-03-09 10:00)``): "which day
+  did I last write?" is read, not worked out backwards.
 - **Last message on any channel**: only when that elapsed is smaller than
   every known thread elapsed (or there is none): the person talked elsewhere
   since. The channel is named in parentheses when known.
@@ -197,6 +199,10 @@ def _two_units(total: int, big: int, big_name: str, small: int, small_name: str)
     major, rest = divmod(total, big)
     minor = rest // small
     return f"{major} {big_name} {minor} {small_name}" if minor else f"{major} {big_name}"
+
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+"""English whatever the host's locale: the block's bytes never depend on the host."""
 
 
 def _ago(delta: timedelta) -> str:
@@ -511,7 +517,11 @@ class ContextEnvelope:
             else self.elapsed_since_last_interaction
         )
         if thread is not None:
-            yield f"Last message in this thread: {_ago(thread)}"
+            line = f"Last message in this thread: {_ago(thread)}"
+            then = _local(as_utc(self.now) - thread, self.session_tz)
+            if then.date() != _local(self.now, self.session_tz).date():
+                line += f" ({_WEEKDAYS[then.weekday()]} {_wall(then, seconds=False)})"
+            yield line
         anywhere = self.elapsed_since_last_interaction_any_channel
         known = [
             d

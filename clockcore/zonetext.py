@@ -18,7 +18,7 @@ from clockcore.zones import (
     zone_for_offset,
 )
 
-__all__ = ["Anchor", "ZoneMention", "zone_mentions", "zone_of"]
+__all__ = ["Anchor", "ZoneMention", "unnamed_by_abbreviation", "zone_mentions", "zone_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +138,18 @@ def _offset_of(raw: str) -> timedelta | None:
     if raw[:1] in "+-":
         raw = "UTC" + raw
     return parse_utc_offset(raw)
+
+
+def unnamed_by_abbreviation(text: str, zone: str) -> str | None:
+    """The question to ask when `text` gives `zone` only by an abbreviation, else None.
+
+    Abbreviations are never mapped (docs/clock-spec.md §4.2): "my timezone is
+    EST" names no zone, so a zone set from it is a guess. `text` also naming
+    `zone` (its IANA id, a place in it, its city: "EST, New York") settles it.
+    """
+    mentions = zone_mentions(text)
+    asked = [m.question for m in mentions if m.strength == "abbreviation" and m.question]
+    if not asked or any(m.zone == zone for m in mentions):
+        return None
+    city = zone.rsplit("/", 1)[-1].replace("_", " ").lower()
+    return None if city in text.lower() else asked[0]

@@ -31,6 +31,7 @@ from clockcore.actions import OPEN_STATUSES, detect_temporal_action
 from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import NamedZone, OpenAction, UpcomingItem
 from clockcore.message import MessageRef
+from clockcore.time_questions import asks_about_time
 from clockcore.zones import canonical_zone
 from clockcore.zonetext import ZoneMention
 from wrapper.keys import is_private_thread
@@ -167,7 +168,9 @@ def read_text(turn: Turn) -> None:
     text = turn.directives.rest if turn.directives.any else turn.text
     turn.mentions = tuple(zone_mentions(text))
     turn.temporal_phrase = detect_temporal_action(turn.text)
-    turn.talks_about_time = mentions_time(turn.text, language=turn.ref.language)
+    turn.talks_about_time = asks_about_time(turn.text) or mentions_time(
+        turn.text, language=turn.ref.language
+    )
     turn.text_read = True
 
 

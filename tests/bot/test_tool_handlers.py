@@ -927,6 +927,29 @@ async def test_set_timezone_on_a_thread_not_seen_yet(world: World) -> None:
     assert envelope.session_started_at == NIGHT
 
 
+@pytest.mark.parametrize(
+    ("said", "zone", "refused"),
+    [
+        ("my timezone is EST", "America/New_York", True),  # Qwen2.5-Coder-1.5B (docs/eval.md)
+        ("my timezone is EST", "Europe/London", True),
+        ("EST, I'm in New York", "America/New_York", False),
+        ("Toronto (EST)", "America/Toronto", False),
+        ("I moved to Lisbon", "Europe/Lisbon", False),  # no abbreviation: nothing to ask
+    ],
+)
+async def test_set_timezone_never_maps_an_abbreviation(
+    world: World, said: str, zone: str, refused: bool
+) -> None:
+    """A zone the message gives only as "EST" is a guess: the person is asked."""
+    context = await world.context(text=said)
+    result = await _call(context, "set_timezone", zone=zone, scope="home")
+    if refused:
+        _error(result, "bad_arguments", "Which timezone do you mean by EST?")
+        assert context.staged == []
+    else:
+        assert result["zone"] == zone
+
+
 async def test_set_timezone_takes_a_place_name(world: World, context: ToolSession) -> None:
     """Qwen2.5-Coder-1.5B passed "Lisbon" for "I live in Lisbon" (docs/eval.md)."""
     result = await _call(context, "set_timezone", zone="Lisbon", scope="home")

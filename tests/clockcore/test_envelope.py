@@ -33,7 +33,7 @@ ISSUE_EXAMPLE = """\
 - Current time: 2026-04-29 08:34:12 America/Los_Angeles (UTC-07:00)
 - User timezone: America/Los_Angeles
 - Session started: 2026-04-29 08:00:02 America/Los_Angeles
-- Last message in this thread: 10 h 24 min ago
+- Last message in this thread: 10 h 24 min ago (Tuesday 2026-04-28 22:09)
 - Contact window 08:00–23:00: inside
 - Open action: "gym" (clocked 3 h ago; any reference must be hedged)
 - [DUE 2026-04-30 09:00] dentist
@@ -297,11 +297,16 @@ def test_a_named_zone_cannot_break_the_block_or_name_an_unknown_zone() -> None:
         # "since they last spoke" wins over the thread's last interaction
         (timedelta(hours=5), timedelta(minutes=2), None, None, ["- Last message in this thread: 5 h ago"]),
         (None, timedelta(minutes=2), None, None, ["- Last message in this thread: 2 min ago"]),
-        # talked elsewhere since: shown, with the channel when known
+        # talked elsewhere since: shown, with the channel when known; an earlier day is named
         (
             timedelta(days=2, hours=3), timedelta(days=2), timedelta(minutes=5), "slack",
-            ["- Last message in this thread: 2 d 3 h ago", "- Last message on any channel: 5 min ago (slack)"],
+            [
+                "- Last message in this thread: 2 d 3 h ago (Monday 2026-04-27 05:34)",
+                "- Last message on any channel: 5 min ago (slack)",
+            ],
         ),
+        # 8 h 40 min before 08:34 in Los Angeles is yesterday there, though today in UTC
+        (timedelta(hours=8, minutes=40), None, None, None, ["- Last message in this thread: 8 h 40 min ago (Tuesday 2026-04-28 23:54)"]),
         (
             timedelta(hours=3), None, timedelta(seconds=45), None,
             ["- Last message in this thread: 3 h ago", "- Last message on any channel: 45 s ago"],

@@ -85,6 +85,25 @@ async def test_mode_off_hides_context_but_still_records(
     assert after.elapsed_since_last_interaction == timedelta(minutes=1)
 
 
+async def test_a_question_about_time_turns_awareness_on(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    """ "Which day did I last write?" names no time, yet the block must carry the answer."""
+    await wrapper.on_user_message(text="clock: home tz Europe/Berlin", message_id="1", **TG)
+    await wrapper.on_user_message(text="off on a trip, talk soon", message_id="2", **TG)
+    clock.advance(days=2, hours=3)
+    asked = await wrapper.on_user_message(
+        text="back! which day did I last message you?", message_id="3", **TG
+    )
+    assert asked.temporal_awareness is True
+    shown = "- Last message in this thread: 2 d 3 h ago (Wednesday 2026-04-29 17:34)\n"
+    assert shown in asked.render()
+    clock.advance(minutes=1)
+    plain = await wrapper.on_user_message(text="nice to be home", message_id="4", **TG)
+    assert plain.temporal_awareness is False
+    assert "Last message" not in plain.render()
+
+
 async def test_auto_detected_actions_and_the_cap(database_url: str, clock: SettableClock) -> None:
     policy = DEFAULT_POLICY.with_overrides({"store": {"latest_actions": {"max_items": 3}}})
     wrapper = await InteractionWrapper.open(
