@@ -16,7 +16,8 @@ a question ("when did we talk?", not "when I get home").
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from clockcore.cues import fold
 
 __all__ = ["asks_about_time"]
 
@@ -46,11 +47,5 @@ _WHEN = re.compile(r"\b(?:when|cuando|wann|quand|quando|wanneer)\b", re.IGNORECA
 
 def asks_about_time(text: str) -> bool:
     """True when `text` asks how long, since when, which day or what time."""
-    folded = _fold(text[:2_000])
+    folded = fold(text[:2_000])  # accents off: "cuánto" as "cuanto"
     return bool(_PHRASES.search(folded)) or ("?" in folded and bool(_WHEN.search(folded)))
-
-
-def _fold(text: str) -> str:
-    """Accents off ("cuánto" as "cuanto"), so one pattern reads both spellings."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))

@@ -6,6 +6,8 @@ The real wrapper on SQLite and PostgreSQL, then the rules agent through the gate
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,24 +20,31 @@ from wrapper import InteractionWrapper
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
+def _sayer(
+    wrapper: InteractionWrapper, clock: SettableClock, user: str
+) -> Callable[..., Awaitable[tuple[str, str]]]:
+    """`say(text, thread_id=…)`: a Telegram message from `user` a minute after the last,
+    answered with the session zone it was read in and where that came from."""
+    ids = itertools.count(1)
+
+    async def say(text: str, *, thread_id: str = f"dm:{user}") -> tuple[str, str]:
+        clock.advance(timedelta(minutes=1))
+        ref = MessageRef(
+            channel="telegram", thread_id=thread_id, user_id=user, message_id=str(next(ids)),
+            text=text, received_at=clock.now(),
+        )  # fmt: skip
+        envelope = await wrapper.receive(ref)
+        return envelope.session_tz, envelope.session_tz_source
+
+    return say
+
+
 async def test_a_converted_zone_leaves_the_session_and_placing_oneself_moves_it(
     database_url: str,
 ) -> None:
     clock = SettableClock(START)
     wrapper = await InteractionWrapper.open(database_url, clock=clock)
-    n = 0
-
-    async def say(text: str) -> tuple[str, str]:
-        nonlocal n
-        n += 1
-        clock.advance(timedelta(minutes=1))
-        ref = MessageRef(
-            channel="telegram", thread_id="dm:5", user_id="5", message_id=str(n), text=text,
-            received_at=clock.now(),
-        )  # fmt: skip
-        envelope = await wrapper.receive(ref)
-        return envelope.session_tz, envelope.session_tz_source
-
+    say = _sayer(wrapper, clock, "5")
     try:
         assert (await say("clock: home tz Europe/Berlin"))[0] == "Europe/Berlin"
         assert await say("what's 9am New York time in my zone?") == ("Europe/Berlin", "user")
@@ -56,25 +65,13 @@ async def test_a_bare_place_answers_where_they_are_in_a_direct_conversation_only
     """The answer to "Which city are you in?" (docs/clock-spec.md §4.2, step 5)."""
     clock = SettableClock(START)
     wrapper = await InteractionWrapper.open(database_url, clock=clock)
-    n = 0
-
-    async def say(thread_id: str, text: str) -> tuple[str, str]:
-        nonlocal n
-        n += 1
-        clock.advance(timedelta(minutes=1))
-        ref = MessageRef(
-            channel="telegram", thread_id=thread_id, user_id="7", message_id=str(n), text=text,
-            received_at=clock.now(),
-        )  # fmt: skip
-        envelope = await wrapper.receive(ref)
-        return envelope.session_tz, envelope.session_tz_source
-
+    say = _sayer(wrapper, clock, "7")
     try:
-        assert await say("-100", "Toronto") == ("UTC", "default")  # a group: chatter
-        assert await say("dm:7", "remind me at 9am tomorrow") == ("UTC", "default")
-        assert await say("dm:7", "Toronto") == ("America/Toronto", "message")
-        assert await say("dm:7", "remind me at 9am tomorrow") == ("America/Toronto", "thread")
-        assert await say("dm:7", "Paris") == ("America/Toronto", "thread")  # known: no answer
+        assert await say("Toronto", thread_id="-100") == ("UTC", "default")  # a group: chatter
+        assert await say("remind me at 9am tomorrow") == ("UTC", "default")
+        assert await say("Toronto") == ("America/Toronto", "message")
+        assert await say("remind me at 9am tomorrow") == ("America/Toronto", "thread")
+        assert await say("Paris") == ("America/Toronto", "thread")  # known: no answer
         assert await wrapper.user_timezone("telegram:7") is None  # home is the model's call
     finally:
         await wrapper.close()
