@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.cache_watch import calling, summarising
+from bot.claims import claim_check, unbacked_claim
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
@@ -29,6 +30,8 @@ from bot.prompt import (
     proactive_turn,
     user_turn,
 )
+from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK
+from bot.tool_errors import tool_error
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
     RUNTIME_BLOCK_END,
@@ -53,11 +56,7 @@ __all__ = [
     "CONTEXT_SHARE",
     "KEEP_RECENT",
     "MAX_TOOL_ROUNDS",
-    "NOT_A_TOOL_REPLY",
-    "NO_WORDS_REPLY",
     "RETRY_LEASE",
-    "TOO_MANY_ROUNDS_REPLY",
-    "UNAVAILABLE_REPLY",
     "Agent",
     "ProactiveOutput",
     "TurnOutput",
@@ -97,14 +96,6 @@ SUMMARY_PROMPT = (
 repaint the hallway"), and the next answer could not say who was visiting (docs/eval.md):
 the prompt asks for each name with who it is to them."""
 
-UNAVAILABLE_REPLY = (
-    "I can't reach my language model right now. I've kept your message and will "
-    "answer it when the model is back."
-)
-TOO_MANY_ROUNDS_REPLY = "I got stuck using my tools on that one; could you say it another way?"
-NO_WORDS_REPLY = "I couldn't find the words for that one; could you ask me again?"
-"""Said when the model answered with nothing, twice (`speak_up` asked once in between)."""
-
 
 def speak_up(produced: Sequence[Message]) -> Message:
     """Asked once in a turn after an empty answer, at the end of that one request only.
@@ -122,11 +113,6 @@ def speak_up(produced: Sequence[Message]) -> Message:
             "one sentence saying what was done.)",
         )
     return Message("user", "(clockbot: write your reply to the person's message now.)")
-
-
-NOT_A_TOOL_REPLY = "I tried to use a tool I don't have for that; could you say it another way?"
-"""Said instead of a message that holds only a call to a tool we do not have
-(`bot.llm.text_calls`): such text is never sent to the person."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,12 +228,14 @@ class Agent:
                 produced = await self._converse(
                     [stored_to_message(m) for m in stored], newest, session
                 )
-        produced = _asking_for_the_zone(produced, session)
+        produced = _asking_for_the_zone(_their_question(produced, session), session)
         final = produced[-1]
-        reply = final.content if final.role == "assistant" else TOO_MANY_ROUNDS_REPLY
+        # Out of rounds with no question left for the person; or two empty answers
+        # (`speak_up` asked once in between).
+        reply = final.content if final.role == "assistant" else STUCK.in_(session.language)
         return TurnOutput(
             messages=(newest, *produced),
-            reply=reply or NO_WORDS_REPLY,
+            reply=reply or NO_WORDS.in_(session.language),
             effects=tuple(session.staged),
             compaction=compaction,
         )
@@ -301,30 +289,51 @@ class Agent:
     ) -> list[Message]:
         produced: list[Message] = []
         nudge: list[Message] = []
+        checked = False
         for _ in range(MAX_TOOL_ROUNDS):
             completion = await self._complete(self._assemble([*earlier], newest) + produced + nudge)
-            answer = self._read_text_calls(_unechoed(completion.message))
+            answer = self._read_text_calls(_unechoed(completion.message), session.language)
             if not answer.tool_calls and not answer.content.strip() and not nudge:
                 # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
                 # docs/eval.md): ask once more for the words; neither message is kept.
                 nudge = [speak_up(produced)]
                 continue
             nudge = []
+            claim = (
+                None
+                if answer.tool_calls or checked
+                else unbacked_claim(session.message.text, answer.content, session.staged)
+            )
+            if claim is not None:
+                # "Snoozed" with no snooze called (docs/eval.md): asked once to act or say
+                # so; neither the claim nor the question is kept.
+                checked = True
+                nudge = [answer, claim_check(claim)]
+                continue
             produced.append(answer)
             if not answer.tool_calls:
                 return produced
+            refused_before = _refused_with_question(produced)
+            repeated = bool(refused_before)
             for call in answer.tool_calls:
                 result = await run_tool(call, session)
                 produced.append(
                     Message(role="tool", content=result, tool_call_id=call.id, name=call.name)
                 )
+                asked = bool(tool_error(result).get("ask"))
+                repeated = repeated and asked and _signature(call) in refused_before
+            if repeated:
+                # The same refused calls again (a 1.5B model sent one six times, docs/eval.md):
+                # only the person can settle it, so the turn ends and asks them.
+                return produced
         return produced
 
-    def _read_text_calls(self, message: Message) -> Message:
+    def _read_text_calls(self, message: Message, language: str | None) -> Message:
         """`message` with the tool calls written in its text made real (`bot.llm.text_calls`).
 
         A message whose text is a call to a tool we do not have is replaced by
-        `NOT_A_TOOL_REPLY`: it would otherwise go to the person as the reply.
+        `bot.replies.NOT_A_TOOL` in the person's `language`: such text is never
+        sent to the person as the reply.
         """
         answer, unknown = with_text_calls(message, self._tool_names)
         if unknown:
@@ -332,7 +341,7 @@ class Agent:
         if answer.tool_calls:
             log.info("read %d tool call(s) the model wrote as text", len(answer.tool_calls))
         elif unknown and not answer.content:
-            return Message("assistant", NOT_A_TOOL_REPLY)
+            return Message("assistant", NOT_A_TOOL.in_(language))
         return answer
 
     def _assemble(self, earlier: Sequence[Message], newest: Message) -> list[Message]:
@@ -477,13 +486,46 @@ def _asking_for_the_zone(produced: list[Message], session: ToolSession) -> list[
     return [*produced[:-1], replace(final, content=asked)]
 
 
+def _their_question(produced: list[Message], session: ToolSession) -> list[Message]:
+    """`produced`, ending on the question a refused call left for the person, if any.
+
+    A turn whose last message is a tool result ran out of rounds (or repeated a
+    refused call, `Agent._converse`). Where the last refused call's error
+    carries ``ask`` (which city they are in), the person is asked that, not told
+    "I got stuck": on Qwen2.5-Coder-1.5B, "my timezone is EST" ended in the
+    generic apology after six refused set_timezone calls (docs/eval.md). A
+    group is never asked for anyone's zone.
+    """
+    if not produced or produced[-1].role != "tool":
+        return produced
+    for message in reversed(produced):
+        if message.role != "tool":
+            break
+        error = tool_error(message.content)
+        if error.get("ask") and (session.group is None or error["error"] != "zone_unknown"):
+            return [*produced, Message("assistant", str(error["ask"]))]
+    return produced
+
+
+def _refused_with_question(produced: Sequence[Message]) -> set[tuple[str, str]]:
+    """The calls in `produced` refused with a question for the person (`_signature`)."""
+    calls = {call.id: call for m in produced for call in m.tool_calls}
+    return {
+        _signature(calls[m.tool_call_id])
+        for m in produced
+        if m.role == "tool" and m.tool_call_id in calls and tool_error(m.content).get("ask")
+    }
+
+
+def _signature(call: ToolCall) -> tuple[str, str]:
+    """A call as its name and arguments: the same call again, whatever its id."""
+    return call.name, call.arguments or ""
+
+
 def _error_kind(content: str | None) -> str | None:
     """The ``error`` of a tool result, None for a result that is not an error."""
-    try:
-        data = json.loads(content or "")
-    except json.JSONDecodeError:
-        return None
-    return data.get("error") if isinstance(data, dict) else None
+    kind = tool_error(content).get("error")
+    return kind if isinstance(kind, str) else None
 
 
 def _unechoed(message: Message) -> Message:

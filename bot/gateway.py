@@ -32,14 +32,14 @@ from bot.llm.types import Provider
 from bot.metrics import Metrics
 from bot.providers import make_provider
 from bot.redact import redact_http_logs
-from bot.turns import TOO_LARGE_REPLY, Turns
+from bot.turns import Turns
 from channels.base import Channel, HttpRoute, Inbound
 from clockcore import Clock, SystemClock
 from wrapper import InteractionWrapper
 from wrapper.leadership import Leadership
 from wrapper.workers import new_worker_id
 
-__all__ = ["TOO_LARGE_REPLY", "Gateway"]
+__all__ = ["Gateway"]
 
 log = logging.getLogger(__name__)
 

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from itertools import count
 
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
+from bot.reminder_words import REMIND_ME
 from clockcore import (
     RUNTIME_BLOCK_END,
     find_time_expressions,
@@ -53,23 +54,10 @@ ZONE_QUESTION = (
 )
 """The answer to a wall-clock time while the person's zone is unknown (the tools ask)."""
 
-# "remind me", and how else people ask for one, in the seven languages: the group's name is
-# the language, so the time is read in it (docs/time-cues.md).
+# "remind me", and how else people ask for one, in the seven languages (REMIND_ME): the
+# group's name is the language, so the time is read in it (docs/time-cues.md).
 _REMIND = re.compile(
-    r"^\s*(?:(?:please|pls|hey|hi|ok|okay)[\s,]+)?(?:"
-    r"(?P<en>(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-    r"(?:remind\s+me|ping\s+me|nudge\s+me|set\s+(?:a|me\s+a)\s+reminder(?:\s+for)?|"
-    r"(?:do\s+not|don'?t)\s+let\s+me\s+forget))"
-    r"|(?P<es>(?:(?:me\s+)?puedes\s+|podr[ií]as\s+)?(?:recu[eé]rdame|recordame|recordarme|"
-    r"av[ií]same|avisarme|no\s+me\s+dejes\s+olvidar))"
-    r"|(?P<de>(?:kannst\s+du\s+mich\s+)?(?:erinnere?\s+mich|erinnern|sag\s+mir\s+bescheid))"
-    r"|(?P<fr>(?:peux-tu\s+|pourrais-tu\s+)?(?:rappelle[sz]?[- ]moi|me\s+rappeler|"
-    r"pr[ée]viens[- ]moi))"
-    r"|(?P<pt>(?:pode\s+)?(?:me\s+lembr[ae]|lembr[ae][- ]me|me\s+avis[ae]|"
-    r"n[ãa]o\s+me\s+deixe?\s+esquecer))"
-    r"|(?P<it>(?:puoi\s+)?(?:ricordami|ricordarmi|mi\s+ricordi|avvisami))"
-    r"|(?P<nl>(?:kun\s+je\s+me\s+)?(?:herinner\s+(?:me|mij)|herinneren))"
-    r")\b[\s,:]*(?P<rest>.+)$",
+    rf"^\s*(?:(?:please|pls|hey|hi|ok|okay)[\s,]+)?(?:{REMIND_ME})\b[\s,:]*(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
 # Words that join the time to what to be reminded of: "to call mom", "de llamar", "an die

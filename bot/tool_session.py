@@ -14,6 +14,8 @@ from datetime import datetime, time, timedelta
 from functools import cached_property
 from typing import Any, Literal
 
+from bot.replies import language_of
+from bot.tool_errors import BadArguments, NotAvailable, ZoneUnknown
 from clockcore import (
     Clock,
     ContactWindow,
@@ -21,7 +23,6 @@ from clockcore import (
     MessageRef,
     TimeExpression,
     find_time_expressions,
-    guess_language,
     mentions_time,
     parse_anchored_time,
     runtime_time_context,
@@ -29,7 +30,7 @@ from clockcore import (
     without_time,
 )
 from clockcore.grammar import DATE_KINDS
-from clockcore.session import CITY_QUESTION
+from clockcore.session import CITY_QUESTION, city_question
 from clockcore.spoken import say_when
 from clockcore.zones import get_zone
 from wrapper import InteractionWrapper
@@ -117,7 +118,7 @@ class ToolSession:
     ) -> None:
         self.wrapper = wrapper
         self.message = message
-        self.language = message.language or guess_language(message.text)
+        self.language = language_of(message)
         self.envelope = envelope
         self.clock = clock
         self.contact_window = contact_window
@@ -212,18 +213,6 @@ class ToolSession:
         return effect
 
 
-class BadArguments(ValueError):
-    """Arguments the model got wrong; its message goes back to the model."""
-
-
-class ZoneUnknown(BadArguments):
-    """A wall-clock time while the person's zone is unknown; the error kind is ``zone_unknown``."""
-
-
-class NotAvailable(Exception):
-    """A tool that cannot act here: no outbox, or turned off by the person's policy."""
-
-
 Handler = Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
 """A tool's handler: the model's arguments and the turn's session to a JSON-able result."""
 
@@ -300,7 +289,8 @@ def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> 
     ):
         raise ZoneUnknown(
             f"the person's timezone is not known, so {text!r} could be any of 24 instants. "
-            f'Ask them "{CITY_QUESTION}"; with their answer, call set_timezone, then this'
+            f'Ask them "{CITY_QUESTION}"; with their answer, call set_timezone, then this',
+            ask=city_question(context.language),
         )
     if parsed.needs_clarification or parsed.start_instant is None:
         if parsed.clarification_question:  # what to do next, not only what went wrong

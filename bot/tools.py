@@ -20,6 +20,7 @@ from typing import Any, Literal
 from bot.action_tools import ACTION_HANDLERS
 from bot.llm.types import ToolCall, ToolSpec
 from bot.meeting_tools import MEETING_HANDLERS, MEETING_TOOLS
+from bot.memory_tools import MEMORY_HANDLERS
 from bot.reminder_tools import REMINDER_HANDLERS, REMINDER_TOOLS
 from bot.tool_session import (
     TEXT,
@@ -29,10 +30,6 @@ from bot.tool_session import (
     NotAvailable,
     ToolSession,
     ZoneUnknown,
-    instant,
-    integer_arg,
-    iso,
-    memory_content,
     object_schema,
     required_text,
     said,
@@ -51,7 +48,7 @@ from clockcore.places import lookup_place
 from clockcore.zones import parse_utc_offset, zone_from_label
 from clockcore.zonetext import unnamed_by_abbreviation
 from wrapper import UnknownItemError
-from wrapper.effects import Enqueue, ForgetMemory, MarkReminded, ZoneChange
+from wrapper.effects import Enqueue, ZoneChange
 from wrapper.schedules import NewSchedule
 
 __all__ = ["READ_ONLY_TOOLS", "TOOLS", "ToolRegistryError", "ToolSession", "run_tool", "tool_names"]
@@ -175,16 +172,19 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
     try:
         result = await handler(arguments, context)
     except ZoneUnknown as exc:
-        return _error("zone_unknown", str(exc))
-    except (BadArguments, UnknownTimezoneError, UnknownItemError) as exc:
+        return _error("zone_unknown", str(exc), exc.ask)
+    except BadArguments as exc:
+        return _error("bad_arguments", str(exc), exc.ask)
+    except (UnknownTimezoneError, UnknownItemError) as exc:
         return _error("bad_arguments", str(exc))
     except NotAvailable as exc:
         return _error("not_available", str(exc))
     return json.dumps(result, ensure_ascii=False)
 
 
-def _error(kind: str, message: str) -> str:
-    return json.dumps({"error": kind, "message": message}, ensure_ascii=False)
+def _error(kind: str, message: str, ask: str | None = None) -> str:
+    error = {"error": kind, "message": message} | ({"ask": ask} if ask else {})
+    return json.dumps(error, ensure_ascii=False)
 
 
 async def _current_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
@@ -242,100 +242,6 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
     }
 
 
-_NOTHING_SENT = (
-    "nothing: a note due then, shown to you as DUE when the person writes; "
-    "to message them at that time, use remind"
-)
-"""Qwen stored "remind me tomorrow at 9 …" with remember and told the person "I will remind
-you": nothing would have been sent (docs/eval.md, fifth run)."""
-
-
-async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    content = required_text(arguments, "content")
-    due_text = text_arg(arguments, "due_at", required=False)
-    due = instant(due_text, context) if due_text else None
-    if arguments.get("notify"):
-        raise BadArguments("remember sends nothing; to message the person at a time, use remind")
-    item = context.remember(memory_content(content), due)
-    result: dict[str, Any] = {"id": item.id, "stored": True}
-    if due is not None:
-        result["due_at"] = iso(due, context)
-        result["said"] = said(due, context)
-        result["sends"] = _NOTHING_SENT
-        result["time_context"] = time_context(context)
-    return result
-
-
-async def _known_item(item: int, context: ToolSession) -> None:
-    """Raise unless the person has item `item` (stored or staged, and not forgotten)."""
-    if item in context.forgotten():
-        raise UnknownItemError(item)
-    if any(staged.id == item for staged in context.staged_memories()):
-        return
-    found = await context.wrapper.find_memory(
-        user_key=context.envelope.user_key, item_id=item, group=context.group
-    )
-    if found is None:
-        raise UnknownItemError(item)
-
-
-async def _update_memory(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    item = integer_arg(arguments, "id")
-    assert item is not None
-    reminded = text_arg(arguments, "reminded_at", required=False)
-    if reminded is None:
-        raise BadArguments("give reminded_at ('now' or an instant)")
-    at = context.clock.now() if reminded.lower() == "now" else instant(reminded, context)
-    await _known_item(item, context)
-    context.stage(MarkReminded(id=item, at=at))
-    return {"id": item, "reminded_at": iso(at, context)}
-
-
-async def _recall(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    query = required_text(arguments, "query")
-    try:
-        found = await context.wrapper.recall(
-            user_key=context.envelope.user_key, query=query, group=context.group
-        )
-    except ValueError as exc:
-        raise BadArguments(str(exc)) from exc
-    words = [w.strip(".,;:!?").casefold() for w in query.split()]
-    gone = context.forgotten()
-    marked = context.reminded_marks()
-    staged = [
-        (m.id, m.content, m.due_at, None)
-        for m in reversed(context.staged_memories())
-        if all(w in m.content.casefold() for w in words)
-    ]
-    stored = [(m.id, m.content, m.due_at, m.reminded_at) for m in found]
-    items: list[dict[str, Any]] = []
-    for item_id, content, due_at, reminded_at in [*staged, *stored]:
-        if item_id in gone:
-            continue
-        reminded_at = marked.get(item_id, reminded_at)
-        shown: dict[str, Any] = {"id": item_id, "content": content}
-        if due_at is not None:
-            shown["due_at"] = iso(due_at, context)
-        if reminded_at is not None:
-            shown["reminded_at"] = iso(reminded_at, context)
-        items.append(shown)
-    del items[20:]  # staged items come on top of the store's 20: keep its cap
-    return {"query": query, "count": len(items), "items": items}
-
-
-async def _forget(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
-    item = integer_arg(arguments, "id")
-    assert item is not None
-    context.personal("forgetting what they asked you to remember")
-    if any(staged.id == item for staged in context.staged_memories()):
-        canceled = context.unstage_memory(item)
-        return {"id": item, "forgotten": True, "reminders_canceled": canceled}
-    await _known_item(item, context)
-    canceled = await context.wrapper.waiting_reminders(item)
-    context.stage(ForgetMemory(user_key=context.envelope.user_key, id=item))
-    return {"id": item, "forgotten": True, "reminders_canceled": canceled}
-
-
 _THREAD_WORDS = frozenset({"thread", "session", "conversation", "chat", "here"})
 _HOME_WORDS = frozenset({"home", "user", "person", "default"})
 """What models write for a scope ("session" seen on a 1.5B model): the two scopes it means."""
@@ -375,7 +281,9 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
         context.personal("their home timezone")
     canonical = _zone_named(zone)
     if (question := unnamed_by_abbreviation(context.message.text, canonical)) is not None:
-        raise BadArguments(f"{question} Their message names no zone: ask them, then set it.")
+        raise BadArguments(
+            f"{question} Their message names no zone: ask them, then set it.", ask=question
+        )
     envelope = context.envelope
     context.stage(
         ZoneChange(
@@ -426,10 +334,7 @@ _HANDLERS: dict[str, Handler] = {
     "current_time": _current_time,
     "parse_time": _parse_time,
     "convert_time": _convert_time,
-    "remember": _remember,
-    "update_memory": _update_memory,
-    "recall": _recall,
-    "forget": _forget,
+    **MEMORY_HANDLERS,
     **ACTION_HANDLERS,
     "set_timezone": _set_timezone,
     "send_message": _send_message,

@@ -28,7 +28,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.agent import RETRY_LEASE, UNAVAILABLE_REPLY, Agent, message_to_stored
+from bot.agent import RETRY_LEASE, Agent, message_to_stored
 from bot.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
 from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
 from bot.llm.errors import LLMContextOverflow, LLMError
@@ -44,6 +44,14 @@ from bot.my_data import (
     summary,
 )
 from bot.prompt import user_turn
+from bot.replies import (
+    GAVE_UP,
+    OVER_LIMIT,
+    TOO_LARGE,
+    TOO_LONG_FOR_MODEL,
+    UNAVAILABLE,
+    language_of,
+)
 from bot.sender_check import (
     CONFIRMED_SUFFIX,
     check_reply,
@@ -67,31 +75,10 @@ from wrapper.sender_checks import CHECK_LIFETIME, NewSenderCheck, TakeSenderChec
 from wrapper.turn_commit import TurnCommit
 from wrapper.web import LINK_LIFETIME, NewSignInLink, new_token, token_hash
 
-__all__ = [
-    "GAVE_UP_REPLY",
-    "MAX_TURN_ATTEMPTS",
-    "TOO_LARGE_REPLY",
-    "Turns",
-]
+__all__ = ["MAX_TURN_ATTEMPTS", "Turns"]
 
 log = logging.getLogger(__name__)
 
-TOO_LARGE_REPLY = (
-    "That message is too long for me ({size:,} characters; I read up to {limit:,}). "
-    "Could you send it in parts?"
-)
-OVER_LIMIT_REPLY = (
-    "You're writing faster than I can answer. I've kept every message, and I'll "
-    "answer them together in a moment."
-)
-TOO_LONG_FOR_MODEL_REPLY = (
-    "That is more than my model can read at once, even after I summarised our earlier "
-    "conversation. Could you send it shorter, or in parts?"
-)
-GAVE_UP_REPLY = (
-    "I'm sorry: I could not answer your message from {when} after several tries. "
-    "Could you send it again?"
-)
 MAX_TURN_ATTEMPTS = 8
 """Failed turns of one message (with backoff, about half an hour) before it is given up, visibly."""
 TYPING_EVERY = 4.0
@@ -242,7 +229,7 @@ class Turns:
         except LLMContextOverflow as exc:
             # Compacting did not make it fit: say so once instead of retrying for ever.
             log.error("a %s message does not fit the model's context: %s", ref.channel, exc)
-            await self._answer_plainly(waiting, envelope, TOO_LONG_FOR_MODEL_REPLY)
+            await self._answer_plainly(waiting, envelope, TOO_LONG_FOR_MODEL.in_(language_of(ref)))
             return
         except LLMError as exc:
             log.warning("model unavailable for a %s message: %s", ref.channel, exc)
@@ -427,7 +414,7 @@ class Turns:
         if self._limits is None:
             return True
         ref = waiting.ref
-        notice = self._enqueue(ref, envelope, "over-limit", OVER_LIMIT_REPLY)
+        notice = self._enqueue(ref, envelope, "over-limit", OVER_LIMIT.in_(language_of(ref)))
         verdict = await self._wrapper.admit_turn(
             waiting, user_key=envelope.user_key, limits=self._limits, notice=notice
         )
@@ -459,7 +446,9 @@ class Turns:
     ) -> None:
         wait = min(_RETRY_BASE * 2**waiting.attempts, _RETRY_MAX)
         notice = (
-            self._enqueue(waiting.ref, envelope, "unavailable", UNAVAILABLE_REPLY)
+            self._enqueue(
+                waiting.ref, envelope, "unavailable", UNAVAILABLE.in_(language_of(waiting.ref))
+            )
             if notify
             else None
         )
@@ -478,7 +467,8 @@ class Turns:
         ref = waiting.ref
         when = to_iso(ref.received_at, envelope.session_tz)
         log.error("giving up on a %s message after %d attempts", ref.channel, waiting.attempts)
-        reply = self._enqueue(ref, envelope, "reply", GAVE_UP_REPLY.format(when=when))
+        gave_up = GAVE_UP.in_(language_of(ref), when=when)
+        reply = self._enqueue(ref, envelope, "reply", gave_up)
         commit = TurnCommit(
             thread_key=envelope.thread_key, at=self._clock.now(), effects=(reply,), waiting=waiting
         )
@@ -517,7 +507,8 @@ class Turns:
             key=f"{ref.key}#too-large" if ref.message_id else new_job_key(), kind="reply",
             channel=ref.channel, thread_id=ref.thread_id, thread_key=self._thread_key(ref),
             user_key=user_key(ref.channel, ref.user_id), user_id=ref.user_id,
-            text=TOO_LARGE_REPLY.format(size=exc.size, limit=exc.limit), due_at=self._clock.now(),
+            text=TOO_LARGE.in_(language_of(ref), size=exc.size, limit=exc.limit),
+            due_at=self._clock.now(),
         )  # fmt: skip
         await self._wrapper.answer_unrecorded(ref, reply)
         self._on_commit()

@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import NO_WORDS_REPLY, UNAVAILABLE_REPLY, Agent
+from bot.agent import Agent
 from bot.chat import chat
 from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.llm.errors import LLMError
 from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
+from bot.replies import NO_WORDS, STUCK, UNAVAILABLE
 from bot.turns import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock, duckling_reader
@@ -264,6 +265,97 @@ async def test_a_zone_set_in_the_turn_or_a_group_is_not_asked_for_the_city(
     assert output.reply == "I need your timezone."
 
 
+async def test_a_call_refused_again_with_a_question_ends_the_turn_asking_it(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Qwen2.5-Coder-1.5B sent the refused set_timezone six times, then we said "I got
+    stuck" (docs/eval.md): the second time, the turn ends and asks the person."""
+    wrapper, clock = store
+    zone = json.dumps({"zone": "America/New_York", "scope": "home"})
+    server.script(*[Reply.calls(ScriptedToolCall("set_timezone", zone))] * 6)
+    ref = _ref(clock, "my timezone is EST")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert len(server.completions) == 2
+    assert output.reply.startswith("Which timezone do you mean by EST?")
+    assert output.messages[-1].role == "assistant"
+    assert output.messages[-1].content == output.reply  # the history says what they read
+    assert output.effects == ()
+
+
+async def test_a_turn_out_of_rounds_asks_the_question_its_last_refusal_left(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Calls that differ each round run all six rounds; the last refusal's question is
+    asked, in the person's language; a turn with no such question still says it is stuck."""
+    wrapper, clock = store
+    times = ["mañana a las 9", "mañana 9", "9am", "a las 9", "9:00", "mañana"]
+    server.script(
+        *[Reply.calls(ScriptedToolCall("remind", json.dumps({"text": "x", "when": w})))
+          for w in times]
+    )  # fmt: skip
+    ref = _ref(clock, "recuérdame mañana a las 9 llamar a mamá")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert len(server.completions) == 6
+    assert output.reply == "¿En qué ciudad estás?"
+    server.script(*[Reply.calls(ScriptedToolCall("current_time", "{}"))] * 6)
+    ref = _ref(clock, "what time is it?", "m2")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == STUCK.en
+    assert output.messages[-1].role == "tool"
+    server.script(*[Reply.calls(ScriptedToolCall("current_time", "{}"))] * 6)
+    ref = _ref(clock, "¿qué hora es ahora mismo?", "m3")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == STUCK.es  # what clockbot says itself, in their language
+
+
+async def test_a_refused_call_then_another_call_goes_on(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Only the same refused call again ends the turn: a new call after it is run."""
+    wrapper, clock = store
+    zone = json.dumps({"zone": "America/New_York", "scope": "home"})
+    server.script(
+        Reply.calls(ScriptedToolCall("set_timezone", zone)),
+        Reply.calls(ScriptedToolCall("current_time", "{}")),
+        "Which city are you in, New York?",
+    )
+    ref = _ref(clock, "my timezone is EST")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Which city are you in, New York?"
+    assert [m.name for m in output.messages if m.role == "tool"] == [
+        "set_timezone", "current_time"
+    ]  # fmt: skip
+
+
+async def test_a_reminder_claimed_but_never_set_is_asked_about_once(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Qwen2.5-Coder-1.5B said "snoozed" and called nothing (docs/eval.md, bot.claims)."""
+    wrapper, clock = store
+    when = json.dumps({"text": "stretch", "when": "in 10 minutes"})
+    server.script(
+        "I'll remind you in 10 minutes.",
+        Reply.calls(ScriptedToolCall("remind", when)),
+        "Done: at 15:10.",
+        "I'll remind you again, promise.",  # asked once only: this one goes out as it is
+    )
+    ref = _ref(clock, "remind me in 10 minutes to stretch")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Done: at 15:10."
+    assert [type(e) for e in output.effects] == [NewMemory, Enqueue]
+    check = server.completions[1].json["messages"]
+    assert check[-2]["content"] == "I'll remind you in 10 minutes."
+    assert "no tool has done it" in check[-1]["content"]
+    kept = json.dumps([m.content for m in output.messages])
+    assert "no tool has done it" not in kept and 'in 10 minutes."' not in kept
+    assert len(server.completions) == 3
+    server.script("I'll remind you in 10 minutes.", "I'll remind you in 10 minutes.")
+    ref = _ref(clock, "remind me in 10 minutes to stretch", "m2")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "I'll remind you in 10 minutes."
+    assert len(server.completions) == 5 and output.effects == ()
+
+
 async def test_the_system_prompt_said_back_is_never_sent(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
@@ -316,7 +408,7 @@ async def test_a_second_empty_answer_says_so(
     server.script("", "")
     ref = _ref(clock, "hello?")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == NO_WORDS_REPLY
+    assert output.reply == NO_WORDS.en
     assert len(server.completions) == 2
     asked = server.completions[1].json["messages"][-1]
     assert asked == {
@@ -384,9 +476,10 @@ async def test_times_the_model_passes_on_are_read_in_the_persons_language(
     ref = dataclasses.replace(_ref(clock, "recuérdame mañana a las 9 llamar a mamá"), language="es")
     envelope = await wrapper.receive(ref)
     output = await agent.answer(envelope, [], ref)
-    (memory,) = output.effects
-    assert isinstance(memory, NewMemory)
+    memory, reminder = output.effects  # "recuérdame": the note is the reminder they asked for
+    assert isinstance(memory, NewMemory) and isinstance(reminder, Enqueue)
     assert memory.due_at == datetime(2026, 3, 8, 8, tzinfo=UTC)  # 09:00 tomorrow in Madrid
+    assert reminder.due_at == memory.due_at
 
 
 async def test_a_model_outage_raises_and_stages_nothing(
@@ -451,7 +544,7 @@ async def test_a_message_the_model_failed_on_is_answered_when_it_returns(
     turns = _turns(store, agent)
     server.script(Reply.error(500), Reply.error(500), "Sorry for the wait: hello!")
     await _say(turns, clock, "hello?", "kept-1")
-    assert await _replies(wrapper) == {"telegram:kept-1#unavailable": UNAVAILABLE_REPLY}
+    assert await _replies(wrapper) == {"telegram:kept-1#unavailable": UNAVAILABLE.en}
     assert await wrapper.waiting.count() == 1
     assert await wrapper.history.load(THREAD_KEY) == []
 
@@ -462,14 +555,14 @@ async def test_a_message_the_model_failed_on_is_answered_when_it_returns(
     clock.advance(seconds=30)
     assert await turns.retry_once() == 1  # still down: kept, the notice not queued again
     await turns.drain()
-    assert await _replies(wrapper) == {"telegram:kept-1#unavailable": UNAVAILABLE_REPLY}
+    assert await _replies(wrapper) == {"telegram:kept-1#unavailable": UNAVAILABLE.en}
     assert await wrapper.waiting.count() == 1
 
     clock.advance(minutes=1)
     assert await turns.retry_once() == 1
     await turns.drain()
     assert await _replies(wrapper) == {
-        "telegram:kept-1#unavailable": UNAVAILABLE_REPLY,
+        "telegram:kept-1#unavailable": UNAVAILABLE.en,
         "telegram:kept-1#reply": "Sorry for the wait: hello!",
     }
     assert await wrapper.waiting.count() == 0  # answered once, then off the list

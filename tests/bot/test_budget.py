@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import LimitSettings, Settings
 from bot.gateway import Gateway
-from bot.turns import OVER_LIMIT_REPLY
+from bot.replies import OVER_LIMIT
 from tests.bot.test_gateway import RecordingChannel, inbound
 
 LIMIT = LimitSettings(turns_per_minute=0.01, burst=2, channel_turns_per_minute=0)
@@ -35,4 +35,4 @@ async def test_asking_for_ones_data_over_and_over_stops_at_the_budget(
     answers = [sent.text for sent in channel.sent]
     served = [a for a in answers if a.startswith(("Here is what I keep", "Here is your page"))]
     assert len(served) == LIMIT.burst
-    assert OVER_LIMIT_REPLY in answers
+    assert OVER_LIMIT.en in answers

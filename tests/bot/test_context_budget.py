@@ -25,7 +25,8 @@ from bot.config import LLMSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.llm.context import discover, known_window
 from bot.llm.errors import LLMContextOverflow, LLMTemplateError, error_for_status
-from bot.turns import TOO_LONG_FOR_MODEL_REPLY, Turns
+from bot.replies import TOO_LONG_FOR_MODEL
+from bot.turns import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from tests.support.fake_llm import FakeLLMServer, Reply
@@ -105,7 +106,7 @@ async def test_a_message_no_compaction_can_fit_is_answered_once(chat: Chat) -> N
     await chat.say("hello")
     await chat.say("x" * 20_000)  # ~5,000 tokens by the server's count, alone
     replies = await chat.replies()
-    assert replies[-1] == TOO_LONG_FOR_MODEL_REPLY
+    assert replies[-1] == TOO_LONG_FOR_MODEL.en
     assert await chat.wrapper.waiting.count() == 0  # nothing left to retry
 
 

@@ -7,6 +7,7 @@ read by clockcore (Duckling where installed), the content is what is left.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -14,16 +15,27 @@ import pytest
 
 from bot.config import Settings
 from bot.gateway import Gateway
-from tests.bot.test_gateway import RecordingChannel, inbound
+from channels.base import Inbound
+from clockcore import SettableClock
+from tests.bot.test_gateway import RecordingChannel
+from tests.bot.test_gateway import inbound as any_inbound
 
 NEW_YORK = ZoneInfo("America/New_York")
+NOW = datetime(2026, 3, 4, 15, tzinfo=UTC)
+"""A Wednesday, 10:00 in New York: "zaterdag om 10 uur" read on a Saturday after 10:00 is
+that evening, so the real clock made the weekday cases fail on Saturdays."""
+
+
+def inbound(text: str, message_id: str = "m1", **changes: object) -> Inbound:
+    return any_inbound(text, message_id, received_at=NOW, **changes)
 
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[tuple[Gateway, RecordingChannel]]:
     channel = RecordingChannel()
     settings = Settings(home=tmp_path, http_port=0)
-    async with Gateway(settings, channels=[channel], poll_interval=0.05) as gateway:
+    clock = SettableClock(NOW)
+    async with Gateway(settings, channels=[channel], clock=clock, poll_interval=0.05) as gateway:
         await gateway.accept(inbound("clock: home tz America/New_York", message_id="tz"))
         await gateway.settle()
         yield gateway, channel

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import NOT_A_TOOL_REPLY
 from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
 from bot.llm.text_calls import read_calls
+from bot.replies import NOT_A_TOOL
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support.fake_llm import FakeLLMServer, Reply
 
@@ -107,5 +107,6 @@ async def test_a_written_call_runs_and_never_reaches_the_person(tmp_path: Path) 
             m for r in server.completions for m in r.json["messages"] if m.get("role") == "tool"
         ]
     assert [item.content for item in found] == ["call mum"]
-    assert json.loads(tool_results[0]["content"])["stored"] is True
-    assert replies == ["Done: I'll remind you to call mum in 2 hours.", NOT_A_TOOL_REPLY]
+    # "remind me": the due note the written call made is the reminder they asked for
+    assert json.loads(tool_results[0]["content"])["scheduled"] is True
+    assert replies == ["Done: I'll remind you to call mum in 2 hours.", NOT_A_TOOL.en]

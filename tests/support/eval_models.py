@@ -8,7 +8,8 @@ each request to know what it answers, so no state of the runner is shared:
   steps' scripts, in order (none left: the job's text, sent as written);
 - a conversation turn is found by the person's line (the newest user
   message, runtime block or not), and the round by how many answers follow
-  it in the request: entry `round` of that step's script (none left: "OK.").
+  it in the request: entry `round` of that step's script (none left: "OK.");
+- asked about a change its reply claimed (`bot.claims`), it says the same again.
 
 In a script, ``{{id:words}}`` stands for the id of the item whose text has
 `words`, read from the request (tool results, or the runtime block's
@@ -81,6 +82,11 @@ class ScriptedModel:
                 return Reply.text(content.split("is due now: ", 1)[1].split("\n")[0])
             return self._reply(self._proactive.pop(0), messages)
         line = content.split(RUNTIME_BLOCK_END, 1)[-1].strip()
+        if line.startswith("(clockbot: your reply says"):
+            # Asked about a change it claimed (bot.claims): a model that made the mistake
+            # once says it again.
+            said = [m for m in messages[:last_user] if m.get("role") == "assistant"]
+            return Reply.text(_text(said[-1]) if said else "OK.")
         script = self._lines.get(line)
         if script is None:
             self.unmatched.append(line)

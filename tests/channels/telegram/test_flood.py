@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 from bot.config import LimitSettings, Settings
 from bot.gateway import Gateway
 from bot.llm import OpenAIProvider
-from bot.turns import OVER_LIMIT_REPLY
+from bot.replies import OVER_LIMIT
 from channels.telegram import TelegramChannel
 from clockcore import SettableClock
 from tests.support.fake_llm import FakeLLMServer
@@ -83,7 +83,7 @@ async def test_a_flood_costs_the_limit_is_kept_whole_and_nobody_else_waits(
             assert await gateway.wrapper.database.run(journaled) == FLOOD
             to_alice = [m.plain for m in tg.sent if m.chat_id == alice.id]
             assert _asked_about(llm, "flood") == LIMIT.burst, "the burst, and no more"
-            assert to_alice.count(OVER_LIMIT_REPLY) == 1, "one notice"
+            assert to_alice.count(OVER_LIMIT.en) == 1, "one notice"
             assert len(to_alice) == LIMIT.burst + 1
             assert _asked_about(llm, "a quick question") == 1
             assert [m.plain for m in tg.sent if m.chat_id == bob.id] == ["Noted."]

@@ -1,0 +1,39 @@
+"""The errors a tool handler raises; `bot.tools.run_tool` turns each into its JSON error.
+
+Its message goes back to the model. `ask`, when a refusal carries one, is the
+question only the person can answer (which city they are in): it goes into
+the error as ``ask``, and a turn that ends on such an error asks it
+(`bot.agent`) instead of a generic apology (docs/clock-spec.md §4.3).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["BadArguments", "NotAvailable", "ZoneUnknown", "tool_error"]
+
+
+class BadArguments(ValueError):
+    """Arguments the model got wrong; `ask` is the question for the person, if any."""
+
+    def __init__(self, message: str, *, ask: str | None = None) -> None:
+        super().__init__(message)
+        self.ask = ask
+
+
+class ZoneUnknown(BadArguments):
+    """A wall-clock time while the person's zone is unknown; the error kind is ``zone_unknown``."""
+
+
+class NotAvailable(Exception):
+    """A tool that cannot act here: no outbox, or turned off by the person's policy."""
+
+
+def tool_error(content: str | None) -> dict[str, Any]:
+    """A tool result's error object (``error``, ``message``, maybe ``ask``); {} if it is none."""
+    try:
+        data = json.loads(content or "")
+    except json.JSONDecodeError:
+        return {}
+    return data if isinstance(data, dict) and "error" in data else {}

@@ -1,0 +1,39 @@
+"""How people ask to be reminded, in the seven languages (bot.reminder_words)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reminder_words import asks_to_be_reminded
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remind me at 9 to call mum",
+        "ok, can you remind me tomorrow to water the plants",
+        "don't let me forget the bins on Monday",
+        "recuérdame mañana a las 9 llamar al dentista",
+        "Erinnere mich morgen um 8 an die Bank",
+        "rappelle-moi demain à 9h d'appeler Paul",
+        "lembra-me amanhã às 8 de ligar à mãe",
+        "ricordami domani alle 7 di chiamare Luca",
+        "herinner me morgen om 9 uur aan de huur",
+    ],
+)
+def test_a_request_to_be_reminded_is_seen_in_each_language(text: str) -> None:
+    assert asks_to_be_reminded(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "keep in mind the car insurance renews on 1 April",
+        "note that the dentist moved to Friday",
+        "I remember the meeting was at 9",
+        "ten en cuenta que el seguro vence el 1 de abril",
+        "the reminder-me app is broken",
+    ],
+)
+def test_a_note_or_a_story_is_not_a_request(text: str) -> None:
+    assert not asks_to_be_reminded(text)
