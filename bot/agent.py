@@ -44,7 +44,6 @@ from clockcore import (
     runtime_time_context,
     to_iso,
 )
-from clockcore.session import city_question
 from wrapper import InteractionWrapper
 from wrapper.effects import Effect, ZoneChange
 from wrapper.history import EARLIER, StoredMessage
@@ -228,7 +227,7 @@ class Agent:
                 produced = await self._converse(
                     [stored_to_message(m) for m in stored], newest, session
                 )
-        produced = _asking_for_the_zone(_their_question(produced, session), session)
+        produced = _asking(produced, session)
         final = produced[-1]
         # Out of rounds with no question left for the person; or two empty answers
         # (`speak_up` asked once in between).
@@ -464,47 +463,44 @@ _ECHOED_BLOCK = re.compile(
 """A copied block: from its first line to its last (or the end), or a last line alone."""
 
 
-def _asking_for_the_zone(produced: list[Message], session: ToolSession) -> list[Message]:
-    """`produced`, its last reply asking for the person's city where the turn needs it.
+def _asking(produced: list[Message], session: ToolSession) -> list[Message]:
+    """`produced`, its reply asking the question a refused call left for the person.
 
-    A time the tools refused for want of the zone (``zone_unknown``) is set
-    once the person says where they are: read whole or ask. A 1.5B model
-    told the person "I need to know the person's timezone." and asked nothing
-    (docs/eval.md), so the person never learnt what to write. Where a turn
-    met that error, set no zone, and its reply has no question, the question
-    is added, to the reply and to the history alike.
+    A time the tools refused for want of the zone (``zone_unknown``), or a zone
+    given only as "EST", is set once the person says which: read whole or ask.
+    A 1.5B model told the person "I need to know the person's timezone." and,
+    given "Which timezone do you mean by EST?", wrote "please ask the user
+    which timezone you mean by EST." (docs/eval.md): the person never learnt
+    what to write. Where the turn's reply asks nothing, the error's ``ask`` is
+    added, to the reply and to the history alike; a turn that ended on tool
+    results (out of rounds, or a refused call sent again) ends on the question
+    instead of "I got stuck".
     """
-    final = produced[-1] if produced else None
-    if final is None or final.role != "assistant" or "?" in (final.content or ""):
+    question = _question_left(produced, session)
+    if question is None or not produced:
         return produced
-    if session.group is not None or any(isinstance(e, ZoneChange) for e in session.staged):
-        return produced  # a group is never asked for anyone's zone
-    if not any(m.role == "tool" and _error_kind(m.content) == "zone_unknown" for m in produced):
+    final = produced[-1]
+    if final.role != "assistant":
+        return [*produced, Message("assistant", question)]
+    if "?" in (final.content or ""):
         return produced
-    question = city_question(session.language)
     asked = f"{final.content.rstrip()}\n\n{question}" if final.content else question
     return [*produced[:-1], replace(final, content=asked)]
 
 
-def _their_question(produced: list[Message], session: ToolSession) -> list[Message]:
-    """`produced`, ending on the question a refused call left for the person, if any.
+def _question_left(produced: Sequence[Message], session: ToolSession) -> str | None:
+    """The ``ask`` of the turn's last refusal that carried one, unless the turn settled it.
 
-    A turn whose last message is a tool result ran out of rounds (or repeated a
-    refused call, `Agent._converse`). Where the last refused call's error
-    carries ``ask`` (which city they are in), the person is asked that, not told
-    "I got stuck": on Qwen2.5-Coder-1.5B, "my timezone is EST" ended in the
-    generic apology after six refused set_timezone calls (docs/eval.md). A
-    group is never asked for anyone's zone.
+    Both questions tools ask are about a zone: a zone set in the turn settles
+    them. A group is never asked for anyone's zone (``zone_unknown``).
     """
-    if not produced or produced[-1].role != "tool":
-        return produced
+    if any(isinstance(e, ZoneChange) for e in session.staged):
+        return None
     for message in reversed(produced):
-        if message.role != "tool":
-            break
-        error = tool_error(message.content)
+        error = tool_error(message.content) if message.role == "tool" else {}
         if error.get("ask") and (session.group is None or error["error"] != "zone_unknown"):
-            return [*produced, Message("assistant", str(error["ask"]))]
-    return produced
+            return str(error["ask"])
+    return None
 
 
 def _refused_with_question(produced: Sequence[Message]) -> set[tuple[str, str]]:
@@ -520,12 +516,6 @@ def _refused_with_question(produced: Sequence[Message]) -> set[tuple[str, str]]:
 def _signature(call: ToolCall) -> tuple[str, str]:
     """A call as its name and arguments: the same call again, whatever its id."""
     return call.name, call.arguments or ""
-
-
-def _error_kind(content: str | None) -> str | None:
-    """The ``error`` of a tool result, None for a result that is not an error."""
-    kind = tool_error(content).get("error")
-    return kind if isinstance(kind, str) else None
 
 
 def _unechoed(message: Message) -> Message:

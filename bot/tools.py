@@ -281,8 +281,11 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
         context.personal("their home timezone")
     canonical = _zone_named(zone)
     if (question := unnamed_by_abbreviation(context.message.text, canonical)) is not None:
+        # Ends with the question itself: given it first, a 1.5B model told the person to
+        # "ask the user which timezone you mean by EST" (docs/eval.md).
         raise BadArguments(
-            f"{question} Their message names no zone: ask them, then set it.", ask=question
+            f'their message names no zone, only an abbreviation. Ask them: "{question}"',
+            ask=question,
         )
     envelope = context.envelope
     context.stage(

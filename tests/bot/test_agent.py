@@ -282,6 +282,21 @@ async def test_a_call_refused_again_with_a_question_ends_the_turn_asking_it(
     assert output.effects == ()
 
 
+async def test_a_reply_that_asks_nothing_after_a_refusal_gets_its_question(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Qwen2.5-Coder-1.5B passed the question on instead of asking it (docs/eval.md)."""
+    wrapper, clock = store
+    zone = json.dumps({"zone": "America/New_York", "scope": "home"})
+    passed_on = "To set the timezone, please ask the user which timezone you mean by EST."
+    server.script(Reply.calls(ScriptedToolCall("set_timezone", zone)), passed_on)
+    ref = _ref(clock, "my timezone is EST")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply.startswith(passed_on + "\n\nWhich timezone do you mean by EST?")
+    assert output.messages[-1].content == output.reply
+    assert output.effects == ()
+
+
 async def test_a_turn_out_of_rounds_asks_the_question_its_last_refusal_left(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
