@@ -24,7 +24,7 @@ from wrapper.effects import Effect, Enqueue, ForgetMemory
 from wrapper.reminders import ReminderChange
 from wrapper.schedules import NewSchedule
 
-__all__ = ["Claim", "claim_check", "unbacked_claim"]
+__all__ = ["Claim", "claim_check", "sets_a_reminder", "unbacked_claim"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,8 @@ class Claim:
     """The tools to name when asking."""
 
 
-def _reminder_set(effect: Effect) -> bool:
+def sets_a_reminder(effect: Effect) -> bool:
+    """Whether `effect` sets a reminder: a repeating one, or a one-shot reminder job."""
     return isinstance(effect, NewSchedule) or (
         isinstance(effect, Enqueue) and effect.kind == "reminder"
     )
@@ -47,7 +48,7 @@ def _reminder_set(effect: Effect) -> bool:
 
 def _snoozed(effect: Effect) -> bool:
     moved = isinstance(effect, ReminderChange) and effect.action == "move"
-    return moved or _reminder_set(effect)  # a sent one comes back as a new job
+    return moved or sets_a_reminder(effect)  # a sent one comes back as a new job
 
 
 def _stopped(effect: Effect) -> bool:
@@ -90,7 +91,7 @@ _SET = Claim(
         re.I,
     ),
     None,  # asked: `asks_to_be_reminded`
-    _reminder_set,
+    sets_a_reminder,
     "remind",
 )
 _CLAIMS = (_SNOOZE, _CANCEL, _SET)

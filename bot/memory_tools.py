@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.claims import sets_a_reminder
 from bot.reminder_tools import REMINDER_HANDLERS
 from bot.reminder_words import asks_to_be_reminded
 from bot.tool_session import (
@@ -28,8 +29,7 @@ from bot.tool_session import (
     time_context,
 )
 from wrapper import UnknownItemError
-from wrapper.effects import Enqueue, ForgetMemory, MarkReminded
-from wrapper.schedules import NewSchedule
+from wrapper.effects import ForgetMemory, MarkReminded
 
 __all__ = ["MEMORY_HANDLERS"]
 
@@ -67,10 +67,7 @@ def _asked_for_a_reminder(context: ToolSession) -> bool:
     """The person's message asks to be reminded and this turn has set no reminder yet."""
     if not context.can_send or not asks_to_be_reminded(context.message.text):
         return False
-    return not any(
-        isinstance(e, NewSchedule) or (isinstance(e, Enqueue) and e.kind == "reminder")
-        for e in context.staged
-    )
+    return not any(map(sets_a_reminder, context.staged))
 
 
 async def _known_item(item: int, context: ToolSession) -> None:
