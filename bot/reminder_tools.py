@@ -141,12 +141,14 @@ async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
 def _repeat(when: str | None, every: str | None, context: ToolSession) -> RecurrenceResult | None:
     """The repeat `when`/`every` name, or None for a one-shot time.
 
-    A model splits a repeating time several ways ("every weekday" + "9am",
-    "Monday" + "at 9", or all of it in `when`); each reads as the phrase the
-    person said. With `every` given, a phrase that does not repeat is an error,
-    never a one-shot reminder; but where the model's words do not read as a
-    repeat, the person's own one time expression settles it (`ToolSession.their_time`): its
-    repeat, or once when their message asks for none.
+    Where the person's message names one time, read whole, and it repeats
+    (`ToolSession.their_time`: "todos los días a las 8 de la noche"), that
+    repeat is set whatever the model passed: a 1.5B model dropped the repeat, or
+    "de la noche", from its arguments (docs/eval.md). Otherwise a model splits a
+    repeating time several ways ("every weekday" + "9am", "Monday" + "at 9", or
+    all of it in `when`); each reads as the phrase the person said. With `every`
+    given, a phrase that does not repeat is an error, never a one-shot reminder,
+    unless the person's own one time asks for no repeat: then it is set once.
     """
     now = context.clock.now()
 
@@ -154,17 +156,14 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
         return parse_recurrence(phrase, context.session_tz, now, language=context.language)
 
     theirs = context.their_time
-    # The person's one time expression, read whole, when it repeats: where the model's
-    # words do not read as a repeat, theirs settle it (docs/reminders.md).
+    # The person's one time expression, read whole, when it repeats (docs/reminders.md).
     their_rule = read(theirs.text) if theirs is not None else None
-    if their_rule is not None and their_rule.rrule is None:
-        their_rule = None
+    if their_rule is not None and their_rule.rrule is not None:
+        return their_rule
     if when is not None:
         rule = read(when)
         if rule.rrule is not None:
             return rule
-        if every is None and their_rule is not None:
-            return their_rule
         if every is None:
             return rule if rule.kind == "recurring" else None
     assert every is not None
@@ -177,8 +176,6 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
             f"{phrase!r} is not a repeating time; give when as the person said it, "
             "like 'every Monday at 9am'"
         )
-        if their_rule is not None:
-            return their_rule
         if read(context.message.text).kind == "invalid":
             # A 1.5B model filled `every` for "tomorrow at 7" and retried it six times
             # (docs/eval.md): what the person wrote settles it. Their one time, read

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from clockcore.cues import fold
 from clockcore.weekdays import WEEKDAY_NAMES
 
-__all__ = ["in_english", "without_frames"]
+__all__ = ["frame_spans", "in_english", "without_frames"]
 
 _ENGLISH_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ENGLISH_MONTHS = (
@@ -280,6 +280,12 @@ def _compile(language: str) -> list[tuple[re.Pattern[str], Callable[[re.Match[st
 
 
 _COMPILED = {language: _compile(language) for language in _FRAMES}
+_BOUNDS = ("until", "for ", "{n} times")
+_REPEATS = {
+    language: tuple(not english.startswith(_BOUNDS) for _, english in frames)
+    for language, frames in _FRAMES.items()
+}
+"""Per frame, whether it repeats: "hasta", "durante 3 días", "10 veces" only bound a repeat."""
 
 
 def in_english(text: str, language: str | None) -> str:
@@ -290,6 +296,38 @@ def in_english(text: str, language: str | None) -> str:
     or a language without frames, comes back unchanged.
     """
     return _replaced(text, language, keep=True)
+
+
+def frame_spans(text: str, language: str | None) -> list[tuple[tuple[int, int], bool]]:
+    """Where `text` says a repeating-time frame, in text order, and whether it repeats.
+
+    "todos los días a las 8 de la noche" holds 'todos los días' (repeats);
+    "… hasta el viernes" holds 'hasta el' (a bound, not a repeat). Positions are
+    `text`'s own, accents and all. English, or a language without frames: none.
+    """
+    rules = _COMPILED.get(language or "")
+    if rules is None:
+        return []
+    folded, where = _folded(text)
+    found: list[tuple[tuple[int, int], bool]] = []
+    for (pattern, _), repeats in zip(rules, _REPEATS[language or ""], strict=True):
+        for match in pattern.finditer(folded):
+            found.append(((where[match.start()], where[match.end()]), repeats))
+        # A frame is read once: the next rules do not see its words again.
+        folded = pattern.sub(lambda m: " " * len(m.group()), folded)
+    return sorted(found)
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """`text` folded, and for each folded position (and its end) the position in `text`."""
+    pieces: list[str] = []
+    where: list[int] = []
+    for at, character in enumerate(text):
+        piece = fold(character)
+        pieces.append(piece)
+        where.extend([at] * len(piece))
+    where.append(len(text))
+    return "".join(pieces), where
 
 
 def without_frames(text: str, language: str | None) -> str:

@@ -20,6 +20,7 @@ from clockcore.grammar import (
     scan_text,
 )
 from clockcore.parse_result import TimeExpression
+from clockcore.recurrence_words import frame_spans
 from clockcore.second_reader import DIGIT, WORDS, leftover
 from clockcore.timeparse import parse_anchored_time, reading_languages
 
@@ -85,7 +86,7 @@ def find_time_expressions(text: str, *, language: str | None = None) -> list[Tim
     # 16:00", "op 10 december om 8:30"); a digit or a time word it left may widen one.
     if len(found) > 1 or DIGIT.search(rest) or _time_words(rest, languages, english=True):
         found = _with_the_reader(text, found, language)
-    return found
+    return _with_frames(text, found, language)
 
 
 def _time_words(text: str, languages: tuple[str, ...], *, english: bool) -> bool:
@@ -145,6 +146,43 @@ def _with_the_reader(
         TimeExpression(start=s, end=e, text=text[s:e], parts=p, whole=w)
         for s, e, p, w in sorted(spans)
     ]
+
+
+def _with_frames(
+    text: str, found: list[TimeExpression], language: str | None
+) -> list[TimeExpression]:
+    """`found` widened by the repeating-time frames of `language` that touch an expression.
+
+    "todos los días a las 8 de la noche" is one expression, not 'a las 8 de la
+    noche': read without its frame, a repeating time reads as once (docs/time-rules.md).
+    A frame that repeats and touches nothing is an expression of its own, as
+    "every day" is in English; a bound ("hasta", "10 veces") only widens.
+    """
+    frames = frame_spans(text, language)
+    if not frames:
+        return found
+    spans = [(e.start, e.end, e.parts, e.whole) for e in found]
+    for (start, end), repeats in frames:
+        touching = [s for s in spans if _touch(text, (start, end), (s[0], s[1]))]
+        if not touching and not repeats:
+            continue
+        parts: tuple[str, ...] = ("recurrence",)
+        whole = True
+        for other in touching:
+            spans.remove(other)
+            start, end = min(start, other[0]), max(end, other[1])
+            parts, whole = (*parts, *other[2]), whole and other[3]
+        spans.append((start, end, parts, whole))
+    return [
+        TimeExpression(start=s, end=e, text=text[s:e], parts=p, whole=w)
+        for s, e, p, w in sorted(spans)
+    ]
+
+
+def _touch(text: str, one: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether two spans of `text` overlap or stand apart by spaces and commas only."""
+    (_, first_end), (second_start, _) = sorted([one, other])
+    return second_start < first_end or text[first_end:second_start].strip(" ,") == ""
 
 
 def _grammar_expressions(text: str) -> list[TimeExpression]:

@@ -289,6 +289,26 @@ async def test_a_repeat_the_person_never_asked_for_says_to_call_again_without_it
     assert no_time.staged == [] and repeating.staged == []
 
 
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("recuérdame todos los días a las 8 de la noche tomar la pastilla", "a las 8 de la noche"),
+        ("erinnere mich jeden Tag um 20 Uhr an die Tablette", "20:00"),
+        ("rappelle-moi tous les jours à 20h de prendre mon médicament", "8pm"),
+        ("ricordami ogni giorno alle 20 di prendere la pillola", "alle 20"),
+    ],
+)
+async def test_a_repeat_the_model_dropped_is_the_persons(
+    world: World, text: str, when: str
+) -> None:
+    """Qwen2.5-Coder-1.5B passed "a las 8 de la noche" alone for "todos los días a las 8
+    de la noche", and a daily reminder became a one-shot (docs/eval.md)."""
+    context = await world.context(text=text)
+    result = await _call(context, "remind", text="pill", when=when)
+    assert result["repeats"] is True
+    assert str(result["rule"]).startswith("FREQ=DAILY;BYHOUR=20;BYMINUTE=0")
+
+
 async def test_one_time_the_person_named_is_set_once_despite_a_made_up_repeat(
     world: World,
 ) -> None:
@@ -328,9 +348,23 @@ async def test_the_persons_repeat_wins_where_the_models_does_not_read_as_one(
     assert result["rule"] == "FREQ=MONTHLY;BYDAY=+1FR;BYHOUR=10;BYMINUTE=0;BYSECOND=0"
 
 
-async def test_a_repeat_the_model_read_whole_stands(world: World) -> None:
-    """The model's own repeat is not second-guessed: only one that does not read is."""
+@pytest.mark.parametrize(
+    ("when", "every"),
+    [("every Friday at 10", None), ("10:00", "every day"), ("every month at 9:00 UTC", None)],
+)
+async def test_the_persons_repeat_wins_over_another_the_model_read(
+    world: World, when: str, every: str | None
+) -> None:
+    """A repeat read whole from their message is set, as a time with its day is."""
     context = await world.context(text="on the first Friday of every month at 10 remind me")
+    arguments = {"text": "x", "when": when} | ({"every": every} if every else {})
+    result = await _call(context, "remind", **arguments)
+    assert result["rule"] == "FREQ=MONTHLY;BYDAY=+1FR;BYHOUR=10;BYMINUTE=0;BYSECOND=0"
+
+
+async def test_a_repeat_the_model_read_stands_where_theirs_is_not_whole(world: World) -> None:
+    """Two times in their message: the model's repeat is its own reading, and stands."""
+    context = await world.context(text="every Friday at 10, and on Monday at 9 too")
     result = await _call(context, "remind", text="x", when="every Friday at 10")
     assert result["rule"] == "FREQ=WEEKLY;BYDAY=FR;BYHOUR=10;BYMINUTE=0;BYSECOND=0"
 

@@ -61,3 +61,29 @@ def test_expression_spans(text: str, spans: list[str]) -> None:
     found = find_time_expressions(text)
     assert [e.text for e in found] == spans
     assert all(text[e.start : e.end] == e.text for e in found)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "spans"),
+    [
+        ("es", "recuérdame todos los días a las 8 de la noche la pastilla",
+         ["todos los días a las 8 de la noche"]),
+        ("es", "a las 8 de la noche, cada día, la pastilla", ["a las 8 de la noche, cada día"]),
+        ("es", "recuérdame cada lunes a las 9 pagar", ["cada lunes a las 9"]),
+        ("es", "recuérdame cada 2 horas beber agua", ["cada 2 horas"]),
+        ("de", "erinnere mich jeden Tag um 20 Uhr", ["jeden Tag um 20 Uhr"]),
+        ("fr", "rappelle-moi tous les jours à 20h", ["tous les jours à 20h"]),
+        ("pt", "me lembra todos os dias às 20h", ["todos os dias às 20h"]),
+        ("it", "ricordami ogni giorno alle 20", ["ogni giorno alle 20"]),
+        ("nl", "herinner me elke dag om 20:00", ["elke dag om 20:00"]),
+        # A repeat that touches no time is its own expression, as "every day" is.
+        ("es", "a las 8 tomo café, todos los días no", ["a las 8", "todos los días"]),
+        # A bound alone is no expression: "hasta" is also "see you" ("hasta luego").
+        ("es", "hasta luego", []),
+    ],
+)  # fmt: skip
+def test_a_repeat_is_read_with_its_frame(language: str, text: str, spans: list[str]) -> None:
+    found = find_time_expressions(text, language=language)
+    assert [e.text for e in found] == spans
+    assert all(text[e.start : e.end] == e.text for e in found)
+    assert all("recurrence" in e.parts for e in found if e.text != "a las 8")
