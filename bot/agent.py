@@ -416,13 +416,14 @@ class Agent:
         cut = _cut_point(stored, keep)
         if cut <= 0:
             return stored, None
+        carried, newer = _earlier_summary(stored[:cut])
         try:
             with summarising():
-                summary = await self._summarise(stored[:cut])
+                summary = await self._summary(carried, newer)
         except LLMError:
             if not force:
                 return stored, None
-            summary = _their_lines(stored[:cut])
+            summary = _tail("\n".join(filter(None, (carried, _their_lines(newer)))))
         now = self._clock.now()
         head = (
             StoredMessage(
@@ -435,10 +436,25 @@ class Agent:
         compaction = Compaction(upto_seq=cut, head=head, expected_length=len(stored))
         return [*head, *stored[cut:]], compaction
 
-    async def _summarise(self, older: Sequence[StoredMessage]) -> str:
+    async def _summary(self, carried: str, newer: Sequence[StoredMessage]) -> str:
+        """The summary of an earlier one (`carried`, kept whole) and the messages after it.
+
+        Only `newer` is summarised; the earlier summary is carried word for word
+        until the two pass `SUMMARY_CHARS`, when the model shortens them together.
+        Summarised again at every compaction, and cut to 300 characters as a
+        transcript line, a 1.5B model's summary lost within nine compactions who
+        the person's visiting sister was (docs/eval.md).
+        """
         if self._provider.name == "rules":
-            return _their_lines(older)
-        transcript = "\n".join(f"{m.role}: {_words(m.content)}" for m in older if m.content)
+            return _tail("\n".join(filter(None, (carried, _their_lines(newer)))))
+        new = await self._summarise(_transcript(newer)) if newer else ""
+        summary = "\n".join(filter(None, (carried, new)))
+        if len(summary) <= SUMMARY_CHARS:
+            return summary or "(no summary)"
+        shorter = await self._summarise(f"Earlier summaries, oldest first:\n{summary}")
+        return _tail(shorter or summary)
+
+    async def _summarise(self, transcript: str) -> str:
         room = 40_000
         if self._context is not None:  # the summary request must fit the window too
             room = max(2_000, min(room, int(self._context * CHARS_PER_TOKEN / 2)))
@@ -449,7 +465,7 @@ class Agent:
             ],
             (),
         )
-        return completion.message.content.strip() or "(no summary)"
+        return completion.message.content.strip()
 
 
 _ECHOED_BLOCK = re.compile(
@@ -588,6 +604,29 @@ def _their_lines(older: Sequence[StoredMessage]) -> str:
     """A summary without the model: the person's own last lines."""
     said = [_words(m.content) for m in older if m.role == "user"]
     return "\n".join(f"- They said: {line}" for line in said[-20:] if line)
+
+
+def _transcript(messages: Sequence[StoredMessage]) -> str:
+    """`messages` as the summary request reads them: one line each, blocks left out."""
+    return "\n".join(f"{m.role}: {_words(m.content)}" for m in messages if m.content)
+
+
+def _earlier_summary(older: Sequence[StoredMessage]) -> tuple[str, Sequence[StoredMessage]]:
+    """The summary an earlier compaction wrote at the head of `older` (or ""), and the rest."""
+    if older and older[0].content.startswith(EARLIER) and "\n" in older[0].content:
+        rest = 2 if len(older) > 1 and older[1].role == "assistant" else 1
+        return older[0].content.split("\n", 1)[1].strip(), older[rest:]
+    return "", older
+
+
+def _tail(summary: str) -> str:
+    """`summary` within `SUMMARY_CHARS`, its newest whole lines kept."""
+    if len(summary) <= SUMMARY_CHARS:
+        return summary
+    lines = summary.splitlines()
+    while len(lines) > 1 and len("\n".join(lines)) > SUMMARY_CHARS:
+        del lines[0]
+    return "\n".join(lines)[-SUMMARY_CHARS:]
 
 
 def _size(message: StoredMessage) -> int:

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from bot.llm.types import ToolSpec
+from bot.reminder_words import asks_to_keep_in_mind
 from bot.tool_session import (
     TEXT,
     WHEN,
@@ -131,7 +132,7 @@ async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     if rule is not None:
         return _repeating(text, rule, arguments.get("missed", "one"), context)
     if every is None:
-        return _one_shot(text, when, context)
+        return _one_shot(text, when, context, send=not asks_to_keep_in_mind(context.message.text))
     # No rule with `every`: the person named one time and no repeat; theirs is read (docs/eval.md).
     result = _one_shot(text, None, context)
     result["every"] = f"not set: the person asked for one time ({result['said']}), no repeat"
@@ -237,11 +238,22 @@ def _already(item: object) -> dict[str, Any]:
     }
 
 
-def _one_shot(text: str, when: str | None, context: ToolSession) -> dict[str, Any]:
+_A_NOTE = (
+    "a note due then, not a reminder: the person asked you to keep it in mind, so nothing "
+    "is sent (it shows as DUE when they write). Ask them whether they want a reminder."
+)
+
+
+def _one_shot(
+    text: str, when: str | None, context: ToolSession, *, send: bool = True
+) -> dict[str, Any]:
     """A reminder sent once, kept as a memory item due then (recall and forget find it).
 
     `when` is read as `person_instant` reads it: the person's own words win
-    where the model lost part of them.
+    where the model lost part of them. Not `send`: the person asked only to
+    keep it in mind ("keep in mind the insurance renews on 1 April"), so it is
+    the note due then, and nothing is sent: a 1.5B model set a reminder for it
+    (docs/eval.md). The model is told to ask whether they want one.
     """
     at, theirs = person_instant(when, context)
     if at <= context.clock.now():
@@ -251,6 +263,14 @@ def _one_shot(text: str, when: str | None, context: ToolSession) -> dict[str, An
         if isinstance(effect, Enqueue) and (effect.text, effect.due_at) == (content, at):
             return _already(effect.memory_id)
     item = context.remember(content, at)
+    if not send:
+        return {
+            "id": item.id,
+            "stored": True,
+            "due_at": iso(at, context),
+            "said": said(at, context),
+            "set_as": _A_NOTE,
+        }
     context.enqueue("reminder", content, at, memory_id=item.id)
     timing = runtime_time_context(
         at, context.envelope.user_tz, context.contact_window, planned=True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REMIND_ME", "asks_to_be_reminded"]
+__all__ = ["REMIND_ME", "asks_to_be_reminded", "asks_to_keep_in_mind"]
 
 REMIND_ME = (
     r"(?P<en>(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
@@ -36,3 +36,28 @@ _ASKS = re.compile(rf"(?<![\w-])(?:{REMIND_ME})\b", re.IGNORECASE)
 def asks_to_be_reminded(text: str) -> bool:
     """Whether `text` asks to be reminded somewhere in it ("ok, remind me at 9 to…")."""
     return _ASKS.search(text) is not None
+
+
+KEEP_IN_MIND = (
+    r"keep\s+in\s+mind|bear\s+in\s+mind|note\s+that|make\s+a\s+note|take\s+note|"
+    r"remember\s+that|for\s+the\s+record|fyi|just\s+so\s+you\s+know"
+    r"|ten\s+en\s+cuenta|toma\s+nota|apunta\s+que|anota\s+que|recuerda\s+que"
+    r"|merk\s+dir|notier\s+dir|behalte\s+im\s+kopf|zur\s+info"
+    r"|note\s+que|prends\s+note|garde\s+en\s+t[eê]te|retiens\s+que|pour\s+info"
+    r"|tenha\s+em\s+mente|tem\s+em\s+mente|lembre-se\s+(?:de\s+)?que"
+    r"|tieni\s+a\s+mente|tieni\s+presente|prendi\s+nota|ricorda\s+che|segna\s+che"
+    r"|onthoud\s+dat|noteer\s+dat|houd\s+in\s+gedachten|ter\s+info"
+)
+"""The ways to ask for something to be kept in mind, not sent: "keep in mind", "note that",
+"ten en cuenta", "merk dir", "note que", "tenha em mente", "tieni a mente", "onthoud dat"…"""
+
+_KEEPS = re.compile(rf"(?<![\w-])(?:{KEEP_IN_MIND})\b", re.IGNORECASE)
+
+
+def asks_to_keep_in_mind(text: str) -> bool:
+    """Whether `text` asks to keep something in mind and nowhere to be reminded of it.
+
+    "keep in mind the car insurance renews on 1 April" asks for a note; "note
+    that the dentist is at 4, remind me at 3" asks for a reminder too.
+    """
+    return _KEEPS.search(text) is not None and not asks_to_be_reminded(text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any, Literal
 
 from bot.action_tools import ACTION_HANDLERS
@@ -222,6 +223,7 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
             "from_zone": context.session_tz,
             "to": to_iso(now, zone_from_label(target)),
             "to_zone": target,
+            "said": _both_clocks(now, context.session_tz, target),
         }
     parsed = parse_anchored_time(
         text, context.session_tz, context.clock.now(), language=context.language
@@ -239,7 +241,21 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
         "from_zone": parsed.zone,
         "to": to_iso(parsed.start_instant, zone_from_label(target)),
         "to_zone": target,
+        "said": _both_clocks(parsed.start_instant, parsed.zone or "UTC", target),
     }
+
+
+def _both_clocks(at: datetime, source: str, target: str) -> str:
+    """`at` on both clocks, each with its place: "17:45 Monday in Kathmandu is 12:00 Monday in
+    UTC+00:00". Given "17:45 Asia/Kathmandu" to convert to UTC+00:00, a 1.5B model said
+    "The time in Kathmandu is 12:00 UTC" from the bare ISO pair (docs/eval.md)."""
+
+    def clock(zone: str) -> str:
+        local = at.astimezone(zone_from_label(zone))
+        place = zone.rsplit("/", 1)[-1].replace("_", " ")
+        return f"{local:%H:%M %A} in {place}"
+
+    return f"{clock(source)} is {clock(target)}"
 
 
 _THREAD_WORDS = frozenset({"thread", "session", "conversation", "chat", "here"})

@@ -32,7 +32,7 @@ from tests.support import staged
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
 from wrapper import InteractionWrapper, OutboxItem
 from wrapper.effects import Enqueue, NewAction, NewMemory, ZoneChange
-from wrapper.history import StoredMessage
+from wrapper.history import EARLIER, StoredMessage
 from wrapper.turn_commit import Compaction
 
 DAY_ONE = datetime(2026, 3, 7, 15, tzinfo=UTC)
@@ -547,6 +547,71 @@ async def test_a_long_history_is_compacted_in_the_output_not_in_the_store(
     assert turn[1]["content"] == summary.content
     assert [m["content"] for m in turn[3:5]] == [m.content for m in history[-2:]]
     assert await wrapper.history.load(envelope.thread_key) == []  # nothing written
+
+
+async def test_an_earlier_summary_is_carried_whole_and_only_what_followed_is_summarised(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> None:
+    """Re-summarised at each compaction, cut to 300 characters as a transcript line, a 1.5B
+    model's summary lost who the person's sister was (docs/eval.md)."""
+    wrapper, clock = store
+    provider = OpenAIProvider(
+        base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+    )
+    agent = Agent(
+        wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
+        compact_after_chars=500, keep_recent=2,
+    )  # fmt: skip
+    earlier = "Their sister Marta arrives on Saturday. " + "They repaint the hall. " * 12
+    head = [
+        StoredMessage(role="user", content=f"{EARLIER}, compacted at x: a summary]\n{earlier}"),
+        StoredMessage(role="assistant", content="Noted."),
+    ]
+    history = head + [
+        StoredMessage(role=role, content=f"{role} {n} " + "words " * 20)
+        for n in range(4)
+        for role in ("user", "assistant")
+    ]
+    server.script("They talked about words.", "Sure.")
+    ref = _ref(clock, "hello again")
+    output = await agent.answer(await wrapper.receive(ref), history, ref)
+    await provider.aclose()
+
+    asked = server.completions[0].json["messages"][1]["content"]
+    assert "Marta" not in asked and asked.startswith("user: user 0 words")
+    assert output.compaction is not None
+    summary = output.compaction.head[0].content
+    assert summary.endswith(f"\n{earlier.strip()}\nThey talked about words.")
+
+
+async def test_summaries_past_their_room_are_shortened_together(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> None:
+    wrapper, clock = store
+    provider = OpenAIProvider(
+        base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
+    )
+    agent = Agent(
+        wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
+        compact_after_chars=500, keep_recent=2,
+    )  # fmt: skip
+    earlier = "Their sister Marta arrives on Saturday. " * 40  # past SUMMARY_CHARS with more
+    history = [
+        StoredMessage(role="user", content=f"{EARLIER}, compacted at x: a summary]\n{earlier}"),
+        StoredMessage(role="assistant", content="Noted."),
+        *[StoredMessage(role=r, content=f"{r} " + "words " * 40) for r in ("user", "assistant")],
+        *[StoredMessage(role=r, content=f"{r} late") for r in ("user", "assistant")],
+    ]
+    server.script("They talked about words.", "Marta, their sister, comes Saturday.", "Sure.")
+    ref = _ref(clock, "hello again")
+    output = await agent.answer(await wrapper.receive(ref), history, ref)
+    await provider.aclose()
+
+    second = server.completions[1].json["messages"][1]["content"]
+    assert second.startswith("Earlier summaries, oldest first:\nTheir sister Marta")
+    assert second.endswith("They talked about words.")
+    assert output.compaction is not None
+    assert output.compaction.head[0].content.endswith("]\nMarta, their sister, comes Saturday.")
 
 
 # ------------------------------------------------------------------ retries (Turns)

@@ -309,6 +309,34 @@ async def test_a_repeat_the_model_dropped_is_the_persons(
     assert str(result["rule"]).startswith("FREQ=DAILY;BYHOUR=20;BYMINUTE=0")
 
 
+async def test_a_reminder_for_what_they_asked_to_keep_in_mind_is_a_note(world: World) -> None:
+    """The tenth run: "keep in mind the car insurance renews on 1 April" got a reminder set
+    (docs/eval.md). The person asked for a note: it is stored due then, nothing is sent."""
+    context = await world.context(text="keep in mind the car insurance renews on 1 April")
+    result = await _call(context, "remind", text="car insurance renews", when="1 April at 9am")
+    assert (result["stored"], "scheduled" in result) == (True, False)
+    assert "Ask them whether they want a reminder" in str(result["set_as"])
+    await world.commit(context)
+    assert await world.outbox.listing() == []
+    (item,) = await world.wrapper.recall(user_key="console:me", query="insurance")
+    assert item.due_at is not None and item.due_at.astimezone(UTC).month == 4
+
+    asked = await world.context(text="keep in mind the dentist is on 1 April, remind me then")
+    result = await _call(asked, "remind", text="dentist", when="1 April at 9am")
+    assert result["scheduled"] is True
+
+
+async def test_a_due_note_for_a_repeat_they_asked_for_is_that_repeat(world: World) -> None:
+    """The tenth run: `remember(due_at="tomorrow 20:00")` for "todos los días a las 8 de la
+    noche" became a one-shot reminder (docs/eval.md)."""
+    context = await world.context(
+        text="recuérdame todos los días a las 8 de la noche tomar la pastilla"
+    )
+    result = await _call(context, "remember", content="tomar la pastilla", due_at="tomorrow 20:00")
+    assert (result["repeats"], "set_as" in result) == (True, True)
+    assert str(result["rule"]).startswith("FREQ=DAILY;BYHOUR=20;BYMINUTE=0")
+
+
 async def test_one_time_the_person_named_is_set_once_despite_a_made_up_repeat(
     world: World,
 ) -> None:
@@ -511,6 +539,16 @@ async def test_convert_time_takes_an_offset_or_a_place_as_the_zone(
     at_nine = await _call(context, "convert_time", text="9am", to_zone=to_zone)
     assert at_nine["from"] == "2026-04-29T09:00:00-07:00"
     assert at_nine["to"].startswith("2026-04-29T") and at_nine["to"] != at_nine["from"]
+
+
+async def test_convert_time_says_each_clock_with_its_place(context: ToolSession) -> None:
+    """The tenth run: "The time in Kathmandu is 12:00 UTC" from the bare ISO pair."""
+    result = await _call(
+        context, "convert_time", text="2026-04-29 14:59 Asia/Kathmandu", to_zone="UTC+00:00"
+    )
+    assert result["said"] == "14:59 Wednesday in Kathmandu is 09:14 Wednesday in UTC+00:00"
+    now = await _call(context, "convert_time", text="now", to_zone="Asia/Tokyo")
+    assert now["said"] == "02:14 Wednesday in Los Angeles is 18:14 Wednesday in Tokyo"
 
 
 async def test_a_weekday_name_with_a_time_is_once_not_a_repeat(context: ToolSession) -> None:
