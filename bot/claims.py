@@ -8,8 +8,9 @@ the agent then asks the model once to call the tool or say it is not done
 answered "I'll remind you at 9" refers to an earlier turn, and asking the
 model to act again there would set the reminder twice.
 
-The patterns read English replies and the person's words in the seven
-languages; a claim in another language is not checked (docs/reminders.md).
+The patterns read replies and the person's words in the seven languages
+(a reminder set, in all seven; snoozed and cancelled, in English replies
+only); a claim in another language is not checked (docs/reminders.md).
 """
 
 from __future__ import annotations
@@ -87,7 +88,17 @@ _SET = Claim(
     re.compile(
         r"\b(?:I'?ll|I will|I'm going to) (?:remind|message|ping) you\b"
         r"|\breminder (?:is |has been |was )?(?:set|scheduled|created)\b"
-        r"|\b(?:set|scheduled|created) (?:a|the|your) reminder\b",
+        r"|\b(?:set|scheduled|created) (?:a|the|your) reminder\b"
+        # A reply that opens on the word for done, and the same claims in the six others.
+        r"|^\W*(?:set|done|all set|listo|hecho|erledigt|c'est noté|c'est fait|pronto|feito"
+        r"|fatto|klaar|geregeld)\s*[:!.,—-]"
+        r"|\bte (?:lo )?recordar[ée]\b|\brecordatorio (?:creado|configurado|programado)\b"
+        r"|\bich (?:erinnere|werde) dich\b"
+        r"|\berinnerung (?:ist )?(?:gesetzt|erstellt|eingerichtet)\b"
+        r"|\bje (?:te|vous) (?:le )?rappellerai\b|\brappel (?:créé|programmé|enregistré)\b"
+        r"|\bvou (?:te )?lembrar\b|\blembrete (?:criado|definido|agendado)\b"
+        r"|\bti ricorderò\b|\bpromemoria (?:impostato|creato|programmato)\b"
+        r"|\bik (?:herinner|zal) je\b|\bherinnering (?:ingesteld|gemaakt|gepland)\b",
         re.I,
     ),
     None,  # asked: `asks_to_be_reminded`

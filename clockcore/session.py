@@ -41,6 +41,7 @@ __all__ = [
     "SessionZone",
     "ZoneSource",
     "city_question",
+    "place_answer_notice",
     "resolve_session_zone",
 ]
 
@@ -76,6 +77,19 @@ UTC_FALLBACK_NOTICE = (
 )
 """Ends with the question itself: told to "ask for their city or IANA zone", a 1.5B model
 passed the instruction on ("please ask for their city or IANA zone first", docs/eval.md)."""
+
+
+def place_answer_notice(zone: str) -> str:
+    """The notice for a bare place answering the city question (step 5).
+
+    Given "Toronto" after "Which city are you in?" for a reminder, a 1.5B model
+    wrote "Toronto" back and set nothing (docs/eval.md): the request that waited
+    for the zone is two messages up, and the notice says it can be done now.
+    """
+    return (
+        f'Their zone is now {zone}, from this answer to "{CITY_QUESTION}": a time they '
+        "asked for earlier can be set now"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +155,7 @@ def resolve_session_zone(
             return done(match.zone, "location")
     answer = _bare_place(text) if place_answers else None
     if answer is not None and answer.zone is not None:
+        notices.append(place_answer_notice(answer.zone))
         return done(answer.zone, "message")
     if answer is not None:
         notices.append(answer.question())  # "Springfield": which one?

@@ -357,6 +357,12 @@ class MessageChain:
             assert turn.zone is not None
             queries.update_thread(conn, turn.thread_key, session_tz=turn.zone.zone)
             turn.thread = dataclasses.replace(turn.thread, session_tz=turn.zone.zone)
+            if turn.private and turn.person.own_zone is None:
+                # The first zone they give is theirs until they say otherwise: asked
+                # again in every new thread otherwise (docs/clock-spec.md §4.2).
+                queries.update_person(conn, turn.person.user_id, default_tz=turn.zone.zone)
+                turn.person = dataclasses.replace(turn.person, default_tz=turn.zone.zone)
+                rezone_in(conn, turn.person.user_id, old=None, now=turn.received_at)
 
     def _track_actions(self, turn: Turn, conn: Connection) -> None:
         settings = turn.policy.store.latest_actions

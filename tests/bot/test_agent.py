@@ -177,7 +177,7 @@ async def test_turns_the_model_wrote_past_its_own_are_never_sent(
         "<end_of_turn>\n<start_of_turn>user\nhi",  # nothing before the marker: empty
         "Hello!",
     )
-    ref = _ref(clock, "remind me at 9")
+    ref = _ref(clock, "let's talk at 9")  # asks for no reminder: "Done" is no claim to check
     output = await agent.answer(await wrapper.receive(ref), [], ref)
     assert output.reply == "Done, see you at 9."
     assert "im_end" not in json.dumps([m.content for m in output.messages])

@@ -29,6 +29,16 @@ REMINDER = Enqueue(
         ("recuérdame mañana a las 9 llamar al dentista",
          "I will remind you to call the dentist tomorrow at 9 AM.", "set"),
         ("can you remind me at 5 to leave", "Your reminder is set for 17:00.", "set"),
+        ("remind me every day at 7am to take my vitamins", "Set: every day at 07:00.", "set"),
+        ("recuérdame todos los días a las 8 de la noche tomar la pastilla",
+         "Listo: todos los días a las 20:00.", "set"),
+        ("recuérdame mañana a las 9", "Te lo recordaré mañana a las 9:00.", "set"),
+        ("erinnere mich morgen um 8 an die Bank", "Ich erinnere dich morgen um 8 Uhr.", "set"),
+        ("rappelle-moi chaque lundi à 9h de payer le loyer",
+         "C'est noté : chaque lundi à 9h00.", "set"),
+        ("lembra-me amanhã às 8 de ligar à mãe", "Vou te lembrar amanhã às 8h.", "set"),
+        ("ricordami domani alle 7 di chiamare Luca", "Ti ricorderò domani alle 7.", "set"),
+        ("herinner me morgen om 9 uur aan de huur", "Herinnering ingesteld voor 9:00.", "set"),
     ],
 )  # fmt: skip
 def test_a_change_asked_for_and_claimed_with_no_tool_is_unbacked(
@@ -54,6 +64,9 @@ def test_a_change_asked_for_and_claimed_with_no_tool_is_unbacked(
         ("what's coming up?", "Your reminder is set for 9:00 tomorrow.", []),
         # Said it is not done: no claim.
         ("snooze 10 minutes", "I couldn't find a reminder to snooze; which one?", []),
+        ("recuérdame mañana", "¿A qué hora te lo recuerdo?", []),
+        ("remind me to call Sam", "Sure, when should I set it for?", []),
+        ("remind me to call Sam", "Set it for what time?", []),
     ],
 )
 def test_a_claim_a_tool_made_or_nobody_asked_for_is_left(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clockcore import UnknownTimezoneError, resolve_session_zone
-from clockcore.session import UTC_FALLBACK_NOTICE
+from clockcore.session import UTC_FALLBACK_NOTICE, place_answer_notice
 
 
 @pytest.mark.parametrize(
@@ -125,7 +125,10 @@ def test_corrupt_stored_zone_is_a_clear_error() -> None:
 def test_a_place_and_nothing_else_answers_where_they_are(text: str, zone: str) -> None:
     """Step 5: the answer to "Which city are you in?" while the zone is unknown."""
     session = resolve_session_zone(text, place_answers=True)
-    assert (session.zone, session.source, session.notices) == (zone, "message", ())
+    assert (session.zone, session.source) == (zone, "message")
+    # The request that waited for the zone is two messages up: the block says so.
+    assert session.notices == (place_answer_notice(zone),)
+    assert zone in session.notices[0] and "can be set now" in session.notices[0]
 
 
 @pytest.mark.parametrize(

@@ -59,6 +59,25 @@ async def test_a_converted_zone_leaves_the_session_and_placing_oneself_moves_it(
         await wrapper.close()
 
 
+async def test_the_first_place_they_put_themselves_in_is_their_home_in_a_direct_chat_only(
+    database_url: str,
+) -> None:
+    clock = SettableClock(START)
+    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    say = _sayer(wrapper, clock, "8")
+    try:
+        assert await say("I'm in Lisbon this week", thread_id="-200") == (
+            "Europe/Lisbon", "message",
+        )  # fmt: skip
+        assert await wrapper.user_timezone("telegram:8") is None  # a group says nothing of home
+        assert await say("hi! I live in Lisbon by the way") == ("Europe/Lisbon", "message")
+        assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"
+        assert await say("I'm in Tokyo for the week") == ("Asia/Tokyo", "message")
+        assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"  # travel moves no home
+    finally:
+        await wrapper.close()
+
+
 async def test_a_bare_place_answers_where_they_are_in_a_direct_conversation_only(
     database_url: str,
 ) -> None:
@@ -72,7 +91,9 @@ async def test_a_bare_place_answers_where_they_are_in_a_direct_conversation_only
         assert await say("Toronto") == ("America/Toronto", "message")
         assert await say("remind me at 9am tomorrow") == ("America/Toronto", "thread")
         assert await say("Paris") == ("America/Toronto", "thread")  # known: no answer
-        assert await wrapper.user_timezone("telegram:7") is None  # home is the model's call
+        # Their first zone is their home until they say otherwise: a new thread knows it.
+        assert await wrapper.user_timezone("telegram:7") == "America/Toronto"
+        assert await say("what time is it?", thread_id="dm:7:other") == ("America/Toronto", "user")
     finally:
         await wrapper.close()
 
