@@ -131,10 +131,11 @@ async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     rule = _repeat(when, every, context)
     if rule is not None:
         return _repeating(text, rule, arguments.get("missed", "one"), context)
+    send = not asks_to_keep_in_mind(context.message.text)
     if every is None:
-        return _one_shot(text, when, context, send=not asks_to_keep_in_mind(context.message.text))
+        return _one_shot(text, when, context, send=send)
     # No rule with `every`: the person named one time and no repeat; theirs is read (docs/eval.md).
-    result = _one_shot(text, None, context)
+    result = _one_shot(text, None, context, send=send)
     result["every"] = f"not set: the person asked for one time ({result['said']}), no repeat"
     return result
 

@@ -316,10 +316,15 @@ async def test_a_reminder_for_what_they_asked_to_keep_in_mind_is_a_note(world: W
     result = await _call(context, "remind", text="car insurance renews", when="1 April at 9am")
     assert (result["stored"], "scheduled" in result) == (True, False)
     assert "Ask them whether they want a reminder" in str(result["set_as"])
+    # The call the model made: a repeat the person never named, their one time read instead.
+    made_up = await _call(
+        context, "remind", text="car insurance", when="in 1 month", every="every month"
+    )
+    assert (made_up["stored"], "scheduled" in made_up) == (True, False)
     await world.commit(context)
     assert await world.outbox.listing() == []
-    (item,) = await world.wrapper.recall(user_key="console:me", query="insurance")
-    assert item.due_at is not None and item.due_at.astimezone(UTC).month == 4
+    items = await world.wrapper.recall(user_key="console:me", query="insurance")
+    assert len(items) == 2 and all(i.due_at and i.due_at.astimezone(UTC).month == 4 for i in items)
 
     asked = await world.context(text="keep in mind the dentist is on 1 April, remind me then")
     result = await _call(asked, "remind", text="dentist", when="1 April at 9am")
@@ -352,7 +357,8 @@ async def test_one_time_the_person_named_is_set_once_despite_a_made_up_repeat(
     # Its own time too: "in 1 month" for "renews on 1 April", with every "every month".
     note = await world.context(text="keep in mind the car insurance renews on 1 April")
     result = await _call(note, "remind", text="car", when="in 1 month", every="every month")
-    assert result["at"] == "2027-04-01T08:00:00-07:00"  # their date (window start), not in 1 month
+    # Their date (window start), not in 1 month; a note, as they asked only to keep it in mind.
+    assert (result["due_at"], result["stored"]) == ("2027-04-01T08:00:00-07:00", True)
 
 
 @pytest.mark.parametrize(
