@@ -465,7 +465,7 @@ class Agent:
             ],
             (),
         )
-        return completion.message.content.strip()
+        return _without_repeats(completion.message.content.strip())
 
 
 _ECHOED_BLOCK = re.compile(
@@ -620,13 +620,38 @@ def _earlier_summary(older: Sequence[StoredMessage]) -> tuple[str, Sequence[Stor
 
 
 def _tail(summary: str) -> str:
-    """`summary` within `SUMMARY_CHARS`, its newest whole lines kept."""
+    """`summary` within `SUMMARY_CHARS`, its newest whole lines kept (one too long: its head)."""
     if len(summary) <= SUMMARY_CHARS:
         return summary
     lines = summary.splitlines()
     while len(lines) > 1 and len("\n".join(lines)) > SUMMARY_CHARS:
         del lines[0]
-    return "\n".join(lines)[-SUMMARY_CHARS:]
+    kept = "\n".join(lines)
+    return kept if len(kept) <= SUMMARY_CHARS else kept[: SUMMARY_CHARS - 1] + "…"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _without_repeats(text: str) -> str:
+    """`text` with each sentence once, in order, lines kept.
+
+    Asked to shorten two summaries, a 1.5B model wrote one pair of sentences
+    over and over until its token limit (docs/eval.md): the summary kept is
+    what it said, once.
+    """
+    seen: set[str] = set()
+    lines = []
+    for line in text.splitlines():
+        kept = []
+        for sentence in _SENTENCE_END.split(line.strip()):
+            key = " ".join(sentence.casefold().split())
+            if key and key not in seen:
+                seen.add(key)
+                kept.append(sentence)
+        if kept:
+            lines.append(" ".join(kept))
+    return "\n".join(lines)
 
 
 def _size(message: StoredMessage) -> int:

@@ -30,6 +30,7 @@ from bot.tool_session import (
 )
 from wrapper import UnknownItemError
 from wrapper.effects import ForgetMemory, MarkReminded
+from wrapper.reminders import parse_reminder_id
 
 __all__ = ["MEMORY_HANDLERS"]
 
@@ -83,7 +84,16 @@ async def _known_item(item: int, context: ToolSession) -> None:
         raise UnknownItemError(item)
 
 
+_MARKED_WHEN_SENT = "nothing to mark: a reminder is marked reminded when it is sent"
+"""Qwen2.5-Coder-1.5B marked the daily reminder it had just set ('s…') with update_memory,
+twice, and the refusal ended its turn in a reply about ids (docs/eval.md)."""
+
+
 async def _update_memory(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    raw = arguments.get("id")
+    marking = arguments.get("reminded_at") is not None
+    if marking and isinstance(raw, str) and parse_reminder_id(raw) is not None:
+        return {"id": raw, "unchanged": _MARKED_WHEN_SENT}
     item = integer_arg(arguments, "id")
     assert item is not None
     reminded = text_arg(arguments, "reminded_at", required=False)

@@ -602,7 +602,12 @@ async def test_summaries_past_their_room_are_shortened_together(
         *[StoredMessage(role=r, content=f"{r} " + "words " * 40) for r in ("user", "assistant")],
         *[StoredMessage(role=r, content=f"{r} late") for r in ("user", "assistant")],
     ]
-    server.script("They talked about words.", "Marta, their sister, comes Saturday.", "Sure.")
+    server.script(
+        "They talked about words.",
+        # Asked to shorten, a 1.5B model looped on two sentences until its token limit.
+        "Marta, their sister, comes Saturday. They paint. " * 20 + "They",
+        "Sure.",
+    )
     ref = _ref(clock, "hello again")
     output = await agent.answer(await wrapper.receive(ref), history, ref)
     await provider.aclose()
@@ -611,7 +616,9 @@ async def test_summaries_past_their_room_are_shortened_together(
     assert second.startswith("Earlier summaries, oldest first:\nTheir sister Marta")
     assert second.endswith("They talked about words.")
     assert output.compaction is not None
-    assert output.compaction.head[0].content.endswith("]\nMarta, their sister, comes Saturday.")
+    assert output.compaction.head[0].content.endswith(
+        "]\nMarta, their sister, comes Saturday. They paint. They"
+    )  # each sentence once
 
 
 # ------------------------------------------------------------------ retries (Turns)

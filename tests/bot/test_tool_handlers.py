@@ -516,10 +516,15 @@ async def test_a_time_in_an_unknown_zone_is_asked_a_duration_is_not(world: World
 
 async def test_a_reminder_id_given_to_update_memory_says_what_it_is(context: ToolSession) -> None:
     _error(
-        await _call(context, "update_memory", id="s1351695769298216", reminded_at="now"),
+        await _call(context, "update_memory", id="s1351695769298216", content="x"),
         "bad_arguments",
         "reminder's id",
     )
+    # Marking one reminded is no mistake to refuse: it is marked when sent (docs/eval.md).
+    marked = await _call(context, "update_memory", id="s1351695769298216", reminded_at="now")
+    assert marked == {"id": "s1351695769298216", "unchanged": "nothing to mark: a reminder is "
+                      "marked reminded when it is sent"}  # fmt: skip
+    assert context.staged == []
 
 
 async def test_convert_time_reads_now(context: ToolSession) -> None:

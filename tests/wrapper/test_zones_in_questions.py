@@ -7,9 +7,11 @@ The real wrapper on SQLite and PostgreSQL, then the rules agent through the gate
 from __future__ import annotations
 
 import itertools
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import pytest
 
 from bot.config import Settings
 from bot.gateway import Gateway
@@ -18,6 +20,16 @@ from tests.bot.test_gateway import RecordingChannel, inbound
 from wrapper import InteractionWrapper
 
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def opened(database_url: str) -> AsyncIterator[tuple[InteractionWrapper, SettableClock]]:
+    clock = SettableClock(START)
+    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    try:
+        yield wrapper, clock
+    finally:
+        await wrapper.close()
 
 
 def _sayer(
@@ -40,62 +52,50 @@ def _sayer(
 
 
 async def test_a_converted_zone_leaves_the_session_and_placing_oneself_moves_it(
-    database_url: str,
+    opened: tuple[InteractionWrapper, SettableClock],
 ) -> None:
-    clock = SettableClock(START)
-    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    wrapper, clock = opened
     say = _sayer(wrapper, clock, "5")
-    try:
-        assert (await say("clock: home tz Europe/Berlin"))[0] == "Europe/Berlin"
-        assert await say("what's 9am New York time in my zone?") == ("Europe/Berlin", "user")
-        assert await say("and what time is it in Tokyo?") == ("Europe/Berlin", "user")
-        assert await say("call at 9am Tokyo time") == ("Europe/Berlin", "user")
-        assert await say("I'm in New York this week") == ("America/New_York", "message")
-        assert await say("what time is it?") == ("America/New_York", "thread")  # it moved
-        assert await say("what's 9am Berlin time here?") == ("America/New_York", "thread")
-        assert await wrapper.user_timezone("telegram:5") == "Europe/Berlin"  # home stays
-        assert await say("clock: tz Asia/Tokyo") == ("Asia/Tokyo", "thread")
-    finally:
-        await wrapper.close()
+    assert (await say("clock: home tz Europe/Berlin"))[0] == "Europe/Berlin"
+    assert await say("what's 9am New York time in my zone?") == ("Europe/Berlin", "user")
+    assert await say("and what time is it in Tokyo?") == ("Europe/Berlin", "user")
+    assert await say("call at 9am Tokyo time") == ("Europe/Berlin", "user")
+    assert await say("I'm in New York this week") == ("America/New_York", "message")
+    assert await say("what time is it?") == ("America/New_York", "thread")  # it moved
+    assert await say("what's 9am Berlin time here?") == ("America/New_York", "thread")
+    assert await wrapper.user_timezone("telegram:5") == "Europe/Berlin"  # home stays
+    assert await say("clock: tz Asia/Tokyo") == ("Asia/Tokyo", "thread")
 
 
 async def test_the_first_place_they_put_themselves_in_is_their_home_in_a_direct_chat_only(
-    database_url: str,
+    opened: tuple[InteractionWrapper, SettableClock],
 ) -> None:
-    clock = SettableClock(START)
-    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    wrapper, clock = opened
     say = _sayer(wrapper, clock, "8")
-    try:
-        assert await say("I'm in Lisbon this week", thread_id="-200") == (
-            "Europe/Lisbon", "message",
-        )  # fmt: skip
-        assert await wrapper.user_timezone("telegram:8") is None  # a group says nothing of home
-        assert await say("hi! I live in Lisbon by the way") == ("Europe/Lisbon", "message")
-        assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"
-        assert await say("I'm in Tokyo for the week") == ("Asia/Tokyo", "message")
-        assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"  # travel moves no home
-    finally:
-        await wrapper.close()
+    assert await say("I'm in Lisbon this week", thread_id="-200") == (
+        "Europe/Lisbon", "message",
+    )  # fmt: skip
+    assert await wrapper.user_timezone("telegram:8") is None  # a group says nothing of home
+    assert await say("hi! I live in Lisbon by the way") == ("Europe/Lisbon", "message")
+    assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"
+    assert await say("I'm in Tokyo for the week") == ("Asia/Tokyo", "message")
+    assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"  # travel moves no home
 
 
 async def test_a_bare_place_answers_where_they_are_in_a_direct_conversation_only(
-    database_url: str,
+    opened: tuple[InteractionWrapper, SettableClock],
 ) -> None:
     """The answer to "Which city are you in?" (docs/clock-spec.md §4.2, step 5)."""
-    clock = SettableClock(START)
-    wrapper = await InteractionWrapper.open(database_url, clock=clock)
+    wrapper, clock = opened
     say = _sayer(wrapper, clock, "7")
-    try:
-        assert await say("Toronto", thread_id="-100") == ("UTC", "default")  # a group: chatter
-        assert await say("remind me at 9am tomorrow") == ("UTC", "default")
-        assert await say("Toronto") == ("America/Toronto", "message")
-        assert await say("remind me at 9am tomorrow") == ("America/Toronto", "thread")
-        assert await say("Paris") == ("America/Toronto", "thread")  # known: no answer
-        # Their first zone is their home until they say otherwise: a new thread knows it.
-        assert await wrapper.user_timezone("telegram:7") == "America/Toronto"
-        assert await say("what time is it?", thread_id="dm:7:other") == ("America/Toronto", "user")
-    finally:
-        await wrapper.close()
+    assert await say("Toronto", thread_id="-100") == ("UTC", "default")  # a group: chatter
+    assert await say("remind me at 9am tomorrow") == ("UTC", "default")
+    assert await say("Toronto") == ("America/Toronto", "message")
+    assert await say("remind me at 9am tomorrow") == ("America/Toronto", "thread")
+    assert await say("Paris") == ("America/Toronto", "thread")  # known: no answer
+    # Their first zone is their home until they say otherwise: a new thread knows it.
+    assert await wrapper.user_timezone("telegram:7") == "America/Toronto"
+    assert await say("what time is it?", thread_id="dm:7:other") == ("America/Toronto", "user")
 
 
 async def test_the_block_tells_the_time_in_a_zone_the_message_names(database_url: str) -> None:
