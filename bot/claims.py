@@ -88,7 +88,7 @@ _SET = Claim(
     re.compile(
         r"\b(?:I'?ll|I will|I'm going to) (?:remind|message|ping) you\b"
         r"|\breminder (?:is |has been |was )?(?:set|scheduled|created)\b"
-        r"|\b(?:set|scheduled|created) (?:a|the|your) reminder\b"
+        r"|\b(?:sets?|scheduled|created) (?:a|the|your) reminder\b"
         # A reply that opens on the word for done, and the same claims in the six others.
         r"|^\W*(?:set|done|all set|listo|hecho|erledigt|c'est noté|c'est fait|pronto|feito"
         r"|fatto|klaar|geregeld)\s*[:!.,—-]"

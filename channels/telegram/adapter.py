@@ -327,6 +327,9 @@ class TelegramChannel(Channel):
                 raise TypeError("update_id is not an integer")
             if update.message is not None and not isinstance(update.message.message_id, int):
                 raise TypeError("message_id is not an integer")  # a message's dedup key
+            sender = update.effective_user
+            if sender is not None and type(sender.id) is not int:  # an int, and not a bool
+                raise TypeError("from.id is not an integer")  # the person's key: never empty
         except _UNREADABLE as exc:
             log.warning("telegram: unreadable webhook update: %s", type(exc).__name__)
             return web.Response(status=400, text="bad update")

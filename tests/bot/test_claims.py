@@ -30,6 +30,10 @@ REMINDER = Enqueue(
          "I will remind you to call the dentist tomorrow at 9 AM.", "set"),
         ("can you remind me at 5 to leave", "Your reminder is set for 17:00.", "set"),
         ("remind me every day at 7am to take my vitamins", "Set: every day at 07:00.", "set"),
+        # The eleventh run, zone-travelling: a fenced "response" and no call (docs/eval.md).
+        ("remind me at 8am tomorrow to check out of the hotel",
+         "``` This response sets a reminder for 8am tomorrow to check out of the hotel.\n```",
+         "set"),
         ("recuérdame todos los días a las 8 de la noche tomar la pastilla",
          "Listo: todos los días a las 20:00.", "set"),
         ("recuérdame mañana a las 9", "Te lo recordaré mañana a las 9:00.", "set"),

@@ -232,6 +232,18 @@ def _expected_thread(message: dict[str, Any]) -> str | None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(data=update())
+@example(  # found by Hypothesis: an empty sender id was a 500, retried forever
+    {
+        "update_id": 1,
+        "message": {
+            "message_id": 1,
+            "date": 1_600_000_000,
+            "chat": {"id": 0, "type": "private", "title": ""},
+            "from": {"id": "", "is_bot": False, "first_name": ""},
+            "text": "",
+        },
+    }
+)
 @example(  # a message without an id collided with the previous one's journal key
     data={
         "update_id": 1,
