@@ -45,6 +45,7 @@ from clockcore import (
     require_zone,
     to_iso,
 )
+from clockcore.meetings import zone_label
 from clockcore.places import lookup_place
 from clockcore.zones import parse_utc_offset, zone_from_label
 from clockcore.zonetext import unnamed_by_abbreviation
@@ -252,8 +253,7 @@ def _both_clocks(at: datetime, source: str, target: str) -> str:
 
     def clock(zone: str) -> str:
         local = at.astimezone(zone_from_label(zone))
-        place = zone.rsplit("/", 1)[-1].replace("_", " ")
-        return f"{local:%H:%M %A} in {place}"
+        return f"{local:%H:%M %A} in {zone_label(zone)}"
 
     return f"{clock(source)} is {clock(target)}"
 

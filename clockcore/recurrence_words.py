@@ -318,8 +318,11 @@ def frame_spans(text: str, language: str | None) -> list[tuple[tuple[int, int], 
     return sorted(found)
 
 
-def _folded(text: str) -> tuple[str, list[int]]:
+def _folded(text: str) -> tuple[str, list[int] | range]:
     """`text` folded, and for each folded position (and its end) the position in `text`."""
+    folded = fold(text)
+    if len(folded) == len(text):  # most text: positions line up, one fold for all of it
+        return folded, range(len(text) + 1)
     pieces: list[str] = []
     where: list[int] = []
     for at, character in enumerate(text):

@@ -302,11 +302,7 @@ class MessageChain:
             queries.update_thread(conn, turn.thread_key, **thread_changes)
             turn.thread = dataclasses.replace(turn.thread, **thread_changes)
         if directives.home_tz is not None:
-            queries.update_person(conn, person_id, default_tz=directives.home_tz)
-            old = turn.person.own_zone
-            turn.person = dataclasses.replace(turn.person, default_tz=directives.home_tz)
-            if turn.person.own_zone != old:
-                rezone_in(conn, person_id, old=old, now=turn.received_at)
+            _set_home(turn, conn, directives.home_tz)
         if directives.mode is not None:
             overrides = {**(turn.person.policy_overrides), "mode": directives.mode}
             queries.update_person(conn, person_id, policy_overrides=overrides)
@@ -360,9 +356,7 @@ class MessageChain:
             if turn.private and turn.person.own_zone is None:
                 # The first zone they give is theirs until they say otherwise: asked
                 # again in every new thread otherwise (docs/clock-spec.md §4.2).
-                queries.update_person(conn, turn.person.user_id, default_tz=turn.zone.zone)
-                turn.person = dataclasses.replace(turn.person, default_tz=turn.zone.zone)
-                rezone_in(conn, turn.person.user_id, old=None, now=turn.received_at)
+                _set_home(turn, conn, turn.zone.zone)
 
     def _track_actions(self, turn: Turn, conn: Connection) -> None:
         settings = turn.policy.store.latest_actions
@@ -501,3 +495,12 @@ def _elapsed(now: datetime, then: datetime | None) -> timedelta | None:
     if then is None:
         return None
     return max(now - then, timedelta(0))
+
+
+def _set_home(turn: Turn, conn: Connection, zone: str) -> None:
+    """Make `zone` the person's home, moving their floating occurrences when their zone changed."""
+    old = turn.person.own_zone
+    queries.update_person(conn, turn.person.user_id, default_tz=zone)
+    turn.person = dataclasses.replace(turn.person, default_tz=zone)
+    if turn.person.own_zone != old:
+        rezone_in(conn, turn.person.user_id, old=old, now=turn.received_at)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import Agent
+from bot.agent import Agent, TurnOutput
 from bot.chat import chat
 from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
@@ -511,9 +511,13 @@ async def test_a_model_outage_raises_and_stages_nothing(
     assert await wrapper.outbox.listing() == []
 
 
-async def test_a_long_history_is_compacted_in_the_output_not_in_the_store(
-    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
-) -> None:
+async def _compacting(
+    store: tuple[InteractionWrapper, SettableClock],
+    server: FakeLLMServer,
+    history: list[StoredMessage],
+) -> tuple[TurnOutput, str]:
+    """ "hello again" answered over `history` by an agent that compacts past 500 characters,
+    and its thread's key."""
     wrapper, clock = store
     provider = OpenAIProvider(
         base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
@@ -522,16 +526,25 @@ async def test_a_long_history_is_compacted_in_the_output_not_in_the_store(
         wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
         compact_after_chars=500, keep_recent=2,
     )  # fmt: skip
+    ref = _ref(clock, "hello again")
+    envelope = await wrapper.receive(ref)
+    try:
+        return await agent.answer(envelope, history, ref), envelope.thread_key
+    finally:
+        await provider.aclose()
+
+
+async def test_a_long_history_is_compacted_in_the_output_not_in_the_store(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> None:
+    wrapper, _ = store
     history = [
         StoredMessage(role=role, content=f"{role} {n} " + "words " * 20)
         for n in range(6)
         for role in ("user", "assistant")
     ]
     server.script("They talked about words.", "Sure.")
-    ref = _ref(clock, "hello again")
-    envelope = await wrapper.receive(ref)
-    output = await agent.answer(envelope, history, ref)
-    await provider.aclose()
+    output, thread_key = await _compacting(store, server, history)
 
     compaction = output.compaction
     assert isinstance(compaction, Compaction)
@@ -546,7 +559,7 @@ async def test_a_long_history_is_compacted_in_the_output_not_in_the_store(
     turn = server.completions[-1].json["messages"]
     assert turn[1]["content"] == summary.content
     assert [m["content"] for m in turn[3:5]] == [m.content for m in history[-2:]]
-    assert await wrapper.history.load(envelope.thread_key) == []  # nothing written
+    assert await wrapper.history.load(thread_key) == []  # nothing written
 
 
 async def test_an_earlier_summary_is_carried_whole_and_only_what_followed_is_summarised(
@@ -554,14 +567,6 @@ async def test_an_earlier_summary_is_carried_whole_and_only_what_followed_is_sum
 ) -> None:
     """Re-summarised at each compaction, cut to 300 characters as a transcript line, a 1.5B
     model's summary lost who the person's sister was (docs/eval.md)."""
-    wrapper, clock = store
-    provider = OpenAIProvider(
-        base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-    )
-    agent = Agent(
-        wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
-        compact_after_chars=500, keep_recent=2,
-    )  # fmt: skip
     earlier = "Their sister Marta arrives on Saturday. " + "They repaint the hall. " * 12
     head = [
         StoredMessage(role="user", content=f"{EARLIER}, compacted at x: a summary]\n{earlier}"),
@@ -573,9 +578,7 @@ async def test_an_earlier_summary_is_carried_whole_and_only_what_followed_is_sum
         for role in ("user", "assistant")
     ]
     server.script("They talked about words.", "Sure.")
-    ref = _ref(clock, "hello again")
-    output = await agent.answer(await wrapper.receive(ref), history, ref)
-    await provider.aclose()
+    output, _ = await _compacting(store, server, history)
 
     asked = server.completions[0].json["messages"][1]["content"]
     assert "Marta" not in asked and asked.startswith("user: user 0 words")
@@ -587,14 +590,6 @@ async def test_an_earlier_summary_is_carried_whole_and_only_what_followed_is_sum
 async def test_summaries_past_their_room_are_shortened_together(
     store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
 ) -> None:
-    wrapper, clock = store
-    provider = OpenAIProvider(
-        base_url=server.openai_base_url, model="m", api_key="k", max_retries=0
-    )
-    agent = Agent(
-        wrapper=wrapper, provider=provider, clock=clock, contact_window=DEFAULT_CONTACT_WINDOW,
-        compact_after_chars=500, keep_recent=2,
-    )  # fmt: skip
     earlier = "Their sister Marta arrives on Saturday. " * 40  # past SUMMARY_CHARS with more
     history = [
         StoredMessage(role="user", content=f"{EARLIER}, compacted at x: a summary]\n{earlier}"),
@@ -608,9 +603,7 @@ async def test_summaries_past_their_room_are_shortened_together(
         "Marta, their sister, comes Saturday. They paint. " * 20 + "They",
         "Sure.",
     )
-    ref = _ref(clock, "hello again")
-    output = await agent.answer(await wrapper.receive(ref), history, ref)
-    await provider.aclose()
+    output, _ = await _compacting(store, server, history)
 
     second = server.completions[1].json["messages"][1]["content"]
     assert second.startswith("Earlier summaries, oldest first:\nTheir sister Marta")
