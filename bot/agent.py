@@ -82,18 +82,21 @@ KEEP_ON_OVERFLOW = 2
 """Messages kept word for word when an overflow forces a compaction: the last exchange."""
 AFTER_COMPACTION_SHARE = 0.5
 """A compaction keeps what fits this share of the window, so several turns pass before the next."""
+SUMMARY_ROOM = 40_000
+"""Characters of transcript one summary request carries, where no context window is known."""
 SUMMARY_CHARS = 1_500
 """Room kept for the summary a compaction writes (the prompt asks for 200 words at most)."""
 
 SUMMARY_PROMPT = (
     "Summarise this conversation for your own later reference: who the person is (the user), "
-    "everyone they name and who each is to them ('their sister Marta'), what they asked, what "
-    "was decided, promised or scheduled, with dates as absolute timestamps. Plain sentences, "
-    "at most 200 words. Reply with the summary only."
+    "everyone they name and who each is to them (their brother, a colleague), what they "
+    "asked, what was decided, promised or scheduled, with dates as absolute timestamps. "
+    "Plain sentences, at most 200 words. Reply with the summary only, no tool calls."
 )
 """A 1.5B model's summary made the person's visiting sister the person ("Marta plans to
 repaint the hallway"), and the next answer could not say who was visiting (docs/eval.md):
-the prompt asks for each name with who it is to them."""
+the prompt asks for each name with who it is to them. Its examples name nobody, so no name
+can pass from the prompt into a summary."""
 
 
 def speak_up(produced: Sequence[Message]) -> Message:
@@ -406,8 +409,8 @@ class Agent:
             ratio = await self._chars_per_token(stored, thread_key)
             over = over or sum(_size(m) for m in stored) > self._room(newest, ratio, CONTEXT_SHARE)
             # Keep what fits half the window beside a summary: room to grow before the next.
-            room = self._room(newest, ratio, AFTER_COMPACTION_SHARE) - SUMMARY_CHARS
-            while keep > KEEP_ON_OVERFLOW and sum(_size(m) for m in stored[-keep:]) > room:
+            kept_room = self._room(newest, ratio, AFTER_COMPACTION_SHARE) - SUMMARY_CHARS
+            while keep > KEEP_ON_OVERFLOW and sum(_size(m) for m in stored[-keep:]) > kept_room:
                 keep -= 1
         if not over and not force:
             return stored, None
@@ -417,9 +420,13 @@ class Agent:
         if cut <= 0:
             return stored, None
         carried, newer = _earlier_summary(stored[:cut])
+        room = SUMMARY_ROOM
+        if self._context is not None:  # the summary request, behind the prefix, fits too
+            asked = Message("user", SUMMARY_PROMPT)
+            room = max(2_000, int(self._room(asked, ratio, CONTEXT_SHARE)))
         try:
             with summarising():
-                summary = await self._summary(carried, newer)
+                summary = await self._summary(carried, newer, room)
         except LLMError:
             if not force:
                 return stored, None
@@ -436,18 +443,19 @@ class Agent:
         compaction = Compaction(upto_seq=cut, head=head, expected_length=len(stored))
         return [*head, *stored[cut:]], compaction
 
-    async def _summary(self, carried: str, newer: Sequence[StoredMessage]) -> str:
+    async def _summary(self, carried: str, newer: Sequence[StoredMessage], room: int) -> str:
         """The summary of an earlier one (`carried`, kept whole) and the messages after it.
 
         Only `newer` is summarised; the earlier summary is carried word for word
         until the two pass `SUMMARY_CHARS`, when the model shortens them together.
         Summarised again at every compaction, and cut to 300 characters as a
         transcript line, a 1.5B model's summary lost within nine compactions who
-        the person's visiting sister was (docs/eval.md).
+        the person's visiting sister was (docs/eval.md). `room`: the characters of
+        transcript one summary request may carry.
         """
         if self._provider.name == "rules":
             return _tail("\n".join(filter(None, (carried, _their_lines(newer)))))
-        new = await self._summarise(_transcript(newer)) if newer else ""
+        new = await self._summarise(_transcript(newer)[-room:]) if newer else ""
         summary = "\n".join(filter(None, (carried, new)))
         if len(summary) <= SUMMARY_CHARS:
             return summary or "(no summary)"
@@ -455,13 +463,28 @@ class Agent:
         return _tail(shorter or summary)
 
     async def _summarise(self, transcript: str) -> str:
-        room = 40_000
-        if self._context is not None:  # the summary request must fit the window too
-            room = max(2_000, min(room, int(self._context * CHARS_PER_TOKEN / 2)))
+        """The model's summary of `transcript`, asked behind a turn's own prefix.
+
+        The request opens with the system prompt and the tools every turn sends, so
+        a server with one prefix cache (llama.cpp's slot) still holds them for the
+        turn after the compaction. Asked under a system prompt of its own, the
+        summary evicted them, and every turn after a compaction read its ~3,000
+        tokens again (long-conversation's cached share 39%, docs/eval.md). A model
+        that answers with a call, or nothing, is asked once more under the summary
+        prompt alone, with no tools.
+        """
+        ask = Message("user", f"(clockbot: {SUMMARY_PROMPT})\n\n{transcript}")
+        try:
+            completion = await self._provider.complete(self._assemble([], ask), self._tools)
+            answer, unknown = with_text_calls(completion.message, self._tool_names)
+            if answer.content.strip() and not answer.tool_calls and not unknown:
+                return _without_repeats(answer.content.strip())
+        except LLMError as exc:
+            log.info("the summary behind the turn's prefix failed (%s); asking it alone", exc)
         completion = await self._provider.complete(
             [
                 Message(role="system", content=SUMMARY_PROMPT),
-                Message(role="user", content=transcript[-room:]),
+                Message(role="user", content=transcript),
             ],
             (),
         )

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["REMIND_ME", "asks_to_be_reminded", "asks_to_keep_in_mind"]
+from clockcore.time_questions import asks_about_time
+
+__all__ = ["REMIND_ME", "asks_to_be_reminded", "asks_to_keep_in_mind", "only_asks_about_time"]
 
 REMIND_ME = (
     r"(?P<en>(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
@@ -61,3 +63,14 @@ def asks_to_keep_in_mind(text: str) -> bool:
     that the dentist is at 4, remind me at 3" asks for a reminder too.
     """
     return _KEEPS.search(text) is not None and not asks_to_be_reminded(text)
+
+
+def only_asks_about_time(text: str) -> bool:
+    """Whether `text` asks how long, when or what time, and for no reminder or note.
+
+    Asked "what time is that for me?" about a call, Qwen2.5-Coder-1.5B set a
+    reminder for the call; asked "what time is it in Kathmandu?", it sent the
+    question back to the person as a message (docs/eval.md). Such a message wants
+    an answer in the reply: the tools that send refuse it (`bot.tool_session.sending`).
+    """
+    return asks_about_time(text) and not (asks_to_be_reminded(text) or asks_to_keep_in_mind(text))

@@ -328,7 +328,7 @@ _REMINDER_SET = "this text is a reminder set in this turn; it goes out at its ti
 
 async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = required_text(arguments, "text")
-    sending(context, "send_message")
+    sending(context, "send_message", on_a_question=False)
     same = [e for e in context.staged if isinstance(e, Enqueue | NewSchedule) and e.text == text]
     sends = [e for e in same if isinstance(e, Enqueue) and e.kind == "proactive"]
     if len(sends) < len(same):

@@ -9,7 +9,7 @@ decided in `clockcore.timeparse`; this module only finds them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from clockcore import places
@@ -242,6 +242,19 @@ _PLACE_IN = re.compile(r"\bin\s+((?:[^\W\d_][\w.'’-]*)(?:,?\s+[^\W\d_][\w.'’
 _PLACE_TIME = re.compile(r"((?:[^\W\d_][\w.'’-]*,?\s+){0,4}[^\W\d_][\w.'’-]*)\s+time\b", re.I)
 
 
+# "9am their time" is the time of the one place the message names as where *they* are: "the
+# New York office", "our team in Lisbon", "clients from Madrid" (docs/time-rules.md).
+_THEIR_TIME = re.compile(r"\btheir\s+(?:local\s+)?time\b", re.I)
+_GROUP = (
+    r"(?:office|offices|team|teams|colleagues|client|clients|customer|customers|people|"
+    r"branch|hq|headquarters|partner|partners|side|folks|crew|staff)"
+)
+_GROUP_PLACE = re.compile(rf"((?:[^\W\d_][\w.'’-]*\s+){{0,3}}[^\W\d_][\w.'’-]*)\s+{_GROUP}\b", re.I)
+_GROUP_IN = re.compile(
+    rf"\b{_GROUP}\s+(?:in|from|at)\s+((?:[^\W\d_][\w.'’-]*)(?:\s+[^\W\d_][\w.'’-]*){{0,3}})", re.I
+)
+
+
 # What may stand between two pieces of one expression: "tomorrow at 9", "Dec 31, 2026".
 _JOINER = re.compile(r"[\s,]*(?:(?:at|on|by|around|about|@|-|in|of|the)[\s,]+)*[\s,]*", re.I)
 
@@ -305,37 +318,66 @@ def _scanned(text: str) -> tuple[Token, ...]:
 
 
 def _scan_places(text: str, taken: list[Token]) -> list[Token]:
-    """Zones named as places: "in Sao Paulo", "Tokyo time"."""
+    """Zones named as places: "in Sao Paulo", "Tokyo time", and "their time" (`_THEIR_TIME`)."""
     found: list[Token] = []
 
     def free(start: int, end: int) -> bool:
         return all(end <= t.start or start >= t.end for t in taken + found)
 
     for match in _PLACE_IN.finditer(text):
-        words = match.group(1).split()
-        for n in range(min(len(words), places.MAX_PLACE_WORDS), 0, -1):
-            name = " ".join(words[:n]).rstrip(".,'’")
-            hit = places.lookup_place(name)
-            if hit is not None:
-                end = match.start(1) + match.group(1).index(words[n - 1]) + len(words[n - 1])
-                if free(match.start(), end):
-                    found.append(Token("place", match.start(), end, {}, hit))
-                break
+        hit, end = _leading_place(match)
+        if hit is not None and free(match.start(), end):
+            found.append(Token("place", match.start(), end, {}, hit))
     for match in _PLACE_TIME.finditer(text):
-        words = match.group(1).split()
-        for n in range(min(len(words), places.MAX_PLACE_WORDS), 0, -1):
-            hit = places.lookup_place(" ".join(words[-n:]))
-            if hit is not None:
-                start = match.end(1) - len(" ".join(words[-n:]))
-                if free(start, match.end()):
-                    found.append(Token("place", start, match.end(), {}, hit))
-                break
+        hit, start = _trailing_place(match)
+        if hit is not None and free(start, match.end()):
+            found.append(Token("place", start, match.end(), {}, hit))
+    their = _THEIR_TIME.search(text)
+    if their is not None and free(their.start(), their.end()):
+        hit = _their_place(text)
+        if hit is not None:
+            found.append(Token("place", their.start(), their.end(), {}, hit))
     return found
+
+
+def _leading_place(match: re.Match[str]) -> tuple[places.PlaceMatch | None, int]:
+    """The place the first words of `match`'s group 1 name ("in Sao Paulo today"), and its end."""
+    words = match.group(1).split()
+    for n in range(min(len(words), places.MAX_PLACE_WORDS), 0, -1):
+        hit = places.lookup_place(" ".join(words[:n]).rstrip(".,'’"))
+        if hit is not None:
+            return hit, match.start(1) + match.group(1).index(words[n - 1]) + len(words[n - 1])
+    return None, 0
+
+
+def _trailing_place(match: re.Match[str]) -> tuple[places.PlaceMatch | None, int]:
+    """The place the last words of `match`'s group 1 name ("call at 9 Tokyo"), and its start."""
+    words = match.group(1).split()
+    for n in range(min(len(words), places.MAX_PLACE_WORDS), 0, -1):
+        hit = places.lookup_place(" ".join(words[-n:]))
+        if hit is not None:
+            return hit, match.end(1) - len(" ".join(words[-n:]))
+    return None, 0
+
+
+def _their_place(text: str) -> places.PlaceMatch | None:
+    """The one place `text` names as where a group is ("the New York office"), or None.
+
+    None when it names none, or several that differ: "their time" is then no zone
+    read, and the time beside it is asked about (read whole or ask).
+    """
+    hits = [_trailing_place(m)[0] for m in _GROUP_PLACE.finditer(text)]
+    hits += [_leading_place(m)[0] for m in _GROUP_IN.finditer(text)]
+    named = {(h.zone, h.candidates): h for h in hits if h is not None}
+    if len(named) != 1:
+        return None
+    hit = next(iter(named.values()))
+    return replace(hit, query=re.sub(r"^the\s+", "", hit.query, flags=re.I))  # "the New York"
 
 
 def scan_text(text: str) -> list[Token]:
     tokens = _scan(text)
-    if "in " in text.lower() or " time" in text.lower():
+    if "in " in text.lower() or " time" in text.lower():  # "their time" included
         tokens += _scan_places(text, tokens)
     return sorted(tokens, key=lambda t: t.start)
 

@@ -113,7 +113,11 @@ def zone_mentions(text: str) -> list[ZoneMention]:
             assert isinstance(anchor, Anchor)
             mentions.append(ZoneMention("explicit", anchor.label, shown))
         elif token.kind == "place" and token.place is not None:
-            placed = _FIRST_PERSON.search(text[max(0, token.start - 40) : token.start])
+            # "their time" is a group's place ("the New York office"), never the person's
+            theirs = shown.lower().startswith("their")
+            placed = not theirs and _FIRST_PERSON.search(
+                text[max(0, token.start - 40) : token.start]
+            )
             explicit = not placed and (id(token) in attached or shown.lower().endswith("time"))
             # "what time is it in Tokyo" asks about Tokyo: named, it does not place them
             strength: Literal["explicit", "location", "named"] = (
@@ -124,7 +128,7 @@ def zone_mentions(text: str) -> list[ZoneMention]:
                 ZoneMention(
                     strength,
                     place.zone,
-                    shown,
+                    place.query if theirs else shown,
                     None if place.zone else place.question(),
                     tuple(c.zone for c in place.candidates),
                 )

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import Agent, TurnOutput
+from bot.agent import SUMMARY_PROMPT, Agent, TurnOutput
 from bot.chat import chat
 from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
@@ -534,15 +534,26 @@ async def _compacting(
         await provider.aclose()
 
 
+def _asked(server: FakeLLMServer, n: int) -> str:
+    """What summary request `n` asked to summarise, after the summary prompt."""
+    asked = server.completions[n].json["messages"][-1]["content"]
+    ask = f"(clockbot: {SUMMARY_PROMPT})\n\n"
+    assert asked.startswith(ask)
+    return str(asked[len(ask) :])
+
+
+_WORDY = [
+    StoredMessage(role=role, content=f"{role} {n} " + "words " * 20)
+    for n in range(6)
+    for role in ("user", "assistant")
+]
+
+
 async def test_a_long_history_is_compacted_in_the_output_not_in_the_store(
     store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
 ) -> None:
     wrapper, _ = store
-    history = [
-        StoredMessage(role=role, content=f"{role} {n} " + "words " * 20)
-        for n in range(6)
-        for role in ("user", "assistant")
-    ]
+    history = _WORDY
     server.script("They talked about words.", "Sure.")
     output, thread_key = await _compacting(store, server, history)
 
@@ -580,7 +591,7 @@ async def test_an_earlier_summary_is_carried_whole_and_only_what_followed_is_sum
     server.script("They talked about words.", "Sure.")
     output, _ = await _compacting(store, server, history)
 
-    asked = server.completions[0].json["messages"][1]["content"]
+    asked = _asked(server, 0)
     assert "Marta" not in asked and asked.startswith("user: user 0 words")
     assert output.compaction is not None
     summary = output.compaction.head[0].content
@@ -605,13 +616,47 @@ async def test_summaries_past_their_room_are_shortened_together(
     )
     output, _ = await _compacting(store, server, history)
 
-    second = server.completions[1].json["messages"][1]["content"]
+    second = _asked(server, 1)
     assert second.startswith("Earlier summaries, oldest first:\nTheir sister Marta")
     assert second.endswith("They talked about words.")
     assert output.compaction is not None
     assert output.compaction.head[0].content.endswith(
         "]\nMarta, their sister, comes Saturday. They paint. They"
     )  # each sentence once
+
+
+async def test_the_summary_is_asked_behind_the_turns_own_prefix(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> None:
+    """Under a system prompt of its own, the summary evicted a one-slot server's cached
+    prefix, and the turn after it read ~3,000 tokens again (docs/eval.md)."""
+    server.script("They talked about words.", "Sure.")
+    await _compacting(store, server, _WORDY)
+
+    summary, turn = (c.json for c in server.completions)
+    system = {"role": "system", "content": SYSTEM_PROMPT}
+    assert summary["messages"][0] == turn["messages"][0] == system
+    assert summary["tools"] == turn["tools"]
+    assert _asked(server, 0).startswith("user: user 0 words")
+
+
+async def test_a_summary_answered_with_a_call_is_asked_again_alone(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> None:
+    server.script(
+        Reply.tool_call("current_time", "{}"),  # offered the tools, it called one
+        "They talked about words.",
+        "Sure.",
+    )
+    output, _ = await _compacting(store, server, _WORDY)
+
+    alone = server.completions[1].json
+    assert alone["messages"][0] == {"role": "system", "content": SUMMARY_PROMPT}
+    assert alone["messages"][1]["content"].startswith("user: user 0 words")
+    assert not alone.get("tools")
+    assert output.compaction is not None
+    assert output.compaction.head[0].content.endswith("]\nThey talked about words.")
+    assert output.reply == "Sure." and output.effects == ()  # the call was never run
 
 
 # ------------------------------------------------------------------ retries (Turns)

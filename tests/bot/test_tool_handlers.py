@@ -331,6 +331,39 @@ async def test_a_reminder_for_what_they_asked_to_keep_in_mind_is_a_note(world: W
     assert result["scheduled"] is True
 
 
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("remind", {"text": "call with New York", "when": "tomorrow 9:00"}),
+        ("send_message", {"text": "What time is it in Kathmandu?"}),
+    ],
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the New York office wants a call tomorrow at 9am their time. what time is that for me?",
+        "what time is it in Kathmandu?",
+        "¿cuántos días faltan para Navidad?",
+    ],
+)
+async def test_a_message_that_only_asks_about_time_sends_nothing(
+    world: World, tool: str, arguments: dict[str, object], text: str
+) -> None:
+    """The eleventh run: asked what a New York time was for them, Qwen2.5-Coder-1.5B set a
+    reminder; asked Kathmandu's time, it sent the question back (docs/eval.md)."""
+    context = await world.context(text=text)
+    _error(await _call(context, tool, **arguments), "bad_arguments", "Answer the question")
+    assert context.staged == []
+
+
+async def test_a_question_about_time_with_a_reminder_asked_for_sets_it(world: World) -> None:
+    asked = await world.context(text="how long until the train? remind me 10 minutes before 6pm")
+    result = await _call(asked, "remind", text="train", when="5:50pm")
+    assert result["scheduled"] is True
+    told = await world.context(text="the train leaves at 6pm")  # no question: the model may act
+    assert (await _call(told, "remind", text="train", when="5:50pm"))["scheduled"] is True
+
+
 async def test_a_due_note_for_a_repeat_they_asked_for_is_that_repeat(world: World) -> None:
     """The tenth run: `remember(due_at="tomorrow 20:00")` for "todos los días a las 8 de la
     noche" became a one-shot reminder (docs/eval.md)."""

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from clockcore import find_time_expressions, parse_anchored_time
 from clockcore.parse_result import ParseResult
+from clockcore.zonetext import zone_mentions
 
 ZONES = [
     "America/New_York",
@@ -673,6 +674,15 @@ TEXT_ZONE_ROWS: list[tuple[str, str | tzinfo, str | None, Expect]] = [
     ("9am UTC+5:30", timezone(hm(5, 30)), None, point_at(9)),
     ("9am GMT-3", timezone(hm(-3)), None, point_at(9)),
     ("tomorrow 18:00 UTC-3", timezone(hm(-3)), None, day_at(days_from_today(1), 18)),
+    # "their time": the one place the message names a group by (docs/time-rules.md)
+    ("the New York office wants 9am their time", "America/New_York", None, point_at(9)),
+    ("our team in Lisbon meets at 10 their time", "Europe/Lisbon", None, point_at(10)),
+    (
+        "the client from Sydney said tomorrow 8am their local time",
+        "Australia/Sydney",
+        None,
+        day_at(days_from_today(1), 8),
+    ),
 ]
 
 
@@ -724,6 +734,27 @@ TIMESTAMP_ROWS = [
 def test_full_timestamps_are_exact(text: str, expected: datetime, tz: str | None) -> None:
     result = check_span(text, tz, REFS["jun10"], (expected, expected), "absolute")
     assert result.zone_source == "text", describe(result)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tomorrow at 9am their time",  # nobody named
+        "a call with Jordan at 9am their time",  # a person, maybe: no group named
+        "the Tokyo team and the Paris office meet at 9 their time",  # two places
+    ],
+)
+def test_their_time_without_one_place_is_asked(text: str) -> None:
+    result = parse_anchored_time(text, "Europe/Berlin", REFS["jun10"])
+    assert result.needs_clarification and result.start_instant is None, describe(result)
+
+
+def test_their_time_is_theirs_never_where_the_person_is() -> None:
+    """ "moved" before it reads as the person moving ("I moved to Lisbon"): not here."""
+    mentions = zone_mentions("the New York office moved the call to 9am their local time")
+    assert [(m.strength, m.zone, m.text) for m in mentions] == [
+        ("explicit", "America/New_York", "New York")
+    ]
 
 
 # =========================================================================== abbreviations

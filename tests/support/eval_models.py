@@ -69,7 +69,7 @@ class ScriptedModel:
 
     def _answer(self, body: Any) -> Reply:
         messages = body.get("messages", []) if isinstance(body, dict) else []
-        if messages and messages[0].get("content") == SUMMARY_PROMPT:
+        if messages and SUMMARY_PROMPT in _text(messages[-1]):
             return Reply.text("The person and clockbot talked about their plans.")
         last_user = max(
             (i for i, m in enumerate(messages) if m.get("role") == "user"), default=None

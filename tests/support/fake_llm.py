@@ -278,7 +278,7 @@ def _due_job(body: Any) -> tuple[int, str] | None:
 def _newest_turn(body: Any) -> tuple[int | None, int]:
     """("msg N"'s N or None, how many model answers follow it) for an OpenAI request body."""
     if not isinstance(body, dict) or not body.get("tools"):
-        return None, 0  # a summary request has no tools
+        return None, 0  # a request without tools is no conversation turn
     messages = body.get("messages")
     if not isinstance(messages, list):
         return None, 0
@@ -290,6 +290,8 @@ def _newest_turn(body: Any) -> tuple[int | None, int]:
                 content = "".join(
                     part.get("text", "") for part in content if isinstance(part, dict)
                 )
+            # A summary request (bot.agent._summarise) ends with transcript lines, each
+            # after its role ("user: msg 3"): never a bare "msg N".
             match = _MSG_RE.search(content) if isinstance(content, str) else None
             if match is None:
                 return None, 0
