@@ -127,7 +127,7 @@ async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
             "give when: the person's own words for the time, e.g. 'in 2 hours', "
             "'tomorrow at 9am', 'every Monday at 9'"
         )
-    sending(context, "remind", on_a_question=False)
+    sending(context, "remind")
     rule = _repeat(when, every, context)
     if rule is not None:
         return _repeating(text, rule, arguments.get("missed", "one"), context)

@@ -14,7 +14,6 @@ from datetime import datetime, time, timedelta
 from functools import cached_property
 from typing import Any, Literal
 
-from bot.reminder_words import only_asks_about_time
 from bot.replies import language_of
 from bot.tool_errors import BadArguments, NotAvailable, ZoneUnknown
 from clockcore import (
@@ -436,14 +435,6 @@ def said(at: datetime, context: ToolSession) -> str:
     return say_when(at, context.session_tz, now=context.clock.now(), language=context.language)
 
 
-def sending(context: ToolSession, name: str, *, on_a_question: bool = True) -> None:
-    """Refuses `name`, a tool that sends, where nothing can be sent, and (not
-    `on_a_question`) on a message that only asks about time (`only_asks_about_time`)."""
+def sending(context: ToolSession, name: str) -> None:
     if not context.can_send:
         raise NotAvailable(f"{name} is not available here: there is no outbox to send through")
-    if not on_a_question and only_asks_about_time(context.message.text):
-        raise BadArguments(
-            f"{name} not run: the person asked a question about time and asked for no "
-            "reminder or message. Answer the question in your reply (the runtime block and "
-            "convert_time have the times)."
-        )

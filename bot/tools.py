@@ -23,6 +23,7 @@ from bot.llm.types import ToolCall, ToolSpec
 from bot.meeting_tools import MEETING_HANDLERS, MEETING_TOOLS
 from bot.memory_tools import MEMORY_HANDLERS
 from bot.reminder_tools import REMINDER_HANDLERS, REMINDER_TOOLS
+from bot.reminder_words import only_asks_about_time
 from bot.tool_session import (
     TEXT,
     WHEN,
@@ -171,6 +172,8 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
         return _error("bad_arguments", f"arguments are not JSON: {exc.msg}")
     if not isinstance(arguments, dict):
         return _error("bad_arguments", "arguments must be a JSON object")
+    if call.name in _SENDING and only_asks_about_time(context.message.text):
+        return json.dumps(_answer_instead(call.name, context), ensure_ascii=False)
     try:
         result = await handler(arguments, context)
     except ZoneUnknown as exc:
@@ -182,6 +185,37 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
     except NotAvailable as exc:
         return _error("not_available", str(exc))
     return json.dumps(result, ensure_ascii=False)
+
+
+_SENDING = frozenset({"remind", "send_message"})
+
+
+def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:
+    """What `name` answers on a message that only asks about time: nothing done, and the facts.
+
+    Asked "what time is that for me?" about a call, Qwen2.5-Coder-1.5B set a
+    reminder for the call; asked "what time is it in Kathmandu?", it sent the
+    question back as a message; told by an error, or by a result saying "not
+    run", it answered "I can't assist with that" (docs/eval.md). So nothing is
+    set or sent, and the result is no error: `said` holds what answers the
+    question on both clocks, as `convert_time` says it: the time their message
+    names, read whole, or else the clock now in each place it names.
+    """
+    now, mine = context.clock.now(), context.session_tz
+    answers = []
+    theirs = context.their_time
+    if theirs is not None:
+        text = context.message.text[: theirs.end]  # "the New York office … 9am their time"
+        read = parse_anchored_time(text, mine, now, language=context.language)
+        if read.start_instant is not None and not read.needs_clarification:
+            answers.append(_both_clocks(read.start_instant, read.zone or mine, mine))
+    if not answers:  # what time it is there now: "what time is it in Kathmandu?"
+        answers = [_both_clocks(now, named.zone, mine) for named in context.envelope.other_zones]
+    return {
+        "said": answers,
+        "set": False,
+        "why": f"they asked a question, so no {name}: answer it with `said`",
+    }
 
 
 def _error(kind: str, message: str, ask: str | None = None) -> str:
@@ -328,7 +362,7 @@ _REMINDER_SET = "this text is a reminder set in this turn; it goes out at its ti
 
 async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     text = required_text(arguments, "text")
-    sending(context, "send_message", on_a_question=False)
+    sending(context, "send_message")
     same = [e for e in context.staged if isinstance(e, Enqueue | NewSchedule) and e.text == text]
     sends = [e for e in same if isinstance(e, Enqueue) and e.kind == "proactive"]
     if len(sends) < len(same):

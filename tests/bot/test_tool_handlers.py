@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -352,8 +353,26 @@ async def test_a_message_that_only_asks_about_time_sends_nothing(
     """The eleventh run: asked what a New York time was for them, Qwen2.5-Coder-1.5B set a
     reminder; asked Kathmandu's time, it sent the question back (docs/eval.md)."""
     context = await world.context(text=text)
-    _error(await _call(context, tool, **arguments), "bad_arguments", "Answer the question")
+    result = await _call(context, tool, **arguments)
+    assert "error" not in result and result["set"] is False
     assert context.staged == []
+
+
+async def test_what_answers_the_question_comes_instead(world: World) -> None:
+    """Told by an error not to set it, the model answered "I can't assist with that": the
+    result holds the facts that answer the question (docs/eval.md)."""
+    new_york = await world.context(
+        text="the New York office wants a call tomorrow at 9am their time. what time is that?"
+    )
+    result = await _call(new_york, "remind", text="call", when="tomorrow 9am")
+    nine_there = datetime(2026, 4, 30, 9, tzinfo=ZoneInfo("America/New_York"))  # NIGHT + 1 day
+    mine = nine_there.astimezone(ZoneInfo(LA))
+    assert result["said"] == [f"09:00 Thursday in New York is {mine:%H:%M %A} in Los Angeles"]
+    kathmandu = await world.context(text="what time is it in Kathmandu?")
+    result = await _call(kathmandu, "send_message", text="What time is it in Kathmandu?")
+    there = world.clock.now().astimezone(ZoneInfo("Asia/Kathmandu"))
+    here = world.clock.now().astimezone(ZoneInfo(LA))
+    assert result["said"] == [f"{there:%H:%M %A} in Kathmandu is {here:%H:%M %A} in Los Angeles"]
 
 
 async def test_a_question_about_time_with_a_reminder_asked_for_sets_it(world: World) -> None:
