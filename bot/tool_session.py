@@ -145,6 +145,13 @@ class ToolSession:
         """
         return _find_their_time(self.message.text, self.language)
 
+    @property
+    def their_words(self) -> str | None:
+        """The message up to the end of `their_time`, what reads it: the words before it
+        may name its place ("the New York office … tomorrow at 9am their time")."""
+        theirs = self.their_time
+        return None if theirs is None else self.message.text[: theirs.end]
+
     def personal(self, what: str) -> None:
         """Refuse `what`, a person-wide change or read, in a group thread.
 
@@ -356,23 +363,23 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
     Raises:
         BadArguments: neither reads; the error is `when`'s.
     """
-    theirs = context.their_time
+    theirs, words = context.their_time, context.their_words or ""
     if when is None:
         if theirs is None:
             raise BadArguments("give when: the person's own words for the time")
-        return instant(theirs.text, context, day_at_window=True), theirs.text
+        return instant(words, context, day_at_window=True), theirs.text
     try:
         at = instant(when, context, day_at_window=True)
     except BadArguments as unread:
         if theirs is None:
             raise
         try:
-            return instant(theirs.text, context, day_at_window=True), theirs.text
+            return instant(words, context, day_at_window=True), theirs.text
         except BadArguments:
             raise unread from None
     if theirs is not None and (_part_of(when, theirs.text) or _complete(theirs)):
         try:
-            mine = instant(theirs.text, context, day_at_window=True)
+            mine = instant(words, context, day_at_window=True)
         except BadArguments:
             return at, None
         if mine != at:

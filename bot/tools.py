@@ -203,10 +203,8 @@ def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:
     """
     now, mine = context.clock.now(), context.session_tz
     answers = []
-    theirs = context.their_time
-    if theirs is not None:
-        text = context.message.text[: theirs.end]  # "the New York office … 9am their time"
-        read = parse_anchored_time(text, mine, now, language=context.language)
+    if context.their_words is not None:
+        read = parse_anchored_time(context.their_words, mine, now, language=context.language)
         if read.start_instant is not None and not read.needs_clarification:
             answers.append(_both_clocks(read.start_instant, read.zone or mine, mine))
     if not answers:  # what time it is there now: "what time is it in Kathmandu?"

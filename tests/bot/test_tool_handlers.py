@@ -375,6 +375,17 @@ async def test_what_answers_the_question_comes_instead(world: World) -> None:
     assert result["said"] == [f"{there:%H:%M %A} in Kathmandu is {here:%H:%M %A} in Los Angeles"]
 
 
+async def test_their_time_is_read_with_the_place_named_before_it(world: World) -> None:
+    """ "tomorrow at 9am their time" read alone has no place and asks; the model's "tomorrow
+    9am" then stood, 9am in the person's zone. Read with the words before it, it is New York's."""
+    context = await world.context(
+        text="remind me of the call the New York office wants tomorrow at 9am their time"
+    )
+    result = await _call(context, "remind", text="call New York", when="tomorrow 9am")
+    nine_there = datetime(2026, 4, 30, 9, tzinfo=ZoneInfo("America/New_York"))  # NIGHT + 1 day
+    assert datetime.fromisoformat(str(result["at"])) == nine_there
+
+
 async def test_a_question_about_time_with_a_reminder_asked_for_sets_it(world: World) -> None:
     asked = await world.context(text="how long until the train? remind me 10 minutes before 6pm")
     result = await _call(asked, "remind", text="train", when="5:50pm")
