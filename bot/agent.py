@@ -30,6 +30,7 @@ from bot.prompt import (
     proactive_turn,
     user_turn,
 )
+from bot.reminder_words import only_asks_about_time
 from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK
 from bot.tool_errors import tool_error
 from bot.tools import TOOLS, ToolSession, run_tool
@@ -99,15 +100,25 @@ the prompt asks for each name with who it is to them. Its examples name nobody, 
 can pass from the prompt into a summary."""
 
 
-def speak_up(produced: Sequence[Message]) -> Message:
+def speak_up(produced: Sequence[Message], *, question: bool = False) -> Message:
     """Asked once in a turn after an empty answer, at the end of that one request only.
 
     It names the tools the turn ran. The first wording ("your last message to the person
     was empty. Answer them now in words.") was read by Qwen2.5-Coder-1.5B as a question
     about "the person's last message" and refused, 42 times in one run; this one was
-    answered in 5 replays of 5 (docs/eval.md, fifth run).
+    answered in 5 replays of 5 (docs/eval.md, fifth run). On a message that only asks
+    about time (`question`) it asks for the answer, with the last result's `said`:
+    asked for "what was done", Qwen answered "how many days until Christmas?" with "The
+    person was reminded that Christmas is in 2 days" (docs/eval.md, twelfth run).
     """
     names = ", ".join(dict.fromkeys(call.name for m in produced for call in m.tool_calls))
+    if names and question:
+        said = _last_said(produced)
+        return Message(
+            "user",
+            f"(clockbot: the tools are done ({names}). Write your reply to the person: one "
+            f"sentence answering their question.{f' The results say: {said}.' if said else ''})",
+        )
     if names:
         return Message(
             "user",
@@ -115,6 +126,22 @@ def speak_up(produced: Sequence[Message]) -> Message:
             "one sentence saying what was done.)",
         )
     return Message("user", "(clockbot: write your reply to the person's message now.)")
+
+
+def _last_said(produced: Sequence[Message]) -> str:
+    """The `said` of the last tool result that has one ("" if none), as one line."""
+    for message in reversed(produced):
+        if message.role != "tool":
+            continue
+        try:
+            said = json.loads(message.content).get("said")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(said, list):
+            said = "; ".join(str(line) for line in said)
+        if said:
+            return " ".join(str(said).split())[:300]
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +325,7 @@ class Agent:
             if not answer.tool_calls and not answer.content.strip() and not nudge:
                 # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
                 # docs/eval.md): ask once more for the words; neither message is kept.
-                nudge = [speak_up(produced)]
+                nudge = [speak_up(produced, question=only_asks_about_time(session.message.text))]
                 continue
             nudge = []
             claim = (
@@ -394,7 +421,8 @@ class Agent:
         tokens where the thread's last request says how many characters make one.
         The most recent messages that fit `AFTER_COMPACTION_SHARE` of the window
         beside the summary are kept word for word (`keep_recent` at most, the last
-        exchange at least), so the next compaction is some turns away.
+        exchange at least), so the next compaction is some turns away; where even the
+        last exchange does not fit, only its words are kept (`_last_exchange_words`).
 
         The summary is a user message that says when it was made; the system
         prompt is never touched. Recent messages keep their bytes, so the
@@ -412,11 +440,16 @@ class Agent:
             kept_room = self._room(newest, ratio, AFTER_COMPACTION_SHARE) - SUMMARY_CHARS
             while keep > KEEP_ON_OVERFLOW and sum(_size(m) for m in stored[-keep:]) > kept_room:
                 keep -= 1
+            # A fixed prefix near half the window leaves no room for even the last exchange:
+            # kept word for word, it made every turn compact again (docs/eval.md); its words
+            # alone are kept, the rest goes into the summary.
+            if sum(_size(m) for m in stored[-keep:]) > kept_room:
+                keep = 0
         if not over and not force:
             return stored, None
-        if force:
+        if force and keep:
             keep = KEEP_ON_OVERFLOW
-        cut = _cut_point(stored, keep)
+        cut = _cut_point(stored, keep) if keep else len(stored)
         if cut <= 0:
             return stored, None
         carried, newer = _earlier_summary(stored[:cut])
@@ -439,6 +472,7 @@ class Agent:
                 f"a summary, not the words]\n{summary}",
             ),
             StoredMessage(role="assistant", content="Noted."),
+            *(_last_exchange_words(stored) if cut == len(stored) else ()),
         )
         compaction = Compaction(upto_seq=cut, head=head, expected_length=len(stored))
         return [*head, *stored[cut:]], compaction
@@ -632,6 +666,23 @@ def _their_lines(older: Sequence[StoredMessage]) -> str:
 def _transcript(messages: Sequence[StoredMessage]) -> str:
     """`messages` as the summary request reads them: one line each, blocks left out."""
     return "\n".join(f"{m.role}: {_words(m.content)}" for m in messages if m.content)
+
+
+def _last_exchange_words(stored: Sequence[StoredMessage]) -> tuple[StoredMessage, ...]:
+    """The last exchange as its words alone: the person's line without its runtime block and
+    the answer without its tool rounds, each cut to 300 characters (`_words`); nothing when
+    the exchange has no answer in words, so roles still alternate after the summary."""
+    asked = next((i for i in range(len(stored) - 1, -1, -1) if stored[i].role == "user"), None)
+    if asked is None:
+        return ()
+    line = _words(stored[asked].content)
+    answers = [m for m in stored[asked + 1 :] if m.role == "assistant" and m.content.strip()]
+    if not line or not answers:
+        return ()
+    return (
+        StoredMessage(role="user", content=line),
+        StoredMessage(role="assistant", content=_words(answers[-1].content)),
+    )
 
 
 def _earlier_summary(older: Sequence[StoredMessage]) -> tuple[str, Sequence[StoredMessage]]:

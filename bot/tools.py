@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any, Literal
 
 from bot.action_tools import ACTION_HANDLERS
@@ -48,6 +48,7 @@ from clockcore import (
 )
 from clockcore.meetings import zone_label
 from clockcore.places import lookup_place
+from clockcore.time_questions import CountedTo, counts_to
 from clockcore.zones import parse_utc_offset, zone_from_label
 from clockcore.zonetext import unnamed_by_abbreviation
 from wrapper import UnknownItemError
@@ -198,8 +199,9 @@ def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:
     question back as a message; told by an error, or by a result saying "not
     run", it answered "I can't assist with that" (docs/eval.md). So nothing is
     set or sent, and the result is no error: `said` holds what answers the
-    question on both clocks, as `convert_time` says it: the time their message
-    names, read whole, or else the clock now in each place it names.
+    question: the time their message names, read whole, on both clocks as
+    `convert_time` says it; the day a count question counts to; or else the
+    clock now in each place it names.
     """
     now, mine = context.clock.now(), context.session_tz
     answers = []
@@ -207,8 +209,12 @@ def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:
         read = parse_anchored_time(context.their_words, mine, now, language=context.language)
         if read.start_instant is not None and not read.needs_clarification:
             answers.append(_both_clocks(read.start_instant, read.zone or mine, mine))
+    if not answers and (
+        counted := counts_to(context.message.text, mine, now, language=context.language)
+    ):
+        answers = [_days_to(counted, now)]  # "how many days until Christmas?"
     if not answers:  # what time it is there now: "what time is it in Kathmandu?"
-        answers = [_both_clocks(now, named.zone, mine) for named in context.envelope.other_zones]
+        answers = [_now_in(now, named.zone) for named in context.envelope.other_zones]
     return {
         "said": answers,
         "set": False,
@@ -276,6 +282,27 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
         "to_zone": target,
         "said": _both_clocks(parsed.start_instant, parsed.zone or "UTC", target),
     }
+
+
+def _days_to(counted: CountedTo, now: datetime) -> str:
+    """What a count question counts to, and how many days away: "Christmas is Friday 25
+    December 2026, 291 days after today (Monday 9 March 2026)". Asked how many days until
+    Christmas, a 1.5B model said 290 (docs/eval.md)."""
+    zone = zone_from_label(counted.zone)
+    today, then = now.astimezone(zone), counted.at.astimezone(zone)
+    days = (then.date() - today.date()).days
+    clock = "" if then.time() == time(0) else f" {then:%H:%M}"
+    return (
+        f"{counted.words} is {then:%A %-d %B %Y}{clock} in {zone_label(counted.zone)}, "
+        f"{days} days after today ({today:%A %-d %B %Y})"
+    )
+
+
+def _now_in(now: datetime, zone: str) -> str:
+    """The clock now in `zone` alone: "It is 17:45 Monday in Kathmandu now". Given both
+    clocks ("17:45 Monday in Kathmandu is 12:00 Monday in London"), Qwen answered "what time
+    is it in Kathmandu?" with London's 12:00 (docs/eval.md, twelfth run)."""
+    return f"It is {now.astimezone(zone_from_label(zone)):%H:%M %A} in {zone_label(zone)} now"
 
 
 def _both_clocks(at: datetime, source: str, target: str) -> str:

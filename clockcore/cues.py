@@ -376,7 +376,9 @@ def time_word_beside(
             if _is_time_word(folded, languages):
                 return word.group()
             if side is after and folded in _ALTERNATIVES:
-                following = text[word.end() :].split()[:1]
+                # "the 31st or the 1st": the alternative past its article.
+                ahead = text[word.end() :].split()[:3]
+                following = [w for w in ahead if fold(w) not in _JOINING][:1]
                 if following and (
                     any(c.isdigit() for c in following[0])
                     or _is_time_word(fold(following[0]), languages)

@@ -410,10 +410,45 @@ async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
     assert asked[-1] == {
         "role": "user",
         "content": "(clockbot: the tools are done (current_time). Write your reply to the "
-        "person: one sentence saying what was done.)",
+        "person: one sentence answering their question.)",
     }
     assert asked[-2]["role"] == "tool"  # the empty answer is not shown back
     assert "last message" not in asked[-1]["content"]
+    server.script(
+        Reply.calls(ScriptedToolCall("current_time", json.dumps({"zone": "Asia/Tokyo"}))), "", "Ok."
+    )
+    ref = _ref(clock, "remind me at 9 to stretch", "m2")  # asks for something: what was done
+    await agent.answer(await wrapper.receive(ref), [], ref)
+    assert (
+        server.completions[-1]
+        .json["messages"][-1]["content"]
+        .endswith("one sentence saying what was done.)")
+    )
+
+
+async def test_an_empty_answer_to_a_question_is_asked_with_the_results_said(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """The twelfth run: after `said` held "291 days after today", an empty answer was asked
+    for "what was done", and Qwen wrote "The person was reminded that Christmas is in 2
+    days" (docs/eval.md). Asked for the answer with the result's `said`, it has the fact."""
+    wrapper, clock = store
+    server.script(
+        Reply.calls(
+            ScriptedToolCall("remind", json.dumps({"text": "Christmas", "when": "in 2 days"}))
+        ),
+        "",
+        "291 days.",
+    )
+    ref = _ref(clock, "how many days until Christmas?")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "291 days." and output.effects == ()
+    asked = server.completions[2].json["messages"][-1]["content"]
+    assert asked.startswith("(clockbot: the tools are done (remind). Write your reply to the ")
+    assert (
+        "answering their question. The results say: Christmas is Friday 25 December 2026" in asked
+    )
+    assert "days after today" in asked
 
 
 async def test_a_second_empty_answer_says_so(

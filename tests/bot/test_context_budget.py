@@ -9,6 +9,7 @@ it, from the server's ``/props``.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from collections.abc import AsyncIterator
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.agent import Agent
+from bot.agent import SUMMARY_PROMPT, Agent
 from bot.cache_watch import WatchedProvider
 from bot.chat import chat as console_chat
 from bot.config import LLMSettings, Settings
@@ -29,6 +30,7 @@ from bot.replies import TOO_LONG_FOR_MODEL
 from bot.turns import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
+from clockcore.envelope import RUNTIME_BLOCK_START
 from tests.support.fake_llm import FakeLLMServer, Reply
 from wrapper import InteractionWrapper
 from wrapper.history import EARLIER
@@ -67,19 +69,26 @@ class Chat:
         return [i.text for i in sorted(items, key=lambda i: i.id)]
 
 
-@pytest.fixture
-async def chat(database_url: str) -> AsyncIterator[Chat]:
+@contextlib.asynccontextmanager
+async def _chat_in(database_url: str, limit: int) -> AsyncIterator[Chat]:
+    """A chat with the fake server's window at `limit` tokens, found from its `/props`."""
     wrapper = await InteractionWrapper.open(database_url, clock=SettableClock(START))
     try:
-        async with FakeLLMServer(default_text=ANSWER, context_limit=LIMIT) as server:
+        async with FakeLLMServer(default_text=ANSWER, context_limit=limit) as server:
             settings = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
             found = await discover(settings)
-            assert found == (LIMIT, "llama.cpp /props")
+            assert found == (limit, "llama.cpp /props")
             chat = Chat(wrapper, server, found[0])
             yield chat
             await chat.provider.aclose()
     finally:
         await wrapper.close()
+
+
+@pytest.fixture
+async def chat(database_url: str) -> AsyncIterator[Chat]:
+    async with _chat_in(database_url, LIMIT) as chat:
+        yield chat
 
 
 async def test_forty_turns_in_a_4k_context_never_stick(chat: Chat) -> None:
@@ -92,7 +101,7 @@ async def test_forty_turns_in_a_4k_context_never_stick(chat: Chat) -> None:
     assert all(text == ANSWER.strip() or text == ANSWER for text in replies), replies[-3:]
     assert chat.server.overflows == 1  # only the injected one: compaction came first
     bodies = [r.json for r in chat.server.completions]
-    summaries = [b for b in bodies if not b.get("tools")]
+    summaries = [b for b in bodies if _asks_for_summary(b)]
     assert summaries, "compaction asked for a summary"
     compacted = [
         b for b in bodies
@@ -108,6 +117,29 @@ async def test_a_message_no_compaction_can_fit_is_answered_once(chat: Chat) -> N
     replies = await chat.replies()
     assert replies[-1] == TOO_LONG_FOR_MODEL.en
     assert await chat.wrapper.waiting.count() == 0  # nothing left to retry
+
+
+async def test_a_window_too_small_for_the_last_exchange_keeps_its_words(database_url: str) -> None:
+    """A fixed prefix over half the window (the eval's 6,144 tokens beside ~3,100 of prompt and
+    tools): kept word for word, the last exchange made every turn compact again. Its words are
+    kept after the summary instead, so turns go out between compactions."""
+    async with _chat_in(database_url, 5_120) as chat:
+        for n in range(16):
+            await chat.say(f"message {n}: " + "a plain sentence about my day and my plans. " * 5)
+        replies = await chat.replies()
+    bodies = [r.json for r in chat.server.completions if r.json.get("tools")]
+    compacted = [b["messages"] for b in bodies if EARLIER in str(b["messages"][1]["content"])]
+    assert compacted, "turns went out with a compacted history"
+    first = compacted[0]
+    assert [m["role"] for m in first[1:6]] == ["user", "assistant", "user", "assistant", "user"]
+    assert first[2]["content"] == "Noted."
+    kept = first[3]["content"]  # the person's last line before it, without its runtime block
+    assert kept.startswith("message ") and RUNTIME_BLOCK_START not in kept, kept
+    answer = first[4]["content"]  # the answer's words, cut to 300 characters
+    assert ANSWER.startswith(answer.rstrip("…")) and len(answer) <= 300, answer
+    # Some turns after a compaction went out on the same summary: not one compaction a turn.
+    assert len({m[1]["content"] for m in compacted}) < len(compacted)
+    assert len(replies) == 16
 
 
 def test_overflow_and_template_errors_are_read_from_every_provider() -> None:
@@ -131,6 +163,13 @@ def test_overflow_and_template_errors_are_read_from_every_provider() -> None:
     assert known_window("gpt-4o-mini") == 128_000
     assert known_window("claude-sonnet-4-5") == 200_000
     assert known_window("gemma3") is None
+
+
+def _asks_for_summary(body: Any) -> bool:
+    """Whether a request asks for a compaction's summary: behind the turn's prefix (the prompt
+    in its last message) or alone (its system prompt; `bot.agent._summarise`)."""
+    messages = body.get("messages") or [{}]
+    return any(SUMMARY_PROMPT in str(m.get("content", "")) for m in (messages[0], messages[-1]))
 
 
 class _OverflowAt:
@@ -169,8 +208,9 @@ async def test_forty_piped_lines_in_a_small_window_are_all_answered_with_one_sys
     replies = out.getvalue().splitlines()
     assert len(replies) == 40
     assert all(reply.strip() == f"clockbot> {ANSWER.strip()}" for reply in replies), replies[-3:]
-    turns = [b for b in bodies if b.get("tools")]
+    summaries = [b for b in bodies if _asks_for_summary(b)]
+    assert summaries, "compaction asked for a summary"
+    turns = [b for b in bodies if b.get("tools") and not _asks_for_summary(b)]
     assert len({json.dumps(b["messages"][0], sort_keys=True) for b in turns}) == 1
-    assert [b for b in bodies if not b.get("tools")], "compaction asked for a summary"
     compacted = [b for b in turns if EARLIER in str(b["messages"][1].get("content", ""))]
     assert compacted, "turns went out with a compacted history"
