@@ -344,13 +344,21 @@ class Agent:
                 return produced
             refused_before = _refused_with_question(produced)
             repeated = bool(refused_before)
+            passed_on = ""
             for call in answer.tool_calls:
                 result = await run_tool(call, session)
                 produced.append(
                     Message(role="tool", content=result, tool_call_id=call.id, name=call.name)
                 )
+                if not passed_on and _is_reply(call, result):
+                    passed_on = _send_text([call])
                 asked = bool(tool_error(result).get("ask"))
                 repeated = repeated and asked and _signature(call) in refused_before
+            if passed_on:
+                # `send_message` passing on the answer to their question: those words are
+                # the reply (`bot.tools._passes_on`); asked again, Qwen wrote other ones.
+                produced.append(Message(role="assistant", content=passed_on))
+                return produced
             if repeated:
                 # The same refused calls again (a 1.5B model sent one six times, docs/eval.md):
                 # only the person can settle it, so the turn ends and asks them.
@@ -748,6 +756,17 @@ def _template_refused(exc: LLMTemplateError) -> None:
         "or use a model whose template supports tools.",
         exc,
     )
+
+
+def _is_reply(call: ToolCall, result: str) -> bool:
+    """Whether `call` was a `send_message` whose words the tool took as the turn's reply."""
+    if call.name != "send_message":
+        return False
+    try:
+        data = json.loads(result)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("reply") is True
 
 
 def _send_text(calls: Sequence[ToolCall]) -> str:

@@ -174,7 +174,10 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
     if not isinstance(arguments, dict):
         return _error("bad_arguments", "arguments must be a JSON object")
     if call.name in _SENDING and only_asks_about_time(context.message.text):
-        return json.dumps(_answer_instead(call.name, context), ensure_ascii=False)
+        answer = _answer_instead(call.name, context)
+        if call.name == "send_message" and _passes_on(arguments.get("text"), answer["said"]):
+            answer |= {"reply": True, "why": "these words answer them: they are your reply"}
+        return json.dumps(answer, ensure_ascii=False)
     try:
         result = await handler(arguments, context)
     except ZoneUnknown as exc:
@@ -282,6 +285,20 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
         "to_zone": target,
         "said": _both_clocks(parsed.start_instant, parsed.zone or "UTC", target),
     }
+
+
+def _passes_on(text: object, said: list[str]) -> bool:
+    """Whether `text` passes on one of `said`'s answers, as the model's reply.
+
+    Qwen2.5-Coder-1.5B answered questions about time by sending `said` back with
+    `send_message`, then, asked for its reply, wrote something else ("Christmas
+    is in 2 days" after sending "… 291 days after today"; docs/eval.md). Those
+    words, ours, are the reply (`bot.agent`); anything else stays unsent.
+    """
+    if not isinstance(text, str):
+        return False
+    flat = " ".join(text.split()).casefold()
+    return any(" ".join(line.split()).casefold() in flat for line in said)
 
 
 def _days_to(counted: CountedTo, now: datetime) -> str:

@@ -13,7 +13,7 @@ import itertools
 import json
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -449,6 +449,33 @@ async def test_an_empty_answer_to_a_question_is_asked_with_the_results_said(
         "answering their question. The results say: Christmas is Friday 25 December 2026" in asked
     )
     assert "days after today" in asked
+
+
+async def test_sending_the_answer_to_a_question_is_the_reply(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """The replays after the twelfth run: Qwen sent `said` back with `send_message`, 3 of 3,
+    then replied "Christmas is in 2 days" (docs/eval.md). Our answer's words are the reply,
+    and the model is not asked again; other words stay unsent."""
+    wrapper, clock = store
+    today = clock.now().date()
+    said = (
+        f"Christmas is Friday 25 December 2026 in UTC, {(date(2026, 12, 25) - today).days} "
+        f"days after today ({today:%A} {today.day} {today:%B %Y})"
+    )
+    server.script(Reply.calls(ScriptedToolCall("send_message", json.dumps({"text": said}))))
+    ref = _ref(clock, "how many days until Christmas?")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == said and output.effects == ()
+    assert [m.role for m in output.messages] == ["user", "assistant", "tool", "assistant"]
+    assert len(server.completions) == 1
+    server.script(
+        Reply.calls(ScriptedToolCall("send_message", json.dumps({"text": "290 days!"}))),
+        "291 days.",
+    )
+    ref = _ref(clock, "how many days until Christmas?", "m2")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "291 days." and output.effects == ()
 
 
 async def test_a_second_empty_answer_says_so(

@@ -1369,3 +1369,16 @@ async def test_a_count_question_gets_the_days_counted(world: World) -> None:
         f"({today:%A} {today.day} {today:%B %Y})"
     ]
     assert context.staged == []
+
+
+async def test_sending_the_answer_to_a_question_is_taken_as_the_reply(world: World) -> None:
+    """`send_message` with `said`'s own words is the turn's reply (`bot.agent`); a message of
+    other words, the question sent back, is held as before."""
+    context = await world.context(text="what time is it in Kathmandu?")
+    there = world.clock.now().astimezone(ZoneInfo("Asia/Kathmandu"))
+    answer = f"It is {there:%H:%M %A} in Kathmandu now"
+    passed = await _call(context, "send_message", text=f"{answer}.")
+    assert passed["reply"] is True and passed["said"] == [answer]
+    held = await _call(context, "send_message", text="What time is it in Kathmandu?")
+    assert "reply" not in held and held["set"] is False
+    assert context.staged == []
