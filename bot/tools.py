@@ -308,10 +308,14 @@ def _days_to(counted: CountedTo, now: datetime) -> str:
     zone = zone_from_label(counted.zone)
     today, then = now.astimezone(zone), counted.at.astimezone(zone)
     days = (then.date() - today.date()).days
-    clock = "" if then.time() == time(0) else f" {then:%H:%M}"
+    clock = ""
+    if then.time() != time(0):  # "how many hours until 5pm?": the hours too
+        hours, seconds = divmod(int((counted.at - now).total_seconds()), 3600)
+        clock = f" {then:%H:%M} (in {hours} h {seconds // 60} min)"
     return (
-        f"{counted.words} is {then:%A %-d %B %Y}{clock} in {zone_label(counted.zone)}, "
-        f"{days} days after today ({today:%A %-d %B %Y})"
+        f"{counted.words} is {then:%A} {then.day} {then:%B %Y}{clock} in "
+        f"{zone_label(counted.zone)}, {days} day{'' if days == 1 else 's'} after today "
+        f"({today:%A} {today.day} {today:%B %Y})"
     )
 
 

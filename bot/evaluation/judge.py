@@ -8,6 +8,7 @@ was made twice. The kinds and their fields are listed in docs/eval.md.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import replies
 from bot.evaluation.runner import Outcome, Said, StoreState, plain
 from bot.evaluation.scenario import Expectation
 from clockcore import to_iso
@@ -150,7 +152,27 @@ def _deferred(e: Expectation, state: StoreState, said: list[Said]) -> Check:
 
 
 def _replies(said: list[Said], step: int | None) -> list[str]:
-    return [s.text for s in said if s.who != "person" and (step is None or s.step == step)]
+    """What was answered at `step` (every step: None), clockbot's own fallbacks left out.
+
+    "I couldn't find the words for that one; could you ask me again?" is what
+    clockbot says when the model gave no words: its "?" is no question the
+    model asked, and Gemma 3 270M passed three "ask first" checks on it alone
+    (docs/eval.md).
+    """
+    return [
+        s.text
+        for s in said
+        if s.who != "person" and (step is None or s.step == step)
+        and s.text.strip() not in _FALLBACKS
+    ]  # fmt: skip
+
+
+_FALLBACKS = frozenset(
+    text
+    for reply in (replies.NO_WORDS, replies.STUCK, replies.NOT_A_TOOL, replies.UNAVAILABLE)
+    for text in dataclasses.astuple(reply)
+)
+"""The replies clockbot gives in place of the model's words, in every language."""
 
 
 def _reply(e: Expectation, state: StoreState, said: list[Said]) -> Check:

@@ -24,7 +24,9 @@ from bot.config import LLMSettings, Settings
 from bot.evaluation.judge import judge, spoken_times
 from bot.evaluation.report import CACHE_TARGET, judged
 from bot.evaluation.runner import Outcome, StoreState, run_scenario
+from bot.evaluation.runner import Said as EvalSaid
 from bot.evaluation.scenario import Scenario, ScenarioError, load_scenario, load_scenarios
+from bot.replies import NO_WORDS
 from tests.support.eval_models import ScriptedModel
 from tests.support.fake_llm import FakeLLMServer
 
@@ -273,3 +275,21 @@ def test_one_text_sent_twice_at_one_instant_is_an_effect_made_twice() -> None:
     )
     assert doubled(reminder, job("proactive", evening, None, evening)) == ""  # one now, one then
     assert doubled(reminder, job("reply", at, None, at)) == ""  # a reply quoting it is a reply
+
+
+@pytest.mark.parametrize("language", ["en", "es", "de"])
+def test_clockbots_own_fallback_is_no_answer(language: str) -> None:
+    """Gemma 3 270M passed "ask first" checks on "I couldn't find the words for that one;
+    could you ask me again?" alone: its "?" is clockbot's, not a question the model asked."""
+    (scenario,) = [s for s in load_scenarios(SCENARIOS) if s.name == "check-in-hedged"]
+    at = datetime(2026, 3, 9, 19, tzinfo=UTC)
+
+    def answered(text: str) -> bool:
+        transcript = [EvalSaid(2, at, "reply", text)]
+        state = StoreState([], [], [], [{"label": "run", "status": "planned"}], {}, [], [])
+        outcome = Outcome(scenario=scenario, baseline=False, transcript=transcript, state=state)
+        (check,) = [c for c in judge(outcome) if c.what.startswith("the answer to step 2")]
+        return check.ok
+
+    assert not answered(NO_WORDS.in_(language))
+    assert answered("Welcome back. Did you make it out for the run?")

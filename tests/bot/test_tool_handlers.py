@@ -1371,6 +1371,16 @@ async def test_a_count_question_gets_the_days_counted(world: World) -> None:
     assert context.staged == []
 
 
+async def test_a_count_to_a_time_of_day_says_the_hours_too(world: World) -> None:
+    context = await world.context(text="how many hours until 5pm?")  # 02:14 in Los Angeles
+    result = await _call(context, "send_message", text="soon")
+    today = world.clock.now().astimezone(ZoneInfo(LA))
+    assert result["said"] == [
+        f"5pm is {today:%A} {today.day} {today:%B %Y} 17:00 (in 14 h 46 min) in Los Angeles, "
+        f"0 days after today ({today:%A} {today.day} {today:%B %Y})"
+    ]
+
+
 async def test_sending_the_answer_to_a_question_is_taken_as_the_reply(world: World) -> None:
     """`send_message` with `said`'s own words is the turn's reply (`bot.agent`); a message of
     other words, the question sent back, is held as before."""
