@@ -32,7 +32,7 @@ from bot.prompt import (
 )
 from bot.reminder_words import only_asks_about_time
 from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK
-from bot.tool_errors import tool_error
+from bot.tool_errors import tool_error, tool_result
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
     RUNTIME_BLOCK_END,
@@ -131,12 +131,7 @@ def speak_up(produced: Sequence[Message], *, question: bool = False) -> Message:
 def _last_said(produced: Sequence[Message]) -> str:
     """The `said` of the last tool result that has one ("" if none), as one line."""
     for message in reversed(produced):
-        if message.role != "tool":
-            continue
-        try:
-            said = json.loads(message.content).get("said")
-        except (ValueError, AttributeError):
-            continue
+        said = tool_result(message.content).get("said") if message.role == "tool" else None
         if isinstance(said, list):
             said = "; ".join(str(line) for line in said)
         if said:
@@ -760,13 +755,7 @@ def _template_refused(exc: LLMTemplateError) -> None:
 
 def _is_reply(call: ToolCall, result: str) -> bool:
     """Whether `call` was a `send_message` whose words the tool took as the turn's reply."""
-    if call.name != "send_message":
-        return False
-    try:
-        data = json.loads(result)
-    except json.JSONDecodeError:
-        return False
-    return isinstance(data, dict) and data.get("reply") is True
+    return call.name == "send_message" and tool_result(result).get("reply") is True
 
 
 def _send_text(calls: Sequence[ToolCall]) -> str:

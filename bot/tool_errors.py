@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["BadArguments", "NotAvailable", "ZoneUnknown", "tool_error"]
+__all__ = ["BadArguments", "NotAvailable", "ZoneUnknown", "tool_error", "tool_result"]
 
 
 class BadArguments(ValueError):
@@ -30,10 +30,16 @@ class NotAvailable(Exception):
     """A tool that cannot act here: no outbox, or turned off by the person's policy."""
 
 
-def tool_error(content: str | None) -> dict[str, Any]:
-    """A tool result's error object (``error``, ``message``, maybe ``ask``); {} if it is none."""
+def tool_result(content: str | None) -> dict[str, Any]:
+    """A tool result as the JSON object it is; {} if it is none."""
     try:
         data = json.loads(content or "")
     except json.JSONDecodeError:
         return {}
-    return data if isinstance(data, dict) and "error" in data else {}
+    return data if isinstance(data, dict) else {}
+
+
+def tool_error(content: str | None) -> dict[str, Any]:
+    """A tool result's error object (``error``, ``message``, maybe ``ask``); {} if it is none."""
+    data = tool_result(content)
+    return data if "error" in data else {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime, time
+from datetime import datetime, time, tzinfo
 from typing import Any, Literal
 
 from bot.action_tools import ACTION_HANDLERS
@@ -243,8 +243,7 @@ async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dic
     if parsed.start_instant is not None and not parsed.needs_clarification:
         # "How many days until…" asked a 1.5B model to count in its head (docs/eval.md).
         zone = zone_from_label(parsed.zone or context.session_tz)
-        today = now.astimezone(zone).date()
-        result["days_from_today"] = (parsed.start_instant.astimezone(zone).date() - today).days
+        result["days_from_today"] = _days_from_today(parsed.start_instant, zone, now)
         result["said"] = said(parsed.start_instant, context)
     return result
 
@@ -307,7 +306,7 @@ def _days_to(counted: CountedTo, now: datetime) -> str:
     Christmas, a 1.5B model said 290 (docs/eval.md)."""
     zone = zone_from_label(counted.zone)
     today, then = now.astimezone(zone), counted.at.astimezone(zone)
-    days = (then.date() - today.date()).days
+    days = _days_from_today(counted.at, zone, now)
     clock = ""
     if then.time() != time(0):  # "how many hours until 5pm?": the hours too
         hours, seconds = divmod(int((counted.at - now).total_seconds()), 3600)
@@ -317,6 +316,11 @@ def _days_to(counted: CountedTo, now: datetime) -> str:
         f"{zone_label(counted.zone)}, {days} day{'' if days == 1 else 's'} after today "
         f"({today:%A} {today.day} {today:%B %Y})"
     )
+
+
+def _days_from_today(at: datetime, zone: tzinfo, now: datetime) -> int:
+    """Calendar days from today to `at`'s day, both in `zone`."""
+    return (at.astimezone(zone).date() - now.astimezone(zone).date()).days
 
 
 def _now_in(now: datetime, zone: str) -> str:
