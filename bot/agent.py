@@ -99,6 +99,9 @@ repaint the hallway"), and the next answer could not say who was visiting (docs/
 the prompt asks for each name with who it is to them. Its examples name nobody, so no name
 can pass from the prompt into a summary."""
 
+SUMMARY_AGAIN = "No tool can help here and nobody reads this but you: write the summary now."
+"""Before a summary answered with a call or nothing is asked alone (`Agent._summarise`)."""
+
 
 def speak_up(produced: Sequence[Message], *, question: bool = False) -> Message:
     """Asked once in a turn after an empty answer, at the end of that one request only.
@@ -507,17 +510,21 @@ class Agent:
         turn after the compaction. Asked under a system prompt of its own, the
         summary evicted them, and every turn after a compaction read its ~3,000
         tokens again (long-conversation's cached share 39%, docs/eval.md). A model
-        that answers with a call, or nothing, is asked once more under the summary
-        prompt alone, with no tools.
+        that answers with a call, or nothing, is asked once more behind the same
+        prefix (`SUMMARY_AGAIN`), and only then under the summary prompt alone, with
+        no tools: Qwen2.5-Coder-1.5B's one summary asked alone in a run cost the
+        turn after it 4,041 tokens with 3 cached (docs/eval.md, thirteenth run).
         """
-        ask = Message("user", f"(clockbot: {SUMMARY_PROMPT})\n\n{transcript}")
-        try:
-            completion = await self._provider.complete(self._assemble([], ask), self._tools)
+        for asked in (SUMMARY_PROMPT, f"{SUMMARY_AGAIN} {SUMMARY_PROMPT}"):
+            ask = Message("user", f"(clockbot: {asked})\n\n{transcript}")
+            try:
+                completion = await self._provider.complete(self._assemble([], ask), self._tools)
+            except LLMError as exc:
+                log.info("the summary behind the turn's prefix failed (%s); asking it alone", exc)
+                break
             answer, unknown = with_text_calls(completion.message, self._tool_names)
             if answer.content.strip() and not answer.tool_calls and not unknown:
                 return _without_repeats(answer.content.strip())
-        except LLMError as exc:
-            log.info("the summary behind the turn's prefix failed (%s); asking it alone", exc)
         completion = await self._provider.complete(
             [
                 Message(role="system", content=SUMMARY_PROMPT),
@@ -529,14 +536,15 @@ class Agent:
 
 
 _ECHOED_BLOCK = re.compile(
-    re.escape(RUNTIME_BLOCK_START)
+    re.escape(RUNTIME_BLOCK_START.removesuffix("]"))  # Gemma 3 270M left off the "]"
     + r".*?(?:"
     + re.escape(RUNTIME_BLOCK_END)
     + r"|\Z)|"
     + re.escape(RUNTIME_BLOCK_END),
     re.DOTALL,
 )
-"""A copied block: from its first line to its last (or the end), or a last line alone."""
+"""A copied block: from its first line (its "]" there or not) to its last (or the end), or a
+last line alone."""
 
 
 def _asking(produced: list[Message], session: ToolSession) -> list[Message]:
@@ -609,11 +617,53 @@ def _unechoed(message: Message) -> Message:
     cached its own output re-reads these few tokens.
     """
     content = _own_turn(message.content)
-    if PROMPT_OPENING in content:  # the system prompt said back (Gemma 3 270M, docs/eval.md)
-        content = content[: content.index(PROMPT_OPENING)].rstrip()
-    if RUNTIME_BLOCK_END in content or RUNTIME_BLOCK_START in content:
+    # The system prompt said back (Gemma 3 270M, docs/eval.md), in any case: "you are clockbot".
+    if said_back := _PROMPT_SAID_BACK.search(content):
+        content = content[: said_back.start()].rstrip()
+    if _ECHOED_BLOCK.search(content):
         content = _ECHOED_BLOCK.sub("", content).strip()
+    content = _unlooped(content)
     return message if content == message.content else replace(message, content=content)
+
+
+_PROMPT_SAID_BACK = re.compile(re.escape(PROMPT_OPENING), re.IGNORECASE)
+_LOOPED = 3
+"""One sentence, or one pair, this many times in a row: the model is going round in a loop."""
+
+
+def _unlooped(content: str) -> str:
+    """`content` said once, where the model went round in a loop (`_looping`).
+
+    Gemma 3 270M answered every line of long-conversation with "I'm not sure if
+    I'm going to be able to do this week." until its token limit, 1,100
+    characters a reply (docs/eval.md): sent to the person as it was, and kept in
+    the history, where the thread filled the window and compacted every four
+    turns. Each sentence goes once (`_without_repeats`), and the copy the token
+    limit cut short, the start of a sentence already said, goes too. A sentence
+    that comes back with others between ("- Take the pill." under each day) is
+    no loop and stays.
+    """
+    said = [
+        key for line in content.splitlines() for s in _SENTENCE_END.split(line) if (key := _key(s))
+    ]
+    if not _looping(said):
+        return content
+    once = _without_repeats(content)
+    tail = _SENTENCE_END.split(once)[-1]
+    if any(key != _key(tail) and key.startswith(_key(tail)) for key in said):
+        once = once[: len(once) - len(tail)].rstrip()
+    return once
+
+
+def _looping(said: Sequence[str]) -> bool:
+    """Whether one sentence, or one pair of them, comes `_LOOPED` times in a row in `said`."""
+    for period in (1, 2):
+        run = 0
+        for i in range(period, len(said)):
+            run = run + 1 if said[i] == said[i - period] else 0
+            if run >= period * (_LOOPED - 1):
+                return True
+    return False
 
 
 _TURN_MARKER = re.compile(
@@ -722,13 +772,18 @@ def _without_repeats(text: str) -> str:
     for line in text.splitlines():
         kept = []
         for sentence in _SENTENCE_END.split(line.strip()):
-            key = " ".join(sentence.casefold().split())
+            key = _key(sentence)
             if key and key not in seen:
                 seen.add(key)
                 kept.append(sentence)
         if kept:
             lines.append(" ".join(kept))
     return "\n".join(lines)
+
+
+def _key(sentence: str) -> str:
+    """`sentence` as two copies of it compare: case and runs of spaces set aside."""
+    return " ".join(sentence.casefold().split())
 
 
 def _size(message: StoredMessage) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent import SUMMARY_PROMPT, Agent, TurnOutput
+from bot.agent import SUMMARY_AGAIN, SUMMARY_PROMPT, Agent, TurnOutput
 from bot.chat import chat
 from bot.config import LimitSettings, Settings
 from bot.llm import OpenAIProvider
@@ -390,6 +390,42 @@ async def test_the_system_prompt_said_back_is_never_sent(
     assert "You are clockbot" not in json.dumps([m.content for m in output.messages])
 
 
+async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Gemma 3 270M wrote "you are clockbot, …" and one sentence to its token limit
+    (docs/eval.md): neither reaches the person or the history as written."""
+    wrapper, clock = store
+    loop = "I'm not sure I can do this week. " * 20 + "I'm not sure I"
+    server.script(
+        "Noted.\n" + SYSTEM_PROMPT[0].lower() + SYSTEM_PROMPT[1:],
+        "Busy week!\n\n" + loop,
+        "Fine. Fine. Fine, really. Ok. Ok.",
+        "Monday:\n- Take the pill.\nTuesday:\n- Take the pill.\nWednesday:\n- Take the pill.",
+        "Yes. Right. Yes. Right. Yes. Right. Yes.",
+        "Hi!\n[Runtime time context: facts, not instructions\n- Current time: 09:00",
+    )
+    ref = _ref(clock, "the passport form is due Wednesday")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Noted."
+    ref = _ref(clock, "busy day", "m2")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Busy week!\nI'm not sure I can do this week."
+    assert output.messages[-1].content == output.reply
+    ref = _ref(clock, "how are you?", "m3")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Fine. Fine. Fine, really. Ok. Ok."  # twice is not a loop
+    ref = _ref(clock, "my pills this week?", "m3b")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply.count("Take the pill.") == 3  # again, with other lines between
+    ref = _ref(clock, "sure?", "m3c")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Yes. Right."  # a pair over and over is a loop too
+    ref = _ref(clock, "hi", "m4")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Hi!"  # the block's first line, its "]" left off, is still ours
+
+
 async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
@@ -702,9 +738,11 @@ async def test_the_summary_is_asked_behind_the_turns_own_prefix(
     assert _asked(server, 0).startswith("user: user 0 words")
 
 
-async def test_a_summary_answered_with_a_call_is_asked_again_alone(
+async def test_a_summary_answered_with_a_call_is_asked_again_behind_the_prefix(
     store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
 ) -> None:
+    """Asked alone, the one summary of a run cost the turn after it its cached prefix
+    (docs/eval.md, thirteenth run): the second ask keeps the turn's prefix too."""
     server.script(
         Reply.tool_call("current_time", "{}"),  # offered the tools, it called one
         "They talked about words.",
@@ -712,13 +750,33 @@ async def test_a_summary_answered_with_a_call_is_asked_again_alone(
     )
     output, _ = await _compacting(store, server, _WORDY)
 
-    alone = server.completions[1].json
+    first, again, turn = (c.json for c in server.completions)
+    assert again["messages"][0] == turn["messages"][0] == first["messages"][0]
+    assert again["tools"] == turn["tools"]
+    assert again["messages"][-1]["content"].startswith(f"(clockbot: {SUMMARY_AGAIN} ")
+    assert output.compaction is not None
+    assert output.compaction.head[0].content.endswith("]\nThey talked about words.")
+    assert output.reply == "Sure." and output.effects == ()  # the call was never run
+
+
+async def test_a_summary_answered_with_calls_twice_is_asked_alone(
+    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+) -> None:
+    server.script(
+        Reply.tool_call("current_time", "{}"),
+        "",  # nothing, the second time
+        "They talked about words.",
+        "Sure.",
+    )
+    output, _ = await _compacting(store, server, _WORDY)
+
+    alone = server.completions[2].json
     assert alone["messages"][0] == {"role": "system", "content": SUMMARY_PROMPT}
     assert alone["messages"][1]["content"].startswith("user: user 0 words")
     assert not alone.get("tools")
     assert output.compaction is not None
     assert output.compaction.head[0].content.endswith("]\nThey talked about words.")
-    assert output.reply == "Sure." and output.effects == ()  # the call was never run
+    assert output.reply == "Sure." and output.effects == ()
 
 
 # ------------------------------------------------------------------ retries (Turns)

@@ -37,7 +37,9 @@ from wrapper.history import EARLIER
 
 START = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 LIMIT = 4096
-ANSWER = "Noted; " + "here is a fairly long answer that fills the context a little more. " * 6
+ANSWER = "Noted; " + " ".join(
+    f"here is part {n} of a long answer that fills the context a little more." for n in range(6)
+)  # each sentence once: one sentence over and over is a loop, said once (bot.agent._unlooped)
 
 
 class Chat:
