@@ -628,14 +628,16 @@ def _unechoed(message: Message) -> Message:
 
 _PROMPT_SAID_BACK = re.compile(re.escape(PROMPT_OPENING), re.IGNORECASE)
 _LOOPED = 3
-"""One sentence, or one pair, this many times in a row: the model is going round in a loop."""
+"""A sentence, or a run of up to `_LOOP_LONGEST`, this many times in a row: the model is going
+round in a loop."""
+_LOOP_LONGEST = 4
 
 
 def _unlooped(content: str) -> str:
     """`content` said once, where the model went round in a loop (`_looping`).
 
     Gemma 3 270M answered every line of long-conversation with "I'm not sure if
-    I'm going to be able to do this week." until its token limit, 1,100
+    I'm going to be able to do this week." until its token limit, 1,150
     characters a reply (docs/eval.md): sent to the person as it was, and kept in
     the history, where the thread filled the window and compacted every four
     turns. Each sentence goes once (`_without_repeats`), and the copy the token
@@ -649,15 +651,19 @@ def _unlooped(content: str) -> str:
     if not _looping(said):
         return content
     once = _without_repeats(content)
-    tail = _SENTENCE_END.split(once)[-1]
-    if any(key != _key(tail) and key.startswith(_key(tail)) for key in said):
+    tail = _SENTENCE_END.split(once.splitlines()[-1])[-1] if once else ""
+    if tail and any(key != _key(tail) and key.startswith(_key(tail)) for key in said):
         once = once[: len(once) - len(tail)].rstrip()
     return once
 
 
 def _looping(said: Sequence[str]) -> bool:
-    """Whether one sentence, or one pair of them, comes `_LOOPED` times in a row in `said`."""
-    for period in (1, 2):
+    """Whether a sentence, or a run of them, comes `_LOOPED` times in a row in `said`.
+
+    Gemma 3 270M's loop in a later run was three lines long: the sentence, a stray
+    word, and the same few characters of another script (docs/eval.md).
+    """
+    for period in range(1, _LOOP_LONGEST + 1):
         run = 0
         for i in range(period, len(said)):
             run = run + 1 if said[i] == said[i - period] else 0

@@ -396,7 +396,7 @@ async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
     """Gemma 3 270M wrote "you are clockbot, …" and one sentence to its token limit
     (docs/eval.md): neither reaches the person or the history as written."""
     wrapper, clock = store
-    loop = "I'm not sure I can do this week. " * 20 + "I'm not sure I"
+    loop = "I'm not sure I can do this week. mendatang\n通客\n\n" * 8 + "I'm not sure I"
     server.script(
         "Noted.\n" + SYSTEM_PROMPT[0].lower() + SYSTEM_PROMPT[1:],
         "Busy week!\n\n" + loop,
@@ -410,7 +410,7 @@ async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
     assert output.reply == "Noted."
     ref = _ref(clock, "busy day", "m2")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "Busy week!\nI'm not sure I can do this week."
+    assert output.reply == "Busy week!\nI'm not sure I can do this week. mendatang\n通客"
     assert output.messages[-1].content == output.reply
     ref = _ref(clock, "how are you?", "m3")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
