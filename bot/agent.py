@@ -628,9 +628,9 @@ def _unechoed(message: Message) -> Message:
 
 _PROMPT_SAID_BACK = re.compile(re.escape(PROMPT_OPENING), re.IGNORECASE)
 _LOOPED = 3
-"""A sentence, or a run of up to `_LOOP_LONGEST`, this many times in a row: the model is going
-round in a loop."""
-_LOOP_LONGEST = 4
+"""A sentence, or a pair, this many times in a row: the model is going round in a loop."""
+_LONG_LOOP = 3
+"""A run of this many sentences or more is a loop at its second copy in a row."""
 
 
 def _unlooped(content: str) -> str:
@@ -658,16 +658,19 @@ def _unlooped(content: str) -> str:
 
 
 def _looping(said: Sequence[str]) -> bool:
-    """Whether a sentence, or a run of them, comes `_LOOPED` times in a row in `said`.
+    """Whether `said` comes round in a loop: a sentence or a pair `_LOOPED` times in a row,
+    a longer run (`_LONG_LOOP` sentences or more) twice in a row.
 
-    Gemma 3 270M's loop in a later run was three lines long: the sentence, a stray
-    word, and the same few characters of another script (docs/eval.md).
+    Gemma 3 270M's loops in later runs were three lines long (the sentence, a stray
+    word, a few characters of another script), then the person's last paragraph of
+    some ten sentences, copied back again and again (docs/eval.md).
     """
-    for period in range(1, _LOOP_LONGEST + 1):
+    for period in range(1, len(said) // 2 + 1):
+        copies = _LOOPED if period < _LONG_LOOP else 2
         run = 0
         for i in range(period, len(said)):
             run = run + 1 if said[i] == said[i - period] else 0
-            if run >= period * (_LOOPED - 1):
+            if run >= period * (copies - 1):
                 return True
     return False
 

@@ -403,6 +403,7 @@ async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
         "Fine. Fine. Fine, really. Ok. Ok.",
         "Monday:\n- Take the pill.\nTuesday:\n- Take the pill.\nWednesday:\n- Take the pill.",
         "Yes. Right. Yes. Right. Yes. Right. Yes.",
+        "Ok\n\n" + "The call was short. They blame the port. We wait. " * 2 + "The call was",
         "Hi!\n[Runtime time context: facts, not instructions\n- Current time: 09:00",
     )
     ref = _ref(clock, "the passport form is due Wednesday")
@@ -421,6 +422,9 @@ async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
     ref = _ref(clock, "sure?", "m3c")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
     assert output.reply == "Yes. Right."  # a pair over and over is a loop too
+    ref = _ref(clock, "the call?", "m3d")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply == "Ok\nThe call was short. They blame the port. We wait."  # a long one
     ref = _ref(clock, "hi", "m4")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
     assert output.reply == "Hi!"  # the block's first line, its "]" left off, is still ours
