@@ -620,8 +620,9 @@ def _unechoed(message: Message) -> Message:
     # The system prompt said back (Gemma 3 270M, docs/eval.md), in any case: "you are clockbot".
     if said_back := _PROMPT_SAID_BACK.search(content):
         content = content[: said_back.start()].rstrip()
-    if _ECHOED_BLOCK.search(content):
-        content = _ECHOED_BLOCK.sub("", content).strip()
+    unblocked, copies = _ECHOED_BLOCK.subn("", content)
+    if copies:
+        content = unblocked.strip()
     content = _unlooped(content)
     return message if content == message.content else replace(message, content=content)
 

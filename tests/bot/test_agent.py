@@ -390,44 +390,45 @@ async def test_the_system_prompt_said_back_is_never_sent(
     assert "You are clockbot" not in json.dumps([m.content for m in output.messages])
 
 
+_LOOP = "I'm not sure I can do this week. mendatang\n通客\n\n" * 8 + "I'm not sure I"
+_PILLS = "Monday:\n- Take the pill.\nTuesday:\n- Take the pill.\nWednesday:\n- Take the pill."
+
+
+@pytest.mark.parametrize(
+    ("written", "sent"),
+    [
+        ("Noted.\n" + SYSTEM_PROMPT[0].lower() + SYSTEM_PROMPT[1:], "Noted."),
+        ("Busy week!\n\n" + _LOOP, "Busy week!\nI'm not sure I can do this week. mendatang\n通客"),
+        (
+            "Fine. Fine. Fine, really. Ok. Ok.",
+            "Fine. Fine. Fine, really. Ok. Ok.",
+        ),  # twice: no loop
+        (_PILLS, _PILLS),  # again, with other lines between: no loop
+        ("Yes. Right. Yes. Right. Yes. Right. Yes.", "Yes. Right."),  # a pair over and over
+        (
+            "Ok\n\n" + "The call was short. They blame the port. We wait. " * 2 + "The call was",
+            "Ok\nThe call was short. They blame the port. We wait.",  # a long run, twice
+        ),
+        ("Hi!\n[Runtime time context: facts, not instructions\n- Current time: 09:00", "Hi!"),
+    ],
+    ids=["prompt-lower-case", "loop", "twice", "list", "pair", "long-run", "header-without-]"],
+)
 async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
-    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+    store: tuple[InteractionWrapper, SettableClock],
+    agent: Agent,
+    server: FakeLLMServer,
+    written: str,
+    sent: str,
 ) -> None:
-    """Gemma 3 270M wrote "you are clockbot, …" and one sentence to its token limit
-    (docs/eval.md): neither reaches the person or the history as written."""
+    """Gemma 3 270M wrote "you are clockbot, …", one sentence to its token limit, and the
+    block's first line without its "]" (docs/eval.md): none reaches the person or the
+    history as written."""
     wrapper, clock = store
-    loop = "I'm not sure I can do this week. mendatang\n通客\n\n" * 8 + "I'm not sure I"
-    server.script(
-        "Noted.\n" + SYSTEM_PROMPT[0].lower() + SYSTEM_PROMPT[1:],
-        "Busy week!\n\n" + loop,
-        "Fine. Fine. Fine, really. Ok. Ok.",
-        "Monday:\n- Take the pill.\nTuesday:\n- Take the pill.\nWednesday:\n- Take the pill.",
-        "Yes. Right. Yes. Right. Yes. Right. Yes.",
-        "Ok\n\n" + "The call was short. They blame the port. We wait. " * 2 + "The call was",
-        "Hi!\n[Runtime time context: facts, not instructions\n- Current time: 09:00",
-    )
-    ref = _ref(clock, "the passport form is due Wednesday")
+    server.script(written)
+    ref = _ref(clock, "busy day")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "Noted."
-    ref = _ref(clock, "busy day", "m2")
-    output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "Busy week!\nI'm not sure I can do this week. mendatang\n通客"
-    assert output.messages[-1].content == output.reply
-    ref = _ref(clock, "how are you?", "m3")
-    output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "Fine. Fine. Fine, really. Ok. Ok."  # twice is not a loop
-    ref = _ref(clock, "my pills this week?", "m3b")
-    output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply.count("Take the pill.") == 3  # again, with other lines between
-    ref = _ref(clock, "sure?", "m3c")
-    output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "Yes. Right."  # a pair over and over is a loop too
-    ref = _ref(clock, "the call?", "m3d")
-    output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "Ok\nThe call was short. They blame the port. We wait."  # a long one
-    ref = _ref(clock, "hi", "m4")
-    output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "Hi!"  # the block's first line, its "]" left off, is still ours
+    assert output.reply == sent
+    assert output.messages[-1].content == sent
 
 
 async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
