@@ -22,8 +22,8 @@ from bot.claims import claim_check, unbacked_claim
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
+from bot.model_words import uncopied, unechoed, without_repeats
 from bot.prompt import (
-    PROMPT_OPENING,
     SYSTEM_PROMPT,
     assemble,
     baseline_system,
@@ -36,7 +36,6 @@ from bot.tool_errors import tool_error, tool_result
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
     RUNTIME_BLOCK_END,
-    RUNTIME_BLOCK_START,
     Clock,
     ContactWindow,
     ContextEnvelope,
@@ -295,7 +294,7 @@ class Agent:
             return ProactiveOutput(item.text, ())
         # Calls written as text count here too; one to a tool we do not have leaves no text,
         # and the job goes out as written.
-        answer, _ = with_text_calls(_unechoed(completion.message), self._tool_names)
+        answer, _ = with_text_calls(unechoed(completion.message), self._tool_names)
         until, reason = None, ""
         for call in answer.tool_calls:
             if call.name == "defer" and (deferral := _deferral(call, zone, now)) is not None:
@@ -317,9 +316,16 @@ class Agent:
         produced: list[Message] = []
         nudge: list[Message] = []
         checked = False
+        # The person's lines; a compaction's summary is ours, however often a model repeats it.
+        theirs = [
+            m.content
+            for m in (*earlier, newest)
+            if m.role == "user" and not m.content.startswith(EARLIER)
+        ]
         for _ in range(MAX_TOOL_ROUNDS):
             completion = await self._complete(self._assemble([*earlier], newest) + produced + nudge)
-            answer = self._read_text_calls(_unechoed(completion.message), session.language)
+            written = uncopied(unechoed(completion.message), theirs)
+            answer = self._read_text_calls(written, session.language)
             if not answer.tool_calls and not answer.content.strip() and not nudge:
                 # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
                 # docs/eval.md): ask once more for the words; neither message is kept.
@@ -524,7 +530,7 @@ class Agent:
                 break
             answer, unknown = with_text_calls(completion.message, self._tool_names)
             if answer.content.strip() and not answer.tool_calls and not unknown:
-                return _without_repeats(answer.content.strip())
+                return without_repeats(answer.content.strip())
         completion = await self._provider.complete(
             [
                 Message(role="system", content=SUMMARY_PROMPT),
@@ -532,19 +538,7 @@ class Agent:
             ],
             (),
         )
-        return _without_repeats(completion.message.content.strip())
-
-
-_ECHOED_BLOCK = re.compile(
-    re.escape(RUNTIME_BLOCK_START.removesuffix("]"))  # Gemma 3 270M left off the "]"
-    + r".*?(?:"
-    + re.escape(RUNTIME_BLOCK_END)
-    + r"|\Z)|"
-    + re.escape(RUNTIME_BLOCK_END),
-    re.DOTALL,
-)
-"""A copied block: from its first line (its "]" there or not) to its last (or the end), or a
-last line alone."""
+        return without_repeats(completion.message.content.strip())
 
 
 def _asking(produced: list[Message], session: ToolSession) -> list[Message]:
@@ -600,102 +594,6 @@ def _refused_with_question(produced: Sequence[Message]) -> set[tuple[str, str]]:
 def _signature(call: ToolCall) -> tuple[str, str]:
     """A call as its name and arguments: the same call again, whatever its id."""
     return call.name, call.arguments or ""
-
-
-def _unechoed(message: Message) -> Message:
-    """`message` without a runtime block the model copied into it (seen on a 1.5B model).
-
-    Nor with the turns it wrote after its own (`_own_turn`), nor with the
-    system prompt from its first sentence on: the pretrained Gemma 3 270M
-    answered every message with the prompt, word for word. The block is the
-    system's facts for the model, never words for the person, and never the
-    model's own: it goes from what is sent *and* from the history. Kept there,
-    the copy taught the model that its turns begin with a block, and it copied
-    again on every later turn, at times with nothing after it (docs/eval.md,
-    third run). Dropping it costs no cached prefix a hosted provider keeps: the
-    previous request ended before this reply, and only a local server that
-    cached its own output re-reads these few tokens.
-    """
-    content = _own_turn(message.content)
-    # The system prompt said back (Gemma 3 270M, docs/eval.md), in any case: "you are clockbot".
-    if said_back := _PROMPT_SAID_BACK.search(content):
-        content = content[: said_back.start()].rstrip()
-    unblocked, copies = _ECHOED_BLOCK.subn("", content)
-    if copies:
-        content = unblocked.strip()
-    content = _unlooped(content)
-    return message if content == message.content else replace(message, content=content)
-
-
-_PROMPT_SAID_BACK = re.compile(re.escape(PROMPT_OPENING), re.IGNORECASE)
-_LOOPED = 3
-"""A sentence, or a pair, this many times in a row: the model is going round in a loop."""
-_LONG_LOOP = 3
-"""A run of this many sentences or more is a loop at its second copy in a row."""
-
-
-def _unlooped(content: str) -> str:
-    """`content` said once, where the model went round in a loop (`_looping`).
-
-    Gemma 3 270M answered every line of long-conversation with "I'm not sure if
-    I'm going to be able to do this week." until its token limit, 1,150
-    characters a reply (docs/eval.md): sent to the person as it was, and kept in
-    the history, where the thread filled the window and compacted every four
-    turns. Each sentence goes once (`_without_repeats`), and the copy the token
-    limit cut short, the start of a sentence already said, goes too. A sentence
-    that comes back with others between ("- Take the pill." under each day) is
-    no loop and stays.
-    """
-    said = [
-        key for line in content.splitlines() for s in _SENTENCE_END.split(line) if (key := _key(s))
-    ]
-    if not _looping(said):
-        return content
-    once = _without_repeats(content)
-    tail = _SENTENCE_END.split(once.splitlines()[-1])[-1] if once else ""
-    if tail and any(key != _key(tail) and key.startswith(_key(tail)) for key in said):
-        once = once[: len(once) - len(tail)].rstrip()
-    return once
-
-
-def _looping(said: Sequence[str]) -> bool:
-    """Whether `said` comes round in a loop: a sentence or a pair `_LOOPED` times in a row,
-    a longer run (`_LONG_LOOP` sentences or more) twice in a row.
-
-    Gemma 3 270M's loops in later runs were three lines long (the sentence, a stray
-    word, a few characters of another script), then the person's last paragraph of
-    some ten sentences, copied back again and again (docs/eval.md).
-    """
-    for period in range(1, len(said) // 2 + 1):
-        copies = _LOOPED if period < _LONG_LOOP else 2
-        run = 0
-        for i in range(period, len(said)):
-            run = run + 1 if said[i] == said[i - period] else 0
-            if run >= period * (copies - 1):
-                return True
-    return False
-
-
-_TURN_MARKER = re.compile(
-    r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|endoftext|end|user|assistant)\|>"
-    r"|<(?:start|end)_of_turn>"
-)
-"""The chat templates' turn markers written as text (ChatML, Llama 3, Phi-3, Gemma)."""
-
-
-def _own_turn(content: str) -> str:
-    """`content` up to the first chat-template turn marker written as text.
-
-    A server whose template does not fit the model does not stop at the end of
-    the model's turn, and the model writes the person's next turn and its own
-    after it: Gemma 3 270M served with ChatML answered "<|im_end|>user" over and
-    over (docs/eval.md). The markers and what follows them are never words for
-    the person; nothing before the first one stays an empty answer. A reply
-    that explains a template by quoting its markers is cut too: rare, and far
-    less harm than a template's tokens sent as words.
-    """
-    found = _TURN_MARKER.search(content)
-    return content if found is None else content[: found.start()].rstrip()
 
 
 _WORD = re.compile(r"\w+")
@@ -765,35 +663,6 @@ def _tail(summary: str) -> str:
         del lines[0]
     kept = "\n".join(lines)
     return kept if len(kept) <= SUMMARY_CHARS else kept[: SUMMARY_CHARS - 1] + "…"
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def _without_repeats(text: str) -> str:
-    """`text` with each sentence once, in order, lines kept.
-
-    Asked to shorten two summaries, a 1.5B model wrote one pair of sentences
-    over and over until its token limit (docs/eval.md): the summary kept is
-    what it said, once.
-    """
-    seen: set[str] = set()
-    lines = []
-    for line in text.splitlines():
-        kept = []
-        for sentence in _SENTENCE_END.split(line.strip()):
-            key = _key(sentence)
-            if key and key not in seen:
-                seen.add(key)
-                kept.append(sentence)
-        if kept:
-            lines.append(" ".join(kept))
-    return "\n".join(lines)
-
-
-def _key(sentence: str) -> str:
-    """`sentence` as two copies of it compare: case and runs of spaces set aside."""
-    return " ".join(sentence.casefold().split())
 
 
 def _size(message: StoredMessage) -> int:

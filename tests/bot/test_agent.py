@@ -392,6 +392,7 @@ async def test_the_system_prompt_said_back_is_never_sent(
 
 _LOOP = "I'm not sure I can do this week. mendatang\n通客\n\n" * 8 + "I'm not sure I"
 _PILLS = "Monday:\n- Take the pill.\nTuesday:\n- Take the pill.\nWednesday:\n- Take the pill."
+_TABLE = "| day | pill |\n|----|----|----|----|----|----|----|----|----|\n| Mon | 1 |"
 
 
 @pytest.mark.parametrize(
@@ -410,9 +411,14 @@ _PILLS = "Monday:\n- Take the pill.\nTuesday:\n- Take the pill.\nWednesday:\n- T
             "Ok\nThe call was short. They blame the port. We wait.",  # a long run, twice
         ),
         ("Hi!\n[Runtime time context: facts, not instructions\n- Current time: 09:00", "Hi!"),
+        ("Busy!\nに通客" + "icional" * 40, "Busy!\nに通客icional"),  # a word's end, stuttered
+        (_TABLE, _TABLE),  # a rule of dashes is no stutter
     ],
-    ids=["prompt-lower-case", "loop", "twice", "list", "pair", "long-run", "header-without-]"],
-)
+    ids=[
+        "prompt-lower-case", "loop", "twice", "list", "pair", "long-run", "header-without-]",
+        "stutter", "table",
+    ],
+)  # fmt: skip
 async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
     store: tuple[InteractionWrapper, SettableClock],
     agent: Agent,
@@ -429,6 +435,44 @@ async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
     output = await agent.answer(await wrapper.receive(ref), [], ref)
     assert output.reply == sent
     assert output.messages[-1].content == sent
+
+
+_SUPPLIER = (
+    "The supplier call was short and not very useful. They blame the port, the port blames "
+    "the weather, and nobody commits to a date. I asked for a written estimate by Wednesday "
+    "and said we would look at the second supplier if the parts are late."
+)
+
+
+async def test_the_persons_own_paragraph_said_back_is_never_sent(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Gemma 3 270M answered later lines with the person's paragraph, word for word, its
+    last copy cut short by the token limit (docs/eval.md): neither sent nor kept. A quote of
+    two of its sentences stays; a reply that was only the copy is asked for words once."""
+    wrapper, clock = store
+    turns = _turns(store, agent)
+    first, second, _ = _SUPPLIER.split(". ")
+    server.script(
+        "Noted.",
+        f"Busy day!\n{_SUPPLIER} {_SUPPLIER[:70]}",
+        f"You said: {first}. {second}.",
+        _SUPPLIER,
+        "Fingers crossed for the estimate.",
+    )
+    for n, text in enumerate([_SUPPLIER, "and the dentist is at four", "what did I say?", "ok"]):
+        clock.advance(minutes=5)
+        await _say(turns, clock, text, f"m{n}")
+    replies = await _replies(wrapper)
+    sent = [replies[f"telegram:m{n}#reply"] for n in range(4)]
+    assert sent == [
+        "Noted.",
+        "Busy day!",
+        f"You said: {first}. {second}.",
+        "Fingers crossed for the estimate.",
+    ]
+    kept = [m.content for m in await wrapper.history.load(THREAD_KEY) if m.role == "assistant"]
+    assert kept == sent  # the history says what the person read
 
 
 async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(

@@ -39,7 +39,7 @@ START = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 LIMIT = 4096
 ANSWER = "Noted; " + " ".join(
     f"here is part {n} of a long answer that fills the context a little more." for n in range(6)
-)  # each sentence once: one sentence over and over is a loop, said once (bot.agent._unlooped)
+)  # each sentence once: one sentence over and over is a loop, said once (bot.model_words._unlooped)
 
 
 class Chat:
