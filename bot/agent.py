@@ -531,6 +531,12 @@ class Agent:
             answer, unknown = with_text_calls(completion.message, self._tool_names)
             if answer.content.strip() and not answer.tool_calls and not unknown:
                 return without_repeats(answer.content.strip())
+            # What came instead, by kind, never the words (docs/eval.md asks what Qwen wrote).
+            called = [c.name for c in answer.tool_calls] + list(unknown)
+            log.info(
+                "a summary request was answered with %s",
+                f"a call ({', '.join(called)})" if called else "nothing",
+            )
         completion = await self._provider.complete(
             [
                 Message(role="system", content=SUMMARY_PROMPT),

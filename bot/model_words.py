@@ -46,7 +46,8 @@ def unechoed(message: Message) -> Message:
     again on every later turn, at times with nothing after it (docs/eval.md,
     third run). Dropping it costs no cached prefix a hosted provider keeps: the
     previous request ended before this reply, and only a local server that
-    cached its own output re-reads these few tokens.
+    cached its own output re-reads these few tokens. A loop (`_unlooped`) and a
+    stutter (`_STUTTER`) are said once.
     """
     content = _own_turn(message.content)
     # The system prompt said back (Gemma 3 270M, docs/eval.md), in any case: "you are clockbot".
@@ -118,8 +119,12 @@ def _looping(said: Sequence[str]) -> bool:
 _TURN_MARKER = re.compile(
     r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|endoftext|end|user|assistant)\|>"
     r"|<(?:start|end)_of_turn>"
+    r"|</?tool_response>"
 )
-"""The chat templates' turn markers written as text (ChatML, Llama 3, Phi-3, Gemma)."""
+"""The chat templates' turn markers written as text (ChatML, Llama 3, Phi-3, Gemma), and the
+tags Qwen's and Hermes' templates put around a tool's result, a turn that is not the model's:
+Qwen2.5-Coder-1.5B answered "how many days until Christmas?" with its four tool results,
+each in "<tool_response>" tags, and the person was sent the JSON (docs/eval.md)."""
 
 
 def _own_turn(content: str) -> str:

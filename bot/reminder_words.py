@@ -33,11 +33,25 @@ forget", "recuérdame", "erinnere mich", "rappelle-moi", "lembra-me", "ricordami
 "herinner me"…"""
 
 _ASKS = re.compile(rf"(?<![\w-])(?:{REMIND_ME})\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.!?;,:]")
+_REMEMBERING = {
+    "de": re.compile(r"\b(?:ich|wir)\b", re.IGNORECASE),
+    "nl": re.compile(r"\b(?:ik|we|wij)\b", re.IGNORECASE),
+}
+"""Where the words of asking also say "I remember": German "sich erinnern" and Dutch "zich
+herinneren". "Ich kann mich nicht erinnern", "ich erinnere mich an…", "ik herinner me…"
+tell; "kannst du mich erinnern", "erinnere mich…", "herinner me…" ask. With "ich" or "wir"
+("ik", "we") before the words in their clause, the person is speaking of their own memory."""
 
 
 def asks_to_be_reminded(text: str) -> bool:
     """Whether `text` asks to be reminded somewhere in it ("ok, remind me at 9 to…")."""
-    return _ASKS.search(text) is not None
+    for found in _ASKS.finditer(text):
+        remembering = _REMEMBERING.get(found.lastgroup or "")
+        clause = _CLAUSE_END.split(text[: found.start()])[-1]
+        if remembering is None or not remembering.search(clause):
+            return True
+    return False
 
 
 KEEP_IN_MIND = (

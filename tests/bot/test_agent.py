@@ -11,6 +11,7 @@ import dataclasses
 import io
 import itertools
 import json
+import logging
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, timedelta
@@ -413,10 +414,14 @@ _TABLE = "| day | pill |\n|----|----|----|----|----|----|----|----|----|\n| Mon 
         ("Hi!\n[Runtime time context: facts, not instructions\n- Current time: 09:00", "Hi!"),
         ("Busy!\nに通客" + "icional" * 40, "Busy!\nに通客icional"),  # a word's end, stuttered
         (_TABLE, _TABLE),  # a rule of dashes is no stutter
+        (
+            'It is 291 days.\n<tool_response>\n{"now": "2026-03-09T08:00:00+00:00"}\n</tool_',
+            "It is 291 days.",
+        ),  # a tool's result written as the next turn
     ],
     ids=[
         "prompt-lower-case", "loop", "twice", "list", "pair", "long-run", "header-without-]",
-        "stutter", "table",
+        "stutter", "table", "tool-response",
     ],
 )  # fmt: skip
 async def test_the_prompt_said_back_in_lower_case_and_a_loop_go_once(
@@ -809,8 +814,12 @@ async def test_a_summary_answered_with_a_call_is_asked_again_behind_the_prefix(
 
 
 async def test_a_summary_answered_with_calls_twice_is_asked_alone(
-    store: tuple[InteractionWrapper, SettableClock], server: FakeLLMServer
+    store: tuple[InteractionWrapper, SettableClock],
+    server: FakeLLMServer,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """Each answer that was no summary is logged by its kind, never its words."""
+    caplog.set_level(logging.INFO, logger="bot.agent")
     server.script(
         Reply.tool_call("current_time", "{}"),
         "",  # nothing, the second time
@@ -819,6 +828,11 @@ async def test_a_summary_answered_with_calls_twice_is_asked_alone(
     )
     output, _ = await _compacting(store, server, _WORDY)
 
+    told = [r.getMessage() for r in caplog.records if "summary request" in r.getMessage()]
+    assert told == [
+        "a summary request was answered with a call (current_time)",
+        "a summary request was answered with nothing",
+    ]
     alone = server.completions[2].json
     assert alone["messages"][0] == {"role": "system", "content": SUMMARY_PROMPT}
     assert alone["messages"][1]["content"].startswith("user: user 0 words")

@@ -19,6 +19,8 @@ from bot.reminder_words import asks_to_be_reminded, asks_to_keep_in_mind
         "lembra-me amanhã às 8 de ligar à mãe",
         "ricordami domani alle 7 di chiamare Luca",
         "herinner me morgen om 9 uur aan de huur",
+        "Ich hab morgen Zahnarzt, kannst du mich um 8 erinnern?",
+        "ik vergeet het altijd, kun je me herinneren aan de huur",
     ],
 )
 def test_a_request_to_be_reminded_is_seen_in_each_language(text: str) -> None:
@@ -33,6 +35,11 @@ def test_a_request_to_be_reminded_is_seen_in_each_language(text: str) -> None:
         "I remember the meeting was at 9",
         "ten en cuenta que el seguro vence el 1 de abril",
         "the reminder-me app is broken",
+        "Ich kann mich nicht erinnern, wann der Zahnarzt war",
+        "ich erinnere mich an den Urlaub in Rom",
+        "Wir erinnern uns gern daran",
+        "ik kan het me niet herinneren",
+        "ik herinner me de vergadering van gisteren",
     ],
 )
 def test_a_note_or_a_story_is_not_a_request(text: str) -> None:
