@@ -159,7 +159,7 @@ async def test_remember_sends_nothing_and_says_to_remind(
          True),
         ("ok, can you remind me tomorrow at 9am to take the pills", "pills", "tomorrow 9am", True),
         ("keep in mind the pills run out tomorrow at 9am", "pills", "tomorrow 9am", False),
-        # "I can't remember when the pills run out: note it, tomorrow at 9": told, not asked.
+        # "I can never remember when the pills run out: tomorrow at 9": told, not asked.
         ("Ich kann mich nie erinnern, wann die Tabletten ausgehen: morgen um 9", "Tabletten",
          "morgen um 9", False),
     ],
