@@ -22,7 +22,7 @@ from bot.claims import claim_check, unbacked_claim
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
-from bot.model_words import uncopied, unechoed, without_repeats
+from bot.model_words import sentence_keys, uncopied, unechoed, without_repeats
 from bot.prompt import (
     SYSTEM_PROMPT,
     assemble,
@@ -316,12 +316,14 @@ class Agent:
         produced: list[Message] = []
         nudge: list[Message] = []
         checked = False
-        # The person's lines; a compaction's summary is ours, however often a model repeats it.
-        theirs = [
-            m.content
+        # The person's sentences, read once a turn; a compaction's summary is ours, however
+        # often a model repeats it.
+        theirs = {
+            key
             for m in (*earlier, newest)
             if m.role == "user" and not m.content.startswith(EARLIER)
-        ]
+            for key in sentence_keys(m.content)
+        }
         for _ in range(MAX_TOOL_ROUNDS):
             completion = await self._complete(self._assemble([*earlier], newest) + produced + nudge)
             written = uncopied(unechoed(completion.message), theirs)

@@ -12,14 +12,14 @@ copy teaches the model to copy again, and fills the window.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from bot.llm.types import Message
 from bot.prompt import PROMPT_OPENING
 from clockcore import RUNTIME_BLOCK_END, RUNTIME_BLOCK_START
 
-__all__ = ["uncopied", "unechoed", "without_repeats"]
+__all__ = ["sentence_keys", "uncopied", "unechoed", "without_repeats"]
 
 
 _ECHOED_BLOCK = re.compile(
@@ -86,9 +86,7 @@ def _unlooped(content: str) -> str:
     that comes back with others between ("- Take the pill." under each day) is
     no loop and stays.
     """
-    said = [
-        key for line in content.splitlines() for s in _SENTENCE_END.split(line) if (key := _key(s))
-    ]
+    said = sentence_keys(content)
     if not _looping(said):
         return content
     once = without_repeats(content)
@@ -171,18 +169,24 @@ def _key(sentence: str) -> str:
     return " ".join(sentence.casefold().split())
 
 
+def sentence_keys(text: str) -> list[str]:
+    """`text`'s sentences, line by line, as two copies of them compare (`_key`)."""
+    lines = text.splitlines()
+    return [key for line in lines for s in _SENTENCE_END.split(line) if (key := _key(s))]
+
+
 _COPIED_RUN = 3
 """Sentences in a row, each one the person wrote, that make their words said back."""
 _COPIED_CHARS = 150
 """…and characters: a paragraph, not a line or a short list quoted."""
 
 
-def uncopied(message: Message, theirs: Sequence[str]) -> Message:
+def uncopied(message: Message, theirs: Collection[str]) -> Message:
     """`message` without the person's own paragraphs said back to them.
 
     A copy: `_COPIED_RUN` sentences or more in a row, `_COPIED_CHARS` characters
-    or more, each a sentence of one of `theirs` (the person's messages in the
-    history), the last perhaps cut short by the token limit. Gemma 3 270M
+    or more, each one of `theirs` (the `sentence_keys` of the person's messages
+    in the history, read once a turn), the last perhaps cut short by the token limit. Gemma 3 270M
     answered long-conversation's lines with the person's paragraph about a
     supplier call, six sentences word for word, and again on each later turn
     (docs/eval.md): no words for the person, and kept, every copy added the
@@ -190,18 +194,11 @@ def uncopied(message: Message, theirs: Sequence[str]) -> Message:
     and compacted. A sentence or two quoted stays ("You said: the dentist is on
     Thursday at four."), and so does a short list said back.
     """
-    keys = {
-        key
-        for text in theirs
-        for line in text.splitlines()
-        for sentence in _SENTENCE_END.split(line)
-        if (key := _key(sentence))
-    }
     lines = message.content.splitlines()
     said = [(n, s) for n, line in enumerate(lines) for s in _SENTENCE_END.split(line.strip())]
-    copied = [_key(s) in keys for _, s in said]
+    copied = [_key(s) in theirs for _, s in said]
     if said and not copied[-1] and (tail := _key(said[-1][1])):
-        copied[-1] = any(key.startswith(tail) for key in keys)  # a copy cut short
+        copied[-1] = any(key.startswith(tail) for key in theirs)  # a copy cut short
     cut: set[int] = set()
     start = 0
     for end in range(len(said) + 1):
@@ -213,10 +210,9 @@ def uncopied(message: Message, theirs: Sequence[str]) -> Message:
         start = end + 1
     if not cut:
         return message
-    kept: dict[int, list[str]] = {}
+    kept: dict[int, list[str]] = {}  # line number: its sentences left, lines in order
     for i, (n, sentence) in enumerate(said):
-        kept.setdefault(n, [])
         if i not in cut:
-            kept[n].append(sentence)
-    content = "\n".join(" ".join(kept[n]) for n in sorted(kept) if kept[n])
+            kept.setdefault(n, []).append(sentence)
+    content = "\n".join(" ".join(sentences) for sentences in kept.values())
     return replace(message, content=content.strip())
