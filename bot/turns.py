@@ -54,9 +54,11 @@ from bot.replies import (
 )
 from bot.sender_check import (
     CONFIRMED_SUFFIX,
+    UNPROVEN_IN_GROUP_REPLY,
     check_reply,
     confirmed_reply,
     new_check_token,
+    person_wide,
     privileged,
     tokens_in,
 )
@@ -201,8 +203,12 @@ class Turns:
         # model too: an export reads their every row (issue 35, row 7).
         if not await self._admitted(waiting, envelope):
             return
+        private = is_private_thread(ref.channel, ref.thread_id)
+        if not private and person_wide(ref.text):
+            await self._answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
+            return
         if not ref.proven:
-            if await self._sender_confirmed(waiting, envelope):
+            if private and await self._sender_confirmed(waiting, envelope):
                 return
             if privileged(ref.text):
                 await self._wait_for_sender_proof(waiting, envelope)
@@ -237,6 +243,11 @@ class Turns:
             return
         finally:
             typing.cancel()
+        if output.effects and not ref.proven:
+            # Read-only for a sender nobody proved: what the model would change waits for
+            # the address to confirm, and its words about it are not sent (bot.sender_check).
+            await self._wait_for_sender_proof(waiting, envelope)
+            return
         reply = self._enqueue(ref, envelope, "reply", output.reply)
         polls = tuple(e for e in output.effects if isinstance(e, NewMeetingPoll))
         others = tuple(e for e in output.effects if not isinstance(e, NewMeetingPoll))
@@ -253,14 +264,20 @@ class Turns:
     async def _wait_for_sender_proof(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
         """Keep an unproven sender's privileged request until a reply brings back its token.
 
-        The token goes to the address the mail claims, so only its owner learns it
-        (`bot.sender_check`).
+        Only in a private thread, whose answers go to the address the mail claims alone, so
+        only its owner learns the token (`bot.sender_check`); in a group thread the request
+        is refused instead: everyone in the thread would read the token.
         """
         ref = waiting.ref
+        if not is_private_thread(ref.channel, ref.thread_id):
+            await self._answer_plainly(waiting, envelope, UNPROVEN_IN_GROUP_REPLY)
+            return
         token = new_check_token()
         request = ref.text[:2_000]
         until = self._clock.now() + CHECK_LIFETIME
-        check = NewSenderCheck(envelope.user_key, token_hash(token), request, until)
+        check = NewSenderCheck(
+            envelope.user_key, token_hash(token), request, until, envelope.thread_key
+        )
         log.info("a privileged %s request waits for its sender's confirmation", ref.channel)
         await self._answer_plainly(waiting, envelope, check_reply(token, request), check)
 
@@ -275,7 +292,10 @@ class Turns:
         if not tokens or ref.message_id is None:
             return False
         held = await self._wrapper.held_request(
-            envelope.user_key, [token_hash(t) for t in tokens], now=self._clock.now()
+            envelope.user_key,
+            envelope.thread_key,
+            [token_hash(t) for t in tokens],
+            now=self._clock.now(),
         )
         if held is None:
             return False

@@ -292,31 +292,35 @@ class MessageChain:
         if turn.duplicate or not directives.any:
             return
         turn.notices.extend(directives.errors)
+        # Nothing a sender's channel did not prove changes anything: the turn runner holds
+        # the request until the address confirms, then it comes back proven
+        # (docs/SECURITY.md, "What each channel proves"). Person-wide steps are taken only
+        # in a private thread: a group thread's answers reach every member.
+        proven = turn.ref.proven
+        person_wide = proven and turn.private
         person_id = turn.person.user_id
         thread_changes: dict[str, Any] = {}
-        if directives.kind is not None:
+        if directives.kind is not None and proven:
             thread_changes["thread_kind"] = directives.kind
-        if directives.thread_tz is not None:
+        if directives.thread_tz is not None and proven:
             thread_changes["session_tz"] = directives.thread_tz
         if thread_changes:
             queries.update_thread(conn, turn.thread_key, **thread_changes)
             turn.thread = dataclasses.replace(turn.thread, **thread_changes)
-        if directives.home_tz is not None:
+        if directives.home_tz is not None and person_wide:
             _set_home(turn, conn, directives.home_tz)
-        if directives.mode is not None:
+        if directives.mode is not None and person_wide:
             overrides = {**(turn.person.policy_overrides), "mode": directives.mode}
             queries.update_person(conn, person_id, policy_overrides=overrides)
             turn.person = dataclasses.replace(turn.person, policy_overrides=overrides)
             turn.policy = _effective_policy(self._policy, overrides)
-        # An unproven sender's link steps wait for the address to confirm (bot.sender_check).
-        proven = turn.ref.proven
         linked = None
-        if directives.link_answer is not None and proven:
+        if directives.link_answer is not None and person_wide:
             linked = linking.answer_in(
                 conn, user_key=turn.user_key, yes=directives.link_answer == "yes",
                 now=turn.received_at,
             )  # fmt: skip
-        elif directives.link_code is not None and proven:
+        elif directives.link_code is not None and person_wide:
             linked = linking.redeem_in(
                 conn, code=directives.link_code, user_key=turn.user_key,
                 person_id=person_id, thread_key=turn.thread_key, now=turn.received_at,
@@ -333,7 +337,7 @@ class MessageChain:
             if linked.merged is not None:
                 turn.person = queries.load_person(conn, turn.user_key) or turn.person
                 turn.policy = _effective_policy(self._policy, turn.person.policy_overrides)
-        if directives.unlink and proven:
+        if directives.unlink and person_wide:
             alone = not queries.split_identity(
                 conn,
                 user_key=turn.user_key,
@@ -353,14 +357,15 @@ class MessageChain:
             assert turn.zone is not None
             queries.update_thread(conn, turn.thread_key, session_tz=turn.zone.zone)
             turn.thread = dataclasses.replace(turn.thread, session_tz=turn.zone.zone)
-            if turn.private and turn.person.own_zone is None:
+            if turn.private and turn.ref.proven and turn.person.own_zone is None:
                 # The first zone they give is theirs until they say otherwise: asked
                 # again in every new thread otherwise (docs/clock-spec.md §4.2).
                 _set_home(turn, conn, turn.zone.zone)
 
     def _track_actions(self, turn: Turn, conn: Connection) -> None:
         settings = turn.policy.store.latest_actions
-        clocked = None if turn.duplicate else action_to_clock(turn)
+        # An unproven sender's clock-it waits for the address to confirm, as every change.
+        clocked = None if turn.duplicate or not turn.ref.proven else action_to_clock(turn)
         if clocked is None:
             return
         phrase, source = clocked

@@ -436,12 +436,13 @@ class InteractionWrapper:
         return await self._db.run(work)
 
     async def held_request(
-        self, user_key: str, token_hashes: list[str], *, now: datetime
+        self, user_key: str, thread_key: str, token_hashes: list[str], *, now: datetime
     ) -> tuple[str, str] | None:
-        """A request `user_key` has waiting for one of these token hashes: (hash, request)."""
+        """A request `user_key` has waiting in `thread_key` for one of these token hashes:
+        (hash, request)."""
         return await self._db.run(
             lambda conn: pending_check_in(
-                conn, user_key=user_key, token_hashes=token_hashes, now=now
+                conn, user_key=user_key, thread_key=thread_key, token_hashes=token_hashes, now=now
             )
         )
 

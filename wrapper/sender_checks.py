@@ -4,8 +4,10 @@ Anyone can write any ``From:`` line. When a mail's sender is not proven
 (`channels.email.proof`), a request that links, unlinks, erases, exports or
 opens the web pages is not carried out. Instead the reply (which goes to the
 address, so to its real owner) carries a one-time token; the request waits
-here under the token's SHA-256 for `CHECK_LIFETIME`. A later message from the
-same identity that carries the token confirms it, and the request runs again
+here under the token's SHA-256 for `CHECK_LIFETIME`. Only a private thread
+holds one, and only a later message from the same identity *in that thread*
+that carries the token confirms it (a group thread's answers reach everyone in
+it, so a token mailed there would reach a stranger in ``Cc``), and the request runs again
 as proven (`bot.sender_check`). Whoever forged the first mail never sees the
 token (docs/SECURITY.md).
 
@@ -41,12 +43,14 @@ _PER_IDENTITY = 5  # held requests an identity may have at once; the oldest go f
 
 @dataclass(frozen=True, slots=True)
 class NewSenderCheck:
-    """A turn's effect: hold `request` from `user_key` under a token's hash."""
+    """A turn's effect: hold `request` from `user_key`, asked in the private thread
+    `thread_key`, under a token's hash."""
 
     user_key: str
     token_hash: str
     request: str
     expires_at: datetime
+    thread_key: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +78,7 @@ def check_in(conn: Connection, check: NewSenderCheck, *, now: datetime) -> None:
             token_hash=check.token_hash,
             user_key=check.user_key,
             request=check.request,
+            thread_key=check.thread_key,
             created_at=now,
             expires_at=check.expires_at,
         )
@@ -81,17 +86,20 @@ def check_in(conn: Connection, check: NewSenderCheck, *, now: datetime) -> None:
 
 
 def pending_check_in(
-    conn: Connection, *, user_key: str, token_hashes: list[str], now: datetime
+    conn: Connection, *, user_key: str, thread_key: str, token_hashes: list[str], now: datetime
 ) -> tuple[str, str] | None:
-    """The first of `token_hashes` held for `user_key` and not expired: (hash, request), or None.
+    """The first of `token_hashes` held for `user_key` in `thread_key` and not expired:
+    (hash, request), or None.
 
-    Another identity's token confirms nothing: a held request belongs to the address it was
-    mailed to.
+    Another identity's token confirms nothing, and neither does the token in another thread:
+    a held request belongs to the address it was mailed to, in the private thread it was
+    asked in.
     """
     if not token_hashes:
         return None
     query = select(sender_checks.c.token_hash, sender_checks.c.request).where(
         sender_checks.c.user_key == user_key,
+        sender_checks.c.thread_key == thread_key,
         sender_checks.c.token_hash.in_(token_hashes),
         sender_checks.c.expires_at > now,
     )

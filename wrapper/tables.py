@@ -462,10 +462,12 @@ sender_checks = Table(
     _text("request"),
     _instant("created_at", required=True),
     _instant("expires_at", required=True),
+    _maybe("thread_key"),
 )
 """A privileged request from a sender the channel could not prove (`wrapper.sender_checks`).
 
-It waits for a reply carrying the token mailed to the address; only the token's hash is kept.
+It waits for a reply carrying the token mailed to the address, in the private thread it was
+asked in (`thread_key`); only the token's hash is kept.
 """
 
 calendar_feeds = Table(

@@ -373,15 +373,15 @@ async def test_a_checkout_that_fails_leaves_the_text_read_for_the_chain(
     monkeypatch.setattr(hot.database, "pg_pool", unreachable)
     for wrapper in (hot, general):
         await wrapper.on_user_message(
-            channel="telegram", thread_id="100", user_id="100", message_id="1", text="hello"
+            channel="telegram", thread_id="dm:100", user_id="100", message_id="1", text="hello"
         )
         envelope = await wrapper.on_user_message(
-            channel="telegram", thread_id="100", user_id="100", message_id="2",
+            channel="telegram", thread_id="dm:100", user_id="100", message_id="2",
             text="clock: home tz Asia/Kolkata",
         )  # fmt: skip
         assert envelope.session_tz == "Asia/Kolkata"
         clocked = await wrapper.on_user_message(
-            channel="telegram", thread_id="100", user_id="100", message_id="3",
+            channel="telegram", thread_id="dm:100", user_id="100", message_id="3",
             text="heading to lunch",
         )  # fmt: skip
         assert [a.label for a in clocked.open_actions] == ["lunch"]

@@ -56,18 +56,36 @@ async def test_linked_identities_share_memory_actions_zone_and_policy(
 
 async def test_group_zones_are_per_person(wrapper: InteractionWrapper) -> None:
     group = {"channel": "telegram", "thread_id": "group:-9"}
-    await wrapper.on_user_message(
-        text="clock: home tz Asia/Kolkata", user_id="a", message_id="1", **group
-    )
-    await wrapper.on_user_message(
-        text="clock: home tz America/Chicago", user_id="b", message_id="2", **group
-    )
+    # A home zone is set in a direct conversation (in a group it is refused: below).
+    for user_id, zone in (("a", "Asia/Kolkata"), ("b", "America/Chicago")):
+        await wrapper.on_user_message(
+            text=f"clock: home tz {zone}",
+            channel="telegram",
+            thread_id=f"dm:{user_id}",
+            user_id=user_id,
+            message_id=f"home-{user_id}",
+        )
     a = await wrapper.on_user_message(text="when?", user_id="a", message_id="3", **group)
     b = await wrapper.on_user_message(text="when?", user_id="b", message_id="4", **group)
     assert (a.session_tz, b.session_tz) == ("Asia/Kolkata", "America/Chicago")
     document = await wrapper.export_state()
     thread = document["threads"]["agent:main:telegram:group:-9"]  # type: ignore[index]
     assert len(thread["participants"]) == 2
+
+
+async def test_person_wide_directives_in_a_group_change_nothing(
+    wrapper: InteractionWrapper,
+) -> None:
+    """Home zone, mode and link steps act on the person: only in a direct conversation
+    (docs/SECURITY.md; the turn runner answers "write to me directly")."""
+    group = {"channel": "telegram", "thread_id": "group:-9", "user_id": "a"}
+    for n, text in enumerate(["clock: home tz Asia/Kolkata", "clock: mode off", "clock: link"]):
+        await wrapper.on_user_message(text=text, message_id=f"g{n}", **group)
+    document = await wrapper.export_state()
+    [person] = document["users"].values()  # type: ignore[union-attr]
+    assert person.get("default_tz") is None
+    assert not person.get("policy_overrides")
+    assert await wrapper.on_user_message(text="hi", message_id="g9", **group)
 
 
 async def test_mode_off_hides_context_but_still_records(

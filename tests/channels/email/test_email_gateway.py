@@ -226,9 +226,9 @@ async def test_auto_replies_lists_bounces_ourselves_and_strangers_are_not_answer
 async def test_required_authentication_results_refuse_unauthenticated_mail(
     tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
-    forged = letter("what time is it in Tokyo", message_id="<forged@x>")
+    forged = letter("what time is it in Tokyo", message_id="<forged@x>", proven=False)
     forged["Authentication-Results"] = "mx.example.test; dkim=fail; spf=softfail"
-    signed = letter("what time is it in Tokyo", message_id="<signed@x>")
+    signed = letter("what time is it in Tokyo", message_id="<signed@x>", proven=False)
     signed["Authentication-Results"] = "mx.example.test; dkim=pass header.d=example.test"
     async with running(
         tmp_path, dovecot, mail, require_auth_results=True, authserv_ids=["mx.example.test"]

@@ -46,7 +46,7 @@ async def test_a_forged_mail_cannot_link_the_victims_address_into_the_attacker(
         await submit(mail, letter("what time is it in Tokyo", message_id="<a1@x>"))
         await mail.wait_for(ALICE, 1)
         code = await _code_for_mallory(mail)
-        forged = letter(f"clock: link {code}", message_id="<forged@evil>")
+        forged = letter(f"clock: link {code}", message_id="<forged@evil>", proven=False)
         await submit(mail, forged, sender=MALLORY)
         [_, held] = await mail.wait_for(ALICE, 2)
         await quiet(gateway)
@@ -67,9 +67,9 @@ async def test_a_forged_erasure_and_its_forged_confirmation_erase_nothing(
         await submit(mail, letter("remind me in 2 hours to call mum", message_id="<a1@x>"))
         await mail.wait_for(ALICE, 1)
         thread = {"In_Reply_To": "<a1@x>", "References": "<a1@x>"}
-        await submit(mail, letter("delete my data", message_id="<f1@evil>", **thread))
+        await submit(mail, letter("delete my data", message_id="<f1@evil>", proven=False, **thread))
         await mail.wait_for(ALICE, 2)
-        yes = letter("delete my data: yes", message_id="<f2@evil>", **thread)
+        yes = letter("delete my data: yes", message_id="<f2@evil>", proven=False, **thread)
         await submit(mail, yes, sender=MALLORY)
         [*_, held] = await mail.wait_for(ALICE, 3)
         await quiet(gateway)
@@ -86,14 +86,18 @@ async def test_the_owner_confirms_with_the_mailed_token_and_the_request_runs(
     tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
     async with running(tmp_path, dovecot, mail) as (gateway, _):
-        await submit(mail, letter("what do you know about me", message_id="<a1@x>"))
+        asked = letter("what do you know about me", message_id="<a1@x>", proven=False)
+        await submit(mail, asked)
         [held] = await mail.wait_for(ALICE, 1)
         token = _token(held)
         thread = {"In_Reply_To": held["Message-ID"], "References": f"<a1@x> {held['Message-ID']}"}
-        await submit(mail, letter(f"Yes, that was me.\n\n{token}", message_id="<a2@x>", **thread))
+        confirm = letter(
+            f"Yes, that was me.\n\n{token}", message_id="<a2@x>", proven=False, **thread
+        )
+        await submit(mail, confirm)
         [_, confirmed, answer] = await mail.wait_for(ALICE, 3)
         # The token works once.
-        await submit(mail, letter(token, message_id="<a3@x>", **thread))
+        await submit(mail, letter(token, message_id="<a3@x>", proven=False, **thread))
         [*_, again] = await mail.wait_for(ALICE, 4)
         await quiet(gateway)
 
@@ -106,10 +110,114 @@ async def test_a_token_mailed_to_one_address_confirms_nothing_for_another(
     tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
     async with running(tmp_path, dovecot, mail) as (gateway, _):
-        await submit(mail, letter("/mydata", message_id="<a1@x>"))
+        await submit(mail, letter("/mydata", message_id="<a1@x>", proven=False))
         [held] = await mail.wait_for(ALICE, 1)
         token = _token(held)
         await submit(mail, letter(token, sender=MALLORY, message_id="<m1@evil>"), sender=MALLORY)
         [reply] = await mail.wait_for(MALLORY, 1)
         await quiet(gateway)
     assert "Confirmed" not in reply.get_content()
+
+
+# --- a stranger in Cc (the review of December 2026, row 1) ----------------------------------------
+
+
+async def test_a_forged_erasure_with_the_attacker_in_cc_mails_her_no_token_and_erases_nothing(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("remind me in 2 hours to call mum", message_id="<a1@x>"))
+        await mail.wait_for(ALICE, 1)
+        group = {"Cc": MALLORY}
+        ask = letter("delete my data", message_id="<g1@evil>", proven=False, **group)
+        await submit(mail, ask, sender=MALLORY)
+        [first] = await mail.wait_for(MALLORY, 1)
+        thread = {
+            "In_Reply_To": first["Message-ID"],
+            "References": f"<g1@evil> {first['Message-ID']}",
+        }
+        yes = letter("delete my data: yes", message_id="<g2@evil>", proven=False, **group, **thread)
+        await submit(mail, yes, sender=MALLORY)
+        [_, second] = await mail.wait_for(MALLORY, 2)
+        await quiet(gateway)
+        state = await gateway.wrapper.export_state()
+        reminders = await gateway.outbox.listing()
+
+    for answer in (first, second):
+        assert "write it to me in a direct message" in answer.get_content()
+        assert not tokens_in(answer.get_content())
+    assert not any(tokens_in(m.get_content()) for m in mail.to(ALICE))
+    assert {f"email:{ALICE}"} in _people(state)
+    assert any("call mum" in job.text for job in reminders)
+
+
+async def test_a_link_code_forged_with_the_attacker_in_cc_links_nothing(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("what time is it in Tokyo", message_id="<a1@x>"))
+        await mail.wait_for(ALICE, 1)
+        code = await _code_for_mallory(mail)
+        # Even a proven sender cannot redeem a code in a group thread.
+        for n, proven in enumerate((False, True)):
+            forged = letter(
+                f"clock: link {code}", message_id=f"<l{n}@evil>", proven=proven, Cc=MALLORY
+            )
+            await submit(mail, forged, sender=MALLORY)
+        answers = await mail.wait_for(MALLORY, 3)
+        await quiet(gateway)
+        state = await gateway.wrapper.export_state()
+
+    assert {f"email:{ALICE}", f"email:{MALLORY}"} not in _people(state)
+    for answer in answers[1:]:
+        assert "write it to me in a direct message" in answer.get_content()
+        assert not tokens_in(answer.get_content())
+
+
+async def test_a_held_request_is_confirmed_only_in_its_own_private_thread(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("/mydata", message_id="<a1@x>", proven=False))
+        [held] = await mail.wait_for(ALICE, 1)
+        token = _token(held)
+        # The token in a new thread (not a reply to the mail that carried it) runs nothing.
+        elsewhere = letter(f"{token}", message_id="<a2@x>", subject="new", proven=False)
+        await submit(mail, elsewhere)
+        [_, reply] = await mail.wait_for(ALICE, 2)
+        await quiet(gateway)
+
+    assert held["Cc"] is None and held["Bcc"] is None and held["To"] == ALICE
+    assert "Confirmed" not in reply.get_content()
+    assert "Here is what I keep about you" not in reply.get_content()
+
+
+async def test_unproven_mail_changes_nothing_until_the_address_confirms(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(
+            mail, letter("clock: home tz Asia/Tokyo", message_id="<f1@evil>", proven=False)
+        )
+        [held] = await mail.wait_for(ALICE, 1)
+        await quiet(gateway)
+        before = await gateway.wrapper.export_state()
+        remind = letter("remind me in 2 hours to call mum", message_id="<f2@evil>", proven=False)
+        await submit(mail, remind)
+        [_, held_too] = await mail.wait_for(ALICE, 2)
+        await quiet(gateway)
+        reminders = await gateway.outbox.listing()
+        thread = {
+            "In_Reply_To": held["Message-ID"],
+            "References": f"<f1@evil> {held['Message-ID']}",
+        }
+        await submit(mail, letter(_token(held), message_id="<a3@x>", proven=False, **thread))
+        await mail.wait_for(ALICE, 3)
+        await quiet(gateway)
+        after = await gateway.wrapper.export_state()
+
+    zones = [user.get("default_tz") for user in before["users"].values()]
+    assert "Asia/Tokyo" not in zones
+    assert _token(held) and _token(held_too)
+    assert not any(job.kind == "reminder" for job in reminders)
+    assert "Asia/Tokyo" in [user.get("default_tz") for user in after["users"].values()]
