@@ -8,9 +8,16 @@ pyduckling-native-phihos 0.3). `isolate` installs a pool of child processes
 (`clockcore.duckling_reader.use_engine`): a read is sent down a pipe and
 waited for there, which lets go of the GIL, so the event loop and other threads
 run meanwhile. A read past `READ_LIMIT` kills its child (a new one starts on a
-thread of its own) and raises `ReaderTimeout`; `clockcore.timeparse` then asks
-the person instead of guessing. A reader never waits long: with no child free
-within 250 ms it reads in this process (one window of a few tokens, milliseconds).
+thread of its own, with a back-off once restarts come often) and raises
+`ReaderTimeout`; `clockcore.timeparse` then asks the person to write the time on
+its own instead of guessing. No read ever runs in the serving process: with no
+child free within 250 ms the read is refused the same way (three slow texts at
+once once held the whole process 26 s, read here when both children were busy),
+and where no child starts at all the grammar reads alone.
+
+Each person has a budget of child time (`PERSON_BUDGET` seconds, refilled over a
+minute; `reading_for` names whose reads these are): one person's slow texts use up
+their own budget, not the children everybody shares (docs/SECURITY.md).
 
 Two children (about 53 MB resident each), so that one person's slow text (whose
 reads go one after another) leaves one free for everybody else. Measured here:
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import logging
 import os
 import queue
 import selectors
@@ -29,12 +37,18 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from clockcore import duckling_reader
 from clockcore.duckling_reader import ReaderTimeout
 
-__all__ = ["CHILDREN", "READ_LIMIT", "isolate"]
+__all__ = ["CHILDREN", "PERSON_BUDGET", "READ_LIMIT", "isolate", "reading_for"]
+
+log = logging.getLogger(__name__)
 
 READ_LIMIT = 2.0
 """Seconds one read may take; one window's read takes milliseconds (the limit leaves room
@@ -42,8 +56,54 @@ for a loaded machine: a read cut short is a question to the person)."""
 CHILDREN = 2
 """Child processes that read."""
 _START_LIMIT = 60.0  # a child's start (Python, then Duckling) is not part of a read
-_FREE_WAIT = 0.25  # seconds a reader waits for a free child before reading in this process
+PERSON_BUDGET = 6.0
+"""Seconds of child time one person's reads may take in a minute (a read takes milliseconds;
+one that runs out of time costs `READ_LIMIT`)."""
+_FREE_WAIT = 0.25  # seconds a reader waits for a free child before the read is refused
 _RESTART_PAUSE = 5.0  # seconds between attempts to start a child that would not start
+_CALM_RESTARTS = 3  # restarts a minute that start again at once; then 2, 4, 8… s up to 60
+_MOST_PAUSE = 60.0
+_MIN_CHARGE = 0.01  # seconds a read costs its person at least
+
+_person: ContextVar[str | None] = ContextVar("duckling_person", default=None)
+
+
+@contextmanager
+def reading_for(person: str) -> Iterator[None]:
+    """The Duckling reads in this block (and the tasks and threads it starts) are `person`'s."""
+    token = _person.set(person)
+    try:
+        yield
+    finally:
+        _person.reset(token)
+
+
+class _Budgets:
+    """Child seconds per person: a bucket of `PERSON_BUDGET`, refilled over a minute."""
+
+    def __init__(self, capacity: float) -> None:
+        self.capacity = capacity
+        self._left: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def _refilled(self, person: str, now: float) -> float:
+        left, at = self._left.get(person, (self.capacity, now))
+        return min(self.capacity, left + (now - at) * self.capacity / 60.0)
+
+    def allows(self, person: str) -> bool:
+        """Whether `person` has any child time left now."""
+        with self._lock:
+            return self._refilled(person, time.monotonic()) > 0
+
+    def charge(self, person: str, seconds: float) -> None:
+        now = time.monotonic()
+        with self._lock:
+            left = self._refilled(person, now) - max(seconds, _MIN_CHARGE)
+            self._left[person] = (left, now)
+            if len(self._left) > 10_000:  # forget the full ones
+                full = [p for p, (v, _) in self._left.items() if v >= self.capacity]
+                for key in full:
+                    del self._left[key]
 
 
 class _Child:
@@ -127,43 +187,73 @@ class _Children:
     a child free for everybody else.
     """
 
-    def __init__(self, size: int, limit: float) -> None:
+    def __init__(self, size: int, limit: float, budget: float = PERSON_BUDGET) -> None:
         self.limit = limit
+        self.budgets = _Budgets(budget)
         self._closed = threading.Event()
         self._all = [_Child() for _ in range(size)]
         self._free: queue.Queue[_Child] = queue.Queue()
+        self._restarts: deque[float] = deque(maxlen=64)
+        self._restarts_lock = threading.Lock()
         for child in self._all:
             self._free.put(child)
 
     def ask(self, text: str, stamp: int, language: str) -> list[dict[str, Any]]:
-        """Read `text` in a free child; in this process when none is free soon.
+        """Read `text` in a free child; refused when none is free soon or the person's
+        budget is spent.
 
         The reader may be the event loop's own thread (a short text, a tool's
         argument), so it never waits long: for a child (`_FREE_WAIT`), nor for a
         new one to start (a child that ran out of time is replaced on a thread of
-        its own). What is read here is one window, a few tokens, milliseconds.
+        its own). Nothing is read in this process.
 
         Raises:
-            ReaderTimeout: the child did not answer within `limit`.
+            ReaderTimeout: no child free in time, the person's budget spent, or the
+                child did not answer within `limit`.
         """
+        person = _person.get()
+        if person is not None and not self.budgets.allows(person):
+            raise ReaderTimeout("this person's reading budget is spent for now")
         try:
             child = self._free.get(timeout=_FREE_WAIT)  # waits without the GIL
         except queue.Empty:
-            return duckling_reader.entities(text, stamp, language)
+            raise ReaderTimeout("no reader was free") from None
+        started = time.monotonic()
         try:
             answer = child.ask(text, stamp, language, self.limit)
         except Exception:  # ReaderTimeout, a child that died: replaced off this path
             threading.Thread(target=self._restart, args=(child,), daemon=True).start()
             raise
+        finally:
+            if person is not None:
+                self.budgets.charge(person, time.monotonic() - started)
         self._free.put(child)
         return answer
 
-    def _restart(self, child: _Child) -> None:
+    def restart_pause(self) -> float:
+        """Seconds the next restart waits: none while restarts are rare, then doubling
+        (2, 4, 8… up to a minute) with each restart within the last minute, so a run of
+        slow texts cannot keep the machine busy starting children."""
+        now = time.monotonic()
+        with self._restarts_lock:
+            while self._restarts and self._restarts[0] < now - 60.0:
+                self._restarts.popleft()
+            self._restarts.append(now)
+            recent = len(self._restarts)
+        if recent <= _CALM_RESTARTS:
+            return 0.0
+        return float(min(2.0 ** (recent - _CALM_RESTARTS), _MOST_PAUSE))
+
+    def _restart(self, child: _Child, *, pause: float | None = None) -> None:
         """Start `child` again, off every reader's path, and lend it out once it is up.
 
         Not once the pool is closed: a child started after `close` would outlive it
         (seen under load: a restart still starting when the pool closed).
         """
+        child.stop()
+        wait = self.restart_pause() if pause is None else pause
+        if wait and self._closed.wait(wait):
+            return
         if self._closed.is_set():
             return
         try:
@@ -171,7 +261,10 @@ class _Children:
         except Exception:  # no child: the others (or this process) read meanwhile
             child.stop()
             if not self._closed.wait(_RESTART_PAUSE):
-                threading.Thread(target=self._restart, args=(child,), daemon=True).start()
+                again = threading.Thread(
+                    target=self._restart, args=(child,), kwargs={"pause": 0.0}, daemon=True
+                )
+                again.start()
             return
         if self._closed.is_set():  # closed while this child started
             child.stop()
@@ -198,8 +291,9 @@ def isolate(limit: float = READ_LIMIT) -> None:
 
     Idempotent. The children start here (the gateway calls this as it starts: a start
     forks this process, which holds every thread) and end with this process; one that
-    a read outlasted is started again on a thread of its own. Where Duckling is not
-    available, or no child starts, reading stays in this process.
+    a read outlasted is started again on a thread of its own. Where no child starts,
+    Duckling is turned off and the grammar reads alone: Duckling never reads in the
+    serving process.
     """
     current = _pool.get("pool")
     if current is not None:
@@ -210,8 +304,10 @@ def isolate(limit: float = READ_LIMIT) -> None:
     pool = _Children(CHILDREN, limit)
     try:
         pool.start()
-    except (OSError, ValueError):
+    except (OSError, ValueError) as exc:
         pool.close()
+        log.error("Duckling's reader processes did not start (%s); the grammar reads alone", exc)
+        duckling_reader.set_enabled(False)
         return
     _pool["pool"] = pool
     duckling_reader.use_engine(pool.ask)

@@ -31,6 +31,7 @@ from datetime import timedelta
 from bot.agent import RETRY_LEASE, Agent, message_to_stored
 from bot.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
 from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
+from bot.duckling_pool import reading_for
 from bot.llm.errors import LLMContextOverflow, LLMError
 from bot.my_data import (
     CONFIRM_WITHIN,
@@ -142,10 +143,11 @@ class Turns:
         now = self._clock.now()
         respond = inbound.respond
         try:
-            envelope = await self._wrapper.receive(
-                ref, claim_for=self._worker if respond else None,
-                lease_until=now + RETRY_LEASE if respond else None,
-            )  # fmt: skip
+            with reading_for(user_key(ref.channel, ref.user_id)):
+                envelope = await self._wrapper.receive(
+                    ref, claim_for=self._worker if respond else None,
+                    lease_until=now + RETRY_LEASE if respond else None,
+                )  # fmt: skip
         except MessageTooLargeError as exc:
             await self._refuse_too_large(ref, exc)
             return
@@ -184,7 +186,8 @@ class Turns:
         key = waiting.envelope.thread_key if waiting.envelope else self._thread_key(ref)
         async with self._only_turn_of_thread(key, ref.channel, ref.thread_id, ref.message_id):
             try:
-                await self._turn(waiting, late=late)
+                with reading_for(user_key(ref.channel, ref.user_id)):
+                    await self._turn(waiting, late=late)
             except Exception:
                 # The store failed mid-turn: the message stays claimed by this live
                 # worker until its lease ends; release it now if the store allows.

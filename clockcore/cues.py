@@ -441,7 +441,10 @@ def windows(text: str, languages: tuple[str, ...] = ("en",)) -> list[tuple[int, 
         for w in _WORD.finditer(text)
         if any(fold(w.group()) in WORDS.get(language, frozenset()) for language in languages)
     ]
-    tokens = sorted([m.span() for m in _NUMBERS.finditer(text)] + words)
+    # Hours written as words count as tokens in every language, not only the message's:
+    # "tomorrow at nine, " six times read whole took Duckling 26 s (docs/SECURITY.md).
+    hours = [w.span() for w in _WORD.finditer(text) if fold(w.group()) in HOUR_WORDS]
+    tokens = sorted({*(m.span() for m in _NUMBERS.finditer(text)), *words, *hours})
     if len(tokens) <= MOST_TOKENS and len(text) <= 400:
         return [(0, len(text))]
     anchors = [m.span() for m in _CLOCK_FORM.finditer(text)]

@@ -7,12 +7,13 @@ outlasts the first and none the second.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
-from bot.duckling_pool import _Child, _Children
+from bot.duckling_pool import _Budgets, _Child, _Children, reading_for
 from clockcore import duckling_reader, parse_anchored_time
 
 NOW = datetime(2026, 11, 26, 9, tzinfo=UTC)
@@ -52,6 +53,9 @@ def test_a_read_past_the_limit_is_a_question_and_the_next_read_starts_a_new_chil
     assert cut.start_instant is None
     assert "took too long" in (cut.reason or "")
     pool.limit = 30.0
+    deadline = time.monotonic() + 60
+    while pool._free.empty() and time.monotonic() < deadline:  # restarting, off this path
+        time.sleep(0.05)
     again = parse_anchored_time(TEXT, "Europe/Berlin", NOW)
     assert again.start_instant == datetime(2026, 12, 1, 18, 15, tzinfo=UTC)
 
@@ -70,3 +74,39 @@ def test_a_closed_pool_starts_no_child_again(monkeypatch: pytest.MonkeyPatch) ->
     children._restart(child)
     assert asked == []
     assert child._process is None
+
+
+def test_with_no_child_free_a_read_is_refused_never_run_in_this_process(
+    pool: _Children, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 59, row 2: with both children busy a read ran here, unbounded, for 26 s."""
+    read_here: list[str] = []
+    monkeypatch.setattr(duckling_reader, "entities", lambda text, *_: read_here.append(text) or [])
+    busy = pool._free.get_nowait()  # the one child is lent out
+    try:
+        cut = parse_anchored_time(TEXT, "Europe/Berlin", NOW)
+    finally:
+        pool._free.put(busy)
+    assert read_here == []
+    assert cut.kind == "invalid" and cut.start_instant is None
+    assert "write the time on its own" in (cut.reason or "")
+
+
+def test_a_persons_spent_budget_refuses_their_reads_and_not_anothers(pool: _Children) -> None:
+    pool.budgets = _Budgets(0.05)
+    with reading_for("telegram:1"):
+        first = parse_anchored_time(TEXT, "Europe/Berlin", NOW)
+        pool.budgets.charge("telegram:1", 2.0)  # a read that ran out of time
+        spent = parse_anchored_time(TEXT, "Europe/Berlin", NOW)
+    with reading_for("telegram:2"):
+        other = parse_anchored_time(TEXT, "Europe/Berlin", NOW)
+    assert first.start_instant is not None
+    assert spent.kind == "invalid" and spent.start_instant is None
+    assert other.start_instant == first.start_instant
+
+
+def test_restarts_back_off_once_they_come_often() -> None:
+    children = _Children(1, 30.0)
+    pauses = [children.restart_pause() for _ in range(7)]
+    assert pauses == [0.0, 0.0, 0.0, 2.0, 4.0, 8.0, 16.0]
+    assert max(children.restart_pause() for _ in range(20)) == 60.0

@@ -14,6 +14,7 @@ import asyncio
 import time
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from bot.config import Settings
@@ -95,3 +96,45 @@ async def test_a_worst_message_and_another_chats_are_each_answered_once(
     assert "Tokyo" in answers["9"][0]
     # How long the other chat waited, against a normal turn, is bench/no_stall_bench.py's
     # figure (before the reader moved off the loop: 0.2 to 5 s; now within a normal turn).
+
+
+SLOW_TIME = "remind me " + "tomorrow at nine, " * 6
+"""108 characters Duckling took 26 s to read whole: six day words, and hours written as words."""
+
+
+@pytest.mark.skipif(not duckling_reader.available(), reason="Duckling has no wheel here")
+async def test_healthz_answers_within_a_second_while_three_slow_time_texts_are_read(
+    tmp_path: Path,
+) -> None:
+    """Issue 59, row 2: three at once once held `/healthz` 26 s (the third read in-process)."""
+    channel = _Channel()
+    settings = Settings(home=tmp_path, http_port=0)
+    async with Gateway(settings, channels=[channel], poll_interval=0.05) as gw:
+        url = f"http://127.0.0.1:{gw.http_port}/healthz"
+        sink = channel.sink
+        assert sink is not None
+        people = ("1", "2", "3")
+        reads = [
+            asyncio.create_task(
+                sink(
+                    inbound(
+                        SLOW_TIME, f"slow-{p}", user_id=p, thread_id=f"dm:{p}", route={"chat": p}
+                    )
+                )
+            )
+            for p in people
+        ]
+        waits: list[float] = []
+        async with aiohttp.ClientSession() as session:
+            answered = asyncio.gather(*(_answered(channel, p, 1) for p in people))
+            async with asyncio.timeout(90):
+                while not answered.done():
+                    started = time.perf_counter()
+                    async with session.get(url) as response:
+                        await response.read()
+                    waits.append(time.perf_counter() - started)
+                    await asyncio.sleep(0.05)
+                await answered
+        await asyncio.gather(*reads)
+        await gw.settle()
+    assert max(waits) < 1.0, f"/healthz waited {max(waits):.2f} s"

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from clockcore import parse_anchored_time
-from clockcore.cues import MOST_TOKENS, MOST_WINDOWS, cue, masked, windows
+from clockcore.cues import HOUR_WORDS, MOST_TOKENS, MOST_WINDOWS, cue, masked, windows
 
 BERLIN = "Europe/Berlin"
 THURSDAY_10 = datetime(2026, 11, 26, 10, 0, tzinfo=ZoneInfo(BERLIN))
@@ -139,3 +139,27 @@ def test_duckling_reads_bounded_windows_of_a_flood(text: str) -> None:
 def test_a_sentence_is_read_whole() -> None:
     text = "el lunes 30 de noviembre a las 10 de la mañana"
     assert windows(text, ("es",)) == [(0, len(text))]
+
+
+@pytest.mark.parametrize(
+    ("language", "repeated"),
+    [
+        ("en", "tomorrow at nine, "),
+        ("de", "morgen um neun, "),
+        ("es", "mañana a las nueve, "),
+        ("fr", "demain à neuf heures, "),
+        ("it", "domani alle nove, "),
+        ("pt", "amanhã às nove, "),
+        ("nl", "morgen om negen, "),
+    ],
+)
+def test_hours_written_as_words_count_as_tokens_in_every_language(
+    language: str, repeated: str
+) -> None:
+    """Issue 59, row 2: "tomorrow at nine, " six times was read whole (26 s in Duckling)."""
+    text = "remind me " + repeated * 6
+    spans = windows(text, (language,))
+    assert spans != [(0, len(text))]
+    for start, end in spans:
+        hours = [w for w in re.findall(r"\w+", text[start:end]) if w in HOUR_WORDS]
+        assert len(hours) <= MOST_TOKENS
