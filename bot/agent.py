@@ -9,6 +9,7 @@ previous one, and a server's prompt cache serves all but the newest turn.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -70,6 +71,7 @@ RETRY_LEASE = timedelta(minutes=10)
 """The last resort: how long a live worker's claim on a message lasts before any may take it."""
 MAX_TOOL_ROUNDS = 6
 """Model calls in one turn before the agent stops asking for more tool rounds."""
+_SCAN_ON_LOOP = 2_000  # characters of a reply scanned for written calls on the event loop
 COMPACT_AFTER_CHARS = 60_000
 """History size (characters, ~15k tokens) past which older turns become one summary."""
 KEEP_RECENT = 10
@@ -191,8 +193,10 @@ class Agent:
         context_tokens: int | None = None,
         tools: bool = True,
         baseline: bool = False,
+        text_calls: bool = True,
     ) -> None:
         self._context = context_tokens
+        self._text_calls = text_calls
         self._baseline = baseline
         self._tools: tuple[ToolSpec, ...] = tuple(TOOLS) if tools else ()
         self._tool_names = frozenset(t.name for t in self._tools)
@@ -294,7 +298,7 @@ class Agent:
             return ProactiveOutput(item.text, ())
         # Calls written as text count here too; one to a tool we do not have leaves no text,
         # and the job goes out as written.
-        answer, _ = with_text_calls(unechoed(completion.message), self._tool_names)
+        answer, _ = await self._with_text_calls(unechoed(completion.message))
         until, reason = None, ""
         for call in answer.tool_calls:
             if call.name == "defer" and (deferral := _deferral(call, zone, now)) is not None:
@@ -327,7 +331,7 @@ class Agent:
         for _ in range(MAX_TOOL_ROUNDS):
             completion = await self._complete(self._assemble([*earlier], newest) + produced + nudge)
             written = uncopied(unechoed(completion.message), theirs)
-            answer = self._read_text_calls(written, session.language)
+            answer = await self._read_text_calls(written, session.language)
             if not answer.tool_calls and not answer.content.strip() and not nudge:
                 # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
                 # docs/eval.md): ask once more for the words; neither message is kept.
@@ -371,16 +375,26 @@ class Agent:
                 return produced
         return produced
 
-    def _read_text_calls(self, message: Message, language: str | None) -> Message:
-        """`message` with the tool calls written in its text made real (`bot.llm.text_calls`).
+    async def _with_text_calls(self, message: Message) -> tuple[Message, tuple[str, ...]]:
+        """`bot.llm.text_calls.with_text_calls` with this agent's tools and setting; a long
+        text is scanned on a worker thread (the scan is linear, the text capped)."""
+        if len(message.content) <= _SCAN_ON_LOOP:
+            return with_text_calls(message, self._tool_names, run=self._text_calls)
+        return await asyncio.to_thread(
+            with_text_calls, message, self._tool_names, run=self._text_calls
+        )
 
-        A message whose text is a call to a tool we do not have is replaced by
-        `bot.replies.NOT_A_TOOL` in the person's `language`: such text is never
-        sent to the person as the reply.
+    async def _read_text_calls(self, message: Message, language: str | None) -> Message:
+        """`message` with a whole-reply tool call made real (`bot.llm.text_calls`).
+
+        A call shown inside prose is cut from the text and never runs. A message whose
+        text was only calls that do not run (to a tool we do not have, or shown) is
+        replaced by `bot.replies.NOT_A_TOOL` in the person's `language`: such text is
+        never sent to the person as the reply.
         """
-        answer, unknown = with_text_calls(message, self._tool_names)
+        answer, unknown = await self._with_text_calls(message)
         if unknown:
-            log.warning("the model wrote a call to a tool we do not have: %s", ", ".join(unknown))
+            log.warning("the model wrote a call that does not run: %s", ", ".join(unknown))
         if answer.tool_calls:
             log.info("read %d tool call(s) the model wrote as text", len(answer.tool_calls))
         elif unknown and not answer.content:
@@ -530,7 +544,7 @@ class Agent:
             except LLMError as exc:
                 log.info("the summary behind the turn's prefix failed (%s); asking it alone", exc)
                 break
-            answer, unknown = with_text_calls(completion.message, self._tool_names)
+            answer, unknown = await self._with_text_calls(completion.message)
             if answer.content.strip() and not answer.tool_calls and not unknown:
                 return without_repeats(answer.content.strip())
             # What came instead, by kind, never the words (docs/eval.md asks what Qwen wrote).

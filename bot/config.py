@@ -115,6 +115,7 @@ _CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_LLM_TIMEOUT_SECONDS": ("llm", "timeout_seconds"),
     "CLOCKBOT_LLM_CONTEXT_TOKENS": ("llm", "context_tokens"),
     "CLOCKBOT_LLM_TOOLS": ("llm", "tools"),
+    "CLOCKBOT_LLM_TEXT_CALLS": ("llm", "text_calls"),
     "CLOCKBOT_WORKER_HEARTBEAT": ("worker", "heartbeat"),
     "CLOCKBOT_WORKER_DEAD_AFTER": ("worker", "dead_after"),
     "CLOCKBOT_LIMIT_TURNS_PER_MINUTE": ("limit", "turns_per_minute"),

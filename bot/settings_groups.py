@@ -179,6 +179,11 @@ class LLMSettings(_Group):
         tools: ``false`` (or ``off``) runs the agent with no tools (the runtime block stays), for a
             chat template that cannot carry tool calls (one that demands strictly
             alternating user and assistant roles).
+        text_calls: whether a reply that is nothing but a tool call written as text (JSON,
+            in a fence or in tags) runs as that call; unset is on for an OpenAI-compatible
+            server at a `base_url` (local servers often lack a tool-call parser) and off
+            for hosted APIs, which return structured calls. A call shown inside prose
+            never runs; either way a written call is never sent to the person.
     """
 
     provider: Literal["openai", "anthropic", "none"] = "none"
@@ -188,6 +193,14 @@ class LLMSettings(_Group):
     timeout_seconds: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 60.0
     context_tokens: Annotated[int, Field(ge=1024, le=10_000_000)] | None = None
     tools: bool = True
+    text_calls: bool | None = None
+
+    @property
+    def reads_text_calls(self) -> bool:
+        """`text_calls`, or its default for the provider."""
+        if self.text_calls is not None:
+            return self.text_calls
+        return self.provider == "openai" and self.base_url is not None
 
     @property
     def enabled(self) -> bool:

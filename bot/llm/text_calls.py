@@ -1,25 +1,29 @@
-"""Tool calls a model wrote into its message text, read as the tool calls they are.
+"""Tool calls a model wrote into its message text: run only when the whole reply is the call.
 
 Small local models served without a tool-call parser (or with one that misses
-their format) write their calls as text. Measured on Qwen2.5-Coder-1.5B behind
-``llama-server --jinja``: not one of ten everyday requests reached clockbot as a
-tool call; each came back as text in one of these shapes, and was sent to the
-person as the reply:
+their format) write their calls as text (docs/eval.md): a JSON object
+``{"name": …, "arguments": {…}}`` (``"parameters"`` for ``"arguments"``, a list
+of such objects, doubled braces as a chat template escapes them), alone, in a
+```` ``` ```` fence, or in ``<tool_call>``/``<tools>``/``<function_call>`` tags.
 
-- a JSON object ``{"name": …, "arguments": {…}}`` alone, or in a ```` ```json ````
-  fence (``"parameters"`` is taken for ``"arguments"``; a list of such objects too);
-- the same inside ``<tool_call>…</tool_call>`` (Qwen's and Hermes' tags) or
-  ``<tools>…</tools>``;
-- the same with doubled braces, ``{{"name": …}}`` (a chat template's escaping);
-- such an object inside prose, or after a stray tag (``<tools/> {{"name": …}}``,
-  seen in the scenario eval, docs/eval.md).
+**Only a reply that is nothing but calls is read as calls** (`read_calls`):
+blocks of those shapes with only whitespace (and stray empty tags such as
+``<tools/>``) between them. A call written inside prose ("I could cancel it:
+{…} – shall I?") is the model *showing* a call, not making it: it never runs
+(docs/SECURITY.md, the review of December 2026, row 6), and it is cut from the
+text so the person does not read it either (`TextCalls.not_run`). Where the
+provider is not set to read text calls (`llm.text_calls`, off for hosted APIs
+that return structured calls), a whole-reply call is not run either, only cut.
 
-`read_calls` finds them. A call whose name is one of ours becomes a real
-`ToolCall` and runs; the text around the calls stays the message's content. A
-call to a name we do not have runs nothing, and the message must not be shown
-either (`TextCalls.unknown`): the agent answers with a plain sentence instead.
-Text that merely mentions JSON is left alone: an object counts only when it has
-a string ``name`` and nothing but ``name`` and ``arguments``/``parameters``.
+A call to a name we do not have runs nothing, and the message must not be shown
+(`TextCalls.unknown`). Text that merely mentions JSON is left alone: an object
+counts only when it has a string ``name`` and nothing but ``name`` and
+``arguments``/``parameters``.
+
+Every step is linear in the text, which is read only up to `MAX_CHARS`:
+``str.find`` forward from where the last block ended, one pass over the braces,
+and each candidate object decoded once (a scan that tried every closing brace
+took 466 s on 8 KB of doubled braces, on the event loop).
 """
 
 from __future__ import annotations
@@ -32,11 +36,16 @@ from typing import Any
 
 from bot.llm.types import Message, ToolCall
 
-__all__ = ["TextCalls", "read_calls", "with_text_calls"]
+__all__ = ["MAX_CHARS", "TextCalls", "read_calls", "with_text_calls"]
 
-_TAGGED = re.compile(r"<(tool_call|tools|function_call)>\s*(.*?)\s*</\1>", re.DOTALL)
-_FENCED = re.compile(r"```(?:json|tool_call|tool_code)?\s*\n?(.*?)\n?```", re.DOTALL)
-_MAX_CHARS = 20_000  # a longer message is prose, not a call
+MAX_CHARS = 16_000
+"""A longer message is prose, not a call, and is not scanned."""
+
+_TAGS = ("tool_call", "tools", "function_call")
+_FENCE_INFO = re.compile(r"(?:json|tool_call|tool_code)?[ \t]*\n?")
+_STRAY_TAG = re.compile(r"</?(?:tool_call|tools|function_call)[ \t]*/?>")
+_EMPTY_TAG = re.compile(r"<(?:tool_call|tools|function_call)[ \t]*/>")
+_EMPTY_BLOCK = re.compile(r"```[a-z_]*\s*```|<(tool_call|tools|function_call)>\s*</\1>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,67 +53,155 @@ class TextCalls:
     """What `read_calls` found in one message's text.
 
     Attributes:
-        calls: the calls to our tools, in the order written.
+        calls: the calls to our tools, in the order written, to run.
         text: the text without any call in it, stripped.
         unknown: names of calls to tools we do not have; the text must not be sent.
+        not_run: names of calls shown in prose (or written where text calls are off):
+            cut from `text`, never run.
     """
 
     calls: tuple[ToolCall, ...]
     text: str
     unknown: tuple[str, ...]
+    not_run: tuple[str, ...] = ()
 
 
-def read_calls(content: str, known: Collection[str]) -> TextCalls:
-    """The tool calls written in `content` (see the module docstring)."""
-    if "name" not in content or len(content) > _MAX_CHARS:
+def read_calls(content: str, known: Collection[str], *, run: bool = True) -> TextCalls:
+    """The tool calls written in `content` (see the module docstring).
+
+    `run`: whether a reply that is wholly calls is read as calls to make; False cuts them
+    like calls in prose.
+    """
+    if "name" not in content or len(content) > MAX_CHARS:
         return TextCalls((), content.strip(), ())
-    found: list[dict[str, Any]] = []
-    rest = content
-    for pattern in (_TAGGED, _FENCED):
-        for match in list(pattern.finditer(rest)):
-            objects = _objects(match.group(match.lastindex or 1))
-            if objects:
-                found.extend(objects)
-                rest = rest.replace(match.group(0), " ", 1)
-    if not found:
-        whole = _objects(rest.strip())
-        if whole:
-            found, rest = whole, ""
-    if not found:
-        for start, end, obj in reversed(_embedded(rest)):
-            found.insert(0, obj)
-            rest = rest[:start] + " " + rest[end:]
-        if found:
-            rest = _STRAY_TAG.sub(" ", rest)
-    calls, unknown = [], []
-    for number, obj in enumerate(found, start=1):
-        name = obj["name"]
-        if name in known:
-            arguments = obj.get("arguments", obj.get("parameters", {}))
-            text = arguments if isinstance(arguments, str) else json.dumps(arguments)
-            calls.append(ToolCall(f"text-call-{number}", name, text))
-        else:
-            unknown.append(name)
-    text = " ".join(rest.split()) if found else rest.strip()
-    return TextCalls(tuple(calls), text, tuple(unknown))
+    whole = _whole(content)
+    if whole:
+        if not run:
+            return TextCalls((), "", (), tuple(obj["name"] for obj in whole))
+        calls, unknown = [], []
+        for number, obj in enumerate(whole, start=1):
+            name = obj["name"]
+            if name in known:
+                arguments = obj.get("arguments", obj.get("parameters", {}))
+                text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+                calls.append(ToolCall(f"text-call-{number}", name, text))
+            else:
+                unknown.append(name)
+        return TextCalls(tuple(calls), "", tuple(unknown))
+    shown = _shown(content)
+    if not shown:
+        return TextCalls((), content.strip(), ())
+    pieces, at = [], 0
+    for start, end, _ in shown:
+        pieces.append(content[at:start])
+        at = end
+    pieces.append(content[at:])
+    rest = _EMPTY_BLOCK.sub(" ", _STRAY_TAG.sub(" ", " ".join(pieces)))
+    names = tuple(obj["name"] for _, _, obj in shown)
+    return TextCalls((), " ".join(rest.split()), (), names)
 
 
-def with_text_calls(message: Message, known: Collection[str]) -> tuple[Message, tuple[str, ...]]:
-    """`message` with the calls written in its text made real and taken out of its text;
-    and the names of written calls to tools we do not have (taken out too).
+def with_text_calls(
+    message: Message, known: Collection[str], *, run: bool = True
+) -> tuple[Message, tuple[str, ...]]:
+    """`message` with a whole-reply call made real, calls shown in prose cut from its text;
+    and the names of calls taken out that did not run (to tools we do not have, or shown).
 
     A message that already carries tool calls, or has none written, is returned as it is.
     """
     if message.tool_calls or not message.content:
         return message, ()
-    found = read_calls(message.content, known)
-    if not found.calls and not found.unknown:
+    found = read_calls(message.content, known, run=run)
+    if not found.calls and not found.unknown and not found.not_run:
         return message, ()
-    return Message("assistant", found.text, tool_calls=found.calls), found.unknown
+    return (
+        Message("assistant", found.text, tool_calls=found.calls),
+        (*found.unknown, *found.not_run),
+    )
+
+
+def _whole(text: str) -> list[dict[str, Any]]:
+    """The call objects of a reply that is nothing but calls, else [].
+
+    The reply is one bare object (or list), or a sequence of fenced or tagged blocks
+    each holding calls, with whitespace between; one forward pass.
+    """
+    text = _EMPTY_TAG.sub(" ", text).strip()
+    bare = _objects(text)
+    if bare:
+        return bare
+    found: list[dict[str, Any]] = []
+    at, size = 0, len(text)
+    while at < size:
+        if text[at].isspace():
+            at += 1
+            continue
+        inner, at = _block(text, at)
+        objects = _objects(inner) if inner is not None else []
+        if not objects:
+            return []
+        found.extend(objects)
+    return found
+
+
+def _block(text: str, at: int) -> tuple[str | None, int]:
+    """The inside of the fenced or tagged block that begins at `at`, and where it ends;
+    (None, at) when no whole block begins there."""
+    for tag in _TAGS:
+        opening = f"<{tag}>"
+        if text.startswith(opening, at):
+            close = text.find(f"</{tag}>", at)
+            if close == -1:
+                return None, at
+            return text[at + len(opening) : close], close + len(tag) + 3
+    if text.startswith("```", at):
+        close = text.find("```", at + 3)
+        if close == -1:
+            return None, at
+        info = _FENCE_INFO.match(text, at + 3)
+        begin = info.end() if info else at + 3
+        return text[begin:close], close + 3
+    return None, at
+
+
+def _shown(text: str) -> list[tuple[int, int, dict[str, Any]]]:
+    """Call objects inside prose: (start, end, object) for each, in order.
+
+    One pass over the text finds the outermost balanced ``{…}`` spans (braces inside
+    JSON strings do not count); each is decoded once.
+    """
+    spans: list[tuple[int, int, dict[str, Any]]] = []
+    depth, start, in_string, escaped = 0, 0, False, False
+    for index, char in enumerate(text):
+        if depth == 0:
+            if char == "{":
+                depth, start, in_string = 1, index, False
+            continue
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                objects = _objects(text[start : index + 1])
+                if len(objects) == 1:
+                    spans.append((start, index + 1, objects[0]))
+    return spans
 
 
 def _objects(text: str) -> list[dict[str, Any]]:
     """The call objects `text` holds whole (one, or a list), else []."""
+    text = text.strip()
+    if not text.startswith(("{", "[")):
+        return []
     for candidate in (text, _undoubled(text)):
         try:
             value = json.loads(candidate)
@@ -116,48 +213,11 @@ def _objects(text: str) -> list[dict[str, Any]]:
     return []
 
 
-_STRAY_TAG = re.compile(r"</?(?:tool_call|tools|function_call)\s*/?>")
-_DECODER = json.JSONDecoder()
-
-
-def _embedded(text: str) -> list[tuple[int, int, dict[str, Any]]]:
-    """Call objects inside prose: (start, end, object) for each, in order."""
-    spans: list[tuple[int, int, dict[str, Any]]] = []
-    start = text.find("{")
-    while start != -1:
-        end = _call_end(text, start)
-        if end is None:
-            start = text.find("{", start + 1)
-            continue
-        (obj,) = _objects(text[start:end])
-        spans.append((start, end, obj))
-        start = text.find("{", end)
-    return spans
-
-
-def _call_end(text: str, start: int) -> int | None:
-    """Where a call object that begins at `start` ends, or None if none begins there."""
-    try:
-        value, end = _DECODER.raw_decode(text, start)
-    except (json.JSONDecodeError, RecursionError):
-        value, end = None, start
-    if value is not None and _is_call(value):
-        return end
-    if text.startswith("{{", start):  # doubled braces: try each closing "}}"
-        close = text.find("}}", start)
-        while close != -1:
-            if len(_objects(text[start : close + 2])) == 1:
-                return close + 2
-            close = text.find("}}", close + 1)
-    return None
-
-
 def _undoubled(text: str) -> str:
     """``{{"name": …}}`` as ``{"name": …}``: a template's escaped braces undone."""
-    stripped = text.strip()
-    if stripped.startswith("{{") and stripped.endswith("}}"):
-        return stripped.replace("{{", "{").replace("}}", "}")
-    return stripped
+    if text.startswith("{{") and text.endswith("}}"):
+        return text.replace("{{", "{").replace("}}", "}")
+    return text
 
 
 def _is_call(item: object) -> bool:

@@ -1,4 +1,6 @@
-"""Tool calls a model wrote as text are still tool calls (issue 36; `bot.llm.text_calls`).
+"""A reply that is nothing but a tool call written as text is that call (issue 36); a call
+shown inside prose never runs and is never shown (issue 59, rows 6 and 7;
+`bot.llm.text_calls`).
 
 The shapes are the ones Qwen2.5-Coder-1.5B wrote behind ``llama-server --jinja`` when
 asked for everyday reminders; each was sent to the person as the reply before.
@@ -8,11 +10,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
+from bot.llm import text_calls
 from bot.llm.text_calls import read_calls
 from bot.replies import NOT_A_TOOL
 from tests.bot.test_gateway import RecordingChannel, inbound
@@ -33,11 +39,9 @@ ARGS = json.dumps(CALL["arguments"])
         f"<tools>{json.dumps(CALL)}</tools>",
         "{" + json.dumps(CALL) + "}",  # doubled braces, as a template escapes them
         json.dumps({"name": "remember", "parameters": CALL["arguments"]}),
-        f"Sure! <tool_call>{json.dumps(CALL)}</tool_call>",
-        # seen in the scenario eval (docs/eval.md): a stray tag, a call inside prose
+        # seen in the scenario eval (docs/eval.md): a stray tag before the call
         "<tools/> {" + json.dumps(CALL) + "}",
-        f"{json.dumps(CALL)} Note: if you would rather wait, I can defer it.",
-        f"Sure! {json.dumps(CALL)} Done.",
+        f"\n<tool_call>{json.dumps(CALL)}</tool_call>\n",
     ],
 )
 def test_each_shape_is_read_as_the_call(text: str) -> None:
@@ -47,6 +51,41 @@ def test_each_shape_is_read_as_the_call(text: str) -> None:
     ]
     assert found.unknown == ()
     assert "remember" not in found.text and "{" not in found.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Sure! <tool_call>{json.dumps(CALL)}</tool_call>",
+        f"{json.dumps(CALL)} Note: if you would rather wait, I can defer it.",
+        f"Sure! {json.dumps(CALL)} Done.",
+        "I could cancel it: " + json.dumps(CALL) + " – shall I?",
+        "I could do this:\n```json\n" + json.dumps(CALL) + "\n```\nShall I?",
+    ],
+)
+def test_a_call_shown_in_prose_never_runs_and_is_cut_from_the_text(text: str) -> None:
+    found = read_calls(text, KNOWN)
+    assert found.calls == ()
+    assert found.not_run == ("remember",)
+    assert "remember" not in found.text and "{" not in found.text and "```" not in found.text
+
+
+def test_where_text_calls_are_off_a_whole_call_is_cut_not_run() -> None:
+    found = read_calls(f"```json\n{json.dumps(CALL)}\n```", KNOWN, run=False)
+    assert (found.calls, found.text, found.not_run) == ((), "", ("remember",))
+
+
+def test_the_text_call_setting_is_on_for_local_servers_only() -> None:
+    local = LLMSettings(provider="openai", base_url="http://127.0.0.1:8080/v1", model="m")
+    hosted = LLMSettings(provider="openai", model="m", api_key="k")
+    anthropic = LLMSettings(provider="anthropic", model="m", api_key="k")
+    chosen = LLMSettings(provider="openai", model="m", api_key="k", text_calls=True)
+    assert [s.reads_text_calls for s in (local, hosted, anthropic, chosen)] == [
+        True,
+        False,
+        False,
+        True,
+    ]
 
 
 def test_several_calls_keep_their_order() -> None:
@@ -94,8 +133,8 @@ async def test_a_written_call_runs_and_never_reaches_the_person(tmp_path: Path) 
         )
         llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
         channel = RecordingChannel()
-        settings = Settings(home=tmp_path, http_port=0, llm=llm)
-        async with Gateway(settings, channels=[channel]) as gw:
+        setup = Settings(home=tmp_path, http_port=0, llm=llm)
+        async with Gateway(setup, channels=[channel]) as gw:
             assert channel.sink is not None
             await channel.sink(inbound("remind me in 2 hours to call mum", "m1"))
             await gw.settle()
@@ -110,3 +149,87 @@ async def test_a_written_call_runs_and_never_reaches_the_person(tmp_path: Path) 
     # "remind me": the due note the written call made is the reminder they asked for
     assert json.loads(tool_results[0]["content"])["scheduled"] is True
     assert replies == ["Done: I'll remind you to call mum in 2 hours.", NOT_A_TOOL.en]
+
+
+# --- by construction: properties over random text (issue 59, rows 6 and 7) -----------------------
+
+_PROSE = st.lists(
+    st.sampled_from([*"abc xyz{}[]\"':,.\\`<>/\n", "name", "```", "<tool_call>", "</tool_call>"]),
+    max_size=400,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.text(min_size=0, max_size=200),
+    after=st.text(min_size=0, max_size=200),
+    shape=st.sampled_from(
+        ["{call}", "{{call}}", "<tool_call>{call}</tool_call>", "```json\n{call}\n```"]
+    ),
+)
+def test_prose_that_contains_a_call_never_yields_one(before: str, after: str, shape: str) -> None:
+    call = (
+        shape.replace("{call}", json.dumps(CALL))
+        if "{{" not in shape
+        else "{" + json.dumps(CALL) + "}"
+    )
+    assume((before + after).strip())  # some words beside the call: it is shown, not made
+    assume(not _only_calls_and_space(before) or not _only_calls_and_space(after))
+    found = read_calls(before + call + after, KNOWN)
+    assert found.calls == ()
+
+
+def _only_calls_and_space(text: str) -> bool:
+    return read_calls(text, KNOWN).calls != () or not text.strip()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(max_size=16_000)
+    | _PROSE
+    | st.builds(lambda n: "{{" * n + "}}" * n, st.integers(0, 4_000))
+    | st.builds(lambda n: '{"name": "x", "arguments": ' * n, st.integers(0, 2_000))
+    | st.builds(lambda n: '{{"name": ' * n + "}}" * n, st.integers(0, 300))
+)
+def test_the_scan_is_linear_in_the_text(text: str) -> None:
+    """Every character is decoded a bounded number of times (a scan that tried each closing
+    brace took 466 s on 8 KB of doubled braces)."""
+    decoded: list[int] = []
+    real = json.loads
+
+    def counting(value: str, *args: Any, **kwargs: Any) -> Any:
+        decoded.append(len(value))
+        return real(value, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(text_calls.json, "loads", counting)
+        read_calls(text, KNOWN)
+    assert sum(decoded) <= 4 * len(text) + 8
+
+
+# --- end to end: the fake OpenAI server as the model (row 6) -------------------------------------
+
+
+async def test_a_cancel_shown_in_a_question_cancels_nothing(tmp_path: Path) -> None:
+    """ "I could cancel it: {"name": "cancel_reminder", …} – shall I?" cancelled it."""
+    async with FakeLLMServer() as server:
+        server.script(
+            Reply.text(f"<tool_call>\n{json.dumps(CALL)}\n</tool_call>"),
+            Reply.text("Done: I'll remind you to call mum in 2 hours."),
+        )
+        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+        channel = RecordingChannel()
+        setup = Settings(home=tmp_path, http_port=0, llm=llm)
+        async with Gateway(setup, channels=[channel]) as gw:
+            assert channel.sink is not None
+            await channel.sink(inbound("remind me in 2 hours to call mum", "m1"))
+            await gw.settle()
+            [item] = await gw.wrapper.recall(user_key="test:7", query="mum")
+            cancel = {"name": "forget", "arguments": {"memory_id": item.id}}
+            server.script(Reply.text(f"I could cancel it: {json.dumps(cancel)} – shall I?"))
+            await channel.sink(inbound("hmm, should I drop the mum reminder?", "m2"))
+            await gw.settle()
+            still = await gw.wrapper.recall(user_key="test:7", query="mum")
+        replies = [sent.text for sent in channel.sent]
+    assert [i.content for i in still] == ["call mum"]
+    assert replies[-1] == "I could cancel it: – shall I?"
