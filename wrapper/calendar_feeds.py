@@ -5,7 +5,9 @@ a feed URL holding a random token (`wrapper.web.new_token`, 256 bits). Only the
 token's SHA-256 is stored, so the URL cannot be shown again: asking anew makes
 a new one (`NewCalendarFeed`), and the old URL stops working in the same
 commit. A person has one feed; when two people are linked into one, both of
-their URLs keep working (they are the same person now). Erasure removes it.
+their URLs keep working (they are the same person now). Unlinking stops every
+URL of the linked person (each showed both sides' data; each side asks anew),
+and erasure removes it.
 
 What a feed shows is built in `bot.calendar_ics` from the same reads as the
 person's reminders page, and the meetings they attend (docs/calendar.md).

@@ -45,6 +45,7 @@ LINKED = (
 UNLINKED = (
     "This identity is unlinked: from now on it is a person of its own, with the timezone and "
     "policy it had and a separate history. Memory, actions, reminders and schedules stay with "
-    "the other identities; web pages opened through this identity are signed out."
+    "the other identities; web pages opened through this identity are signed out, and the "
+    'calendar link stops working (ask for "calendar" to get a new one).'
 )
 NOT_LINKED = "This identity is not linked to another one."

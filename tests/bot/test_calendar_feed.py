@@ -403,3 +403,29 @@ async def test_the_reminders_page_makes_a_new_link_once(site: Site) -> None:
         async with alice.post("/ui/calendar", data={"csrf": "0" * 64}) as response:
             assert response.status == 403
         assert (await _fetch(site, new))[0] == 200
+
+
+async def _say_all(site: Site, user: str, text: str, message_id: str) -> list[str]:
+    """What was sent after `text`, to anyone (a link step tells both identities)."""
+    before = len(site.channel.sent)
+    assert site.channel.sink is not None
+    await site.channel.sink(
+        inbound(text, message_id, user_id=user, thread_id=f"dm:{user}", route={"chat": user})
+    )
+    await site.gw.settle()
+    return [sent.text for sent in site.channel.sent[before:]]
+
+
+async def test_unlinking_stops_the_feed_that_showed_the_linked_person(site: Site) -> None:
+    """Issue 59, row 9: after an unlink the URL still gave 200 with the other person's data."""
+    await _reminder(site, "7", "call the dentist", timedelta(hours=3))
+    issued = " ".join(await _say_all(site, "7", "clock: link", "l1"))
+    code = re.search(r"[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}", issued)
+    assert code is not None, issued
+    await _say_all(site, "8", f"clock: link {code.group()}", "l2")
+    await _say_all(site, "7", "clock: link yes", "l3")
+    token = _token(await _say(site, "8", "calendar", "c1"))
+    assert "call the dentist" in (await _fetch(site, token))[2]  # linked: one person
+    said = " ".join(await _say_all(site, "8", "clock: unlink", "u1"))
+    assert (await _fetch(site, token))[0] == 404
+    assert "calendar link stops working" in said

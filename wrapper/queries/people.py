@@ -139,4 +139,7 @@ def split_identity(conn: Connection, *, user_key: str, new_user_id: str, now: da
     conn.execute(
         update(identities).where(identities.c.user_key == user_key).values(user_id=new_user_id)
     )
+    # A feed URL showed the whole linked person: after the split neither side's URL may
+    # show the other's data, so both stop working (docs/calendar.md); each asks anew.
+    conn.execute(delete(calendar_feeds).where(calendar_feeds.c.user_id == shared))
     return True
