@@ -17,12 +17,15 @@ What the feed holds is what the person's reminders page lists (docs/calendar.md)
 - a meeting a poll decided (`wrapper.meetings`): one ``VEVENT`` from its start
   for its length, which makes the person busy (``TRANSP:OPAQUE``), titled with
   the other attendees' names; it stays for 30 days after it ended;
-- ``REFRESH-INTERVAL`` and ``X-PUBLISHED-TTL`` ask calendars to fetch it hourly.
+- ``REFRESH-INTERVAL`` and ``X-PUBLISHED-TTL`` ask calendars to fetch it hourly;
+- it is bounded: one-shot reminders and the occurrences a pause skips are listed
+  within `WINDOW` from now, at most `MOST_EVENTS` of each (a minutely rule
+  paused for a week would otherwise list ten thousand ``EXDATE``s).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 from icalendar import Calendar, Event, vDuration, vRecur
@@ -30,14 +33,19 @@ from icalendar import Calendar, Event, vDuration, vRecur
 from bot.calendar_feed import REFRESH
 from channels.base import Invite
 from channels.ical import invite_event, summary
-from clockcore.recurrence import occurrences
+from clockcore.recurrence import occurrences_between
 from clockcore.zones import get_zone
 from wrapper.calendar_feeds import FeedItems, FeedRule
 from wrapper.meetings import Meeting
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import reminder_id
 
-__all__ = ["build_feed", "meeting_event", "meeting_uid"]
+__all__ = ["MOST_EVENTS", "WINDOW", "build_feed", "meeting_event", "meeting_uid"]
+
+MOST_EVENTS = 500
+"""One-shot reminders, and occurrences a pause skips per rule, a feed lists at most."""
+WINDOW = timedelta(days=400)
+"""How far ahead of now a feed lists one-shot reminders and skipped occurrences."""
 
 
 def meeting_uid(meeting_id: int, public_url: str | None) -> str:
@@ -55,7 +63,8 @@ def build_feed(items: FeedItems, *, now: datetime, public_url: str) -> bytes:
     calendar = Calendar.new(prodid="-//clockbot//reminders feed//EN", name="clockbot reminders")
     calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
     calendar.add("x-published-ttl", vDuration(REFRESH))
-    for job in items.one_shots:
+    ahead = [job for job in items.one_shots if job.due_at < now + WINDOW]
+    for job in ahead[:MOST_EVENTS]:
         calendar.add_component(_one_shot(job, host, now))
     for rule in items.rules:
         for event in _repeating(rule, host, now):
@@ -105,22 +114,15 @@ def _repeating(rule: FeedRule, host: str, now: datetime) -> list[Event]:
     return events
 
 
-_MAX_SKIPPED = 1000
-"""Occurrences a pause skips listed at most (a minutely rule paused for a week)."""
-
-
 def _paused_over(rule: FeedRule, now: datetime) -> list[datetime]:
-    """The rule's occurrences after now and before the waiting one: a pause skips them."""
+    """The rule's occurrences after now and before the waiting one: a pause skips them
+    (within `WINDOW`, at most `MOST_EVENTS`)."""
     assert rule.next_occurs is not None
-    schedule, after = rule.schedule, now
-    found: list[datetime] = []
-    while len(found) < _MAX_SKIPPED:
-        nxt = occurrences(schedule.rrule, schedule.dtstart, rule.zone, after=after, count=1)
-        if not nxt or nxt[0] >= rule.next_occurs:
-            break
-        found.append(nxt[0])
-        after = nxt[0]
-    return found
+    schedule = rule.schedule
+    before = min(rule.next_occurs, now + WINDOW)
+    return occurrences_between(
+        schedule.rrule, schedule.dtstart, rule.zone, after=now, before=before, most=MOST_EVENTS
+    )
 
 
 def _with_utc_until(rule: str, zone: str) -> vRecur:

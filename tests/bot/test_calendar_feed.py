@@ -10,7 +10,9 @@ server (tests/bot/test_web.py's `site`).
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -23,12 +25,13 @@ from icalendar import Calendar
 from sqlalchemy import func, select
 
 from bot.calendar_feed import FeedAsk, calendar_ask
-from bot.calendar_ics import build_feed
+from bot.calendar_ics import MOST_EVENTS, build_feed
 from bot.config import Settings
 from bot.dashboard import NOT_SET_UP_REPLY
 from bot.gateway import Gateway
 from bot.my_data import PRIVATE_ONLY_REPLY
 from bot.sender_check import privileged
+from bot.web.calendar import FETCHES_PER_MINUTE
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.bot.test_web import Site, _csrf, _page, _reminder, open_site
@@ -429,3 +432,65 @@ async def test_unlinking_stops_the_feed_that_showed_the_linked_person(site: Site
     said = " ".join(await _say_all(site, "8", "clock: unlink", "u1"))
     assert (await _fetch(site, token))[0] == 404
     assert "calendar link stops working" in said
+
+
+# --- Bounded, off the loop (issue 59, rows 8 and 12) ---------------------------------------------
+
+
+async def _paused_minutely(site: Site, count: int) -> None:
+    """`count` every-minute reminders of USER, three days old, paused for a week."""
+    wrapper = site.gw.wrapper
+    now = datetime.now(UTC)
+    await _say(site, "7", "hello", "p0")
+    for n in range(count):
+        rule = parse_recurrence("every minute", "Europe/Berlin", now - timedelta(days=3))
+        assert rule.rrule is not None and rule.dtstart is not None
+        new = NewSchedule(
+            id=new_schedule_id(), user_key=USER, thread_key=THREAD, channel="test",
+            thread_id="dm:7", user_id="7", text=f"stretch {n}", rrule=rule.rrule,
+            dtstart=rule.dtstart, zone=None, origin_tz="Europe/Berlin", elapsed=rule.elapsed,
+            missed="one",
+        )  # fmt: skip
+        await wrapper.reminders.create(new, now=now)
+        assert await wrapper.reminders.pause(USER, new.id, now=now, until=now + timedelta(days=7))
+
+
+async def test_healthz_answers_within_a_second_while_a_heavy_feed_is_fetched(site: Site) -> None:
+    """Three paused every-minute reminders made each fetch take 8.3 s on the event loop."""
+    await _paused_minutely(site, 3)
+    token = _token(await _say(site, "7", "calendar", "c1"))
+    waits: list[float] = []
+    async with aiohttp.ClientSession() as client:
+        fetch = asyncio.create_task(_fetch(site, token))
+        async with asyncio.timeout(90):
+            while not fetch.done():
+                started = time.perf_counter()
+                async with client.get(f"{site.base}/healthz") as response:
+                    await response.read()
+                waits.append(time.perf_counter() - started)
+                await asyncio.sleep(0.05)
+        status, _, body = await fetch
+    assert status == 200
+    calendar = Calendar.from_ical(body)
+    for event in calendar.walk("VEVENT"):
+        exdates = event.get("EXDATE") or []
+        listed = sum(len(e.dts) for e in (exdates if isinstance(exdates, list) else [exdates]))
+        assert listed <= MOST_EVENTS
+    assert max(waits) < 1.0, f"/healthz waited {max(waits):.2f} s"
+
+
+async def test_a_feed_answers_304_to_its_etag_and_429_past_its_rate(site: Site) -> None:
+    token = _token(await _say(site, "7", "calendar", "c1"))
+    url = f"{site.base}/calendar/{token}.ics"
+    async with aiohttp.ClientSession() as client:
+        async with client.get(url) as first:
+            etag = first.headers["ETag"]
+            assert first.headers["Cache-Control"] == "private, max-age=300"
+        async with client.get(url, headers={"If-None-Match": etag}) as again:
+            assert again.status == 304
+        statuses = []
+        for _ in range(FETCHES_PER_MINUTE):
+            async with client.get(url) as response:
+                statuses.append(response.status)
+    assert statuses[-1] == 429
+    assert statuses.count(200) == FETCHES_PER_MINUTE - 2
