@@ -351,7 +351,12 @@ class Turns:
         if poll is None and not replied.startswith(NATIVE_POLL):
             return False
         choices = None if vote.withdrawn else vote.choices
-        effects = (MeetingVote(poll.id, envelope.user_key, choices),) if poll else ()
+        # A vote counts from a member of the poll's thread (`wrapper.meeting_polls`) whose
+        # channel proved who they are: a forged "Bob" decided a poll (docs/SECURITY.md).
+        counted = poll is not None and ref.proven
+        if poll is not None and not counted:
+            log.info("a %s vote from an unproven sender was not counted", ref.channel)
+        effects = (MeetingVote(poll.id, envelope.user_key, choices),) if poll and counted else ()
         commit = TurnCommit(
             thread_key=envelope.thread_key, at=self._clock.now(), effects=effects, waiting=waiting
         )

@@ -30,7 +30,7 @@ from wrapper.outbox import enqueue_in, item_values, sent_item_in
 from wrapper.queries.common import chosen_id, insert_for
 from wrapper.queries.memory import insert_memory, new_memory_id
 from wrapper.queries.per_message import load_person
-from wrapper.tables import meeting_attendees, meeting_polls, meeting_votes
+from wrapper.tables import identities, journal, meeting_attendees, meeting_polls, meeting_votes
 
 __all__ = [
     "ANSWER_HOW",
@@ -249,13 +249,15 @@ def votes_in(conn: Connection, poll_id: int) -> dict[str, tuple[int, ...]]:
 def vote_in(conn: Connection, vote: MeetingVote, *, now: datetime) -> None:
     """Keep a member's latest answer (the `MeetingVote` effect); decide once all answered.
 
+    Only a member of the poll's thread counts (`_member_in`): anyone else's vote
+    changes nothing, so a stranger never decides a poll nor becomes an attendee.
     Choices None withdraws the answer; an option the poll does not have is
     dropped, and a vote naming none of its options changes nothing (it was
     meant for another poll, not "none of these"). When every voter has
     answered an open poll, it is decided in the same transaction (`decide_in`).
     """
     poll = poll_in(conn, vote.poll_id)
-    if poll is None:
+    if poll is None or not _member_in(conn, poll, vote.user_key):
         return
     choices = [n for n in vote.choices or () if 1 <= n <= len(poll.options)]
     if vote.choices and not choices:
@@ -273,6 +275,32 @@ def vote_in(conn: Connection, vote: MeetingVote, *, now: datetime) -> None:
         )
     if poll.status == "open" and set(poll.voters) <= set(votes := votes_in(conn, poll.id)):
         decide_in(conn, poll, now=now, votes=votes)
+
+
+def _member_in(conn: Connection, poll: MeetingPoll, user_key: str) -> bool:
+    """Whether `user_key` (or an identity linked to it) was a member of the poll's thread
+    when the poll went out: one it asked, or one who had written there by then.
+
+    A vote names the poll, not the thread: a forwarded Telegram poll, a reply to the
+    poll's mail or a button in a channel reach people who are not in the group
+    (docs/SECURITY.md, the review of December 2026, row 5).
+    """
+    person = select(identities.c.user_id).where(identities.c.user_key == user_key)
+    keys = set(
+        conn.execute(select(identities.c.user_key).where(identities.c.user_id.in_(person)))
+        .scalars()
+        .all()
+    ) | {user_key}
+    if keys & set(poll.voters):
+        return True
+    created = select(meeting_polls.c.created_at).where(meeting_polls.c.id == poll.id)
+    spoke = conn.execute(
+        select(journal.c.id)
+        .where(journal.c.thread_key == poll.thread_key, journal.c.user_key.in_(keys))
+        .where(journal.c.received_at <= created.scalar_subquery())
+        .limit(1)
+    ).first()
+    return spoke is not None
 
 
 def decide_in(
@@ -304,7 +332,8 @@ def decide_in(
     if not decided:
         return None
     # A member the poll did not ask (no zone known when it went out) may answer
-    # anyway: their answer counts, and so do they in "N of M" (docs/meetings.md).
+    # anyway: their answer counts, and so do they in "N of M" (docs/meetings.md);
+    # a vote from outside the thread was never stored (`_member_in`).
     counted = len(set(poll.voters) | set(votes))
     if chosen is None:
         text = "The poll closed without answers: no time was chosen."

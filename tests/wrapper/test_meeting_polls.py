@@ -125,13 +125,13 @@ async def test_none_of_these_is_an_answer(
 async def test_a_member_not_asked_is_counted_when_they_answer(
     wrapper: InteractionWrapper, clock: SettableClock
 ) -> None:
-    await _poll(wrapper, clock)
-    dan = "telegram:45"  # joined after the poll went out: not one of its voters
+    dan = "telegram:45"  # in the group before the poll, no zone known: not one of its voters
     ref = MessageRef(
         channel="telegram", thread_id="group:-100", user_id="45", message_id="dan-1",
         text="hi all", received_at=clock.now(),
     )  # fmt: skip
     await wrapper.receive(ref)
+    await _poll(wrapper, clock)
     await staged.commit(wrapper, MeetingVote(9, dan, (1,)), MeetingVote(9, ANA, (1,)))
     await staged.commit(wrapper, MeetingVote(9, BEN, (1,)))
     assert await _announced(wrapper) == []  # Chen was asked and has not answered
@@ -139,6 +139,29 @@ async def test_a_member_not_asked_is_counted_when_they_answer(
     assert await _announced(wrapper) == ["Decided: slot 1. 3 of 4 can make it."]
     reminded = {j.user_key for j in await wrapper.outbox.listing(limit=50) if j.kind == "reminder"}
     assert reminded == {ANA, BEN, dan}
+
+
+async def test_a_voter_from_outside_the_thread_neither_counts_nor_attends(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    """Issue 59, row 5: a stranger (a forwarded poll, a reply to its mail) and someone who
+    came in only after the poll went out decided it "2 of 3" and became attendees."""
+    await _poll(wrapper, clock)
+    stranger, late = "telegram:66", "telegram:67"
+    clock.advance(timedelta(seconds=1))
+    ref = MessageRef(
+        channel="telegram", thread_id="group:-100", user_id="67", message_id="late-1",
+        text="hi, just joined", received_at=clock.now(),
+    )  # fmt: skip
+    await wrapper.receive(ref)
+    await staged.commit(wrapper, MeetingVote(9, stranger, (2,)), MeetingVote(9, late, (2,)))
+    await staged.commit(wrapper, MeetingVote(9, ANA, (1,)), MeetingVote(9, BEN, (1,)))
+    await staged.commit(wrapper, MeetingVote(9, CHEN, (2,)))
+    votes = await wrapper.database.run(lambda conn: votes_in(conn, 9))
+    assert set(votes) == {ANA, BEN, CHEN}
+    assert await _announced(wrapper) == ["Decided: slot 1. 2 of 3 can make it."]
+    reminded = {j.user_key for j in await wrapper.outbox.listing(limit=50) if j.kind == "reminder"}
+    assert reminded == {ANA, BEN}
 
 
 async def test_a_vote_on_no_poll_changes_nothing(wrapper: InteractionWrapper) -> None:

@@ -48,10 +48,12 @@ async def test_two_people_in_a_mail_thread_meet_and_both_get_the_ics(
         running(tmp_path, dovecot, mail, llm, clock) as gateway,
     ):
 
-        async def write(sender: str, text: str, mid: str, **headers: str) -> None:
+        async def write(
+            sender: str, text: str, mid: str, *, proven: bool = True, **headers: str
+        ) -> None:
             clock.advance(timedelta(seconds=30))
             message = letter(text, sender=sender, message_id=f"<{mid}@example.test>",
-                             subject="planning", **headers)  # fmt: skip
+                             subject="planning", proven=proven, **headers)  # fmt: skip
             await submit(mail, message, sender=sender)
 
         await write(ALICE, "clock: home tz Europe/Lisbon", "a0")
@@ -77,6 +79,9 @@ async def test_two_people_in_a_mail_thread_meet_and_both_get_the_ics(
         await gateway.settle()
         [poll] = [m for m in mail.to(BOB) if "When can we meet?" in _text(m)]
         await write(ALICE, "vote 1 2", "v1", Cc=BOB, In_Reply_To=poll["Message-ID"])
+        await gateway.settle()
+        # A forged "Bob" (his server did not prove it) decides nothing (issue 59, row 5).
+        await write(BOB, "Vote 3", "f1", proven=False, Cc=ALICE, In_Reply_To=poll["Message-ID"])
         await gateway.settle()
         await write(BOB, "Vote 2", "v2", Cc=ALICE, In_Reply_To=poll["Message-ID"])
         [*_, to_alice] = await mail.wait_for(ALICE, 6)
