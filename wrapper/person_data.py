@@ -195,11 +195,16 @@ def _leave_routes(conn: Connection, keys: Sequence[str], run: Any) -> None:
     for thread_key, route in rows:
         if not isinstance(route, dict) or is_private_thread(*split_thread_key(thread_key)[1:]):
             continue
-        cc = str(route.get("cc", "")).split()
+        cc = list(
+            dict.fromkeys(
+                [*str(route.get("cc", "")).split(), *str(route.get("members", "")).split()]
+            )
+        )
         to = route.get("to")
         if to not in ids and not ids.intersection(cc):
             continue
         left = [address for address in cc if address not in ids]
+        members = [m for m in str(route.get("members", "")).split() if m not in ids]
         where = routes.c.thread_key == thread_key
         if to in ids and not left:
             run("routes", delete(routes).where(where))
@@ -207,6 +212,8 @@ def _leave_routes(conn: Connection, keys: Sequence[str], run: Any) -> None:
         if to in ids:
             to, left = left[0], left[1:]
         changed = {**route, "to": to, "cc": " ".join(left)}
+        if "members" in route:
+            changed["members"] = " ".join(members)
         run("routes", update(routes).where(where).values(route=changed))
 
 

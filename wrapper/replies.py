@@ -86,5 +86,6 @@ def _addressed(conn: Connection, user_key: str, threads: set[str]) -> set[str]:
     return {
         key
         for key, route in rows
-        if isinstance(route, dict) and platform_id in str(route.get("cc", "")).split()
+        if isinstance(route, dict)
+        and platform_id in f"{route.get('cc', '')} {route.get('members', '')}".split()
     }

@@ -24,6 +24,8 @@ __all__ = ["ChannelState", "Routes", "clean_route", "save_route"]
 
 
 MAX_ROUTE_CHARS = 8_000
+MAX_MEMBERS = 20
+"""The most people a thread's ``members`` holds."""
 
 
 def save_route(
@@ -31,10 +33,21 @@ def save_route(
 ) -> None:
     """Make `route` the thread's route (a later message's route replaces an earlier one).
 
+    A route's ``members`` (space-separated, the people a group thread's answers reach)
+    is kept as a set: the union of every route's, the first `MAX_MEMBERS`, so whoever
+    wrote last does not decide who reads the thread (docs/SECURITY.md).
+
     Raises:
         ValueError: a route over 8,000 characters.
     """
     clean = clean_route(route)
+    if "members" in clean:
+        before = conn.execute(
+            select(routes.c.route).where(routes.c.thread_key == thread_key)
+        ).scalar_one_or_none()
+        known = str((before or {}).get("members", "")).split()
+        union = list(dict.fromkeys([*known, *clean["members"].split()]))[:MAX_MEMBERS]
+        clean["members"] = " ".join(union)
     stmt = q.insert_for(conn, routes).values(
         thread_key=thread_key, channel=channel, route=clean, updated_at=at
     )

@@ -200,8 +200,15 @@ def read_mail(
         "references": " ".join([*references, own_id] if own_id else references),
     }
     others = others_addressed(message, who, screening.own_address)
-    if others:
+    if others and verdict.proven:
         route["cc"] = " ".join(others)
+    # Who the thread's answers go to (`channels.email.writing.recipients`): a mail its
+    # server proved adds its sender and the people it named to the thread's members
+    # (`wrapper.routes.save_route` keeps the union); an unproven one adds nobody, and its
+    # own answer goes to its sender alone (docs/SECURITY.md).
+    route["members"] = " ".join([who, *others]) if verdict.proven else ""
+    if not verdict.proven:
+        route["unproven"] = "yes"
     return Accepted(
         Inbound(
             channel="email",

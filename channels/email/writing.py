@@ -76,12 +76,20 @@ def recipient(route: Mapping[str, str], user_id: str | None) -> str:
 def recipients(message: Outgoing, *, address: str) -> tuple[str, list[str]]:
     """(To, Cc) of the mail for `message`; raises `InvalidRecipientError` without a To.
 
-    In a group thread (its route's ``cc``: the others the mail that started it
-    named) every answer goes to all of them; a reminder or other proactive
-    mail addressed to one of them is written To them, the rest in Cc.
+    In a group thread every answer goes to its members (the route's ``members``: the
+    senders of its proven mails and the people they named, kept as a set by
+    `wrapper.routes.save_route`; a route stored before members were kept: its ``cc``): the
+    writer answered in To,
+    the rest in Cc. A reminder or other proactive mail addressed to one of them is
+    written To them, the rest in Cc, whoever wrote last. The answer to a mail its
+    server did not prove goes To its sender alone: a forger chooses the Cc line.
     """
-    to = recipient(message.route, message.user_id)
-    group = [to, *filter(None, map(_address, message.route.get("cc", "").split()))]
+    route = message.route
+    to = recipient(route, message.user_id)
+    if message.kind == "reply" and route.get("unproven"):
+        return to, []
+    named = (route["members"] if "members" in route else route.get("cc", "")).split()
+    group = [to, *filter(None, map(_address, named))]
     group = list(dict.fromkeys(a for a in group if a != address.lower()))
     mine = _address(message.user_id or "")
     if message.kind != "reply" and mine in group:

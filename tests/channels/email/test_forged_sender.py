@@ -8,11 +8,13 @@ Alice; she never receives what is mailed to Alice (docs/SECURITY.md).
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 from bot.sender_check import tokens_in
+from clockcore import SettableClock
 from tests.channels.email.conftest import ALICE, letter, submit
 from tests.channels.email.test_email_gateway import quiet, running
 from tests.support.mail import DovecotServer, SmtpSink
@@ -131,22 +133,24 @@ async def test_a_forged_erasure_with_the_attacker_in_cc_mails_her_no_token_and_e
         group = {"Cc": MALLORY}
         ask = letter("delete my data", message_id="<g1@evil>", proven=False, **group)
         await submit(mail, ask, sender=MALLORY)
-        [first] = await mail.wait_for(MALLORY, 1)
+        [_, first] = await mail.wait_for(ALICE, 2)
         thread = {
             "In_Reply_To": first["Message-ID"],
             "References": f"<g1@evil> {first['Message-ID']}",
         }
         yes = letter("delete my data: yes", message_id="<g2@evil>", proven=False, **group, **thread)
         await submit(mail, yes, sender=MALLORY)
-        [_, second] = await mail.wait_for(MALLORY, 2)
+        [*_, second] = await mail.wait_for(ALICE, 3)
         await quiet(gateway)
         state = await gateway.wrapper.export_state()
         reminders = await gateway.outbox.listing()
 
     for answer in (first, second):
         assert "write it to me in a direct message" in answer.get_content()
-        assert not tokens_in(answer.get_content())
+        # Answered To the address the mail claimed alone: a forger chooses the Cc line.
+        assert (answer["To"], answer["Cc"]) == (ALICE, None)
     assert not any(tokens_in(m.get_content()) for m in mail.to(ALICE))
+    assert mail.to(MALLORY) == []
     assert {f"email:{ALICE}"} in _people(state)
     assert any("call mum" in job.text for job in reminders)
 
@@ -164,14 +168,56 @@ async def test_a_link_code_forged_with_the_attacker_in_cc_links_nothing(
                 f"clock: link {code}", message_id=f"<l{n}@evil>", proven=proven, Cc=MALLORY
             )
             await submit(mail, forged, sender=MALLORY)
-        answers = await mail.wait_for(MALLORY, 3)
+        [*_, unproven, proven_answer] = await mail.wait_for(ALICE, 3)
         await quiet(gateway)
         state = await gateway.wrapper.export_state()
 
     assert {f"email:{ALICE}", f"email:{MALLORY}"} not in _people(state)
-    for answer in answers[1:]:
+    assert len(mail.to(MALLORY)) == 2  # the code, then the proven mail's answer in Cc
+    for answer in (unproven, proven_answer):
         assert "write it to me in a direct message" in answer.get_content()
         assert not tokens_in(answer.get_content())
+
+
+async def test_unproven_group_mail_is_answered_to_its_sender_alone(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    """Issue 59, row 4: a forged "what time is it" in a group thread was answered with the
+    victim's zone, To the forger's claim and Cc addresses of the forger's choice."""
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        await submit(mail, letter("clock: home tz Asia/Tokyo", message_id="<a1@x>"))
+        await mail.wait_for(ALICE, 1)
+        forged = letter("what time is it?", message_id="<f1@evil>", proven=False, Cc=MALLORY)
+        await submit(mail, forged, sender=MALLORY)
+        [_, answer] = await mail.wait_for(ALICE, 2)
+        await quiet(gateway)
+    assert (answer["To"], answer["Cc"]) == (ALICE, None)
+    assert len(mail.to(MALLORY)) == 0
+
+
+async def test_a_group_threads_members_stay_whoever_wrote_last(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    """Issue 59, row 10: Alice's reminder in a group thread went only to Bob, who had
+    answered without Cc; the thread's members are kept, each reminder goes To its owner."""
+    bob = "bob@example.test"
+    clock = SettableClock(datetime.now(UTC))
+    async with running(tmp_path, dovecot, mail, clock=clock) as (gateway, _):
+        start = letter("remind me in 2 minutes to stretch", message_id="<g1@x>", Cc=bob)
+        await submit(mail, start)
+        [hello] = await mail.wait_for(bob, 1)
+        thread = {"In_Reply_To": hello["Message-ID"], "References": f"<g1@x> {hello['Message-ID']}"}
+        reply = letter("thanks", sender=bob, message_id="<b1@x>", **thread)  # no Cc: To the bot
+        await submit(mail, reply, sender=bob)
+        [_, answer] = await mail.wait_for(bob, 2)
+        await gateway.settle()
+        clock.advance(timedelta(minutes=3))
+        await gateway.settle()
+        [*_, reminder] = await mail.wait_for(ALICE, 3)
+        await quiet(gateway)
+    assert (answer["To"], answer["Cc"]) == (bob, ALICE)
+    assert "stretch" in reminder.get_content()
+    assert (reminder["To"], reminder["Cc"]) == (ALICE, bob)
 
 
 async def test_a_held_request_is_confirmed_only_in_its_own_private_thread(

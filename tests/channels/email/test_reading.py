@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -272,6 +273,10 @@ def test_read_mail_builds_the_inbound() -> None:
         "subject": "Hi",
         "message_id": "<m2@x>",
         "references": "<m0@x> <r1@x> <m2@x>",
+        # Nothing proved the sender (no trusted server here): they join no member set, and
+        # the answer goes to them alone (docs/SECURITY.md).
+        "members": "",
+        "unproven": "yes",
     }
 
 
@@ -424,16 +429,24 @@ def test_html_reads_as_its_lines(html: str, text: str) -> None:
 
 
 def test_a_mail_naming_others_starts_a_group_thread_whose_route_names_them() -> None:
-    raw = parse(
+    headers = (
         "From: Ana <ana@example.test>\nTo: bot@example.test, Ben <BEN@example.test>\n"
         'Cc: "Chen, W." <chen@example.test>, ana@example.test, BOT@example.test, '
         "not-an-address, ben@example.test\nMessage-ID: <g1@x>"
-    ).as_bytes()
-    outcome = read_mail(raw, FACTS, SCREEN, now=NOW)
+    )
+    proven = "\nAuthentication-Results: mx.example.test; dmarc=pass header.from=example.test"
+    trusting = replace(SCREEN, authserv_ids=("mx.example.test",))
+    outcome = read_mail(parse(headers + proven).as_bytes(), FACTS, trusting, now=NOW)
     assert isinstance(outcome, Accepted)
     assert outcome.inbound.thread_id == "group/ana@example.test/<g1@x>"
     assert outcome.inbound.route["to"] == "ana@example.test"
     assert outcome.inbound.route["cc"] == "ben@example.test chen@example.test"
+    assert outcome.inbound.route["members"] == "ana@example.test ben@example.test chen@example.test"
+    # The same mail unproven is a group thread whose answers reach the sender alone.
+    forged = read_mail(parse(headers).as_bytes(), FACTS, SCREEN, now=NOW)
+    assert isinstance(forged, Accepted)
+    assert forged.inbound.thread_id == "group/ana@example.test/<g1@x>"
+    assert (forged.inbound.route.get("cc"), forged.inbound.route["members"]) == (None, "")
 
 
 def test_bcc_is_no_group_and_a_long_list_is_cut() -> None:
