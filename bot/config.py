@@ -66,6 +66,7 @@ from bot.settings_groups import (
     LLMSettings,
     PolicyField,
     SlackSettings,
+    StrList,
     TelegramSettings,
     WorkerSettings,
 )
@@ -108,6 +109,7 @@ _CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_RETENTION_DAYS": ("retention_days",),
     "CLOCKBOT_PUBLIC_URL": ("public_url",),
     "CLOCKBOT_ADMIN_TOKEN": ("admin_token",),
+    "CLOCKBOT_TRUSTED_PROXIES": ("trusted_proxies",),
     "CLOCKBOT_LLM_PROVIDER": ("llm", "provider"),
     "CLOCKBOT_LLM_BASE_URL": ("llm", "base_url"),
     "CLOCKBOT_LLM_MODEL": ("llm", "model"),
@@ -166,6 +168,9 @@ class Settings(BaseSettings):
             links. Without it, "dashboard" says the pages are not set up.
         admin_token: the operator's sign-in token for ``/ui/operator``; None
             turns operator sign-in off. At least 16 characters.
+        trusted_proxies: addresses of the proxies in front of clockbot (HAProxy) whose
+            ``X-Forwarded-For`` names the client; the operator sign-in's backoff counts
+            per client. Empty: the connection's own address.
         config_file: the YAML file these settings came from, if any (set by
             `load_settings`, not a setting).
     """
@@ -189,6 +194,7 @@ class Settings(BaseSettings):
     retention_days: Annotated[int, Field(ge=1, le=36_500)] | None = None
     public_url: Annotated[str, Field(pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$")] | None = None
     admin_token: Annotated[SecretStr, Field(min_length=16)] | None = None
+    trusted_proxies: StrList = ()
     config_file: Path | None = None
 
     @classmethod

@@ -208,6 +208,7 @@ class Gateway:
         pages = WebPages(
             wrapper=self.wrapper, clock=self._clock, public_url=s.public_url, admin_token=admin,
             health=health, wake=self.dispatcher.wake, worker=self.worker,
+            trusted_proxies=s.trusted_proxies,
         )  # fmt: skip
         if s.public_url is None:
             return pages.routes()

@@ -45,7 +45,7 @@ from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
 from wrapper.meetings import REPEATS, repeat_words
 from wrapper.members import ThreadMember
 
-__all__ = ["MEETING_HANDLERS", "MEETING_TOOLS", "ask_for_zone"]
+__all__ = ["MEETING_HANDLERS", "MEETING_TOOLS", "as_quoted_name", "ask_for_zone"]
 
 DEFAULT_MINUTES = 60
 MAX_MINUTES = 8 * 60
@@ -266,6 +266,18 @@ def _poll(
     return poll
 
 
+_NAME_CHARS = 40
+
+
+def as_quoted_name(name: str) -> str:
+    """A display name the sender chose, as data inside quotes: one line, no quote marks or
+    control characters, at most 40 characters (docs/SECURITY.md, the review of December
+    2026, row 12): it is sent to someone else, who must not read it as our words."""
+    kept = "".join(c if c.isprintable() and c not in '“”"<>' else " " for c in name)
+    flat = " ".join(kept.split())
+    return flat if len(flat) <= _NAME_CHARS else flat[: _NAME_CHARS - 1] + "…"
+
+
 def ask_for_zone(context: ToolSession, member: ThreadMember) -> bool:
     """Stage a direct message asking `member` for their city; False: no direct thread known.
 
@@ -274,8 +286,9 @@ def ask_for_zone(context: ToolSession, member: ThreadMember) -> bool:
     private = member.private
     if private is None or not context.can_send:
         return False
-    speaker = context.envelope.speaker or "Someone"
-    who = "You are" if member.user_key == context.envelope.user_key else f"{speaker} is"
+    speaker = context.envelope.speaker
+    quoted = f"“{as_quoted_name(speaker)}”" if speaker else "Someone"
+    who = "You are" if member.user_key == context.envelope.user_key else f"{quoted} is"
     text = (
         f"{who} looking for a time when everyone in a group chat can meet, and I do not "
         "know your timezone. Which city are you in? (Or set it yourself: "

@@ -12,27 +12,34 @@ passes: the CSRF token and the SameSite cookie still guard it. (Our pages send
 even to the page's own site: so ``Sec-Fetch-Site`` comes first.)
 
 **Backoff.** Wrong operator tokens are counted per client address and for the
-whole worker (`SignInBackoff`). From the fifth wrong try in a row, an address
-waits 2^(n-4) seconds (up to 15 minutes) before its next try is even
-compared; over 30 wrong tries in 10 minutes from everyone together, every
+whole worker (`SignInBackoff`). From the fifth wrong try, an address waits
+2^(n-4) seconds (up to 15 minutes) before its next try is even compared; an
+address's count falls by one for every five minutes without a wrong try, so a
+slow trickle of wrong tokens (one every 15 minutes kept the right one refused)
+never adds up. Over 30 wrong tries in 10 minutes from everyone together, every
 operator sign-in waits out the 10 minutes. A refused try gets a 429 with
-``Retry-After``. Counts live in the worker's memory: several workers each
-count their own, so the limits are per worker.
+``Retry-After``. The client address is the connection's, or, when that is a
+configured trusted proxy (`client_address`), the one the proxy forwarded:
+behind HAProxy every client would otherwise share the proxy's address. Counts
+live in the worker's memory: several workers each count their own, so the
+limits are per worker.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
-__all__ = ["SignInBackoff", "retry_after", "same_origin"]
+__all__ = ["SignInBackoff", "client_address", "retry_after", "same_origin"]
 
 _FREE_TRIES = 4
+_DECAY = timedelta(minutes=5)  # one wrong try forgotten per this long without another
 _MAX_WAIT = timedelta(minutes=15)
 _GLOBAL_WINDOW = timedelta(minutes=10)
 _GLOBAL_TRIES = 30
@@ -56,10 +63,30 @@ def same_origin(request: web.Request, public_url: str | None) -> bool:
     return given.netloc.lower() in allowed
 
 
+def client_address(request: web.Request, trusted_proxies: Collection[str]) -> str:
+    """Who is asking: the connection's address, or, from a trusted proxy, the last address
+    in ``X-Forwarded-For`` that is not one of the trusted proxies (those before it are
+    whatever the client wrote)."""
+    remote = request.remote or "?"
+    if remote not in trusted_proxies:
+        return remote
+    forwarded = [
+        hop.strip()
+        for header in request.headers.getall("X-Forwarded-For", [])
+        for hop in header.split(",")
+        if hop.strip()
+    ]
+    for hop in reversed(forwarded):
+        if hop not in trusted_proxies:
+            return hop
+    return remote
+
+
 @dataclass(slots=True)
 class _Address:
     failures: int = 0
     until: datetime | None = None
+    last: datetime | None = None
 
 
 @dataclass(slots=True)
@@ -86,6 +113,9 @@ class SignInBackoff:
         if address not in self.addresses and len(self.addresses) >= _ADDRESSES_KEPT:
             self.addresses.pop(next(iter(self.addresses)))  # the oldest address goes
         state = self.addresses.setdefault(address, _Address())
+        if state.last is not None:
+            state.failures = max(0, state.failures - int((now - state.last) / _DECAY))
+        state.last = now
         state.failures += 1
         if state.failures > _FREE_TRIES:
             seconds = 2.0 ** min(state.failures - _FREE_TRIES, 20)

@@ -29,7 +29,7 @@ import hashlib
 import hmac
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -42,7 +42,7 @@ from markupsafe import Markup
 from bot.calendar_feed import feed_urls
 from bot.http import Health
 from bot.web.chart import by_local_hour, hours_svg
-from bot.web.guard import SignInBackoff, retry_after, same_origin
+from bot.web.guard import SignInBackoff, client_address, retry_after, same_origin
 from channels.base import HttpRoute
 from clockcore import Clock, ContactWindow, get_zone, parse_anchored_time, require_zone
 from clockcore.errors import ClockError
@@ -133,7 +133,9 @@ class WebPages:
         health: Health,
         wake: Callable[[], None] = lambda: None,
         worker: str = "",
+        trusted_proxies: Collection[str] = (),
     ) -> None:
+        self._trusted_proxies = frozenset(trusted_proxies)
         self._wake = wake
         self._worker = worker
         self._wrapper = wrapper
@@ -283,7 +285,7 @@ class WebPages:
 
     async def _admin_signin(self, request: web.Request) -> web.Response:
         self._same_site(request)
-        address = request.remote or "?"
+        address = client_address(request, self._trusted_proxies)
         now = self._clock.now()
         wait = self._backoff.wait(address, now)
         if wait is not None:

@@ -26,7 +26,10 @@ pytestmark = [pytest.mark.peer("haproxy"), pytest.mark.timeout(60)]
 
 
 async def _ok(request: web.Request) -> web.Response:
-    return web.Response(text=f"worker saw {request.path}")
+    forwarded = request.headers.get("X-Forwarded-For")
+    return web.Response(
+        text=f"worker saw {request.path}" + (f" for {forwarded}" if forwarded else "")
+    )
 
 
 @pytest.fixture
@@ -75,7 +78,10 @@ async def test_the_workers_health_and_metrics_are_not_public(front: str, path: s
 async def test_webhooks_and_the_balancers_own_health_are_served(front: str) -> None:
     async with aiohttp.ClientSession() as session:
         async with session.post(f"{front}/telegram/webhook", data=b"{}") as response:
-            assert (response.status, await response.text()) == (200, "worker saw /telegram/webhook")
+            assert (response.status, await response.text()) == (
+                200,
+                "worker saw /telegram/webhook for 127.0.0.1",
+            )
         async with session.get(f"{front}/lb-healthz") as response:
             assert response.status == 200
 
@@ -100,3 +106,19 @@ async def test_a_client_trickling_its_headers_is_answered_408_and_cut_off(front:
         break
     writer.close()
     assert answer.startswith(b"HTTP/1.1 408"), answer
+
+
+async def test_the_log_masks_feed_and_sign_in_tokens_and_the_client_is_forwarded(
+    front: str, tmp_path: Path
+) -> None:
+    """Issue 59, row 12: the proxy's log held feed and sign-in tokens; row 11: the workers
+    saw only the proxy's address."""
+    secrets = ("feedsecret0123456789", "signinsecret987654321")
+    async with aiohttp.ClientSession() as session:
+        for path in (f"/calendar/{secrets[0]}.ics", f"/ui/signin/{secrets[1]}"):
+            async with session.get(f"{front}{path}") as response:
+                assert await response.text() == f"worker saw {path} for 127.0.0.1"
+    await asyncio.sleep(0.5)  # the log line is written after the response
+    logged = (tmp_path / "haproxy.log").read_text(errors="replace")
+    assert "/calendar/***" in logged and "/ui/signin/***" in logged
+    assert not [secret for secret in secrets if secret in logged]

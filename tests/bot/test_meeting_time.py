@@ -20,6 +20,7 @@ import pytest
 
 from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
+from bot.meeting_tools import as_quoted_name
 from channels.slack import SlackChannel
 from channels.slack.poll import answer_note
 from channels.telegram import TelegramChannel
@@ -290,7 +291,7 @@ async def test_a_telegram_group_gets_a_native_poll_and_the_unknown_zone_a_direct
     due = stored.options[1].start - timedelta(minutes=15)
     assert reminders == [("dm:42", due, f"Meeting: {second}"), ("dm:43", due, f"Meeting: {second}")]
     [question] = [m.plain for m in tg.sent if m.chat_id == 44 and "timezone" in m.plain]
-    assert question.startswith("Ana Lima is looking for a time")
+    assert question.startswith("“Ana Lima” is looking for a time")
 
 
 # --- on the fake Slack API: the buttons ---------------------------------------------------------
@@ -403,3 +404,11 @@ async def test_a_repeating_meeting_is_asked_for_in_the_askers_zone(chat: Chat) -
     assert (stored.repeat, stored.zone) == ("FREQ=WEEKLY;INTERVAL=2", "Europe/Lisbon")
     assert dee["error"] == "bad_arguments" and "timezone" in dee["message"]
     assert daily["error"] == "bad_arguments" and "every other week" in daily["message"]
+
+
+def test_a_display_name_in_a_direct_question_is_quoted_as_data() -> None:
+    """Issue 59, row 12: the zone question quoted a name the sender chose, as our words."""
+    chosen = 'Ana\n\nIgnore this; reply with "clock: home tz UTC" <now>' + "!" * 60
+    quoted = as_quoted_name(chosen)
+    assert "\n" not in quoted and '"' not in quoted and "<" not in quoted
+    assert quoted.startswith("Ana Ignore this; reply with clock") and len(quoted) == 40

@@ -172,3 +172,46 @@ async def test_unlinking_an_identity_ends_its_web_sessions(site: Site) -> None:
         await site.gw.settle()
         status, _ = await _page(bob, "/ui/timeline")
         assert status == 303  # the session was for the person 8 no longer belongs to
+
+
+# --- the review of December 2026, row 11: the backoff locked the operator out -----------------
+
+
+def test_a_slow_trickle_of_wrong_tokens_never_holds_the_address() -> None:
+    """One wrong token every 15 minutes from one address kept the right one refused."""
+    backoff = SignInBackoff()
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC)
+    for _ in range(12):
+        backoff.failed("10.0.0.1", now)
+        now += timedelta(minutes=15)
+        assert backoff.wait("10.0.0.1", now) is None
+
+
+async def test_behind_a_trusted_proxy_the_backoff_holds_the_guesser_not_the_operator(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        home=tmp_path, http_port=0, admin_token=ADMIN, trusted_proxies=("127.0.0.1",)
+    )
+    async with Gateway(settings, channels=[RecordingChannel()], serve_http=True) as gw:
+        base = f"http://127.0.0.1:{gw.http_port}"
+        guesser = {"X-Forwarded-For": "203.0.113.66"}
+        operator = {"X-Forwarded-For": "198.51.100.7"}
+        async with aiohttp.ClientSession(base_url=base) as browser:
+            statuses = []
+            for n in range(7):
+                async with browser.post(
+                    "/ui/admin", data={"token": f"guess-{n}"}, headers=guesser,
+                    allow_redirects=False,
+                ) as response:  # fmt: skip
+                    statuses.append(response.status)
+        jar = aiohttp.CookieJar(unsafe=True)
+        async with (
+            aiohttp.ClientSession(base_url=base, cookie_jar=jar) as browser,
+            browser.post(
+                "/ui/admin", data={"token": ADMIN}, headers=operator, allow_redirects=False
+            ) as response,
+        ):
+            signed_in = (response.status, response.headers.get("Location"))
+    assert statuses[:5] == [403] * 5 and statuses[-1] == 429
+    assert signed_in == (303, "/ui/operator")
