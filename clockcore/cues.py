@@ -191,6 +191,33 @@ HOUR_WORDS = word_set(
     een twee drie vier vijf zes zeven negen tien twaalf
     """
 )
+# Minutes written as words, beyond the hours, in every language (counted as time tokens
+# in `windows`); compounds ("twenty-five", "veintitrés", "dreiundzwanzig", "eenentwintig")
+# are read by their parts or their ending (`_is_number_word`).
+MINUTE_WORDS = word_set(
+    """
+    thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty
+    trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte treinta cuarenta
+    cincuenta dreizehn vierzehn fünfzehn sechzehn siebzehn achtzehn neunzehn zwanzig dreißig
+    vierzig fünfzig treize quatorze quinze seize vingt trente quarante cinquante tredici
+    quattordici quindici sedici diciassette diciotto diciannove venti trenta quaranta
+    cinquanta treze catorze quatorze dezesseis dezasseis dezessete dezassete dezoito dezenove
+    dezanove vinte trinta quarenta dertien veertien vijftien zestien zeventien achttien
+    negentien twintig dertig veertig vijftig
+    """
+)
+_NUMBER_ENDINGS = ("zig", "ßig", "ssig", "twintig", "dertig", "veertig", "vijftig")
+_NUMBER_STARTS = ("veinti", "dieci", "vent", "trent", "quarant", "cinquant")
+
+
+def _is_number_word(folded: str) -> bool:
+    """Whether a folded word is a number word of any of the seven languages."""
+    parts = [p for p in re.split("[-’']", folded) if p] or [folded]
+    if any(p in HOUR_WORDS or p in MINUTE_WORDS for p in parts):
+        return True
+    return folded.endswith(_NUMBER_ENDINGS) or folded.startswith(_NUMBER_STARTS)
+
+
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|[ap]\.m\.|@", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # What follows a number that is a quantity, not a time.
@@ -441,9 +468,10 @@ def windows(text: str, languages: tuple[str, ...] = ("en",)) -> list[tuple[int, 
         for w in _WORD.finditer(text)
         if any(fold(w.group()) in WORDS.get(language, frozenset()) for language in languages)
     ]
-    # Hours written as words count as tokens in every language, not only the message's:
-    # "tomorrow at nine, " six times read whole took Duckling 26 s (docs/SECURITY.md).
-    hours = [w.span() for w in _WORD.finditer(text) if fold(w.group()) in HOUR_WORDS]
+    # Numbers written as words count as tokens in every language, not only the message's:
+    # "tomorrow at nine, " six times read whole took Duckling 26 s, "at thirteen fifteen, "
+    # seven times 11 s (docs/SECURITY.md).
+    hours = [w.span() for w in _WORD.finditer(text) if _is_number_word(fold(w.group()))]
     tokens = sorted({*(m.span() for m in _NUMBERS.finditer(text)), *words, *hours})
     if len(tokens) <= MOST_TOKENS and len(text) <= 400:
         return [(0, len(text))]

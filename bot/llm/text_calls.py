@@ -168,7 +168,9 @@ def _shown(text: str) -> list[tuple[int, int, dict[str, Any]]]:
     """Call objects inside prose: (start, end, object) for each, in order.
 
     One pass over the text finds the outermost balanced ``{…}`` spans (braces inside
-    JSON strings do not count); each is decoded once.
+    JSON strings do not count); each is decoded once. Then each of the first
+    `_MOST_STARTS` places where an object opens with ``"name"`` and lies in no span found
+    is decoded from there (a stray ``{`` earlier in the prose leaves the braces unbalanced).
     """
     spans: list[tuple[int, int, dict[str, Any]]] = []
     depth, start, in_string, escaped = 0, 0, False, False
@@ -194,7 +196,31 @@ def _shown(text: str) -> list[tuple[int, int, dict[str, Any]]]:
                 objects = _objects(text[start : index + 1])
                 if len(objects) == 1:
                     spans.append((start, index + 1, objects[0]))
-    return spans
+    for start in _name_starts(text):
+        if any(begin <= start < end for begin, end, _ in spans):
+            continue
+        try:
+            value, end = _DECODER.raw_decode(text, start)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if _is_call(value):
+            spans.append((start, end, value))
+    return sorted(spans, key=lambda span: span[0])
+
+
+_MOST_STARTS = 8
+_NAME_START = re.compile(r'\{\s*"name"\s*:')
+_DECODER = json.JSONDecoder()
+
+
+def _name_starts(text: str) -> list[int]:
+    """Where objects that open with ``"name"`` begin, the first `_MOST_STARTS`."""
+    starts = []
+    for match in _NAME_START.finditer(text):
+        starts.append(match.start())
+        if len(starts) == _MOST_STARTS:
+            break
+    return starts
 
 
 def _objects(text: str) -> list[dict[str, Any]]:

@@ -72,13 +72,14 @@ class CalendarFeeds:
         if token == name or not token or len(token) > _TOKEN_CHARS:
             raise web.HTTPNotFound()
         digest = token_hash(token)
-        if not self._may_fetch(digest):
-            raise web.HTTPTooManyRequests(headers={"Retry-After": "60"})
         now = self._clock.now()
         items = await self._wrapper.calendar_feed(digest, now=now)
         if items is None:
             self._built.pop(digest, None)
             raise web.HTTPNotFound()
+        # Counted only for a feed that exists: made-up tokens would fill the counts.
+        if not self._may_fetch(digest):
+            raise web.HTTPTooManyRequests(headers={"Retry-After": "60"})
         built = self._built.get(digest)
         shown = repr(items)
         if built is None or built.items != shown or time.monotonic() - built.at > CACHE_FOR:
@@ -104,6 +105,6 @@ class CalendarFeeds:
             return False
         recent.append(now)
         if len(self._fetches) >= _MOST_KEPT and digest not in self._fetches:
-            self._fetches = {k: v for k, v in self._fetches.items() if v and v[-1] > now - 60.0}
+            self._fetches.clear()  # as many feeds as that fetched within a minute: start over
         self._fetches[digest] = recent
         return True

@@ -25,6 +25,7 @@ Who may see what:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import logging
@@ -40,6 +41,7 @@ from aiohttp import web
 from markupsafe import Markup
 
 from bot.calendar_feed import feed_urls
+from bot.duckling_pool import reading_for
 from bot.http import Health
 from bot.web.chart import by_local_hour, hours_svg
 from bot.web.guard import SignInBackoff, client_address, retry_after, same_origin
@@ -417,7 +419,8 @@ class WebPages:
             change, until = "move", now + SNOOZES[action]
         elif action == "move":
             zone = await self._zone_of(session)
-            read = _read_time(form.get("when", ""), zone, now)
+            with reading_for(session.user_key):  # a reader child's wait is not the loop's
+                read = await asyncio.to_thread(_read_time, form.get("when", ""), zone, now)
             if isinstance(read, str):
                 return await self._reminders(request, error=read, status=400)
             change, until = "move", read

@@ -163,3 +163,20 @@ def test_hours_written_as_words_count_as_tokens_in_every_language(
     for start, end in spans:
         hours = [w for w in re.findall(r"\w+", text[start:end]) if w in HOUR_WORDS]
         assert len(hours) <= MOST_TOKENS
+
+
+@pytest.mark.parametrize(
+    ("language", "repeated"),
+    [
+        ("en", "at thirteen fifteen, "),
+        ("en", "at twenty-five past seven, "),
+        ("de", "um dreizehn Uhr fünfzehn, "),
+        ("es", "a las veinte y veinte, "),
+        ("pt", "às vinte e vinte, "),
+        ("nl", "om eenentwintig over acht, "),
+    ],
+)
+def test_minutes_written_as_words_count_as_tokens_too(language: str, repeated: str) -> None:
+    """A review's probe: "at thirteen fifteen, " seven times was read whole for 11 s."""
+    text = "remind me " + repeated * 7
+    assert windows(text, (language,)) != [(0, len(text))]
