@@ -77,7 +77,7 @@ async def _three_slow_texts(home: Path) -> float:
                     for n in range(3)
                 )
             )  # fmt: skip
-            await gw.settle()
+            await gw.settle(timeout=300)
 
         return await _worst_stall(read)
 
