@@ -39,6 +39,8 @@ from clockcore import (
 from clockcore.places import lookup_place
 from clockcore.recurrence_words import without_frames
 from clockcore.session import CITY_QUESTION
+from clockcore.spoken import say_when
+from clockcore.zones import get_zone
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
 
@@ -70,7 +72,13 @@ _TIME_IN = re.compile(
     r"\bwhat(?:'s| is)? (?:the )?time(?: is it)?(?: (?:in|for) (?P<place>[^?!.]+))?",
     re.IGNORECASE,
 )
-_UPCOMING = re.compile(r"\b(?:what'?s|what is) (?:coming up|due|next)\b|\bupcoming\b", re.I)
+# "What's coming up" in the languages the rules agent answers it in; the group names the language.
+_UPCOMING = re.compile(
+    r"(?P<en>\b(?:what'?s|what is) (?:coming up|due|next)\b|\bupcoming\b)"
+    r"|(?P<es>\bqu[ée] (?:tengo|hay) pendiente\b|\bpr[óo]ximos recordatorios\b)"
+    r"|(?P<de>\bwas steht (?:an|bevor)\b|\bwas kommt (?:als n[äa]chstes|demn[äa]chst)\b)",
+    re.I,
+)
 _PROACTIVE = re.compile(
     r"^A (?:reminder|scheduled message)[^:]*is due now: (?P<what>.+)$", re.MULTILINE
 )
@@ -120,7 +128,11 @@ _FILLER = frozenset(
     | {"about", "please", "all", "of"}
 )
 _ID_SUFFIX = re.compile(r" \(id [^)]*\)$")
-_DUE_LINE = re.compile(r"^- \[(?:DUE|OVERDUE) [^\]]+\].*$", re.MULTILINE)
+_DUE_LINE = re.compile(
+    r"^- \[(?P<word>DUE|OVERDUE) (?P<at>[^\]]+)\](?: \(reminded [^)]*\))? (?P<what>.*)$",
+    re.MULTILINE,
+)
+_NOW_LINE = re.compile(r"^- Current time: (?P<at>\S+ \S+) (?P<zone>\S+) ", re.MULTILINE)
 
 
 class RulesProvider:
@@ -176,9 +188,9 @@ class RulesProvider:
                     f"I don't know which timezone {place!r} is in; name a city or an IANA zone."
                 )
             return self._call("current_time", zone=zone)
-        if _UPCOMING.search(text):
-            due = [_ID_SUFFIX.sub("", line[2:]) for line in _DUE_LINE.findall(block)]
-            return _say("\n".join(due) or "Nothing is due in the next 7 days.")
+        if upcoming := _UPCOMING.search(text):
+            written = next(name for name, got in upcoming.groupdict().items() if got)
+            return _say(_coming_up(block, guess_language(text) or written))
         return _say(NEEDS_LLM)
 
     def _reminders(self, text: str) -> Completion | None:
@@ -338,6 +350,28 @@ def _zone_for(place: str) -> str | None:
             if match is not None:
                 return match.zone  # None when ambiguous: ask, do not guess a shorter name
     return None
+
+
+def _coming_up(block: str, language: str | None) -> str:
+    """What is due, from the runtime block's due lines, as the person reads times.
+
+    The block's lines are what is stored (docs/reminders.md, "What is due"); its
+    wall times are said again in the person's words, never as the block's stamps.
+    """
+    lines = []
+    now_line = _NOW_LINE.search(block)
+    for due in _DUE_LINE.finditer(block):
+        what = _ID_SUFFIX.sub("", due["what"])
+        if now_line is None:
+            lines.append(f"- {what}: {due['at']}")
+            continue
+        zone = get_zone(now_line["zone"])
+        now = datetime.fromisoformat(now_line["at"]).replace(tzinfo=zone)
+        at = datetime.fromisoformat(due["at"]).replace(tzinfo=zone)
+        lines.append(f"- {what}: {say_when(at, zone, now=now, language=language)}")
+    if not lines:
+        return "Nothing is due in the next 7 days."
+    return "Coming up:\n" + "\n".join(lines)
 
 
 def _directive_reply(directives: object, block: str) -> str:

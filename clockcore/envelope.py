@@ -341,10 +341,11 @@ class OpenAction:
 
 @dataclass(frozen=True, slots=True)
 class UpcomingItem:
-    """A memory item due soon or overdue.
+    """A reminder to come, or a note due soon or overdue (docs/reminders.md, "What is due").
 
     Attributes:
-        id: the memory item's id.
+        id: a reminder's id (``"r12"`` one-shot, ``"s5"`` repeating), or a note's
+            memory item id.
         content: what it says, as stored.
         due_at: when it is due, aware.
         overdue: ``due_at <= now`` when the envelope was built.
@@ -354,7 +355,7 @@ class UpcomingItem:
         NaiveDatetimeError: an instant is naive.
     """
 
-    id: int
+    id: int | str
     content: str
     due_at: datetime
     overdue: bool
@@ -589,7 +590,7 @@ class ContextEnvelope:
 
     def _upcoming_lines(self, ids: bool) -> Iterator[str]:
         items = sorted(
-            self.upcoming, key=lambda item: (not item.overdue, as_utc(item.due_at), item.id)
+            self.upcoming, key=lambda item: (not item.overdue, as_utc(item.due_at), str(item.id))
         )
         for item in items:
             line = due_label(item, self.session_tz)

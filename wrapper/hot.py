@@ -110,10 +110,24 @@ row; action columns NULL when there is none), each with the calibration as a JSO
 [activity, typical_minutes, max_minutes]."""
 
 UPCOMING = """
-SELECT id, content, due_at, reminded_at FROM memory_items
-WHERE user_id = $1 AND due_at IS NOT NULL AND due_at <= $3
-  AND (reminded_at IS NULL OR (reminded_at < due_at AND due_at <= $2))
-ORDER BY due_at, id
+SELECT * FROM (
+    SELECT m.id AS memory_id, NULL::integer AS job_id, NULL::bigint AS schedule_id,
+           m.content, m.due_at, m.reminded_at
+    FROM memory_items m
+    WHERE m.user_id = $1 AND m.due_at IS NOT NULL AND m.due_at <= $3
+      AND (m.reminded_at IS NULL OR (m.reminded_at < m.due_at AND m.due_at <= $2))
+      AND NOT EXISTS (
+          SELECT 1 FROM outbox o
+          WHERE o.memory_id = m.id AND o.kind IN ('reminder', 'proactive')
+      )
+    UNION ALL
+    SELECT NULL, o.id, o.schedule_id, o.text, o.due_at, NULL
+    FROM outbox o
+    WHERE o.status IN ('pending', 'deferred') AND o.due_at <= $3
+      AND o.kind IN ('reminder', 'proactive')
+      AND o.user_key IN (SELECT user_key FROM identities WHERE user_id = $1)
+) due
+ORDER BY due_at, memory_id, job_id
 LIMIT $4
 """
 """$1 person, $2 now, $3 horizon, $4 limit: as `queries.upcoming`."""

@@ -473,11 +473,27 @@ def item_values(
     }  # fmt: skip
 
 
+_DUE_HINT = (
+    update(t.users)
+    .where(
+        t.users.c.id.in_(
+            select(t.identities.c.user_id).where(t.identities.c.user_key == bindparam("key"))
+        )
+    )
+    .values(has_due_items=True)
+)
+
+
 def enqueue_in(conn: Connection, values: dict[str, Any]) -> int:
-    """In the caller's transaction: insert the item unless its key exists; its id either way."""
+    """In the caller's transaction: insert the item unless its key exists; its id either way.
+
+    A reminder sets its person's `has_due_items`, so the runtime block reads it.
+    """
     conn.execute(q.insert_for(conn, outbox).values(**values).on_conflict_do_nothing(
         index_elements=["key"]
     ))  # fmt: skip
+    if values.get("kind") in q.REMINDER_KINDS and values.get("user_key"):
+        conn.execute(_DUE_HINT, {"key": values["user_key"]})
     return int(conn.execute(select(outbox.c.id).where(outbox.c.key == values["key"])).scalar_one())
 
 

@@ -288,6 +288,13 @@ outbox = Table(
     Column("schedule_id", BigId, nullable=True, index=True),
     _instant("occurs_at"),
     Index("ix_outbox_status_due", "status", "due_at"),
+    # What is due reads a note's reminders (docs/reminders.md, "What is due").
+    Index(
+        "ix_outbox_memory",
+        "memory_id",
+        sqlite_where=text("memory_id IS NOT NULL"),
+        postgresql_where=text("memory_id IS NOT NULL"),
+    ),
     # A thread's replies go out in order: a reply waits while an older one is claimed.
     Index(
         "ix_outbox_claimed_thread",

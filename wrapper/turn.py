@@ -254,8 +254,15 @@ def _place_name(text: str) -> str:
 
 
 def upcoming_item(row: Mapping[str, Any], now: datetime) -> UpcomingItem:
+    """A row of `queries.upcoming`: a reminder by its id (``r12``, ``s5``), a note by its own."""
+    if row["schedule_id"] is not None:
+        shown: int | str = f"s{row['schedule_id']}"
+    elif row["job_id"] is not None:
+        shown = f"r{row['job_id']}"
+    else:
+        shown = int(row["memory_id"])
     return UpcomingItem(
-        id=int(row["id"]),
+        id=shown,
         content=str(row["content"]),
         due_at=row["due_at"],
         overdue=row["due_at"] <= now,

@@ -1082,7 +1082,10 @@ async def test_console_chat_with_no_llm(tmp_path: Path) -> None:
     assert replies[0] == "clockbot> Clocked: going for a run."
     assert replies[1] == "clockbot> I'll remind you Saturday 7 Mar, 15:01 (in 1 minute)."
     assert replies[2] == "clockbot> It is 2026-03-08 00:00:00 (UTC+09:00) in Asia/Tokyo."
-    assert replies[3] == "clockbot> [DUE 2026-03-07 15:01] stretch"
+    assert replies[3:5] == [
+        "clockbot> Coming up:",
+        "- stretch: Saturday 7 Mar, 15:01 (in 1 minute)",
+    ]
     clock.advance(minutes=1)
     later = io.StringIO()
     await chat(settings, stdin=io.StringIO(""), stdout=later, clock=clock, poll_interval=0.01)

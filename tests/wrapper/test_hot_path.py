@@ -23,6 +23,7 @@ from clockcore import DEFAULT_POLICY, SettableClock
 from clockcore.message import MessageRef
 from tests.support import staged
 from tests.support.postgres import PostgresServer
+from wrapper import keys
 from wrapper import queries as q
 from wrapper import tables as t
 from wrapper.core import InteractionWrapper
@@ -119,6 +120,19 @@ async def test_the_hot_path_writes_and_answers_what_the_chain_does(
             content="dentist",
             due_at=START + timedelta(days=1),
         )
+        # A reminder's note is due as its reminder is (docs/reminders.md, "What is due").
+        bank = await staged.remember(
+            wrapper,
+            user_key="email:a@x.test",
+            content="call the bank",
+            due_at=START + timedelta(hours=1),
+        )
+        await staged.queued(
+            wrapper.outbox, kind="reminder", channel="email", thread_id="a@x.test/root",
+            thread_key=keys.thread_key(wrapper.agent_id, "email", "a@x.test/root"),
+            user_key="email:a@x.test",
+            text="call the bank", due_at=START + timedelta(hours=2), now=START, memory_id=bank,
+        )  # fmt: skip
     for seconds, channel, thread, user, message_id, words, extras in CONVERSATION:
         clock.set(START + timedelta(seconds=seconds))
         at = clock.now() - timedelta(seconds=extras.get("late", 0))
@@ -132,6 +146,10 @@ async def test_the_hot_path_writes_and_answers_what_the_chain_does(
         envelopes = [await wrapper.receive(ref, **kwargs) for wrapper in (hot, general)]
         shown = [_no_ids(envelope_to_json(e)) for e in envelopes]
         assert shown[0] == shown[1], words
+        if words == "first mail":
+            [due] = envelopes[0].upcoming
+            assert (due.content, due.due_at) == ("call the bank", START + timedelta(hours=2))
+            assert isinstance(due.id, str) and due.id.startswith("r")
     stored = [await wrapper.database.run(_rows) for wrapper in (hot, general)]
     for table in TABLES:
         assert stored[0][table] == stored[1][table], table
@@ -198,6 +216,10 @@ async def test_clocked_actions_take_the_hot_path_and_store_what_the_chain_does(
                         event.remove(Engine, "before_cursor_execute", count)
             shown = [_no_ids(envelope_to_json(e)) for e in envelopes]
             assert shown[0] == shown[1], words
+        if words == "first mail":
+            [due] = envelopes[0].upcoming
+            assert (due.content, due.due_at) == ("call the bank", START + timedelta(hours=2))
+            assert isinstance(due.id, str) and due.id.startswith("r")
         assert counted == [], "every message took the hot path"
         stored = [await wrapper.database.run(_rows) for wrapper in (hot, general)]
         for table in TABLES:

@@ -35,6 +35,7 @@ from wrapper.queries.people import (
     update_person,
 )
 from wrapper.queries.per_message import (
+    REMINDER_KINDS,
     UPCOMING_LIMIT,
     journal_message,
     load_person,
@@ -49,6 +50,7 @@ from wrapper.queries.per_message import (
 from wrapper.queries.threads import set_thread_zone, update_thread
 
 __all__ = [
+    "REMINDER_KINDS",
     "UPCOMING_LIMIT",
     "action_row",
     "calibration_for",

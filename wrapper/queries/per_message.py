@@ -18,7 +18,18 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, bindparam, case, delete, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    bindparam,
+    case,
+    delete,
+    null,
+    or_,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -30,6 +41,7 @@ from wrapper.tables import (
     identities,
     journal,
     memory,
+    outbox,
     participants,
     threads,
     users,
@@ -37,6 +49,10 @@ from wrapper.tables import (
 from wrapper.types import UTCDateTime
 
 UPCOMING_LIMIT = 50
+REMINDER_KINDS = ("reminder", "proactive")
+"""The outbox jobs that are reminders: one-shot, a schedule's occurrence, a message for later."""
+WAITING_STATUSES = ("pending", "deferred")
+"""A job still to go out (`wrapper.schedules.WAITING`)."""
 
 
 def _later(column: Any, value: Any) -> ColumnElement[Any]:
@@ -170,18 +186,47 @@ class _Statements:
             calibration.c.activity, calibration.c.typical_minutes, calibration.c.max_minutes
         ).where(calibration.c.user_id == bindparam("person"))
         now, horizon = _at("now"), _at("horizon")
+        # docs/reminders.md, "What is due": a note's own due time, or its reminder's.
+        has_reminder = (
+            select(outbox.c.id)
+            .where(outbox.c.memory_id == memory.c.id, outbox.c.kind.in_(REMINDER_KINDS))
+            .exists()
+        )
+        notes = select(
+            memory.c.id.label("memory_id"),
+            null().label("job_id"),
+            null().label("schedule_id"),
+            memory.c.content,
+            memory.c.due_at,
+            memory.c.reminded_at,
+        ).where(
+            memory.c.user_id == bindparam("person"),
+            memory.c.due_at.is_not(None),
+            memory.c.due_at <= horizon,
+            or_(
+                memory.c.reminded_at.is_(None),
+                and_(memory.c.reminded_at < memory.c.due_at, memory.c.due_at <= now),
+            ),
+            ~has_reminder,
+        )
+        theirs = select(identities.c.user_key).where(identities.c.user_id == bindparam("person"))
+        jobs = select(
+            null().label("memory_id"),
+            outbox.c.id.label("job_id"),
+            outbox.c.schedule_id,
+            outbox.c.text.label("content"),
+            outbox.c.due_at,
+            null().label("reminded_at"),
+        ).where(
+            outbox.c.status.in_(WAITING_STATUSES),
+            outbox.c.due_at <= horizon,
+            outbox.c.kind.in_(REMINDER_KINDS),
+            outbox.c.user_key.in_(theirs),
+        )
+        both = union_all(notes, jobs).subquery()
         self.upcoming = (
-            select(memory.c.id, memory.c.content, memory.c.due_at, memory.c.reminded_at)
-            .where(
-                memory.c.user_id == bindparam("person"),
-                memory.c.due_at.is_not(None),
-                memory.c.due_at <= horizon,
-                or_(
-                    memory.c.reminded_at.is_(None),
-                    and_(memory.c.reminded_at < memory.c.due_at, memory.c.due_at <= now),
-                ),
-            )
-            .order_by(memory.c.due_at, memory.c.id)
+            select(both)
+            .order_by(both.c.due_at, both.c.memory_id, both.c.job_id)
             .limit(UPCOMING_LIMIT)
         )
 
@@ -331,12 +376,13 @@ def open_actions(conn: Connection, user_id: str, *, now: datetime) -> list[Mappi
 def upcoming(
     conn: Connection, user_id: str, *, now: datetime, horizon: datetime
 ) -> list[Mapping[str, Any]]:
-    """Due by `horizon` or overdue, and not reminded since it fell due.
+    """What is due by `horizon`: waiting reminders, and notes due and not reminded since.
 
-    docs/clock-spec.md, "Due dates on memory".
-
-    An item reminded before its due time stays quiet until it is overdue, then
-    comes back once. Boundaries are bound as instants, never compared as text.
+    docs/reminders.md, "What is due"; docs/clock-spec.md, "Due dates on memory".
+    A row has `job_id` (and `schedule_id` for a repeating reminder's next
+    occurrence) or `memory_id` (a note with no reminder). A note reminded
+    before its due time stays quiet until it is overdue, then comes back once.
+    Boundaries are bound as instants, never compared as text.
     """
     params = {"person": user_id, "now": now, "horizon": horizon}
     return [dict(r) for r in conn.execute(prepared(conn).upcoming, params).mappings()]
