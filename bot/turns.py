@@ -408,11 +408,12 @@ class Turns:
         erased = await self._wrapper.erase_person(envelope.user_key)
         log.info("erased a person on request (%d identities)", len(erased.identities))
         channel = self._channels.get(ref.channel)
-        if channel is None or not route:
+        if channel is None:
             return
+        # Said on every channel, the console (which has no route) too: docs/data.md.
         last = Outgoing(
             kind="reply", thread_id=ref.thread_id, user_id=ref.user_id, text=ERASED_REPLY,
-            route=route, key=f"{ref.key}#erased",
+            route=route or {}, key=f"{ref.key}#erased",
         )  # fmt: skip
         try:
             await channel.send(last)
