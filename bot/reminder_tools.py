@@ -20,7 +20,7 @@ this thread: what a person answering a reminder means.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -46,7 +46,12 @@ from bot.window_tools import set_contact_window
 from clockcore import RecurrenceResult, parse_recurrence, runtime_time_context
 from wrapper.effects import Enqueue
 from wrapper.outbox import OutboxItem
-from wrapper.reminders import ReminderChange, parse_reminder_id, reminder_id
+from wrapper.reminders import (
+    ReminderChange,
+    parse_reminder_id,
+    reminder_id,
+    resolve_reminder_id,
+)
 from wrapper.schedules import (
     MISSED_RUNS,
     WAITING,
@@ -99,7 +104,8 @@ REMINDER_TOOLS: tuple[ToolSpec, ...] = (
         "cancel_reminder",
         "Cancel a reminder: a recurring one stops for good, a one-shot one is not sent. "
         "Without an id, the reminder the message replies to, else the one last sent in this "
-        "conversation (its whole schedule when it repeats).",
+        "conversation (its whole schedule when it repeats). id 'all' cancels every one of "
+        "the person's reminders: only after they confirmed it.",
         object_schema({"id": _ID}),
     ),
     ToolSpec(
@@ -129,13 +135,17 @@ async def _remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
         )
     sending(context, "remind")
     rule = _repeat(when, every, context)
+    schedules, one_shots = await _in_scope(context)
     if rule is not None:
+        for schedule in schedules:
+            if (schedule.text, schedule.rrule) == (text, rule.rrule):
+                return _set_before(schedule, context)
         return _repeating(text, rule, arguments.get("missed", "one"), context)
     send = not asks_to_keep_in_mind(context.message.text)
     if every is None:
-        return _one_shot(text, when, context, send=send)
+        return _one_shot(text, when, context, send=send, existing=one_shots)
     # No rule with `every`: the person named one time and no repeat; theirs is read (docs/eval.md).
-    result = _one_shot(text, None, context, send=send)
+    result = _one_shot(text, None, context, send=send, existing=one_shots)
     result["every"] = f"not set: the person asked for one time ({result['said']}), no repeat"
     return result
 
@@ -245,8 +255,26 @@ _A_NOTE = (
 )
 
 
+def _set_before(item: OutboxItem | Schedule, context: ToolSession) -> dict[str, Any]:
+    """The answer to a reminder the person already has, same words, same time: none is added."""
+    at = item.next_at if isinstance(item, Schedule) else item.due_at
+    shown: dict[str, Any] = {
+        "id": reminder_id(item), "scheduled": True, "text": item.text,
+        "already_set": "the person already has this reminder at this time; nothing new was "
+        "set: tell them",
+    }  # fmt: skip
+    if at is not None:
+        shown |= {"at": iso(at, context), "said": said(at, context)}
+    return shown
+
+
 def _one_shot(
-    text: str, when: str | None, context: ToolSession, *, send: bool = True
+    text: str,
+    when: str | None,
+    context: ToolSession,
+    *,
+    send: bool = True,
+    existing: Sequence[OutboxItem] = (),
 ) -> dict[str, Any]:
     """A reminder sent once, kept as a memory item due then (recall and forget find it).
 
@@ -263,6 +291,9 @@ def _one_shot(
     for effect in context.staged:
         if isinstance(effect, Enqueue) and (effect.text, effect.due_at) == (content, at):
             return _already(effect.memory_id)
+    for job in existing:
+        if send and (job.text, job.due_at) == (content, at):
+            return _set_before(job, context)
     item = context.remember(content, at)
     if not send:
         return {
@@ -312,9 +343,14 @@ async def _list_reminders(arguments: Mapping[str, Any], context: ToolSession) ->
             "zone": schedule.zone or "floating", "state": schedule.state,
             "next": iso(schedule.next_at, context),
         }  # fmt: skip
+        if schedule.next_at is not None:
+            shown["said"] = said(schedule.next_at, context)
         items.append(shown)
     for job in one_shots:
-        items.append({"id": reminder_id(job), "text": job.text, "next": iso(job.due_at, context)})
+        items.append({
+            "id": reminder_id(job), "text": job.text, "next": iso(job.due_at, context),
+            "said": said(job.due_at, context),
+        })  # fmt: skip
     for item in items:
         if item["id"] in changed:
             item["changed_this_turn"] = changed[item["id"]]
@@ -362,6 +398,11 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
 async def _cancel_reminder(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     if arguments.get("id") is None:
         arguments = {"id": await _this_one(context)}
+    if str(arguments["id"]).strip().lower() == "all":
+        context.personal("cancelling all their reminders")
+        schedules, one_shots = await _in_scope(context)
+        context.stage(ReminderChange(context.envelope.user_key, "all", "cancel"))
+        return {"id": "all", "canceled": True, "count": len(schedules) + len(one_shots)}
     target = await _owned(arguments, context)
     context.stage(ReminderChange(context.envelope.user_key, target, "cancel"))
     return {"id": target, "canceled": True}
@@ -421,15 +462,18 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     parsed = parse_reminder_id(named)
     if parsed is None:
         raise BadArguments(f"{named!r} is not a reminder id like 's12' or 'r40'")
-    kind, number = parsed
+    _, number = parsed
     if any(isinstance(e, NewSchedule) and e.id == number for e in context.staged):
         raise BadArguments("that reminder is being set up in this turn; change it next turn")
     schedules, one_shots = await _in_scope(context)
     known = {reminder_id(s) for s in schedules} | {reminder_id(j) for j in one_shots}
-    target = f"{kind}{number}"
-    if target not in known:
+    # A repeating one may be named by its short id (docs/reminders.md, "Ids").
+    found = resolve_reminder_id(named, known)
+    if len(found) > 1:
+        raise BadArguments(f"several reminders end in {named!r}; give the whole id")
+    if not found:
         raise BadArguments(f"no reminder {named!r} still to come; list_reminders shows them")
-    return target
+    return found[0]
 
 
 def _future(text: str, context: ToolSession) -> datetime:

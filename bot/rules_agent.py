@@ -41,6 +41,7 @@ from clockcore.recurrence_words import without_frames
 from clockcore.session import CITY_QUESTION
 from clockcore.spoken import say_when
 from clockcore.zones import get_zone
+from wrapper.reminders import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
 
@@ -103,6 +104,22 @@ _RESUME = re.compile(
 _CANCEL = re.compile(
     r"^\s*(?:please\s+)?(?:cancel|stop|delete|remove|drop)\b\s*(?P<what>.*?)[\s.!]*$", re.I
 )
+_ALL = re.compile(
+    r"^(?:all|every(?:thing)?)(?:\s+of)?(?:\s+(?:my|the))?(?:\s+reminders?)?\s*(?::\s*(?P<yes>yes))?$",
+    re.IGNORECASE,
+)
+_YES = re.compile(
+    r"^\s*(?:yes|yep|yeah|sure|ok(?:ay)?|go ahead|s[ií]|ja|oui|sim)\s*[.!]*\s*$", re.I
+)
+_PAUSE_ONE = re.compile(
+    r"^\s*pause\s+(?P<id>[rs]\d+)\b\s*(?:(?:until|till|til|through)\s+(?P<until>.+?))?[\s.!]*$",
+    re.IGNORECASE,
+)
+_RESUME_ONE = re.compile(
+    r"^\s*(?:resume|unpause|restart|continue)\s+(?P<id>[rs]\d+)\b[\s.!]*$", re.IGNORECASE
+)
+CANCEL_ALL_CONFIRM = "cancel all my reminders: yes"
+_CANCEL_ALL_ASK = "To go ahead, write “" + CANCEL_ALL_CONFIRM + "” (or just “yes”)."
 _THIS_ONE = re.compile(r"^(?:this|that|it|this one|that one|this reminder|that reminder)$", re.I)
 _MOVE = re.compile(
     r"^\s*(?:move|change|shift)\s+(?:the\s+|my\s+)?(?P<what>.+?)\s+"
@@ -151,6 +168,8 @@ class RulesProvider:
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             return _say(f"Reminder: {due['what'].strip()}")
+        if _YES.match(text) and _CANCEL_ALL_ASK in _said_before(messages):
+            return self._call("cancel_reminder", id="all")  # the answer to its own question
         # Reading the text may wait for Duckling's child process: off the event loop.
         return await asyncio.to_thread(self._answer, block, text)
 
@@ -203,6 +222,12 @@ class RulesProvider:
             if snooze["id"]:
                 return self._call("snooze", id=snooze["id"], until=_later(snooze["when"]))
             return self._call("snooze", until=_later(snooze["when"]))
+        if one := _PAUSE_ONE.match(text):
+            if one["until"] is None:
+                return self._call("pause_reminders", id=one["id"])
+            return self._call("pause_reminders", id=one["id"], until=one["until"].strip())
+        if one := _RESUME_ONE.match(text):
+            return self._call("pause_reminders", id=one["id"], resume=True)
         if pause := _PAUSE.match(text):
             if pause["until"] is None:
                 return _say("Until when? For example: 'pause my reminders until Monday'.")
@@ -228,6 +253,10 @@ class RulesProvider:
             what = cancel["what"].strip()
             if not what or _THIS_ONE.match(what):
                 return self._call("cancel_reminder")
+            if parse_reminder_id(what) is not None:
+                return self._call("cancel_reminder", id=what)
+            if (every := _ALL.match(what)) and every["yes"]:
+                return self._call("cancel_reminder", id="all")
             return self._call("list_reminders")
         if _MOVE.match(text):
             return self._call("list_reminders")
@@ -242,6 +271,13 @@ class RulesProvider:
         except (json.JSONDecodeError, AttributeError):
             return None
         if cancel := _CANCEL.match(text):
+            if _ALL.match(cancel["what"].strip()):
+                if not listed:
+                    return _say("You have no reminders set.")
+                return _say(
+                    f"That cancels all {len(listed)} of your reminders:\n"
+                    f"{_listing(listed).partition(chr(10))[2]}\n{_CANCEL_ALL_ASK}"
+                )
             found = _matching(listed, cancel["what"])
             if isinstance(found, str):
                 return _say(found)
@@ -407,9 +443,14 @@ def _after_tool(result: Message) -> str:
         return str(data.get("message", "That didn't work."))
     if result.name == "current_time":
         return f"It is {_readable(data['now'])} in {data['zone']}."
+    if result.name == "remind" and data.get("already_set"):
+        when = f", {data['said']}" if data.get("said") else ""
+        short = short_reminder_id(str(data["id"]))
+        return f"You already have that reminder: {data.get('text', '')}{when} ({short})."
     if result.name == "remind" and data.get("repeats"):
         nexts = "; ".join(data.get("said") or [_readable(at) for at in data.get("next", [])])
-        return f"Set: {data['text']}, repeating. Next: {nexts}. Its id is {data['id']}."
+        short = short_reminder_id(str(data["id"]))
+        return f"Set: {data['text']}, repeating. Next: {nexts}. Its id is {short}."
     if result.name == "remind":
         return f"I'll remind you {data.get('said') or _readable(data['at'])}."
     if result.name == "list_reminders":
@@ -419,8 +460,10 @@ def _after_tool(result: Message) -> str:
         if data.get("moved"):
             return f"Moved: {data['text']}, to {until}."
         return f"Snoozed: {data['text']}, until {until}."
+    if result.name == "cancel_reminder" and data.get("id") == "all":
+        return f"Canceled all your reminders ({data.get('count', 0)})."
     if result.name == "cancel_reminder":
-        return f"Canceled {data['id']}."
+        return f"Canceled {short_reminder_id(str(data['id']))}."
     if result.name == "set_contact_window":
         return (
             f"Your contact hours are now {data['contact_window']} ({data['zone']}). Outside "
@@ -439,10 +482,19 @@ def _listing(reminders: list[dict[str, object]]) -> str:
         return "You have no reminders set."
     lines = []
     for r in reminders:
-        when = f"next {_readable(str(r['next']))}" if r.get("next") else "paused"
+        when = f"next {r.get('said') or _readable(str(r['next']))}" if r.get("next") else "paused"
         repeats = " (repeats)" if r.get("repeats") else ""
-        lines.append(f"- {r.get('id') or 'new'}: {r['text']}{repeats}, {when}")
+        shown = short_reminder_id(str(r["id"])) if r.get("id") else "new"
+        lines.append(f"- {shown}: {r['text']}{repeats}, {when}")
     return "Your reminders:\n" + "\n".join(lines)
+
+
+def _said_before(messages: Sequence[Message]) -> str:
+    """What clockbot said last before the newest message (its question, if it asked one)."""
+    for message in reversed(messages[:-1]):
+        if message.role == "assistant" and message.content:
+            return message.content
+    return ""
 
 
 def _newest_text(messages: Sequence[Message]) -> str:
@@ -501,14 +553,24 @@ def _words(text: str) -> list[str]:
 
 def _matching(listed: list[dict[str, object]], what: str) -> dict[str, object] | str:
     """The one reminder whose text holds every word of `what`, or what to say instead."""
+    if parse_reminder_id(what) is not None:
+        typed = what.strip().lower()
+        hits = [
+            r for r in listed if r.get("id") and typed in (r["id"], short_reminder_id(str(r["id"])))
+        ]
+        return (
+            hits[0]
+            if len(hits) == 1
+            else f"I can't find a reminder {what.strip()!r} still to come."
+        )
     words = _words(what)
     hits = [r for r in listed if r.get("id") and all(w in str(r["text"]).casefold() for w in words)]
     if len(hits) == 1:
         return hits[0]
     if not hits:
         return f"I can't find a reminder about {what.strip()!r}."
-    names = "; ".join(f"{r['id']}: {r['text']}" for r in hits)
-    example = f"cancel {hits[0]['id']}"
+    names = "; ".join(f"{short_reminder_id(str(r['id']))}: {r['text']}" for r in hits)
+    example = f"cancel {short_reminder_id(str(hits[0]['id']))}"
     return f"Several reminders match: {names}. Which one? Say its id, e.g. {example!r}."
 
 

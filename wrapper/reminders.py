@@ -9,7 +9,7 @@ commit by `change_in`; `Reminders` is the facade on `InteractionWrapper`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -50,6 +50,8 @@ __all__ = [
     "owner_in",
     "parse_reminder_id",
     "reminder_id",
+    "resolve_reminder_id",
+    "short_reminder_id",
 ]
 
 ReminderAction = Literal["cancel", "pause", "resume", "move"]
@@ -60,8 +62,8 @@ class ReminderChange:
     """Cancel, pause, resume or move a reminder of the person (the reminder tools' effect).
 
     `target` is ``s<id>`` for a schedule, ``r<id>`` for a one-shot job, or
-    ``all`` (pause and resume only: every schedule, and one-shots due before
-    `until` move to it). `until` is where ``move`` puts a one-shot, and how
+    ``all`` (every schedule and one-shot; a pause holds the one-shots due
+    before `until`, moving them to it). `until` is where ``move`` puts a one-shot, and how
     long ``pause`` lasts (None: until resumed).
     """
 
@@ -82,6 +84,32 @@ def parse_reminder_id(text: str) -> tuple[Literal["s", "r"], int] | None:
     if len(text) < 2 or text[0] not in "sr" or not text[1:].isdigit():
         return None
     return ("s" if text[0] == "s" else "r"), int(text[1:])
+
+
+_SHORT = 10_000
+"""A repeating reminder is typed by the last four digits of its id (docs/reminders.md)."""
+
+
+def short_reminder_id(full: str) -> str:
+    """The id a person types: ``s5182`` for a repeating one, a one-shot's own ``r40``."""
+    parsed = parse_reminder_id(full)
+    if parsed is None or parsed[0] == "r" or parsed[1] < _SHORT:
+        return full
+    return f"s{parsed[1] % _SHORT:04d}"
+
+
+def resolve_reminder_id(typed: str, known: Iterable[str]) -> list[str]:
+    """The full ids among `known` that `typed` names: itself, or the repeating ones it ends."""
+    parsed = parse_reminder_id(typed)
+    if parsed is None:
+        return []
+    kind, number = parsed
+    exact = f"{kind}{number}"
+    if exact in known:
+        return [exact]
+    if kind == "r" or number >= _SHORT:
+        return []
+    return [k for k in known if k.startswith("s") and short_reminder_id(k) == f"s{number:04d}"]
 
 
 _ONE_SHOT_KINDS = ("reminder", "proactive")
@@ -188,7 +216,7 @@ def change_in(conn: Connection, change: ReminderChange, *, now: datetime) -> boo
     if person is None:
         return False
     if change.target == "all":
-        if change.action not in ("pause", "resume"):
+        if change.action not in ("pause", "resume", "cancel"):
             return False
         done = False
         for schedule in list_in(conn, person.user_id):
@@ -196,7 +224,7 @@ def change_in(conn: Connection, change: ReminderChange, *, now: datetime) -> boo
             done = change_in(conn, one, now=now) or done
         for job in one_shots_in(conn, person.user_id):
             held = change.until is not None and job.due_at < change.until
-            if change.action == "resume" or held:
+            if change.action in ("resume", "cancel") or held:
                 done = _change_job(conn, job, change, now) or done
         return done
     parsed = parse_reminder_id(change.target)

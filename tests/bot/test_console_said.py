@@ -10,6 +10,7 @@ said and what was stored.
 from __future__ import annotations
 
 import io
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 from bot.chat import chat
 from bot.config import Settings
 from bot.my_data import ERASE_ASK_REPLY, ERASED_REPLY
+from bot.rules_agent import CANCEL_ALL_CONFIRM
 from clockcore import SettableClock
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
@@ -47,3 +49,92 @@ async def test_deleting_my_data_is_confirmed_on_the_console(tmp_path: Path) -> N
     assert _rows(tmp_path, "SELECT * FROM memory_items") == []
     assert _rows(tmp_path, "SELECT * FROM users") == []
     assert _rows(tmp_path, "SELECT * FROM outbox WHERE status IN ('pending', 'deferred')") == []
+
+
+def _waiting(home: Path) -> list[tuple[object, ...]]:
+    """(text, due_at) of every reminder job still to go out, soonest first."""
+    return _rows(
+        home,
+        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
+        "AND status IN ('pending', 'deferred') ORDER BY due_at",
+    )
+
+
+async def test_ids_work_wherever_a_person_types_them(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await _say(
+        settings, clock, "clock: home tz America/New_York",
+        "remind me friday at 10am to buy bread", "remind me every day at 8pm to stretch",
+    )  # fmt: skip
+    bread = re.search(
+        r"- (r\d+): buy bread", "\n".join(await _say(settings, clock, "list my reminders"))
+    )
+    stretch = re.search(r"Its id is (s\d{4})\.$", said[-1])
+    assert bread is not None and stretch is not None, said
+    r, s = bread[1], stretch[1]
+
+    # The one-shot by its id: moved on its own day, then cancelled.
+    assert await _say(settings, clock, f"move {r} to 4pm") == [
+        "clockbot> Moved: buy bread, to Friday 12 Jun, 16:00 (in 2 days)."
+    ]
+    assert _waiting(tmp_path)[1] == ("buy bread", "2026-06-12 20:00:00.000000")
+    assert await _say(settings, clock, f"cancel {r}") == [f"clockbot> Canceled {r}."]
+    assert [text for text, _ in _waiting(tmp_path)] == ["stretch"]
+
+    # The repeating one by its short id: paused, resumed, cancelled.
+    assert await _say(settings, clock, f"pause {s} until Friday") == [
+        "clockbot> Paused until Friday 12 Jun, 00:00 (in 2 days)."
+    ]
+    assert _waiting(tmp_path) == [("stretch", "2026-06-13 00:00:00.000000")]
+    assert await _say(settings, clock, f"resume {s}") == ["clockbot> Your reminders are back on."]
+    assert _waiting(tmp_path) == [("stretch", "2026-06-11 00:00:00.000000")]
+    assert await _say(settings, clock, f"cancel {s}") == [f"clockbot> Canceled {s}."]
+    assert _waiting(tmp_path) == []
+    assert _rows(tmp_path, "SELECT state FROM schedules") == [("ended",)]
+
+
+async def test_a_reminder_set_twice_says_so_and_is_kept_once(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await _say(
+        settings, clock, "clock: home tz America/New_York",
+        "remind me friday at 10am to buy bread", "remind me friday at 10am to buy bread",
+        "remind me every day at 8pm to stretch", "remind me every day at 8pm to stretch",
+    )  # fmt: skip
+    assert re.fullmatch(
+        r"clockbot> You already have that reminder: buy bread, Friday 12 Jun, 10:00 \(in 2 days\)"
+        r" \(r\d+\)\.",
+        said[2],
+    )
+    assert re.fullmatch(
+        r"clockbot> You already have that reminder: stretch, Wednesday 10 Jun, 20:00 \(in 10 "
+        r"hours\) \(s\d{4}\)\.",
+        said[4],
+    )
+    assert [text for text, _ in _waiting(tmp_path)] == ["stretch", "buy bread"]
+    assert len(_rows(tmp_path, "SELECT id FROM schedules")) == 1
+
+
+async def test_cancelling_all_my_reminders_asks_first(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    await _say(
+        settings, clock, "clock: home tz America/New_York",
+        "remind me friday at 10am to buy bread", "remind me every day at 8pm to stretch",
+    )  # fmt: skip
+    asked = await _say(settings, clock, "cancel all my reminders")
+    assert asked[0] == "clockbot> That cancels all 2 of your reminders:"
+    assert asked[-1] == f"To go ahead, write “{CANCEL_ALL_CONFIRM}” (or just “yes”)."
+    assert len(_waiting(tmp_path)) == 2  # nothing cancelled yet
+    assert await _say(settings, clock, "yes") == ["clockbot> Canceled all your reminders (2)."]
+    assert _waiting(tmp_path) == []
+    assert _rows(tmp_path, "SELECT state FROM schedules") == [("ended",)]
+    # Written whole, it needs no question; "yes" alone, with no question asked, cancels nothing.
+    await _say(settings, clock, "remind me friday at 10am to buy bread")
+    assert await _say(settings, clock, "yes") != ["clockbot> Canceled all your reminders (1)."]
+    assert len(_waiting(tmp_path)) == 1
+    assert await _say(settings, clock, CANCEL_ALL_CONFIRM) == [
+        "clockbot> Canceled all your reminders (1)."
+    ]
+    assert _waiting(tmp_path) == []
