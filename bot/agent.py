@@ -582,7 +582,7 @@ def _asking(produced: list[Message], session: ToolSession) -> list[Message]:
     final = produced[-1]
     if final.role != "assistant":
         return [*produced, Message("assistant", question)]
-    if "?" in (final.content or ""):
+    if "?" in (final.content or "") or question in (final.content or ""):
         return produced
     asked = f"{final.content.rstrip()}\n\n{question}" if final.content else question
     return [*produced[:-1], replace(final, content=asked)]

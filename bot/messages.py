@@ -40,3 +40,27 @@ DOCTOR_CHANNEL_NO_EXTRA = "configured, but the {extra} extra is missing: {instal
 
 CHANNEL_NEEDS_EXTRA = "the {channel} channel needs the {extra} extra: {install}"
 INSTALL_EXTRA = "pip install 'clockbot[{extra}]'"
+
+# What a tool refusal tells the person (`BadArguments.ask`), apart from its note to the model:
+# the rules agent and every fallback say these, never the note (docs/talking.md).
+ASK_TIME_PASSED = "{when} has already passed. When should it be instead?"
+ASK_UNREADABLE_TIME = (
+    "I can't read {text!r} as a time ({reason}). Say it like 'tomorrow at 9am' or 'in 2 hours'."
+)
+ASK_DAY_BEGUN = "{text!r} has already begun. At what time?"
+ASK_DST_GAP = "{head}. Did you mean {first} or {second}?"
+ASK_DST_FOLD = "{head}. Did you mean the first {first} or the second, an hour later?"
+ASK_WHICH_REMINDER = "Which reminder? “what are my reminders” lists them with their ids."
+ASK_NO_SUCH_REMINDER = (
+    "I can't find a reminder {id} still to come; “what are my reminders” lists them."
+)
+ASK_SEVERAL_END_IN = (
+    "Several of your reminders end in {id}; “what are my reminders” lists their ids."
+)
+ASK_PAUSE_UNTIL = "Until when? For example: “pause {id} until Friday”."
+ASK_REPEATING_NOT_SNOOZED = (
+    "A repeating reminder comes again by itself; to hold it, say “pause {id} until Friday”."
+)
+ASK_NOTHING_MORE = "The last reminder here does not repeat: nothing more will come."
+ASK_NOT_A_REPEAT = "I can't read {phrase!r} as a repeating time; say it like 'every Monday at 9am'."
+SAY_NOT_DONE = "I couldn't do that. Could you say it another way?"

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
+from bot import messages
 from bot.llm.types import ToolSpec
 from bot.reminder_words import asks_to_keep_in_mind
 from bot.tool_session import (
@@ -51,6 +52,7 @@ from wrapper.reminders import (
     parse_reminder_id,
     reminder_id,
     resolve_reminder_id,
+    short_reminder_id,
 )
 from wrapper.schedules import (
     MISSED_RUNS,
@@ -198,8 +200,12 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
                 " The person's message asks for no repeat: for a one-time reminder, call "
                 "remind again without every."
             )
-        raise BadArguments(problem)
+        raise BadArguments(problem, ask=rule.clarification_question or _not_a_repeat(phrase))
     return rule
+
+
+def _not_a_repeat(phrase: str) -> str:
+    return messages.ASK_NOT_A_REPEAT.format(phrase=phrase)
 
 
 def _repeating(
@@ -210,7 +216,8 @@ def _repeating(
     runs = cast("MissedRuns", missed)
     if rule.rrule is None or rule.dtstart is None:
         raise BadArguments(
-            rule.clarification_question or "say the repeat like 'every Monday at 9am'"
+            rule.clarification_question or "say the repeat like 'every Monday at 9am'",
+            ask=rule.clarification_question or _not_a_repeat(text),
         )
     for effect in context.staged:
         if isinstance(effect, NewSchedule) and (effect.text, effect.rrule) == (text, rule.rrule):
@@ -286,7 +293,10 @@ def _one_shot(
     """
     at, theirs = person_instant(when, context)
     if at <= context.clock.now():
-        raise BadArguments(f"{theirs or when!r} is {iso(at, context)}, which has already passed")
+        raise BadArguments(
+            f"{theirs or when!r} is {iso(at, context)}, which has already passed",
+            ask=messages.ASK_TIME_PASSED.format(when=said(at, context)),
+        )
     content = memory_content(text)
     for effect in context.staged:
         if isinstance(effect, Enqueue) and (effect.text, effect.due_at) == (content, at):
@@ -371,18 +381,26 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     if named is None:
         job = await _reminder_meant(context)
         if job is None:
-            raise BadArguments("no reminder was sent in this conversation; give an id")
+            raise BadArguments(
+                "no reminder was sent in this conversation; give an id",
+                ask=messages.ASK_WHICH_REMINDER,
+            )
     else:
         parsed = parse_reminder_id(named)
         if parsed is None:
-            raise BadArguments(f"{named!r} is not a reminder id like 'r40'")
+            raise BadArguments(
+                f"{named!r} is not a reminder id like 'r40'", ask=messages.ASK_WHICH_REMINDER
+            )
         if parsed[0] == "s":
             raise BadArguments(
-                "a recurring reminder comes again by itself; to hold it, use pause_reminders"
+                "a recurring reminder comes again by itself; to hold it, use pause_reminders",
+                ask=messages.ASK_REPEATING_NOT_SNOOZED.format(id=short_reminder_id(named)),
             )
         job = await wrapper.reminders.job(envelope.user_key, parsed[1])
         if job is None or (context.group is not None and job.thread_key != context.group):
-            raise BadArguments(f"no reminder {named!r}")
+            raise BadArguments(
+                f"no reminder {named!r}", ask=messages.ASK_NO_SUCH_REMINDER.format(id=named)
+            )
     moved = job.status in WAITING  # not sent yet: it moves
     if moved:
         context.stage(ReminderChange(envelope.user_key, reminder_id(job), "move", at))
@@ -418,7 +436,10 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
     until_text = text_arg(arguments, "until", required=False)
     until = _future(until_text, context) if until_text else None
     if until is None and target.startswith("r"):
-        raise BadArguments("a one-shot reminder is paused until a time: give until")
+        raise BadArguments(
+            "a one-shot reminder is paused until a time: give until",
+            ask=messages.ASK_PAUSE_UNTIL.format(id=target),
+        )
     context.stage(ReminderChange(context.envelope.user_key, target, "pause", until))
     if until is None:
         return {"id": target, "paused": True, "until": None}
@@ -438,13 +459,19 @@ async def _this_one(context: ToolSession) -> str:
     """
     last = await _reminder_meant(context)
     if last is None:
-        raise BadArguments("no reminder was sent in this conversation; give an id")
+        raise BadArguments(
+            "no reminder was sent in this conversation; give an id",
+            ask=messages.ASK_WHICH_REMINDER,
+        )
     if last.schedule_id is not None:
         return f"s{last.schedule_id}"
     schedules, _ = await _in_scope(context)
     same = [s for s in schedules if s.text == last.text and s.state != "ended"]
     if len(same) != 1:
-        raise BadArguments("the reminder last sent here does not repeat: nothing more will come")
+        raise BadArguments(
+            "the reminder last sent here does not repeat: nothing more will come",
+            ask=messages.ASK_NOTHING_MORE,
+        )
     return reminder_id(same[0])
 
 
@@ -461,7 +488,9 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     named = required_text(arguments, "id")
     parsed = parse_reminder_id(named)
     if parsed is None:
-        raise BadArguments(f"{named!r} is not a reminder id like 's12' or 'r40'")
+        raise BadArguments(
+            f"{named!r} is not a reminder id like 's12' or 'r40'", ask=messages.ASK_WHICH_REMINDER
+        )
     _, number = parsed
     if any(isinstance(e, NewSchedule) and e.id == number for e in context.staged):
         raise BadArguments("that reminder is being set up in this turn; change it next turn")
@@ -470,16 +499,25 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     # A repeating one may be named by its short id (docs/reminders.md, "Ids").
     found = resolve_reminder_id(named, known)
     if len(found) > 1:
-        raise BadArguments(f"several reminders end in {named!r}; give the whole id")
+        raise BadArguments(
+            f"several reminders end in {named!r}; give the whole id",
+            ask=messages.ASK_SEVERAL_END_IN.format(id=named),
+        )
     if not found:
-        raise BadArguments(f"no reminder {named!r} still to come; list_reminders shows them")
+        raise BadArguments(
+            f"no reminder {named!r} still to come; list_reminders shows them",
+            ask=messages.ASK_NO_SUCH_REMINDER.format(id=named),
+        )
     return found[0]
 
 
 def _future(text: str, context: ToolSession) -> datetime:
     at = instant(text, context)
     if at <= context.clock.now():
-        raise BadArguments(f"{text!r} is {iso(at, context)}, which has already passed")
+        raise BadArguments(
+            f"{text!r} is {iso(at, context)}, which has already passed",
+            ask=messages.ASK_TIME_PASSED.format(when=said(at, context)),
+        )
     return at
 
 

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from itertools import count
 
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
+from bot.messages import SAY_NOT_DONE
 from bot.reminder_words import REMIND_ME
 from clockcore import (
     RUNTIME_BLOCK_END,
@@ -90,7 +91,7 @@ _LIST = re.compile(
 )
 _AGAIN = re.compile(r"^\s*remind me again\b\s*(?P<when>.*?)[\s.!]*$", re.IGNORECASE)
 _SNOOZE = re.compile(
-    r"^\s*snooze\b(?:\s+(?P<id>r\d+))?(?:\s+(?:it|this|that))?(?:\s+for)?\s*(?P<when>.*?)[\s.!]*$",
+    r"^\s*snooze\b(?:\s+(?P<id>[rs]\d+))?(?:\s+(?:it|this|that))?(?:\s+for)?\s*(?P<when>.*?)[\s.!]*$",
     re.I,
 )
 _PAUSE = re.compile(
@@ -440,7 +441,8 @@ def _after_tool(result: Message) -> str:
     if data.get("error") == "zone_unknown":
         return ZONE_QUESTION
     if "error" in data:
-        return str(data.get("message", "That didn't work."))
+        # The person's words, never the note to the model (docs/talking.md).
+        return str(data.get("ask") or SAY_NOT_DONE)
     if result.name == "current_time":
         return f"It is {_readable(data['now'])} in {data['zone']}."
     if result.name == "remind" and data.get("already_set"):

@@ -14,6 +14,7 @@ from datetime import datetime, time, timedelta
 from functools import cached_property
 from typing import Any, Literal
 
+from bot import messages
 from bot.replies import language_of
 from bot.tool_errors import BadArguments, NotAvailable, ZoneUnknown
 from clockcore import (
@@ -21,6 +22,7 @@ from clockcore import (
     ContactWindow,
     ContextEnvelope,
     MessageRef,
+    ParseResult,
     TimeExpression,
     find_time_expressions,
     mentions_time,
@@ -273,6 +275,23 @@ _OWN_WORDS = (
 (docs/eval.md, fifth run)."""
 
 
+def person_question(parsed: ParseResult, zone: str) -> str:
+    """The reader's question as the person reads it: a DST choice in local times, no ISO.
+
+    docs/talking.md, "Words for the person".
+    """
+    question = parsed.clarification_question or ""
+    head, said, _ = question.partition(" Did you mean ")
+    if len(parsed.candidates) != 2 or not said:
+        return question
+    tz = get_zone(parsed.zone or zone)
+    first, second = (c.astimezone(tz) for c in parsed.candidates)
+    head = head.rstrip(".")
+    if (first.hour, first.minute) == (second.hour, second.minute):
+        return messages.ASK_DST_FOLD.format(head=head, first=f"{first:%H:%M}")
+    return messages.ASK_DST_GAP.format(head=head, first=f"{first:%H:%M}", second=f"{second:%H:%M}")
+
+
 def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> datetime:
     """The instant `text` names in the session's zone; asks rather than guess.
 
@@ -301,10 +320,15 @@ def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> 
         )
     if parsed.needs_clarification or parsed.start_instant is None:
         if parsed.clarification_question:  # what to do next, not only what went wrong
-            raise BadArguments(f"{parsed.clarification_question} {_OWN_WORDS}")
+            raise BadArguments(
+                f"{parsed.clarification_question} {_OWN_WORDS}",
+                ask=person_question(parsed, context.session_tz),
+            )
+        reason = parsed.reason or "cannot read a time"
         raise BadArguments(
-            f"{parsed.reason or 'cannot read a time'} in {text!r}; pass the time in the "
-            "person's own words ('in 2 hours', 'tomorrow at 9am'), or ask them"
+            f"{reason} in {text!r}; pass the time in the "
+            "person's own words ('in 2 hours', 'tomorrow at 9am'), or ask them",
+            ask=messages.ASK_UNREADABLE_TIME.format(text=text, reason=reason),
         )
     if day_at_window and parsed.end_instant is not None:
         return _window_start(text, parsed.start_instant, parsed.end_instant, context)
@@ -326,7 +350,8 @@ def _window_start(text: str, start: datetime, end: datetime, context: ToolSessio
     if at <= context.clock.now() < end:
         raise BadArguments(
             f"{text!r} names a day that has begun, without a time of day: ask the person "
-            "what time, then pass their words"
+            "what time, then pass their words",
+            ask=messages.ASK_DAY_BEGUN.format(text=text),
         )
     return at
 
