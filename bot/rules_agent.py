@@ -37,6 +37,7 @@ from clockcore import (
     require_zone,
     without_time,
 )
+from clockcore.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
 from clockcore.places import lookup_place
 from clockcore.recurrence_words import without_frames
 from clockcore.session import CITY_QUESTION
@@ -127,6 +128,12 @@ _MOVE = re.compile(
     r"(?:one\s+|reminder\s+)?to\s+(?P<to>.+?)[\s.!]*$",
     re.IGNORECASE,
 )
+# "actually make that 11", "move it to Thursday": the reminder just set, else the one just sent.
+_THAT = re.compile(
+    r"^\s*(?:(?:actually|no|sorry|oh)[\s,]+)*(?:make|change|move|set)\s+(?:it|that|this)"
+    r"(?:\s+one|\s+reminder)?\s+(?:to\s+|for\s+|at\s+)?(?P<to>.+?)[\s.!]*$",
+    re.IGNORECASE,
+)
 _QUIET = re.compile(
     r"^\s*(?:please\s+)?(?:don'?t|do not|never)\s+(?:message|text|ping|contact|remind|write)"
     r"(?:\s+to)?\s+me\s+(?P<side>before|after)\s+(?P<at>.+?)[\s.!]*$",
@@ -164,7 +171,7 @@ class RulesProvider:
     async def complete(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Completion:
         last = messages[-1]
         if last.role == "tool":
-            follow = self._follow_up(last, _newest_text(messages))
+            follow = self._follow_up(last, _newest_text(messages), messages)
             return follow or _say(_after_tool(last))
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
@@ -259,11 +266,13 @@ class RulesProvider:
             if (every := _ALL.match(what)) and every["yes"]:
                 return self._call("cancel_reminder", id="all")
             return self._call("list_reminders")
-        if _MOVE.match(text):
+        if _MOVE.match(text) or _THAT.match(text):
             return self._call("list_reminders")
         return None
 
-    def _follow_up(self, result: Message, text: str) -> Completion | None:
+    def _follow_up(
+        self, result: Message, text: str, messages: Sequence[Message] = ()
+    ) -> Completion | None:
         """After `list_reminders`: the change the person asked for, on the one reminder meant."""
         if result.name != "list_reminders":
             return None
@@ -283,6 +292,11 @@ class RulesProvider:
             if isinstance(found, str):
                 return _say(found)
             return self._call("cancel_reminder", id=found["id"])
+        if that := _THAT.match(text):
+            hit = _just_set(messages, listed)
+            if hit is None:
+                return self._call("snooze", until=that["to"])  # the one just sent
+            return self._move_one(hit, that["to"])
         if move := _MOVE.match(text):
             return self._move(listed, move["what"], move["to"])
         return None
@@ -302,14 +316,24 @@ class RulesProvider:
                 f"I can't tell which one-shot reminder {what!r} is; 'what are my reminders' "
                 "lists them (a repeating one is changed by cancelling it and setting it anew)."
             )
-        (hit,) = hits
+        return self._move_one(hits[0], to, source)
+
+    def _move_one(
+        self, hit: dict[str, object], to: str, source: re.Match[str] | None = None
+    ) -> Completion:
+        """Move `hit` to `to`, keeping what `to` does not name: its day, its time, its half day."""
         next_at = datetime.fromisoformat(str(hit["next"]))
         target = to.strip()
         wanted = _CLOCK.match(target)
         if wanted is not None and wanted["ap"] is None and source is not None and source["ap"]:
             target = f"{target}{source['ap']}"  # "to 4" after "3pm" is 4pm
+        elif wanted is not None and wanted["ap"] is None and int(wanted["h"]) <= 12:
+            # "make that 11" of a 10:00 reminder is 11:00; "make it 4" of a 15:00 one, 16:00.
+            target = f"{target}{'pm' if next_at.hour >= 12 else 'am'}"
         if wanted is not None:
             target = f"{next_at:%Y-%m-%d} at {target}"  # the same day
+        elif _day_without_time(target):
+            target = f"{target} at {next_at:%H:%M}"  # its own time (docs/reminders.md)
         return self._call("snooze", id=hit["id"], until=target)
 
     def _reminder(self, rest: str, language: str) -> Completion:
@@ -326,6 +350,22 @@ class RulesProvider:
         # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
         when = found.text if found.whole else rest.strip()
         return self._call("remind", text=what, when=when)
+
+
+_PART_OF_DAY = re.compile(
+    r"\b(?:tonight|morning|afternoon|evening|night|noon|midday|midnight)\b", re.I
+)
+
+
+def _day_without_time(text: str) -> bool:
+    """ "Thursday", "June 12", "tomorrow": a day named, and no time of day, no duration."""
+    kinds = {token.kind for token in scan_text(text)}
+    return (
+        bool(kinds & DATE_KINDS)
+        and not kinds & CLOCK_KINDS
+        and "relative" not in kinds
+        and not _PART_OF_DAY.search(text)
+    )
 
 
 def _repeating(rest: str, language: str) -> tuple[str, str] | None:
@@ -489,6 +529,27 @@ def _listing(reminders: list[dict[str, object]]) -> str:
         shown = short_reminder_id(str(r["id"])) if r.get("id") else "new"
         lines.append(f"- {shown}: {r['text']}{repeats}, {when}")
     return "Your reminders:\n" + "\n".join(lines)
+
+
+def _just_set(
+    messages: Sequence[Message], listed: list[dict[str, object]]
+) -> dict[str, object] | None:
+    """The one-shot reminder this thread's newest ``remind`` set, if it is still to come."""
+    for message in reversed(messages):
+        if message.role != "tool" or message.name != "remind":
+            continue
+        try:
+            data = json.loads(message.content)
+        except json.JSONDecodeError:
+            return None
+        if not isinstance(data, dict) or "at" not in data:
+            return None
+        # Its words, since it may have moved already; its time too where two share them.
+        same = [r for r in listed if r.get("text") == data.get("text")]
+        if len(same) > 1:
+            same = [r for r in same if r.get("next") == data["at"]]
+        return same[0] if len(same) == 1 else None
+    return None
 
 
 def _said_before(messages: Sequence[Message]) -> str:
