@@ -171,13 +171,25 @@ class RulesProvider:
     async def complete(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Completion:
         last = messages[-1]
         if last.role == "tool":
+            if last.name == "set_timezone" and "error" not in last.content:
+                # The city it asked for: now the request that needed it (docs/talking.md).
+                question, asked_about = _pending(messages)
+                if asked_about and _REMIND.match(asked_about):
+                    block = _split(_newest_user(messages).content)[0]
+                    return await asyncio.to_thread(self._answer, block, asked_about)
             follow = self._follow_up(last, _newest_text(messages), messages)
-            return follow or _say(_after_tool(last))
+            return follow or _say((_zone_said(messages) + _after_tool(last)).strip())
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             return _say(f"Reminder: {due['what'].strip()}")
-        if _YES.match(text) and _CANCEL_ALL_ASK in _said_before(messages):
+        question, asked_about = _pending(messages)
+        if _YES.match(text) and _CANCEL_ALL_ASK in question:
             return self._call("cancel_reminder", id="all")  # the answer to its own question
+        if (answer := _answering(question, asked_about, text)) is not None:
+            kind, value = answer
+            if kind == "zone":
+                return self._call("set_timezone", zone=value, scope="home")
+            text = value
         # Reading the text may wait for Duckling's child process: off the event loop.
         return await asyncio.to_thread(self._answer, block, text)
 
@@ -343,9 +355,7 @@ class RulesProvider:
             return self._call("remind", text=what, when=every)
         found = locate_time(rest, language=language)
         if found is None:
-            return _say(
-                "When should I remind you? For example: 'remind me tomorrow at 9 to call the bank'."
-            )
+            return _say(f"{_WHEN_ASK} For example: 'remind me tomorrow at 9 to call the bank'.")
         what = _content(without_time(rest, found))
         # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
         when = found.text if found.whole else rest.strip()
@@ -483,6 +493,8 @@ def _after_tool(result: Message) -> str:
     if "error" in data:
         # The person's words, never the note to the model (docs/talking.md).
         return str(data.get("ask") or SAY_NOT_DONE)
+    if result.name == "set_timezone":
+        return ""  # said by `_zone_said`
     if result.name == "current_time":
         return f"It is {_readable(data['now'])} in {data['zone']}."
     if result.name == "remind" and data.get("already_set"):
@@ -552,11 +564,65 @@ def _just_set(
     return None
 
 
-def _said_before(messages: Sequence[Message]) -> str:
-    """What clockbot said last before the newest message (its question, if it asked one)."""
-    for message in reversed(messages[:-1]):
-        if message.role == "assistant" and message.content:
-            return message.content
+def _pending(messages: Sequence[Message]) -> tuple[str, str]:
+    """(what clockbot said last before the newest message, what the person had written then).
+
+    A question it asked stays pending until the next message answers or replaces
+    it: the thread's history is where it is remembered (docs/talking.md).
+    """
+    newest = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
+    said = ""
+    for at in range(newest - 1, -1, -1):
+        message = messages[at]
+        if not said and message.role == "assistant" and message.content:
+            said = message.content
+        elif said and message.role == "user":
+            return said, _split(message.content)[1]
+    return said, ""
+
+
+_MEANS = re.compile(r"^Does (?P<piece>.+?) mean .+\?$")
+_WHEN_ASK = "When should I remind you?"
+
+
+def _answering(question: str, asked_about: str, text: str) -> tuple[str, str] | None:
+    """("zone", the zone) or ("text", the request it completes) when `text` answers `question`.
+
+    Only a short answer that is not a request of its own: "Lisbon" after "Which city
+    are you in?", "tomorrow at 6pm" after "When should I remind you?", "5 September"
+    after "Does 9/5 mean 9 May or 5 September?".
+    """
+    answer = text.strip().rstrip(".!")
+    if not question or not answer or len(answer) > 60 or _REMIND.match(answer):
+        return None
+    if question.startswith(ZONE_QUESTION[:30]) or question.rstrip().endswith(CITY_QUESTION):
+        zone = _zone_for(answer)
+        return ("zone", zone) if zone is not None else None
+    found = locate_time(answer, language=guess_language(answer) or "en")
+    if not _REMIND.match(asked_about) or found is None or len(found.text) < len(answer) - 3:
+        return None  # not a time, so not the answer: a request of its own
+    if question.startswith(_WHEN_ASK):
+        return "text", f"{asked_about} {answer}"
+    if (means := _MEANS.match(question.strip())) and means["piece"] in asked_about:
+        return "text", asked_about.replace(means["piece"], answer, 1)
+    return None
+
+
+def _newest_user(messages: Sequence[Message]) -> Message:
+    return next(m for m in reversed(messages) if m.role == "user")
+
+
+def _zone_said(messages: Sequence[Message]) -> str:
+    """ "Your home timezone is now …" when this turn set it, to say before what it did next."""
+    for message in reversed(messages):
+        if message.role == "user":
+            return ""
+        if message.role == "tool" and message.name == "set_timezone":
+            try:
+                zone = json.loads(message.content).get("zone")
+            except (json.JSONDecodeError, AttributeError):
+                return ""
+            return f"Your home timezone is now {zone}. " if zone else ""
     return ""
 
 

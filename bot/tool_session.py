@@ -31,7 +31,7 @@ from clockcore import (
     to_iso,
     without_time,
 )
-from clockcore.grammar import DATE_KINDS
+from clockcore.grammar import CLOCK_KINDS, DATE_KINDS
 from clockcore.session import CITY_QUESTION, city_question
 from clockcore.spoken import say_when
 from clockcore.zones import get_zone
@@ -380,7 +380,8 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
     the expression is complete in itself (`_complete`: it names its day, or
     is a duration from now) and `when` reads to another instant. Any other
     `when` is read as it is: a follow-up ("no, at 10") names a time the model
-    may rightly complete from earlier messages.
+    may rightly complete from earlier messages, as does a `when` that holds the
+    person's day whole and adds its time of day.
 
     Returns:
         The instant and the person's words it was read from (None for `when`'s own).
@@ -402,6 +403,10 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
             return instant(words, context, day_at_window=True), theirs.text
         except BadArguments:
             raise unread from None
+    if theirs is not None and _part_of(theirs.text, when) and not set(theirs.parts) & CLOCK_KINDS:
+        # Their day, with the time said earlier: "5 September" answering "Does 9/5 mean
+        # 9 May or 5 September?" of "9/5 at 10" (docs/talking.md).
+        return at, None
     if theirs is not None and (_part_of(when, theirs.text) or _complete(theirs)):
         try:
             mine = instant(words, context, day_at_window=True)

@@ -1,0 +1,106 @@
+"""An answer to clockbot's own question is understood: the question stays pending in the thread.
+
+Issue 61, item 5 (docs/talking.md, "Questions it asked"): through the console with no LLM,
+on a settable clock and a real SQLite store, checking what was said and what was stored.
+"""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.chat import chat
+from bot.config import Settings
+from bot.rules_agent import ZONE_QUESTION
+from clockcore import SettableClock
+
+WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York, 15:00 in Lisbon
+
+
+async def _say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
+    out = io.StringIO()
+    await chat(
+        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
+        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.2),
+    )  # fmt: skip
+    return out.getvalue().splitlines()
+
+
+def _stored(home: Path, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(home / "clockbot.sqlite3") as db:
+        return db.execute(sql).fetchall()
+
+
+def _waiting(home: Path) -> list[tuple[object, ...]]:
+    return _stored(
+        home,
+        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
+        "AND status IN ('pending', 'deferred') ORDER BY due_at",
+    )
+
+
+@pytest.mark.parametrize(
+    ("asked", "city", "told", "stored"),
+    [
+        (
+            "remind me tomorrow at 9 to call the bank", "Lisbon",
+            "Your home timezone is now Europe/Lisbon. I'll remind you Thursday 11 Jun, 09:00",
+            ("call the bank", "2026-06-11 08:00:00.000000"),
+        ),
+        (
+            "remind me tomorrow at 7 to water the plants", "Tokyo",
+            "Your home timezone is now Asia/Tokyo. I'll remind you Thursday 11 Jun, 07:00",
+            ("water the plants", "2026-06-10 22:00:00.000000"),
+        ),
+    ],
+)  # fmt: skip
+async def test_a_city_answering_which_city_sets_the_zone_and_the_reminder(
+    tmp_path: Path, asked: str, city: str, told: str, stored: tuple[str, str]
+) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await _say(settings, clock, asked, city)
+    assert said[0] == f"clockbot> {ZONE_QUESTION}"
+    assert said[1].startswith(f"clockbot> {told}"), said[1]
+    assert _waiting(tmp_path) == [stored]
+    assert _stored(tmp_path, "SELECT default_tz FROM users")[0][0] == told.split()[5].rstrip(".")
+
+
+async def test_a_time_answering_when_sets_the_reminder(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await _say(
+        settings, clock, "clock: home tz America/New_York", "remind me to call mum",
+        "tomorrow at 6pm",
+    )  # fmt: skip
+    assert said[1].startswith("clockbot> When should I remind you?")
+    assert said[2] == "clockbot> I'll remind you Thursday 11 Jun, 18:00 (in 1 day)."
+    assert _waiting(tmp_path) == [("call mum", "2026-06-11 22:00:00.000000")]
+
+
+async def test_a_date_answering_which_date_keeps_the_time_asked_with(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await _say(
+        settings, clock, "clock: home tz America/New_York", "remind me 9/5 at 10 to pay rent",
+        "5 September",
+    )  # fmt: skip
+    assert said[1] == "clockbot> Does 9/5 mean 9 May or 5 September?"
+    assert said[2] == "clockbot> I'll remind you Saturday 5 Sep, 10:00 (in 3 months)."
+    assert _waiting(tmp_path) == [("pay rent", "2026-09-05 14:00:00.000000")]
+
+
+async def test_a_new_request_replaces_the_pending_question(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await _say(
+        settings, clock, "clock: home tz America/New_York", "remind me to call mum",
+        "what time is it in Tokyo", "tomorrow at 6pm",
+    )  # fmt: skip
+    assert said[2].startswith("clockbot> It is ")
+    assert "remind you" not in said[3]
+    assert _waiting(tmp_path) == []
