@@ -1,4 +1,4 @@
-"""outbox memory index: what is due reads a note's reminders (docs/reminders.md)
+"""outbox memory index, schedules count as due: what is due reads reminders (docs/reminders.md)
 
 Revision ID: 0022
 Revises: 0021
@@ -22,6 +22,13 @@ def upgrade() -> None:
         ["memory_id"],
         sqlite_where=sa.text("memory_id IS NOT NULL"),
         postgresql_where=sa.text("memory_id IS NOT NULL"),
+    )
+    # A repeating reminder now counts as due (the hint lets a message skip the query).
+    op.execute(
+        sa.text(
+            "UPDATE users SET has_due_items = :yes WHERE id IN "
+            "(SELECT user_id FROM schedules WHERE state <> 'ended')"
+        ).bindparams(yes=True)
     )
 
 
