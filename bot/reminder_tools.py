@@ -443,11 +443,19 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
     context.stage(ReminderChange(context.envelope.user_key, target, "pause", until))
     if until is None:
         return {"id": target, "paused": True, "until": None}
+    # What the pause holds, said back: each one-shot due before its end comes at its end.
+    _, one_shots = await _in_scope(context)
+    held = [
+        {"id": reminder_id(job), "text": job.text, "was": said(job.due_at, context)}
+        for job in one_shots
+        if job.due_at < until and target in ("all", reminder_id(job))
+    ]
     return {
         "id": target,
         "paused": True,
         "until": iso(until, context),
         "said": said(until, context),
+        "held": held,
     }
 
 

@@ -527,7 +527,10 @@ def _after_tool(result: Message) -> str:
         if data.get("resumed"):
             return "Your reminders are back on."
         until = data.get("said") or (data.get("until") and _readable(data["until"]))
-        return f"Paused until {until}." if until else "Paused until you resume them."
+        if not until:
+            return "Paused until you resume them."
+        held = "".join(f"\n- {h['text']}, due {h['was']}" for h in data.get("held") or [])
+        return f"Paused until {until}." + (f" These come then instead:{held}" if held else "")
     return "Done."
 
 

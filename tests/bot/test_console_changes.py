@@ -75,3 +75,21 @@ async def test_make_that_changes_the_reminder_just_set(tmp_path: Path) -> None:
         "clockbot> Moved: water the plants, to Thursday 11 Jun, 09:00 (in 23 hours)."
     ]
     assert len(_waiting(tmp_path)) == 3
+
+
+async def test_a_pause_says_what_it_holds(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await _say(
+        settings, clock, "clock: home tz America/New_York",
+        "remind me tomorrow at 10 to buy bread", "remind me on June 20 at 9am to pay rent",
+        "pause my reminders until Saturday",
+    )  # fmt: skip
+    assert said[3:] == [
+        "clockbot> Paused until Saturday 13 Jun, 00:00 (in 3 days). These come then instead:",
+        "- buy bread, due Thursday 11 Jun, 10:00 (in 1 day)",
+    ]
+    assert [(text, at) for _, text, at in _waiting(tmp_path)] == [
+        ("buy bread", "2026-06-13 04:00:00.000000"),
+        ("pay rent", "2026-06-20 13:00:00.000000"),
+    ]
