@@ -43,6 +43,7 @@ from clockcore.grammar import (
 from clockcore.grammar_values import combine
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
+from clockcore.reading import leftover
 from clockcore.second_reader import (
     LEFTOVER_QUESTION,
     duckling_only,
@@ -104,7 +105,37 @@ def _parse_whole(
     found, settled = _modified(text, found, reference, languages)
     if not settled:
         found = _read_whole(text, found, languages)
-    return _weak_cue_asks(text, found, languages)
+    return _nothing_left(text, _weak_cue_asks(text, found, languages))
+
+
+def _nothing_left(text: str, found: ParseResult) -> ParseResult:
+    """The safety net: anything time-like left beside a reading makes it a question.
+
+    Every reading passes here last, whoever read it (docs/time-rules.md,
+    "Nothing time-like left over"): "Donnerstag ab 9:30" read as 9:30 leaves
+    "Donnerstag" and "ab 9:30", and is asked about, naming both.
+    """
+    if found.start_instant is None or found.needs_clarification:
+        return found
+    span = found.span
+    if span is None:
+        at = text.find(found.matched_text) if found.matched_text else -1
+        span = (at, at + len(found.matched_text)) if at >= 0 else (0, 0)
+    chars = list(cues.masked(text))
+    for token in scan_text(text):
+        if token.kind in ZONE_KINDS:  # a zone is not a time: clockcore reads it itself
+            chars[token.start : token.end] = " " * (token.end - token.start)
+    scanned = "".join(chars)
+    if (left := leftover.left_beside(scanned, span)) is not None:
+        question = leftover.LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
+    elif (unclear := leftover.unclear_approximation(scanned)) is not None:
+        question = leftover.APPROXIMATE_QUESTION.format(part=unclear)
+    else:
+        return found
+    return replace(
+        found, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=question,
+    )  # fmt: skip
 
 
 def _day_word_agrees(text: str, found: ParseResult, reference: datetime) -> ParseResult:

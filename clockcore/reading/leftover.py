@@ -1,0 +1,230 @@
+"""Nothing time-like left over: the safety net under every reading (docs/time-rules.md).
+
+After a reading is taken, `time_like_parts` scans the whole message with the
+words of all seven languages (`clockcore.reading.words`), whatever language the
+message is in, and with the shapes numbers take when they are dates or clock
+times. `left_beside` names the first such part the reading did not cover: the
+reading is then a question that names both. The scanner is inclusive on
+purpose: a part it flags wrongly costs a question, a part it misses costs a
+silent misread.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from clockcore.reading.words import table
+
+__all__ = [
+    "APPROXIMATE_QUESTION",
+    "LEFTOVER_QUESTION",
+    "Part",
+    "folded",
+    "left_beside",
+    "time_like_parts",
+    "unclear_approximation",
+]
+
+LEFTOVER_QUESTION = (
+    "I read {read!r} as the time, but the message also says {left!r}, so I'd rather ask: "
+    "which time do you mean exactly?"
+)
+
+APPROXIMATE_QUESTION = (
+    "{part!r} could be in the morning or in the evening: which do you mean? "
+    "Write it as, say, '6am' or '18:00'."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A time-like part of a message: `core` must be inside a reading for it to count as read.
+
+    `start`..`end` is the whole part ("ab 9:30"); `core` is what a reading must
+    hold for the part to be read: the number of "at 9" (the "at" says nothing a
+    reading could drop), all of "ab 9:30" (the "ab" makes it an open range).
+    """
+
+    start: int
+    end: int
+    core: tuple[int, int]
+    written_form: bool = False  # one written date or clock form ("15e", "9 Uhr")
+
+
+def folded(text: str) -> str:
+    """`text` lower-cased without accents, one character for each character of `text`."""
+    return "".join(_fold_char(c) for c in text)
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    plain = "".join(
+        c for c in unicodedata.normalize("NFD", char.lower()) if not unicodedata.combining(c)
+    )
+    return plain[:1] if plain else " "
+
+
+def _words(name: str) -> frozenset[str]:
+    return frozenset(folded(w) for w in table(name))
+
+
+def _phrases(*names: str) -> re.Pattern[str]:
+    """A pattern of every word or phrase of the tables, longest first, on folded text."""
+    found = {folded(w) for name in names for w in table(name)}
+    ordered = sorted(found, key=len, reverse=True)
+    return re.compile(
+        r"(?<![^\W_])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered) + r")"
+        r"(?![^\W\d_])"
+    )
+
+
+_ALWAYS = _phrases("WEEKDAYS", "MONTHS", "DAY_WORDS", "PARTS_OF_DAY")
+_LOOSE = _words("LOOSE")
+_COMPOUND_STEMS = tuple(w for w in _words("WEEKDAYS") if len(w) >= 6 and " " not in w)
+_HOUR_WORDS = "|".join(sorted(_words("HOUR_WORDS"), key=len, reverse=True))
+_CLOCK_WORDS = "|".join(
+    re.escape(w) for w in sorted(_words("CLOCK_WORDS") | {"h", "u"}, key=len, reverse=True)
+)
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_ARTICLES = r"(?:(?:the|le|la|les|las|los|el|de|das|do|da|di|del|dei|het)\s+)?"
+_NUMBER = rf"(?:\d{{1,4}}(?:[:.h]\d{{2}})?(?!\d)|(?:{_HOUR_WORDS})(?![^\W\d_]))"
+
+
+def _after(*names: str, number: str = _NUMBER) -> re.Pattern[str]:
+    """A word of the tables `names`, then (an article and) a number or an hour word."""
+    words = {folded(w) for name in names for w in table(name)}
+    ordered = sorted(words, key=len, reverse=True)
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
+    return re.compile(
+        rf"(?<![^\W_])(?:{alternatives})(?![^\W\d_])\s*{_ARTICLES}(?P<number>{number})"
+    )
+
+
+# A start or end word changes what the number means: all of it must be read.
+_CHANGING = _after("RANGE_WORDS")
+# A word that only says a number is a time: the number must be read. An approximation
+# keeps the clock time (docs/time-rules.md), so it is one of these.
+_MARKING = _after("TIME_PREPOSITIONS")
+_APPROXIMATE = _after("APPROXIMATIONS")
+_DAY_OF_MONTH = _after("DAY_ARTICLES", number=r"\d{1,2}(?!\d|[./:]\d)")
+_SHAPES = re.compile(
+    r"(?<!\d)(?:"
+    r"\d{4}-\d{1,2}-\d{1,2}"  # 2026-12-05
+    r"|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})"  # 3.12.2026, 25/12/26
+    r"|\d{1,2}\.\d{1,2}\.(?!\d)"  # 3.2.
+    r"|\d{1,2}/\d{1,2}"  # 25/12
+    r"|\d{1,2}-\d{1,2}"  # 25-12
+    r"|\d{1,2}:\d{2}"  # 9:30
+    r"|\d{1,2}(?:[.:]\d{2})?\s*(?:[ap]\.?\s?m\b\.?|[ap]\b)"  # 7pm, 7.30 p.m., 7p
+    rf"|\d{{1,2}}(?:[.:h]\d{{2}})?\s*(?:{_CLOCK_WORDS})(?:\d{{2}})?(?![^\W\d_])"  # 9h, 9 Uhr, 9u30
+    r"|\d{1,2}\s*-?\s*ish"  # 5ish
+    r"|0\d[0-5]\d"  # 0930
+    r"|\d{1,2}(?:st|nd|rd|th|º|ª|er|eme|ème|e|de|te|ste)(?![^\W\d_])"  # 15th, 1er, 3e
+    r")(?!\d)",
+    re.IGNORECASE,
+)
+_HOUR_WORD_CLOCK = re.compile(rf"(?<![^\W_])(?:{_HOUR_WORDS})\s+(?:{_CLOCK_WORDS})(?![^\W_])")
+_ISH = re.compile(r"(?<![^\W_])ish(?![^\W_])")
+_HHMM_AFTER_DATE = re.compile(
+    r"(?P<date>[^\W\d_]{3,}\.?|\d{1,2}[./]\d{1,2}\.?)\s+(?P<hhmm>\d{4})\b"
+)
+_MONTHS = _words("MONTHS") | _LOOSE
+
+
+def time_like_parts(text: str) -> list[Part]:
+    """Every time-like part of `text`, in all seven languages, in order of where it starts."""
+    low = folded(text)
+    parts: list[Part] = []
+    for found in _ALWAYS.finditer(low):
+        parts.append(Part(found.start(), found.end(), found.span()))
+    for found in _TOKEN.finditer(low):
+        word = found.group()
+        compound = word.startswith(_COMPOUND_STEMS) and word not in _LOOSE  # "Freitagabend"
+        if compound or (word in _LOOSE and _number_beside(low, found.start(), found.end())):
+            parts.append(Part(found.start(), found.end(), found.span()))
+    for found in _SHAPES.finditer(low):
+        parts.append(Part(found.start(), found.end(), found.span(), written_form=True))
+    for found in _HOUR_WORD_CLOCK.finditer(low):
+        parts.append(Part(found.start(), found.end(), found.span()))
+    for found in _ISH.finditer(low):
+        parts.append(Part(found.start(), found.end(), found.span()))
+    for found in _CHANGING.finditer(low):
+        parts.append(Part(found.start(), found.end(), found.span()))
+    for pattern in (_MARKING, _APPROXIMATE, _DAY_OF_MONTH):
+        for found in pattern.finditer(low):
+            parts.append(Part(found.start(), found.end(), found.span("number")))
+    for found in _HHMM_AFTER_DATE.finditer(low):  # "7 Jan 1045": a clock time, or a year?
+        date = found.group("date").rstrip(".")
+        if (date in _MONTHS or date[:1].isdigit()) and _is_hhmm(found.group("hhmm")):
+            parts.append(Part(found.start("hhmm"), found.end(), found.span("hhmm")))
+    return sorted(set(parts), key=lambda p: (p.start, p.end))
+
+
+def _is_hhmm(digits: str) -> bool:
+    return int(digits[:2]) < 24 and int(digits[2:]) < 60
+
+
+def _number_beside(low: str, start: int, end: int) -> bool:
+    """Whether a number stands right before or after `low[start:end]` ("May 5", "5 mai")."""
+    return bool(re.match(r"\.?\s{0,2}\d", low[end : end + 4])) or bool(
+        re.search(r"\d(?:st|nd|rd|th|er|e|º)?\.?\s{0,2}$", low[max(0, start - 6) : start])
+    )
+
+
+def left_beside(text: str, span: tuple[int, int]) -> str | None:
+    """The first time-like part of `text` whose core lies outside `span`, as written; or None.
+
+    `text` should be masked first (greetings, addresses, versions, zones:
+    `clockcore.cues.masked`), so what only looks like a time is not asked about.
+    """
+    start, end = span
+    for part in time_like_parts(text):
+        core_start, core_end = part.core
+        if start <= core_start and core_end <= end:
+            continue
+        overlap = core_start < end and start < core_end
+        uncovered = text[core_start : max(core_start, start)] + text[min(core_end, end) : core_end]
+        others = text[start:core_start] + text[core_end:end]  # the rest of the reading
+        if overlap and part.written_form and not re.search(r"\d", uncovered + others):
+            continue  # "de 15e" read as "de 15": one written form cut short, its only number
+        return text[part.start : part.end]
+    return None
+
+
+_PART_OF_DAY = _phrases("PARTS_OF_DAY")
+_NIGHT_WORDS = re.compile(
+    r"(?<![^\W_])(?:tonight|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|stasera|"
+    r"stamattina|stamani|stanotte|anoche)(?![^\W\d_])"
+)
+_SETTLED_AFTER = re.compile(rf"\s*(?:[ap]\.?\s?m\b|[ap]\b|(?:{_CLOCK_WORDS})(?![^\W\d_]))")
+# A unit or a count after the number: "about 5 minutes", "around 20 people" is no hour.
+_COUNTED = re.compile(
+    r"\s*(?:sec|seg|min|minut|hour|hr|stund|std|uren|hora|day|dag|tag|dia|jour|giorn|week|"
+    r"woche|semaine|semana|settiman|month|monat|mois|mes|maand|year|jahr|an\b|ans\b|ano|anni|"
+    r"anno|jaar|people|person|leute|mensch|persona|pessoa|mensen|personne|x\b|%|euro|eur\b|\$)"
+)
+_ISH_HOUR = re.compile(r"(?<![\d:.])(?P<number>\d{1,2})(?::\d{2})?\s*-?\s*ish(?![^\W_])")
+
+
+def unclear_approximation(text: str) -> str | None:
+    """ "around 6", "so gegen 6", "6ish": an approximate hour that may be morning or evening.
+
+    Returns the part as written, or None when each approximate hour is settled by
+    am/pm, a 24-hour clock (13 or later, or 0) or a part of the day in the message.
+    """
+    low = folded(text)
+    if _PART_OF_DAY.search(low) or _NIGHT_WORDS.search(low):
+        return None
+    found = [*_APPROXIMATE.finditer(low), *_ISH_HOUR.finditer(low)]
+    for approximate in found:
+        number = approximate.group("number")
+        hour = re.match(r"\d+", number)
+        if hour is not None and not 1 <= int(hour.group()) <= 12:
+            continue
+        if _SETTLED_AFTER.match(low, approximate.end()) or _COUNTED.match(low, approximate.end()):
+            continue  # "around 4pm", "gegen 6 Uhr", "vers 9h": written as a clock time
+        return text[approximate.start() : approximate.end()]
+    return None

@@ -1,0 +1,30 @@
+"""English time words (`clockcore.reading.words` says what each table is for)."""
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+            "tues", "thurs", "weds")  # fmt: skip
+"""Weekday names: time-like wherever they stand."""
+MONTHS = ("january", "february", "april", "june", "july", "september", "october", "november",
+          "december", "sept")  # fmt: skip
+"""Month names: time-like wherever they stand."""
+DAY_WORDS = ("today", "tomorrow", "yesterday", "tonight", "tmrw", "tmr", "overnight")
+"""Words that name a day: time-like wherever they stand."""
+PARTS_OF_DAY = ("morning", "afternoon", "evening", "night", "noon", "midday", "midnight")
+"""Parts of the day: time-like wherever they stand."""
+HOUR_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "eleven", "twelve")  # fmt: skip
+"""Hours written as words: time-like after a time, start or approximation word."""
+CLOCK_WORDS = ("o'clock", "oclock")
+"""Words after a number (or an hour word) that make it a clock time."""
+TIME_PREPOSITIONS = ("at", "@")
+"""Words before a number that make it a time of day."""
+APPROXIMATIONS = ("around", "about", "approximately", "approx", "roughly", "circa",
+                  "round about")  # fmt: skip
+"""Words before a number that make it an approximate time."""
+RANGE_WORDS = ("from", "after", "since", "until", "till", "til", "before", "by", "starting",
+               "starting at", "no later than", "not before")  # fmt: skip
+"""Start and end words before a number or an hour word: an open range."""
+DAY_ARTICLES = ("on the",)
+"""Words before a bare number that make it a day of the month."""
+LOOSE = ("mon", "tue", "wed", "thu", "thur", "fri", "sat", "sun", "jan", "feb", "mar", "march",
+         "apr", "may", "jun", "jul", "aug", "august", "sep", "oct", "nov", "dec")  # fmt: skip
+"""Time words that are other words too ("may", "sun"): time-like only beside a number."""

@@ -1,0 +1,18 @@
+"""Spanish time words (`clockcore.reading.words` says what each table is for)."""
+
+WEEKDAYS = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+          "setiembre", "octubre", "noviembre", "diciembre")  # fmt: skip
+DAY_WORDS = ("hoy", "mañana", "ayer", "anoche", "anteayer", "pasado mañana")
+PARTS_OF_DAY = ("madrugada", "mediodía", "medianoche", "noche", "por la tarde", "de la tarde",
+                "esta tarde", "en la tarde", "a la tarde")  # fmt: skip
+HOUR_WORDS = ("una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
+              "once", "doce")  # fmt: skip
+CLOCK_WORDS = ("horas", "hs")
+TIME_PREPOSITIONS = ("a las", "a la")
+APPROXIMATIONS = ("sobre las", "hacia las", "alrededor de", "cerca de", "a eso de",
+                  "aproximadamente")  # fmt: skip
+RANGE_WORDS = ("desde", "a partir de", "hasta", "después de", "antes de", "no antes de",
+               "desde las", "hasta las")  # fmt: skip
+DAY_ARTICLES = ("el", "el día")
+LOOSE = ("tarde", "ene", "abr", "ago", "dic")

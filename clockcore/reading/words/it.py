@@ -1,0 +1,18 @@
+"""Italian time words (`clockcore.reading.words` says what each table is for)."""
+
+WEEKDAYS = ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica")
+MONTHS = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
+          "settembre", "ottobre", "novembre", "dicembre")  # fmt: skip
+DAY_WORDS = ("oggi", "domani", "dopodomani", "ieri", "stamattina", "stasera", "stanotte",
+             "stamani")  # fmt: skip
+PARTS_OF_DAY = ("mattina", "mattino", "pomeriggio", "serata", "notte", "mezzogiorno",
+                "mezzanotte", "di sera", "la sera")  # fmt: skip
+HOUR_WORDS = ("una", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
+              "undici", "dodici")  # fmt: skip
+CLOCK_WORDS = ("ore",)
+TIME_PREPOSITIONS = ("alle", "all'", "per le")
+APPROXIMATIONS = ("verso", "verso le", "circa", "intorno alle", "più o meno")
+RANGE_WORDS = ("dalle", "dall'", "dopo", "dopo le", "fino alle", "fino a", "entro", "entro le",
+               "prima delle", "a partire da", "a partire dalle", "da")  # fmt: skip
+DAY_ARTICLES = ("il",)
+LOOSE = ("sera", "gen", "mag", "giu", "lug", "ott", "dic")

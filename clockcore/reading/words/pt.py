@@ -1,0 +1,20 @@
+"""Portuguese time words (`clockcore.reading.words` says what each table is for)."""
+
+WEEKDAYS = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira",
+            "sábado", "domingo", "terça", "quinta", "sexta", "na segunda", "na quarta",
+            "nesta segunda", "nesta quarta", "próxima segunda", "próxima quarta")  # fmt: skip
+MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
+          "setembro", "outubro", "novembro", "dezembro")  # fmt: skip
+DAY_WORDS = ("hoje", "amanhã", "ontem", "anteontem")
+PARTS_OF_DAY = ("manhã", "madrugada", "meio-dia", "meia-noite", "noite", "à tarde", "da tarde",
+                "de tarde", "esta tarde", "pela tarde", "nesta tarde")  # fmt: skip
+HOUR_WORDS = ("uma", "duas", "três", "quatro", "cinco", "seis", "sete", "oito", "nove", "dez",
+              "onze", "doze")  # fmt: skip
+CLOCK_WORDS = ("hora", "horas")
+TIME_PREPOSITIONS = ("às", "pelas")
+APPROXIMATIONS = ("por volta de", "por volta das", "lá pelas", "cerca de", "umas",
+                  "aproximadamente")  # fmt: skip
+RANGE_WORDS = ("a partir de", "a partir das", "desde", "até", "até as", "depois de",
+               "depois das", "após", "antes de", "antes das")  # fmt: skip
+DAY_ARTICLES = ("dia", "o dia", "no dia")
+LOOSE = ("segunda", "quarta", "fev", "mai", "set", "out", "dez")
