@@ -6,8 +6,11 @@ Prints, for one core (CPython runs this single-threaded):
   with the grammar alone, then over the issue's everyday phrasings, and the
   same figures for dateparser.parse on the 50;
 - find_time_expressions over realistic ~20-word chat messages, most with no
-  time in them: messages/s, beside dateparser's search_dates on a sample.
-Targets (issue 2): >= 2,000 parses/s and >= 5,000 messages/s.
+  time in them: messages/s, beside dateparser's search_dates on a sample;
+- mentions_time (the relevance question the wrapper asks of every message) on
+  chat that holds a number but no time ("order 12345 shipped").
+Targets (issue 2): >= 2,000 parses/s and >= 5,000 messages/s; issue 60:
+>= 20,000 messages/s for the relevance question.
 
 With `--quality` it prints, instead, how the corpus in
 `tests/clockcore/corpus/` is read, per language: sentences read as meant,
@@ -31,6 +34,7 @@ from pathlib import Path
 from clockcore import (
     duckling_reader,
     find_time_expressions,
+    mentions_time,
     parse_anchored_time,
     parse_recurrence,
 )
@@ -154,6 +158,25 @@ def chat_messages(count: int, *, timed_share: float, seed: int = 7) -> list[str]
         words = rng.sample(_FILLER, 20)
         if rng.random() < timed_share:
             words.insert(rng.randrange(len(words)), rng.choice(_TIMED))
+        messages.append(" ".join(words))
+    return messages
+
+
+_NUMBERED = [
+    "order {n} shipped", "message {d} about the project", "ticket #{n} is closed", "PR {n} merged",
+    "we have {d} open bugs", "invoice {n} paid", "page {d} of the doc", "{d} people said yes",
+    "build {n} failed", "room {n} is free", "it costs ${d}", "issue {n} again",
+]  # fmt: skip
+
+
+def numbered_messages(count: int, *, seed: int = 11) -> list[str]:
+    """~20-word messages that hold a number but no time ("order 12345 shipped")."""
+    rng = random.Random(seed)
+    messages = []
+    for _ in range(count):
+        words = rng.sample(_FILLER, 16)
+        number = rng.choice(_NUMBERED).format(n=rng.randint(100, 99999), d=rng.randint(2, 60))
+        words.insert(rng.randrange(len(words)), number)
         messages.append(" ".join(words))
     return messages
 
@@ -285,6 +308,12 @@ def main() -> None:
     print(_row("dateparser search_dates (en), 20%", raw_search, "msgs"))
     print(f"  ratio clockcore / search_dates: {some_time['rate'] / raw_search['rate']:.0f}x"
           f"   target >= 5,000/s: {'met' if some_time['rate'] >= 5000 else 'MISSED'}")  # fmt: skip
+
+    numbered = numbered_messages(2000)
+    print("\nmentions_time (the relevance question): chat with numbers but no time")
+    relevance = measure(mentions_time, numbered, max(1, rounds // 2))
+    print(_row("mentions_time, a number in each", relevance, "msgs"))
+    print(f"  target >= 20,000/s: {'met' if relevance['rate'] >= 20000 else 'MISSED'}")
 
 
 if __name__ == "__main__":

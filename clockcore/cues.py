@@ -36,6 +36,7 @@ __all__ = [
     "fold",
     "masked",
     "measured_before",
+    "no_number_is_a_time",
     "time_word_beside",
     "windows",
     "word_set",
@@ -489,3 +490,75 @@ def windows(text: str, languages: tuple[str, ...] = ("en",)) -> list[tuple[int, 
         if len(spans) == MOST_WINDOWS:
             break
     return spans
+
+
+# Every word that could make a number near it a time, in any of the seven languages: the
+# time words, weekday abbreviations, hours as words and the words too loose to count alone.
+_ANY_TIME_WORD = (
+    frozenset().union(*WORDS.values())
+    | _SHORT_DAYS
+    | HOUR_WORDS
+    | word_set(
+        """
+    h min mins am pm ish o'clock oclock noon midday midnight
+    """
+    )
+)
+_ANY_PREPOSITION_SET = frozenset(
+    p for phrases in (*_PREPOSITIONS.values(), *_DAY_ARTICLES.values()) for p in phrases
+)
+# A count of people after a number is no time ("the 28 people said yes").
+_PEOPLE = re.compile(r"\s+(?:people|leute|personas|pessoas|persone|personnes|mensen)\b")
+# Words apart for a set test: punctuation is a space ("tomorrow," is "tomorrow"), and a number
+# ends a word ("um9" holds "um").
+_SPACES = str.maketrans(dict.fromkeys(',.;:!?()[]{}"“”«»/\\<>*_=+&~|0123456789', " "))
+_DIGITS = re.compile(r"\d+")
+_APOSTROPHE_NUMBER = re.compile(r"['’]\s*\d")
+# Two numbers side by side or joined by a sign ("2-3", "4.50", "1 1": day and month to the
+# written-date fallback), "7p", military time with its leading zero ("0930"), and a number
+# written against a letter ("2026年3月29日", "9u30").
+_SEPARATED = re.compile(
+    r"\d(?:\s*[-–—:/.,]\s*|\s+)\d|\d\s*[ap]\b|\b0\d[0-5]\d\b|\d[^\W\d_]|[^\W\d_]\d"
+)
+_TIME_SHAPE = re.compile(
+    "|".join(p.pattern for p in (_CLOCK_FORM, _DATE_FORM, _SEPARATED)), re.IGNORECASE
+)
+
+
+def no_number_is_a_time(
+    text: str, *, also: frozenset[str] = frozenset(), before: frozenset[str] = frozenset()
+) -> bool:
+    """Whether `text`, which holds digits, cannot name a time: every number in it is bare.
+
+    The relevance question asks this of every message before any reader runs
+    ("order 12345 shipped", "message 5 about the project"). True only when no
+    reading could pass the cue rule: no clock form or written date, no time
+    word of any of the seven languages, no two numbers joined by a sign ("2-3",
+    "4.50"), and no number after a word that may make it a time ("at", "um",
+    "a", "in", "the"…). Anything else is left to the readers. `also` and
+    `before`: more words that may make a number a time, anywhere or right
+    before it (folded), the grammar's and the leftover scanner's.
+    """
+    low = text.lower()
+    if ("'" in low or "’" in low) and _APOSTROPHE_NUMBER.search(low):
+        return False  # "all'8": left to the readers
+    written = low.translate(_SPACES).split()
+    if not low.isascii():
+        written = [fold(w) for w in written]
+    if "'" in low or "’" in low:  # "d'heure", "'s avonds": the words after it count too
+        written += [part for word in written for part in re.split("['’]", word)]
+    if not _ANY_TIME_WORD.isdisjoint(written) or not also.isdisjoint(written):
+        return False
+    for number in _DIGITS.finditer(low):
+        start, end = number.span()
+        if _TIME_SHAPE.search(low, max(0, start - 4), end + 16):
+            return False  # a clock form or a written date holds the number
+        if _COUNTED.match(low, end) or _PEOPLE.match(low, end):
+            continue  # "the 28 people": a count of things (and no time word in the message)
+        last = [fold(w) for w in low[max(0, start - 40) : start].translate(_SPACES).split()[-5:]]
+        if last and last[-1] in _WEAK_PREPOSITIONS:
+            return False
+        ends = {" ".join(last[-k:]) for k in range(1, len(last) + 1)}
+        if not ends.isdisjoint(_ANY_PREPOSITION_SET) or not ends.isdisjoint(before):
+            return False
+    return True

@@ -14,6 +14,7 @@ from clockcore.anchoring import FLOATING_QUESTION, NotATime, day_start, point, r
 from clockcore.clockforms import impossible_hour
 from clockcore.cues import MOST_NUMBERS
 from clockcore.parse_result import ParseResult
+from clockcore.reading.bare_numbers import no_number_is_a_time
 from clockcore.zonetext import Anchor
 
 __all__ = ["library_fallback"]
@@ -75,6 +76,8 @@ def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> P
 
     if len(text) > _FALLBACK_MAX or not re.search(r"\d|[^\x00-\x7f]", text):
         return None
+    if re.search(r"\d", text) and no_number_is_a_time(text):
+        return None  # "1 $1" is no 1 January: a number is a time only with a cue
     if len(re.findall(r"\d+", text)) > MOST_NUMBERS:  # each is read again without it
         return None
     if (late := impossible_hour(text)) is not None:  # dateparser reads "à 25h" as 11:00

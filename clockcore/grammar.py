@@ -229,6 +229,10 @@ _DIGIT = re.compile(r"\d")
 _WORD = re.compile(r"[a-z]+")
 
 
+TRIGGER_WORDS = _TRIGGER_WORDS
+"""The words without which a message with no digit holds no time expression."""
+
+
 def has_time_words(text: str) -> bool:
     """False only when `text` cannot hold a time expression: no digit, no time word."""
     if _DIGIT.search(text):

@@ -20,6 +20,7 @@ from clockcore.grammar import (
     scan_text,
 )
 from clockcore.parse_result import TimeExpression
+from clockcore.reading.bare_numbers import no_number_is_a_time
 from clockcore.recurrence_words import frame_spans
 from clockcore.second_reader import DIGIT, WORDS, leftover
 from clockcore.timeparse import parse_anchored_time, reading_languages
@@ -77,6 +78,8 @@ def find_time_expressions(text: str, *, language: str | None = None) -> list[Tim
     languages = reading_languages(language)
     if not has_time_words(text) and not _time_words(text, languages, english=True):
         return []
+    if no_number_is_a_time(text):
+        return []
     found = _grammar_expressions(text)
     unread = list(text)
     for expression in found:
@@ -118,7 +121,6 @@ _WIDENING = {
 }
 # Words too common to send a message to the reader on their own ("a nice day", "new").
 _LOOSE_WORDS = frozenset({"h", "min", "am", "pm", "new", "eve", "day", "days"})
-
 
 _MOST_EXPRESSIONS = 4
 """How many expressions the reader looks for in one message."""
@@ -244,4 +246,6 @@ def mentions_time(text: str, *, language: str | None = None) -> bool:
     languages = reading_languages(language)
     if not has_time_words(text) and not _time_words(text, languages, english=True):
         return False
+    if no_number_is_a_time(text):
+        return False  # "order 12345 shipped": no reader need run
     return bool(_grammar_expressions(text)) or locate_time(text, language=language) is not None
