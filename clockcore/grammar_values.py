@@ -137,6 +137,8 @@ def _iso_clock(token: Token, text: str) -> time:
 
 
 def _valid_date(year: int, month: int, day: int, shown: str) -> date:
+    if year < 100:  # "January 1 0001": no instant that far back (a clock time is read later)
+        raise NotATime(f"{shown!r} is not a date")
     try:
         return date(year, month, day)
     except ValueError as exc:
@@ -155,11 +157,19 @@ def _next_month_day(today: date, month: int, day: int, shown: str) -> date:
 _MAX_DAYS = {1: 31, 2: 29, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
 
 
-def _numeric_date(g: dict[str, str | None], shown: str, today: date) -> date:
-    """ "31/12", "12/31", "3/4/2026": the order is clear only when one number exceeds 12."""
+def _numeric_date(
+    g: dict[str, str | None], shown: str, today: date, day_first: bool | None
+) -> date:
+    """ "31/12", "12/31", "3/4/2026": the order is clear when one number exceeds 12.
+
+    Otherwise it is the person's (`day_first`, docs/time-rules.md "Numbers follow
+    the person's language"), and a question when that is not known.
+    """
     a, b = int(g["nd_a"] or 0), int(g["nd_b"] or 0)
     year_text = g["nd_y"]
-    if a > 12 and b <= 12:
+    if a <= 12 and b <= 12 and a != b and day_first is not None:
+        day, month = (a, b) if day_first else (b, a)
+    elif a > 12 and b <= 12:
         day, month = a, b
     elif b > 12 and a <= 12:
         month, day = a, b
@@ -176,7 +186,7 @@ def _numeric_date(g: dict[str, str | None], shown: str, today: date) -> date:
     return _valid_date(year, month, day, shown)
 
 
-def _date(token: Token, text: str, today: date) -> date:
+def _date(token: Token, text: str, today: date, day_first: bool | None = None) -> date:
     g, kind, shown = token.groups, token.kind, token.text(text).strip()
     if kind == "isodate":
         return _valid_date(int(g["iso_y"] or 0), int(g["iso_m"] or 0), int(g["iso_d"] or 0), shown)
@@ -201,7 +211,7 @@ def _date(token: Token, text: str, today: date) -> date:
                     return candidate
         raise NotATime(f"{shown!r} is not a day of the month")  # pragma: no cover
     if kind == "numdate":
-        return _numeric_date(g, shown.split()[-1], today)
+        return _numeric_date(g, shown.split()[-1], today, day_first)
     if kind == "dayword":
         words = " ".join(shown.lower().split())
         return today + timedelta(days=DAY_WORDS[words])
@@ -217,7 +227,12 @@ def _date(token: Token, text: str, today: date) -> date:
 
 
 def combine(
-    text: str, group: list[Token], anchor: Anchor | None, reference: datetime
+    text: str,
+    group: list[Token],
+    anchor: Anchor | None,
+    reference: datetime,
+    *,
+    day_first: bool | None = None,
 ) -> ParseResult:
     matched = text[group[0].start : group[-1].end].strip()
     span = (group[0].start, group[-1].end)
@@ -270,7 +285,7 @@ def combine(
 
     if anchor is None:
         if date_tok is not None:  # "February 30" is invalid before it is floating
-            _date(date_tok, text, reference.date())
+            _date(date_tok, text, reference.date(), day_first)
         return result(
             "floating",
             needs_clarification=True,
@@ -292,7 +307,7 @@ def combine(
         return point(datetime.combine(day, clock), tz, anchor, base, "absolute")
 
     if date_tok is not None:
-        day = _date(date_tok, text, today)
+        day = _date(date_tok, text, today, day_first)
         if clock is not None:
             return point(datetime.combine(day, clock), tz, anchor, base, "absolute")
         if period is not None:

@@ -43,7 +43,7 @@ from clockcore.grammar import (
 from clockcore.grammar_values import combine
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
-from clockcore.reading import leftover
+from clockcore.reading import leftover, number_order, safety
 from clockcore.second_reader import (
     LEFTOVER_QUESTION,
     duckling_only,
@@ -87,6 +87,9 @@ def parse_anchored_time(
     languages = reading_languages(language)
     try:
         return _parse_whole(text, caller, reference, languages)
+    except OverflowError:
+        # A year read out of four digits so far back that no instant holds it ("0001").
+        return ParseResult(kind="invalid", reason="that date is out of range", matched_text="")
     except duckling_reader.ReaderTimeout:
         # Read whole or ask: a reading cut short is no reading (duckling_reader.isolate).
         return ParseResult(
@@ -99,43 +102,28 @@ def parse_anchored_time(
 def _parse_whole(
     text: str, caller: Anchor | None, reference: datetime, languages: tuple[str, ...]
 ) -> ParseResult:
+    def read(again: str) -> ParseResult:
+        return _reading(again, caller, reference, languages)
+
+    found = read(text)
+    if starts := leftover.open_starts(text):
+        found = safety.open_range(text, found, starts, read)
+    return safety.nothing_left(text, found)
+
+
+def _reading(
+    text: str, caller: Anchor | None, reference: datetime, languages: tuple[str, ...]
+) -> ParseResult:
     found = _located(text, _parse(text, caller, reference, languages))
+    found = safety.clock_not_year(
+        text, found, reference, lambda again: _parse(again, caller, reference, languages)
+    )
     found = _weekday_agrees(text, found, caller, reference, languages)
     found = _day_word_agrees(text, found, reference)
     found, settled = _modified(text, found, reference, languages)
     if not settled:
         found = _read_whole(text, found, languages)
-    return _nothing_left(text, _weak_cue_asks(text, found, languages))
-
-
-def _nothing_left(text: str, found: ParseResult) -> ParseResult:
-    """The safety net: anything time-like left beside a reading makes it a question.
-
-    Every reading passes here last, whoever read it (docs/time-rules.md,
-    "Nothing time-like left over"): "Donnerstag ab 9:30" read as 9:30 leaves
-    "Donnerstag" and "ab 9:30", and is asked about, naming both.
-    """
-    if found.start_instant is None or found.needs_clarification:
-        return found
-    span = found.span
-    if span is None:
-        at = text.find(found.matched_text) if found.matched_text else -1
-        span = (at, at + len(found.matched_text)) if at >= 0 else (0, 0)
-    chars = list(cues.masked(text))
-    for token in scan_text(text):
-        if token.kind in ZONE_KINDS:  # a zone is not a time: clockcore reads it itself
-            chars[token.start : token.end] = " " * (token.end - token.start)
-    scanned = "".join(chars)
-    if (left := leftover.left_beside(scanned, span)) is not None:
-        question = leftover.LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
-    elif (unclear := leftover.unclear_approximation(scanned)) is not None:
-        question = leftover.APPROXIMATE_QUESTION.format(part=unclear)
-    else:
-        return found
-    return replace(
-        found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=question,
-    )  # fmt: skip
+    return _weak_cue_asks(text, found, languages)
 
 
 def _day_word_agrees(text: str, found: ParseResult, reference: datetime) -> ParseResult:
@@ -385,7 +373,10 @@ def _parse(
             if group[0].kind == "relative" and cues.measured_before(text, group[0].start):
                 # "I ran 5 km in 25 minutes": a pace, not a time.
                 return result("invalid", reason="a measure, not a time", matched_text="")
-            read = combine(text, group, anchor_or_question, reference)
+            order = number_order.day_first(
+                languages[0], anchor_or_question.label if anchor_or_question else None
+            )
+            read = combine(text, group, anchor_or_question, reference, day_first=order)
             return second_reader(
                 text, tokens, group, read, anchor_or_question, reference, languages
             )

@@ -20,10 +20,13 @@ from clockcore.reading.words import table
 
 __all__ = [
     "APPROXIMATE_QUESTION",
+    "HOUR_QUESTION",
     "LEFTOVER_QUESTION",
     "Part",
     "folded",
+    "hour_not_as_written",
     "left_beside",
+    "open_starts",
     "time_like_parts",
     "unclear_approximation",
 ]
@@ -33,6 +36,10 @@ LEFTOVER_QUESTION = (
     "which time do you mean exactly?"
 )
 
+HOUR_QUESTION = (
+    "{written!r} reads as {read} here, not as written: which time do you mean? "
+    "Write it as, say, '09:30' or '21:30'."
+)
 APPROXIMATE_QUESTION = (
     "{part!r} could be in the morning or in the evening: which do you mean? "
     "Write it as, say, '6am' or '18:00'."
@@ -109,6 +116,7 @@ _CHANGING = _after("RANGE_WORDS")
 # keeps the clock time (docs/time-rules.md), so it is one of these.
 _MARKING = _after("TIME_PREPOSITIONS")
 _APPROXIMATE = _after("APPROXIMATIONS")
+_START = _after("START_WORDS")
 _DAY_OF_MONTH = _after("DAY_ARTICLES", number=r"\d{1,2}(?!\d|[./:]\d)")
 _SHAPES = re.compile(
     r"(?<!\d)(?:"
@@ -172,6 +180,52 @@ def _number_beside(low: str, start: int, end: int) -> bool:
     return bool(re.match(r"\.?\s{0,2}\d", low[end : end + 4])) or bool(
         re.search(r"\d(?:st|nd|rd|th|er|e|º)?\.?\s{0,2}$", low[max(0, start - 6) : start])
     )
+
+
+_HOUR_24 = re.compile(
+    r"(?<![\d:.])(?P<hour>\d{1,2})(?:h(?:\d{2})?(?![^\W\d_])|\s*(?:uhr|uur|heures?|horas?|ore)(?![^\W\d_]))"
+)
+
+
+def hour_not_as_written(text: str, span: tuple[int, int], hour: int) -> str | None:
+    """A 24-hour clock form in `text[span]` ("9h30", "9 Uhr") whose hour is not `hour`.
+
+    "jeudi à 9h30" read as 21:30 is not what was written; a part of the day in
+    the reading ("9h du soir") may move the hour, and then nothing is returned.
+    """
+    start, end = span
+    low = folded(text)
+    if _PART_OF_DAY.search(low, start, end) or _NIGHT_WORDS.search(low, start, end):
+        return None
+    if _COMPOUND_PART.search(low, start, end):  # "vrijdagavond om 7 uur"
+        return None
+    for match in _HOUR_24.finditer(low, start, end):
+        written = int(match.group("hour"))
+        if _DURATION_BEFORE.search(low, max(0, match.start() - 14), match.start()):
+            continue  # "dans 2 heures", "in 1h30": a duration, not a clock time
+        if _MINUS_AFTER.match(low, match.end()):
+            continue  # "18h moins le quart", "19h moins dix"
+        if written <= 24 and written % 24 != hour:
+            return text[match.start() : match.end()]
+    return None
+
+
+_COMPOUND_PART = re.compile(r"[^\W\d_]+(?:abend|avond|morgen|middag|nacht|ochtend|mittag)\b")
+_DURATION_BEFORE = re.compile(
+    r"(?:\b(?:in|en|dans|em|tra|fra|over|binnen|daqui a|dentro de|entro|within)\s+)(?:\S+\s+)?$"
+)
+_MINUS_AFTER = re.compile(r"\s*(?:moins|menos|meno|vor|voor|to|before)\b")
+
+
+def open_starts(text: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Each start word of an open range before a number ("ab 18 Uhr", "à partir de 18h").
+
+    Returns the span of the words before the number, and the number's span.
+    """
+    return [
+        ((match.start(), match.start("number")), match.span("number"))
+        for match in _START.finditer(folded(text))
+    ]
 
 
 def left_beside(text: str, span: tuple[int, int]) -> str | None:

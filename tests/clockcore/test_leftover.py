@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -187,3 +188,38 @@ def test_an_approximate_hour_without_its_half_of_the_day_is_unclear(
 def test_parts_are_in_order() -> None:
     parts = time_like_parts("Montag 3.2. ab 9:30 oder Dienstag")
     assert [p.start for p in parts] == sorted(p.start for p in parts)
+
+
+# The issue's sentences, said on Thursday 2026-11-26 at 10:00 in Berlin: read as meant
+# ("DD HH:MM" of Nov/Dec 2026 or "YYYY-MM-DD HH:MM"), or asked ("ask").
+ISSUE_SENTENCES = [
+    ("de", "Termin am 3.2. ab 9:30", "2027-02-03 09:30"),
+    ("de", "Donnerstag ab 9:30", "2026-12-03 09:30"),
+    ("fr", "le 17/12 à partir de 9h", "2026-12-17 09:00"),
+    ("it", "giovedì dalle 9:30", "2026-12-03 09:30"),
+    ("nl", "donderdag vanaf 9:30", "2026-12-03 09:30"),
+    ("fr", "jeudi après 9h30", "ask"),
+    ("en", "from 6pm", "2026-11-26 18:00"),
+    ("de", "morgen ab 18 Uhr", "2026-11-27 18:00"),
+    ("fr", "demain à partir de 18h", "2026-11-27 18:00"),
+    ("en", "around 6ish tomorrow", "ask"),
+    ("de", "morgen so gegen 6", "ask"),
+    ("de", "gegen 17 Uhr", "2026-11-26 17:00"),
+    ("en", "dentist 7 Jan 1045", "2027-01-07 10:45"),
+    ("en", "tomorrow at 9 or from 6pm", "ask"),
+    ("en", "until 5pm", "ask"),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "meant"), ISSUE_SENTENCES)
+def test_the_issues_sentences_are_read_as_meant_or_asked(
+    language: str, text: str, meant: str
+) -> None:
+    found = parse_anchored_time(text, ZONE, REFERENCE, language=language)
+    if meant == "ask":
+        assert found.needs_clarification, found
+        return
+    assert not found.needs_clarification, found.clarification_question
+    assert found.start_instant is not None
+    local = found.start_instant.astimezone(ZoneInfo(ZONE))
+    assert f"{local:%Y-%m-%d %H:%M}" == meant

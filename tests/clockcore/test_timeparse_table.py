@@ -524,12 +524,24 @@ def test_date_helpers() -> None:
 
 
 @pytest.mark.parametrize("tz", ZONES)
-@pytest.mark.parametrize("text", ["3/4", "4/3", "on 5/6"])
-def test_day_month_order_ambiguity_needs_clarification(text: str, tz: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "first", "second"), [("3/4", 3, 4), ("4/3", 4, 3), ("on 5/6", 5, 6)]
+)
+def test_day_month_order_follows_the_zone_or_is_asked(
+    text: str, first: int, second: int, tz: str
+) -> None:
+    # docs/time-rules.md, "Numbers follow the person's language": English reads month
+    # first in a US zone, day first in another country's, and asks in UTC.
     result = parse_anchored_time(text, tz, REFS["jun10"])
-    assert result.needs_clarification, describe(result)
-    assert result.clarification_question, describe(result)
-    assert result.start_instant is None, describe(result)
+    if tz == "UTC":
+        assert result.needs_clarification, describe(result)
+        assert result.clarification_question, describe(result)
+        assert result.start_instant is None, describe(result)
+        return
+    assert result.start_instant is not None, describe(result)
+    local = result.start_instant.astimezone(ZoneInfo(tz))
+    month, day = (first, second) if tz == "America/New_York" else (second, first)
+    assert (local.month, local.day) == (month, day), describe(result)
 
 
 # =========================================================================== date + time

@@ -25,6 +25,7 @@ TABLES = (
     "MONTHS",
     "PARTS_OF_DAY",
     "RANGE_WORDS",
+    "START_WORDS",
     "TIME_PREPOSITIONS",
     "WEEKDAYS",
 )

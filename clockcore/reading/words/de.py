@@ -14,5 +14,6 @@ TIME_PREPOSITIONS = ("um",)
 APPROXIMATIONS = ("gegen", "etwa", "ungefähr", "circa", "ca", "zirka", "so gegen")
 RANGE_WORDS = ("ab", "bis", "seit", "nach", "vor", "spätestens", "frühestens", "nicht vor",
                "bis spätestens", "ab spätestens")  # fmt: skip
+START_WORDS = ("ab", "frühestens")
 DAY_ARTICLES = ("am", "den", "vom", "zum", "bis zum")
 LOOSE = ("mai", "jan", "feb", "mär", "apr", "aug", "sep", "sept", "okt", "nov", "dez")

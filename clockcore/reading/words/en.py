@@ -23,6 +23,8 @@ APPROXIMATIONS = ("around", "about", "approximately", "approx", "roughly", "circ
 RANGE_WORDS = ("from", "after", "since", "until", "till", "til", "before", "by", "starting",
                "starting at", "no later than", "not before")  # fmt: skip
 """Start and end words before a number or an hour word: an open range."""
+START_WORDS = ("from", "starting", "starting at", "starting from", "as of")
+"""Start words of an open range ("from 6pm"): the reading is its start."""
 DAY_ARTICLES = ("on the",)
 """Words before a bare number that make it a day of the month."""
 LOOSE = ("mon", "tue", "wed", "thu", "thur", "fri", "sat", "sun", "jan", "feb", "mar", "march",

@@ -14,5 +14,6 @@ APPROXIMATIONS = ("sobre las", "hacia las", "alrededor de", "cerca de", "a eso d
                   "aproximadamente")  # fmt: skip
 RANGE_WORDS = ("desde", "a partir de", "hasta", "después de", "antes de", "no antes de",
                "desde las", "hasta las")  # fmt: skip
+START_WORDS = ("desde", "a partir de", "desde las", "después de", "después de las")
 DAY_ARTICLES = ("el", "el día")
 LOOSE = ("tarde", "ene", "abr", "ago", "dic")

@@ -14,5 +14,6 @@ TIME_PREPOSITIONS = ("alle", "all'", "per le")
 APPROXIMATIONS = ("verso", "verso le", "circa", "intorno alle", "più o meno")
 RANGE_WORDS = ("dalle", "dall'", "dopo", "dopo le", "fino alle", "fino a", "entro", "entro le",
                "prima delle", "a partire da", "a partire dalle", "da")  # fmt: skip
+START_WORDS = ("dalle", "dall'", "dopo", "dopo le", "a partire da", "a partire dalle", "da")
 DAY_ARTICLES = ("il",)
 LOOSE = ("sera", "gen", "mag", "giu", "lug", "ott", "dic")

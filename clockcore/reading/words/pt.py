@@ -16,5 +16,6 @@ APPROXIMATIONS = ("por volta de", "por volta das", "lá pelas", "cerca de", "uma
                   "aproximadamente")  # fmt: skip
 RANGE_WORDS = ("a partir de", "a partir das", "desde", "até", "até as", "depois de",
                "depois das", "após", "antes de", "antes das")  # fmt: skip
+START_WORDS = ("a partir de", "a partir das", "desde", "depois de", "depois das", "após")
 DAY_ARTICLES = ("dia", "o dia", "no dia")
 LOOSE = ("segunda", "quarta", "fev", "mai", "set", "out", "dez")
