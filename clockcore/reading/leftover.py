@@ -151,8 +151,11 @@ def time_like_parts(text: str) -> list[Part]:
     for found in _TOKEN.finditer(low):
         word = found.group()
         compound = word.startswith(_COMPOUND_STEMS) and word not in _LOOSE  # "Freitagabend"
-        if compound or (word in _LOOSE and _number_beside(low, found.start(), found.end())):
+        if compound:
             parts.append(Part(found.start(), found.end(), found.span()))
+        elif word in _LOOSE and (beside := _number_beside(low, found.start(), found.end())):
+            # "May 5", "5 mai": the word and its number are one part, read together or not
+            parts.append(Part(*beside, core=beside))
     for found in _SHAPES.finditer(low):
         parts.append(Part(found.start(), found.end(), found.span(), written_form=True))
     for found in _HOUR_WORD_CLOCK.finditer(low):
@@ -175,11 +178,15 @@ def _is_hhmm(digits: str) -> bool:
     return int(digits[:2]) < 24 and int(digits[2:]) < 60
 
 
-def _number_beside(low: str, start: int, end: int) -> bool:
-    """Whether a number stands right before or after `low[start:end]` ("May 5", "5 mai")."""
-    return bool(re.match(r"\.?\s{0,2}\d", low[end : end + 4])) or bool(
-        re.search(r"\d(?:st|nd|rd|th|er|e|º)?\.?\s{0,2}$", low[max(0, start - 6) : start])
-    )
+def _number_beside(low: str, start: int, end: int) -> tuple[int, int] | None:
+    """`low[start:end]` with the number right after or before it ("May 5", "5 mai"), or None."""
+    if after := re.match(r"\.?\s{0,2}\d+", low[end : end + 8]):
+        return start, end + after.end()
+    if before := re.search(
+        r"\d+(?:st|nd|rd|th|er|e|º)?\.?\s{0,2}$", low[max(0, start - 8) : start]
+    ):
+        return start - (len(before.group())), end
+    return None
 
 
 _HOUR_24 = re.compile(
