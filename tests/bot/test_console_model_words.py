@@ -35,7 +35,8 @@ REFUSED = [
     ("remind me tomorrow at 25:00 to call mum", "Say it like 'tomorrow at 9am'"),
     ("remind me today to call mum", "has already begun. At what time?"),
     ("remind me yesterday at 9 to call mum", "has already passed. When should it be instead?"),
-    ("remind me 9/5 at 10 to pay rent", "Does 9/5 mean 9 May or 5 September?"),
+    # at 10 UTC: where day and month come in no known order (docs/time-rules.md)
+    ("remind me 9/5 at 10 UTC to pay rent", "Does 9/5 mean 9 May or 5 September?"),
     ("remind me tomorrow at 9 EST to pay rent", "Which timezone do you mean by EST?"),
     ("cancel r99", "I can't find a reminder r99 still to come"),
     ("pause r99 until Friday", "I can't find a reminder r99 still to come"),

@@ -105,7 +105,7 @@ async def test_a_forged_or_stale_button_is_answered_and_does_nothing(
         await tg.wait_calls("answerCallbackQuery", 2)
         await tg.wait_sent(2)
         await gw.settle()
-    assert "no reminder" in tg.sent[-1].plain.lower()
+    assert "can't find a reminder" in tg.sent[-1].plain.lower()
     assert len(tg.sent) == 2
 
 
