@@ -72,6 +72,9 @@ ENV = {
     "CLOCKBOT_EMAIL_IMAP_SECURITY": "none",
     "CLOCKBOT_EMAIL_SMTP_HOST": "127.0.0.1",
     "CLOCKBOT_EMAIL_SMTP_SECURITY": "none",
+    # The receiving server's verdict is trusted, as a deployment configures it: the
+    # model's tool calls would otherwise wait for each sender to confirm (docs/SECURITY.md).
+    "CLOCKBOT_EMAIL_AUTHSERV_IDS": "mx.example.test",
     "CLOCKBOT_HTTP_HOST": "127.0.0.1",
     "CLOCKBOT_LOG_LEVEL": "INFO",
     "CLOCKBOT_WORKER_HEARTBEAT": "1",
@@ -104,6 +107,8 @@ async def _leader_of(
 
 def _mail(n: int, sender: str) -> EmailMessage:
     message = EmailMessage()
+    domain = sender.rpartition("@")[2]
+    message["Authentication-Results"] = f"mx.example.test; dmarc=pass header.from={domain}"
     message["From"] = sender
     message["To"] = BOT
     message["Subject"] = f"note {n}"
