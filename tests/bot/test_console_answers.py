@@ -6,37 +6,21 @@ on a settable clock and a real SQLite store, checking what was said and what was
 
 from __future__ import annotations
 
-import io
-import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.chat import chat
 from bot.config import Settings
 from bot.rules_agent import ZONE_QUESTION
 from clockcore import SettableClock
+from tests.support.console import rows, say
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York, 15:00 in Lisbon
 
 
-async def _say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
-    out = io.StringIO()
-    await chat(
-        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
-        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.2),
-    )  # fmt: skip
-    return out.getvalue().splitlines()
-
-
-def _stored(home: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(home / "clockbot.sqlite3") as db:
-        return db.execute(sql).fetchall()
-
-
 def _waiting(home: Path) -> list[tuple[object, ...]]:
-    return _stored(
+    return rows(
         home,
         "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
         "AND status IN ('pending', 'deferred') ORDER BY due_at",
@@ -63,17 +47,17 @@ async def test_a_city_answering_which_city_sets_the_zone_and_the_reminder(
 ) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(settings, clock, asked, city)
+    said = await say(settings, clock, asked, city)
     assert said[0] == f"clockbot> {ZONE_QUESTION}"
     assert said[1].startswith(f"clockbot> {told}"), said[1]
     assert _waiting(tmp_path) == [stored]
-    assert _stored(tmp_path, "SELECT default_tz FROM users")[0][0] == told.split()[5].rstrip(".")
+    assert rows(tmp_path, "SELECT default_tz FROM users")[0][0] == told.split()[5].rstrip(".")
 
 
 async def test_a_time_answering_when_sets_the_reminder(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz America/New_York", "remind me to call mum",
         "tomorrow at 6pm",
     )  # fmt: skip
@@ -85,7 +69,7 @@ async def test_a_time_answering_when_sets_the_reminder(tmp_path: Path) -> None:
 async def test_a_date_answering_which_date_keeps_the_time_asked_with(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz UTC", "remind me 9/5 at 10 to pay rent", "5 September",
     )  # fmt: skip
     # In UTC the order of day and month is unknown (docs/time-rules.md): asked.
@@ -97,7 +81,7 @@ async def test_a_date_answering_which_date_keeps_the_time_asked_with(tmp_path: P
 async def test_a_new_request_replaces_the_pending_question(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz America/New_York", "remind me to call mum",
         "what time is it in Tokyo", "tomorrow at 6pm",
     )  # fmt: skip

@@ -6,25 +6,15 @@ settable clock and a real SQLite store, checking what was said and what was stor
 
 from __future__ import annotations
 
-import io
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.chat import chat
 from bot.config import Settings
 from clockcore import SettableClock
+from tests.support.console import say
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
-
-
-async def _say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
-    out = io.StringIO()
-    await chat(
-        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
-        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.2),
-    )  # fmt: skip
-    return out.getvalue().splitlines()
 
 
 def _waiting(home: Path) -> list[tuple[object, ...]]:
@@ -39,16 +29,16 @@ def _waiting(home: Path) -> list[tuple[object, ...]]:
 async def test_a_move_to_a_day_keeps_its_time(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    await _say(
+    await say(
         settings, clock, "clock: home tz America/New_York", "remind me tomorrow at 10 to buy bread"
     )
     [(job, _, _)] = _waiting(tmp_path)
-    said = await _say(settings, clock, "move the bread reminder to Saturday")
+    said = await say(settings, clock, "move the bread reminder to Saturday")
     assert said == ["clockbot> Moved: buy bread, to Saturday 13 Jun, 10:00 (in 3 days)."]
-    said = await _say(settings, clock, "move the bread reminder to June 20")
+    said = await say(settings, clock, "move the bread reminder to June 20")
     assert said == ["clockbot> Moved: buy bread, to Saturday 20 Jun, 10:00 (in 1 week)."]
     # A time named is that time on its own day.
-    said = await _say(settings, clock, "move the bread reminder to 4pm")
+    said = await say(settings, clock, "move the bread reminder to 4pm")
     assert said == ["clockbot> Moved: buy bread, to Saturday 20 Jun, 16:00 (in 1 week)."]
     assert _waiting(tmp_path) == [(job, "buy bread", "2026-06-20 20:00:00.000000")]
 
@@ -56,7 +46,7 @@ async def test_a_move_to_a_day_keeps_its_time(tmp_path: Path) -> None:
 async def test_make_that_changes_the_reminder_just_set(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz America/New_York",
         "remind me tomorrow at 10 to buy bread", "remind me friday at 3pm to call mum",
         "actually make that 4", "move it to Saturday",
@@ -70,8 +60,8 @@ async def test_make_that_changes_the_reminder_just_set(tmp_path: Path) -> None:
         ("buy bread", "2026-06-11 14:00:00.000000"),
         ("call mum", "2026-06-13 20:00:00.000000"),
     ]
-    said = await _say(settings, clock, "remind me tomorrow at 8am to water the plants")
-    assert await _say(settings, clock, "make it 9") == [
+    said = await say(settings, clock, "remind me tomorrow at 8am to water the plants")
+    assert await say(settings, clock, "make it 9") == [
         "clockbot> Moved: water the plants, to Thursday 11 Jun, 09:00 (in 23 hours)."
     ]
     assert len(_waiting(tmp_path)) == 3
@@ -80,7 +70,7 @@ async def test_make_that_changes_the_reminder_just_set(tmp_path: Path) -> None:
 async def test_a_pause_says_what_it_holds(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz America/New_York",
         "remind me tomorrow at 10 to buy bread", "remind me on June 20 at 9am to pay rent",
         "pause my reminders until Saturday",

@@ -8,16 +8,15 @@ or ask; no reply may carry the words tools write for a model, ISO stamps or offs
 
 from __future__ import annotations
 
-import io
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.chat import chat
 from bot.config import Settings
 from clockcore import SettableClock
+from tests.support.console import console_output
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 16:00 in Berlin
 
@@ -49,12 +48,9 @@ REFUSED = [
 
 
 async def _say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
-    out = io.StringIO()
-    await chat(
-        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
-        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.1),
-    )  # fmt: skip
-    return out.getvalue().split("clockbot> ")[1:]
+    """What clockbot said, one entry per answer (an answer may have several lines)."""
+    said = await console_output(settings, clock, *lines, linger=0.1)
+    return said.split("clockbot> ")[1:]
 
 
 @pytest.mark.parametrize(("line", "told"), REFUSED, ids=[line for line, _ in REFUSED])

@@ -7,15 +7,14 @@ acceptance "Console".
 
 from __future__ import annotations
 
-import io
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.chat import chat
 from bot.config import Settings
 from bot.rules_agent import ZONE_QUESTION
 from clockcore import SettableClock
+from tests.support.console import say
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "reminders.md"
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
@@ -29,12 +28,7 @@ def _page_blocks() -> list[list[str]]:
 
 
 async def _session(settings: Settings, clock: SettableClock, lines: list[str]) -> list[str]:
-    out = io.StringIO()
-    await chat(
-        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
-        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.2),
-    )  # fmt: skip
-    return out.getvalue().splitlines()
+    return await say(settings, clock, *lines)
 
 
 async def test_the_reminders_page_lines_answer_correctly(tmp_path: Path) -> None:

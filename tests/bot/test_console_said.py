@@ -9,51 +9,35 @@ said and what was stored.
 
 from __future__ import annotations
 
-import io
 import re
-import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.chat import chat
 from bot.config import Settings
 from bot.my_data import ERASE_ASK_REPLY, ERASED_REPLY
 from bot.rules_agent import CANCEL_ALL_CONFIRM
 from clockcore import SettableClock
+from tests.support.console import rows, say
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
-
-
-async def _say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
-    out = io.StringIO()
-    await chat(
-        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
-        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.2),
-    )  # fmt: skip
-    return out.getvalue().splitlines()
-
-
-def _rows(home: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(home / "clockbot.sqlite3") as db:
-        return db.execute(sql).fetchall()
 
 
 async def test_deleting_my_data_is_confirmed_on_the_console(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz America/New_York",
         "remind me tomorrow at 3pm to call the bank", "delete my data", "delete my data: yes",
     )  # fmt: skip
     assert said[-2:] == [f"clockbot> {ERASE_ASK_REPLY}", f"clockbot> {ERASED_REPLY}"]
-    assert _rows(tmp_path, "SELECT * FROM memory_items") == []
-    assert _rows(tmp_path, "SELECT * FROM users") == []
-    assert _rows(tmp_path, "SELECT * FROM outbox WHERE status IN ('pending', 'deferred')") == []
+    assert rows(tmp_path, "SELECT * FROM memory_items") == []
+    assert rows(tmp_path, "SELECT * FROM users") == []
+    assert rows(tmp_path, "SELECT * FROM outbox WHERE status IN ('pending', 'deferred')") == []
 
 
 def _waiting(home: Path) -> list[tuple[object, ...]]:
     """(text, due_at) of every reminder job still to go out, soonest first."""
-    return _rows(
+    return rows(
         home,
         "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
         "AND status IN ('pending', 'deferred') ORDER BY due_at",
@@ -63,41 +47,41 @@ def _waiting(home: Path) -> list[tuple[object, ...]]:
 async def test_ids_work_wherever_a_person_types_them(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz America/New_York",
         "remind me friday at 10am to buy bread", "remind me every day at 8pm to stretch",
     )  # fmt: skip
     bread = re.search(
-        r"- (r\d+): buy bread", "\n".join(await _say(settings, clock, "list my reminders"))
+        r"- (r\d+): buy bread", "\n".join(await say(settings, clock, "list my reminders"))
     )
     stretch = re.search(r"Its id is (s\d{4})\.$", said[-1])
     assert bread is not None and stretch is not None, said
     r, s = bread[1], stretch[1]
 
     # The one-shot by its id: moved on its own day, then cancelled.
-    assert await _say(settings, clock, f"move {r} to 4pm") == [
+    assert await say(settings, clock, f"move {r} to 4pm") == [
         "clockbot> Moved: buy bread, to Friday 12 Jun, 16:00 (in 2 days)."
     ]
     assert _waiting(tmp_path)[1] == ("buy bread", "2026-06-12 20:00:00.000000")
-    assert await _say(settings, clock, f"cancel {r}") == [f"clockbot> Canceled {r}."]
+    assert await say(settings, clock, f"cancel {r}") == [f"clockbot> Canceled {r}."]
     assert [text for text, _ in _waiting(tmp_path)] == ["stretch"]
 
     # The repeating one by its short id: paused, resumed, cancelled.
-    assert await _say(settings, clock, f"pause {s} until Friday") == [
+    assert await say(settings, clock, f"pause {s} until Friday") == [
         "clockbot> Paused until Friday 12 Jun, 00:00 (in 2 days)."
     ]
     assert _waiting(tmp_path) == [("stretch", "2026-06-13 00:00:00.000000")]
-    assert await _say(settings, clock, f"resume {s}") == ["clockbot> Your reminders are back on."]
+    assert await say(settings, clock, f"resume {s}") == ["clockbot> Your reminders are back on."]
     assert _waiting(tmp_path) == [("stretch", "2026-06-11 00:00:00.000000")]
-    assert await _say(settings, clock, f"cancel {s}") == [f"clockbot> Canceled {s}."]
+    assert await say(settings, clock, f"cancel {s}") == [f"clockbot> Canceled {s}."]
     assert _waiting(tmp_path) == []
-    assert _rows(tmp_path, "SELECT state FROM schedules") == [("ended",)]
+    assert rows(tmp_path, "SELECT state FROM schedules") == [("ended",)]
 
 
 async def test_a_reminder_set_twice_says_so_and_is_kept_once(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    said = await _say(
+    said = await say(
         settings, clock, "clock: home tz America/New_York",
         "remind me friday at 10am to buy bread", "remind me friday at 10am to buy bread",
         "remind me every day at 8pm to stretch", "remind me every day at 8pm to stretch",
@@ -113,28 +97,28 @@ async def test_a_reminder_set_twice_says_so_and_is_kept_once(tmp_path: Path) -> 
         said[4],
     )
     assert [text for text, _ in _waiting(tmp_path)] == ["stretch", "buy bread"]
-    assert len(_rows(tmp_path, "SELECT id FROM schedules")) == 1
+    assert len(rows(tmp_path, "SELECT id FROM schedules")) == 1
 
 
 async def test_cancelling_all_my_reminders_asks_first(tmp_path: Path) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    await _say(
+    await say(
         settings, clock, "clock: home tz America/New_York",
         "remind me friday at 10am to buy bread", "remind me every day at 8pm to stretch",
     )  # fmt: skip
-    asked = await _say(settings, clock, "cancel all my reminders")
+    asked = await say(settings, clock, "cancel all my reminders")
     assert asked[0] == "clockbot> That cancels all 2 of your reminders:"
     assert asked[-1] == f"To go ahead, write “{CANCEL_ALL_CONFIRM}” (or just “yes”)."
     assert len(_waiting(tmp_path)) == 2  # nothing cancelled yet
-    assert await _say(settings, clock, "yes") == ["clockbot> Canceled all your reminders (2)."]
+    assert await say(settings, clock, "yes") == ["clockbot> Canceled all your reminders (2)."]
     assert _waiting(tmp_path) == []
-    assert _rows(tmp_path, "SELECT state FROM schedules") == [("ended",)]
+    assert rows(tmp_path, "SELECT state FROM schedules") == [("ended",)]
     # Written whole, it needs no question; "yes" alone, with no question asked, cancels nothing.
-    await _say(settings, clock, "remind me friday at 10am to buy bread")
-    assert await _say(settings, clock, "yes") != ["clockbot> Canceled all your reminders (1)."]
+    await say(settings, clock, "remind me friday at 10am to buy bread")
+    assert await say(settings, clock, "yes") != ["clockbot> Canceled all your reminders (1)."]
     assert len(_waiting(tmp_path)) == 1
-    assert await _say(settings, clock, CANCEL_ALL_CONFIRM) == [
+    assert await say(settings, clock, CANCEL_ALL_CONFIRM) == [
         "clockbot> Canceled all your reminders (1)."
     ]
     assert _waiting(tmp_path) == []

@@ -8,28 +8,18 @@ from the stored history, so the answer and the block are checked against each ot
 
 from __future__ import annotations
 
-import io
 import re
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.chat import chat
 from bot.config import Settings
 from clockcore import SettableClock
+from tests.support.console import say
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York
-
-
-async def _say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
-    out = io.StringIO()
-    await chat(
-        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
-        clock=clock, poll_interval=0.01, linger=timedelta(seconds=0.2),
-    )  # fmt: skip
-    return out.getvalue().splitlines()
 
 
 def _block(home: Path) -> list[str]:
@@ -45,7 +35,7 @@ async def _coming_up(
     settings: Settings, clock: SettableClock, ask: str
 ) -> tuple[list[str], list[str]]:
     """(the answer's lines, the block's due lines) for one "what's coming up"."""
-    said = await _say(settings, clock, ask)
+    said = await say(settings, clock, ask)
     return said, _block(settings.home)
 
 
@@ -59,7 +49,7 @@ async def test_every_change_shows_at_once_in_the_block_and_the_answer(tmp_path: 
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
     ask = "what's coming up"
-    await _say(
+    await say(
         settings, clock, "clock: home tz America/New_York",
         "remind me tomorrow at 3pm to call the bank", "remind me every day at 8pm to stretch",
     )  # fmt: skip
@@ -78,45 +68,45 @@ async def test_every_change_shows_at_once_in_the_block_and_the_answer(tmp_path: 
     assert bank.startswith("r") and stretch.startswith("s")
 
     # Moved: at its new time only, never overdue at its old one.
-    await _say(settings, clock, "move the 3pm one to 4")
+    await say(settings, clock, "move the 3pm one to 4")
     said, block = await _coming_up(settings, clock, ask)
     assert said[2] == "- call the bank: Thursday 11 Jun, 16:00 (in 1 day)"
     assert block[1] == f"[DUE 2026-06-11 16:00] call the bank (id {bank})"
 
     # Snoozed by its id: where the snooze put it.
-    await _say(settings, clock, f"snooze {bank} 2 hours")
+    await say(settings, clock, f"snooze {bank} 2 hours")
     said, block = await _coming_up(settings, clock, ask)
     assert said[1] == "- call the bank: Wednesday 10 Jun, 12:00 (in 2 hours)"
     assert block[0] == f"[DUE 2026-06-10 12:00] call the bank (id {bank})"
 
     # Paused: each held one shows when it will come.
-    await _say(settings, clock, "pause my reminders until Saturday")
+    await say(settings, clock, "pause my reminders until Saturday")
     said, block = await _coming_up(settings, clock, ask)
     assert said[1:] == [
         "- call the bank: Saturday 13 Jun, 00:00 (in 3 days)",
         "- stretch: Saturday 13 Jun, 20:00 (in 3 days)",
     ]
-    await _say(settings, clock, "resume my reminders")
+    await say(settings, clock, "resume my reminders")
     said, block = await _coming_up(settings, clock, ask)
     assert said[1] == "- call the bank: Wednesday 10 Jun, 12:00 (in 2 hours)"
     assert said[2] == "- stretch: Wednesday 10 Jun, 20:00 (in 10 hours)"
 
     # Cancelled: gone from both.
-    await _say(settings, clock, "cancel the bank reminder")
+    await say(settings, clock, "cancel the bank reminder")
     said, block = await _coming_up(settings, clock, ask)
     assert said == ["clockbot> Coming up:", "- stretch: Wednesday 10 Jun, 20:00 (in 10 hours)"]
     assert block == [f"[DUE 2026-06-10 20:00] stretch (id {stretch})"]
 
     # Delivered: a second later nothing is overdue, and the next occurrence is shown.
     clock.set(datetime(2026, 6, 11, 0, 0, 1, tzinfo=UTC))
-    assert await _say(settings, clock) == ["clockbot (reminder)> Reminder: stretch"]
+    assert await say(settings, clock) == ["clockbot (reminder)> Reminder: stretch"]
     clock.advance(seconds=1)
     said, block = await _coming_up(settings, clock, ask)
     assert said == ["clockbot> Coming up:", "- stretch: Thursday 11 Jun, 20:00 (in 24 hours)"]
     assert block == [f"[DUE 2026-06-11 20:00] stretch (id {stretch})"]
 
     # Cancelled, the repeating one too.
-    await _say(settings, clock, "stop the stretch reminder")
+    await say(settings, clock, "stop the stretch reminder")
     said, block = await _coming_up(settings, clock, ask)
     assert said == ["clockbot> Nothing is due in the next 7 days."]
     assert block == []
@@ -140,7 +130,7 @@ async def test_what_is_coming_up_in_the_persons_language(
 ) -> None:
     settings = Settings(home=tmp_path)
     clock = SettableClock(WEDNESDAY)
-    await _say(settings, clock, "clock: home tz America/New_York", *lines)
+    await say(settings, clock, "clock: home tz America/New_York", *lines)
     said, block = await _coming_up(settings, clock, ask)
     assert said == answer, language
     assert len(block) == 1 and block[0].startswith("[DUE 2026-06-11 15:00] ")

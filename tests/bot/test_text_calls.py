@@ -9,6 +9,8 @@ asked for everyday reminders; each was sent to the person as the reply before.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +127,17 @@ def test_a_call_to_a_tool_we_do_not_have_is_not_prose(text: str, name: str) -> N
     assert found.text == ""
 
 
+@asynccontextmanager
+async def _gateway(
+    server: FakeLLMServer, home: Path
+) -> AsyncIterator[tuple[Gateway, RecordingChannel]]:
+    """A gateway whose model is `server`, at a base_url (so text calls are read)."""
+    llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+    channel = RecordingChannel()
+    async with Gateway(Settings(home=home, http_port=0, llm=llm), channels=[channel]) as gw:
+        yield gw, channel
+
+
 async def test_a_written_call_runs_and_never_reaches_the_person(tmp_path: Path) -> None:
     async with FakeLLMServer() as server:
         server.script(
@@ -132,10 +145,7 @@ async def test_a_written_call_runs_and_never_reaches_the_person(tmp_path: Path) 
             Reply.text("Done: I'll remind you to call mum in 2 hours."),
             Reply.text('```json\n{"name": "book_flight", "arguments": {"to": "Lisbon"}}\n```'),
         )
-        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
-        channel = RecordingChannel()
-        setup = Settings(home=tmp_path, http_port=0, llm=llm)
-        async with Gateway(setup, channels=[channel]) as gw:
+        async with _gateway(server, tmp_path) as (gw, channel):
             assert channel.sink is not None
             await channel.sink(inbound("remind me in 2 hours to call mum", "m1"))
             await gw.settle()
@@ -218,10 +228,7 @@ async def test_a_cancel_shown_in_a_question_cancels_nothing(tmp_path: Path) -> N
             Reply.text(f"<tool_call>\n{json.dumps(CALL)}\n</tool_call>"),
             Reply.text("Done: I'll remind you to call mum in 2 hours."),
         )
-        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
-        channel = RecordingChannel()
-        setup = Settings(home=tmp_path, http_port=0, llm=llm)
-        async with Gateway(setup, channels=[channel]) as gw:
+        async with _gateway(server, tmp_path) as (gw, channel):
             assert channel.sink is not None
             await channel.sink(inbound("remind me in 2 hours to call mum", "m1"))
             await gw.settle()

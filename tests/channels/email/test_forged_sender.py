@@ -28,6 +28,11 @@ def _people(state: dict[str, Any]) -> list[set[str]]:
     return [set(user["channels"]) for user in state["users"].values()]
 
 
+def _replying(answer: EmailMessage, first: str) -> dict[str, str]:
+    """The headers of a reply to `answer`, in the thread that mail `first` began."""
+    return {"In_Reply_To": answer["Message-ID"], "References": f"{first} {answer['Message-ID']}"}
+
+
 def _token(message: EmailMessage) -> str:
     [token] = tokens_in(message.get_content())
     return token
@@ -92,7 +97,7 @@ async def test_the_owner_confirms_with_the_mailed_token_and_the_request_runs(
         await submit(mail, asked)
         [held] = await mail.wait_for(ALICE, 1)
         token = _token(held)
-        thread = {"In_Reply_To": held["Message-ID"], "References": f"<a1@x> {held['Message-ID']}"}
+        thread = _replying(held, "<a1@x>")
         confirm = letter(
             f"Yes, that was me.\n\n{token}", message_id="<a2@x>", proven=False, **thread
         )
@@ -134,10 +139,7 @@ async def test_a_forged_erasure_with_the_attacker_in_cc_mails_her_no_token_and_e
         ask = letter("delete my data", message_id="<g1@evil>", proven=False, **group)
         await submit(mail, ask, sender=MALLORY)
         [_, first] = await mail.wait_for(ALICE, 2)
-        thread = {
-            "In_Reply_To": first["Message-ID"],
-            "References": f"<g1@evil> {first['Message-ID']}",
-        }
+        thread = _replying(first, "<g1@evil>")
         yes = letter("delete my data: yes", message_id="<g2@evil>", proven=False, **group, **thread)
         await submit(mail, yes, sender=MALLORY)
         [*_, second] = await mail.wait_for(ALICE, 3)
@@ -206,7 +208,7 @@ async def test_a_group_threads_members_stay_whoever_wrote_last(
         start = letter("remind me in 2 minutes to stretch", message_id="<g1@x>", Cc=bob)
         await submit(mail, start)
         [hello] = await mail.wait_for(bob, 1)
-        thread = {"In_Reply_To": hello["Message-ID"], "References": f"<g1@x> {hello['Message-ID']}"}
+        thread = _replying(hello, "<g1@x>")
         reply = letter("thanks", sender=bob, message_id="<b1@x>", **thread)  # no Cc: To the bot
         await submit(mail, reply, sender=bob)
         [_, answer] = await mail.wait_for(bob, 2)
@@ -253,10 +255,7 @@ async def test_unproven_mail_changes_nothing_until_the_address_confirms(
         [_, held_too] = await mail.wait_for(ALICE, 2)
         await quiet(gateway)
         reminders = await gateway.outbox.listing()
-        thread = {
-            "In_Reply_To": held["Message-ID"],
-            "References": f"<f1@evil> {held['Message-ID']}",
-        }
+        thread = _replying(held, "<f1@evil>")
         await submit(mail, letter(_token(held), message_id="<a3@x>", proven=False, **thread))
         await mail.wait_for(ALICE, 3)
         await quiet(gateway)

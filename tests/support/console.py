@@ -1,0 +1,41 @@
+"""The console channel driven as a person would: lines in, what clockbot said out.
+
+`bot.chat.chat` reads the lines from a piped standard input, answers each with
+the embedded rules agent (no model configured) and stops at the end of input.
+"""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+from bot.chat import chat
+from bot.config import Settings
+from clockcore import SettableClock
+
+__all__ = ["console_output", "rows", "say"]
+
+
+async def console_output(
+    settings: Settings, clock: SettableClock, *lines: str, linger: float = 0.2
+) -> str:
+    """Everything the console printed for `lines`, one after another."""
+    out = io.StringIO()
+    await chat(
+        settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,
+        clock=clock, poll_interval=0.01, linger=timedelta(seconds=linger),
+    )  # fmt: skip
+    return out.getvalue()
+
+
+async def say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
+    """The console's printed lines for `lines`."""
+    return (await console_output(settings, clock, *lines)).splitlines()
+
+
+def rows(home: Path, sql: str) -> list[tuple[object, ...]]:
+    """The rows `sql` reads from the embedded store under `home`."""
+    with sqlite3.connect(home / "clockbot.sqlite3") as db:
+        return db.execute(sql).fetchall()
