@@ -26,7 +26,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.agent import RETRY_LEASE, Agent, message_to_stored
 from bot.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
@@ -69,7 +69,13 @@ from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
 from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import Effect, Enqueue
-from wrapper.keys import is_private_thread, thread_key, user_key
+from wrapper.keys import (
+    group_mail_thread,
+    is_private_thread,
+    private_mail_thread,
+    thread_key,
+    user_key,
+)
 from wrapper.limits import Admission, TurnLimits
 from wrapper.meeting_polls import MeetingVote, NewMeetingPoll
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
@@ -86,6 +92,9 @@ MAX_TURN_ATTEMPTS = 8
 """Failed turns of one message (with backoff, about half an hour) before it is given up, visibly."""
 TYPING_EVERY = 4.0
 """Seconds between typing indicators while a turn runs (Telegram's lasts five)."""
+GROUP_THREADS_PER_DAY = 10
+"""Group mail threads one sender may start in 24 hours; the next mails are answered to
+the sender alone (docs/SECURITY.md): clockbot is no relay to twenty strangers a mail."""
 _RETRY_BASE = timedelta(seconds=5)
 _RETRY_MAX = timedelta(minutes=5)
 
@@ -139,8 +148,10 @@ class Turns:
         """
         if inbound.refers_to:
             inbound = await self._followed(inbound)
-        ref = inbound.ref
         now = self._clock.now()
+        if inbound.thread_id == group_mail_thread(inbound.user_id, inbound.message_id):
+            inbound = await self._within_group_cap(inbound, now=now)
+        ref = inbound.ref
         respond = inbound.respond
         try:
             with reading_for(user_key(ref.channel, ref.user_id)):
@@ -175,6 +186,24 @@ class Turns:
         ):
             return inbound
         return replace(inbound, thread_id=thread_id)
+
+    async def _within_group_cap(self, inbound: Inbound, *, now: datetime) -> Inbound:
+        """`inbound`, which starts a group mail thread, in a private one past the day's cap.
+
+        Its answers then go to its sender alone, and say why (`channels.email.writing`);
+        nothing the sender wrote is lost. The mail itself does not count: a redelivered
+        one is looked at the same way.
+        """
+        started = await self._wrapper.group_threads_started(
+            channel=inbound.channel, user_id=inbound.user_id, since=now - timedelta(days=1),
+            but=inbound.thread_id,
+        )  # fmt: skip
+        if started < GROUP_THREADS_PER_DAY:
+            return inbound
+        log.warning("a sender started %d group mail threads in a day; answering alone", started)
+        route = {k: v for k, v in inbound.route.items() if k not in ("cc", "members")}
+        route["alone"] = "yes"
+        return replace(inbound, thread_id=private_mail_thread(inbound.thread_id), route=route)
 
     def _start(self, waiting: WaitingTurn, *, late: bool) -> None:
         task = asyncio.create_task(self._in_order(waiting, late=late))

@@ -60,7 +60,7 @@ from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark
 from wrapper.pending import WaitingTurn, WaitingTurns
 from wrapper.person_data import Erased, erase_person, export_person
 from wrapper.reminders import Reminders
-from wrapper.replies import thread_followed
+from wrapper.replies import group_threads_started, thread_followed
 from wrapper.retention import Pruned, prune_in
 from wrapper.routes import ChannelState, Routes, save_route
 from wrapper.sender_checks import pending_check_in
@@ -407,6 +407,17 @@ class InteractionWrapper:
         return await self._db.run(
             lambda conn: thread_followed(
                 conn, agent_id=self._agent_id, channel=channel, user_key=user_key, named=named
+            )
+        )
+
+    async def group_threads_started(
+        self, *, channel: str, user_id: str, since: datetime, but: str
+    ) -> int:
+        """How many group mail threads `user_id` started since `since`, thread `but` aside."""
+        agent_id = self._agent_id
+        return await self._db.run(
+            lambda conn: group_threads_started(
+                conn, agent_id=agent_id, channel=channel, user_id=user_id, since=since, but=but
             )
         )
 

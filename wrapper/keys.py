@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["is_private_thread", "split_thread_key", "split_user_key", "thread_key", "user_key"]
+__all__ = [
+    "group_mail_thread",
+    "is_private_thread",
+    "private_mail_thread",
+    "split_thread_key",
+    "split_user_key",
+    "thread_key",
+    "user_key",
+]
 
 _PRIVATE_CHANNELS = frozenset({"email", "console"})
 _GROUP_MAIL = "group/"
@@ -11,6 +19,20 @@ _GROUP_MAIL = "group/"
 def thread_key(agent_id: str, channel: str, thread_id: str) -> str:
     """``agent:<agent_id>:<channel>:<thread_id>``."""
     return f"agent:{agent_id}:{channel}:{thread_id}"
+
+
+def group_mail_thread(writer: str, message_id: str) -> str:
+    """The id of the group mail thread `writer`'s mail `message_id` starts.
+
+    The email reader builds the same id (`channels.email.reading.GROUP_THREAD`): the
+    first writer's address, then the first mail's Message-ID.
+    """
+    return f"{_GROUP_MAIL}{writer}/{message_id}"
+
+
+def private_mail_thread(thread_id: str) -> str:
+    """The private mail thread a group mail thread id would be, had its mail named nobody else."""
+    return thread_id.removeprefix(_GROUP_MAIL)
 
 
 def user_key(channel: str, user_id: str) -> str:

@@ -20,14 +20,15 @@ replies name earlier messages.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from wrapper.keys import split_thread_key, split_user_key
-from wrapper.tables import journal, outbox, participants, routes, sent_messages
+from wrapper.keys import group_mail_thread, split_thread_key, split_user_key, thread_key
+from wrapper.tables import journal, outbox, participants, routes, sent_messages, threads
 
-__all__ = ["MAX_NAMED", "thread_followed"]
+__all__ = ["MAX_NAMED", "group_threads_started", "thread_followed"]
 
 MAX_NAMED = 25
 """Names looked at per message; a longer list is cut (nearest kept)."""
@@ -73,6 +74,25 @@ def thread_followed(
             if agent == agent_id and on == channel:
                 return thread_id
     return None
+
+
+def group_threads_started(
+    conn: Connection, *, agent_id: str, channel: str, user_id: str, since: datetime, but: str
+) -> int:
+    """How many group mail threads `user_id`'s mails started since `since`, but thread id `but`.
+
+    A group mail thread's id starts with its first writer (`wrapper.keys.group_mail_thread`),
+    so this is one range scan on the threads' key.
+    """
+    prefix = thread_key(agent_id, channel, group_mail_thread(user_id, ""))
+    found = conn.execute(
+        select(func.count()).where(
+            threads.c.thread_key.startswith(prefix, autoescape=True),
+            threads.c.created_at >= since,
+            threads.c.thread_key != thread_key(agent_id, channel, but),
+        )
+    ).scalar_one()
+    return int(found)
 
 
 def _addressed(conn: Connection, user_key: str, threads: set[str]) -> set[str]:

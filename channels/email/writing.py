@@ -24,6 +24,7 @@ from channels.base import Invite, Outgoing
 from channels.ical import invite_event
 
 __all__ = [
+    "ALONE_NOTE",
     "InvalidRecipientError",
     "compose",
     "invitation",
@@ -63,6 +64,13 @@ def reply_subject(subject: str) -> str:
             break
         rest = stripped
     return f"Re: {rest or 'your message'}"[:_MAX_SUBJECT]
+
+
+ALONE_NOTE = (
+    "(This conversation began with other people in copy. You had started many such "
+    "conversations with me today, so I answer you alone here.)"
+)
+"""Said under each answer in a thread the group cap made private (`bot.turns`)."""
 
 
 def recipient(route: Mapping[str, str], user_id: str | None) -> str:
@@ -139,6 +147,8 @@ def compose(
     mail["Auto-Submitted"] = "auto-replied" if message.kind == "reply" else "auto-generated"
     mail["X-Auto-Response-Suppress"] = "All"  # ask Exchange-style responders not to answer us
     body = message.text.replace("\r\n", "\n").replace("\r", "\n")
+    if message.kind == "reply" and route.get("alone"):
+        body = f"{body.rstrip()}\n\n{ALONE_NOTE}"
     mail.set_content(body + ("" if body.endswith("\n") else "\n"), subtype="plain", charset="utf-8")
     if html_part:
         mail.add_alternative(_as_html(body), subtype="html", charset="utf-8")

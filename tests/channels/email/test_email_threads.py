@@ -15,6 +15,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.turns import GROUP_THREADS_PER_DAY
+from channels.email.writing import ALONE_NOTE
 from clockcore import SettableClock
 from tests.channels.email.conftest import ALICE, letter, running, submit
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
@@ -171,3 +173,39 @@ async def test_copying_someone_in_never_shows_them_a_private_thread(
         f"group/{ALICE}/<m2@example.test>",
         "mallory@example.test/<x1@example.test>",  # not named by the group mail: her own
     }
+
+
+async def test_a_sender_past_the_days_group_threads_is_answered_alone(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    """A sender may start `GROUP_THREADS_PER_DAY` group threads a day; the next is private.
+
+    Otherwise one proven sender makes clockbot write to twenty strangers per mail, all
+    day. The mail past the cap is still answered, to its sender alone, saying why.
+    """
+    clock = SettableClock(datetime.now(UTC))
+    cap = GROUP_THREADS_PER_DAY
+    async with (
+        FakeLLMServer(default_text="Noted.") as llm,
+        running(tmp_path, dovecot, mail, llm, clock) as gateway,
+    ):
+        for number in range(cap + 1):
+            note = letter(
+                f"note {number}", subject=f"plan {number}",
+                message_id=f"<g{number}@example.test>", Cc=BOB,
+            )  # fmt: skip
+            await submit(mail, note)
+            await mail.wait_for(ALICE, number + 1)
+        answers = await mail.wait_for(ALICE, cap + 1)
+        await gateway.settle()
+        to_bob = mail.to(BOB)
+        clock.advance(timedelta(days=1, minutes=1))
+        await submit(mail, letter("a new day", message_id="<n1@example.test>", Cc=BOB))
+        next_day = await mail.wait_for(BOB, cap + 1)
+
+    assert len(to_bob) == cap
+    last = answers[-1]
+    assert (last["To"], last["Cc"]) == (ALICE, None)
+    assert ALONE_NOTE in last.get_content()
+    assert all(ALONE_NOTE not in answer.get_content() for answer in answers[:-1])
+    assert (next_day[-1]["To"], next_day[-1]["Cc"]) == (ALICE, BOB)
