@@ -17,11 +17,12 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.config import Settings
+from bot.config import LLMSettings, Settings
 from bot.gateway import Gateway
-from channels.base import Outgoing
+from channels.base import Inbound, Outgoing
 from clockcore import duckling_reader
 from tests.bot.test_gateway import RecordingChannel, inbound
+from tests.support.fake_llm import FakeLLMServer
 
 WORST = [
     "remind me " + "1.1." * 1_000,
@@ -102,6 +103,26 @@ SLOW_TIME = "remind me " + "tomorrow at nine, " * 6
 """108 characters Duckling took 26 s to read whole: six day words, and hours written as words."""
 
 
+async def _healthz_waits(gw: Gateway, until: asyncio.Future[object]) -> list[float]:
+    """Seconds each `/healthz` took, asked every 50 ms until `until` is done (90 s at most)."""
+    url = f"http://127.0.0.1:{gw.http_port}/healthz"
+    waits: list[float] = []
+    async with aiohttp.ClientSession() as session, asyncio.timeout(90):
+        while not until.done():
+            started = time.perf_counter()
+            async with session.get(url) as response:
+                await response.read()
+            waits.append(time.perf_counter() - started)
+            await asyncio.sleep(0.05)
+        await until
+    return waits
+
+
+def _message(text: str, person: str) -> Inbound:
+    return inbound(text, f"m-{person}", user_id=person, thread_id=f"dm:{person}",
+                   route={"chat": person})  # fmt: skip
+
+
 @pytest.mark.skipif(not duckling_reader.available(), reason="Duckling has no wheel here")
 async def test_healthz_answers_within_a_second_while_three_slow_time_texts_are_read(
     tmp_path: Path,
@@ -110,31 +131,38 @@ async def test_healthz_answers_within_a_second_while_three_slow_time_texts_are_r
     channel = _Channel()
     settings = Settings(home=tmp_path, http_port=0)
     async with Gateway(settings, channels=[channel], poll_interval=0.05) as gw:
-        url = f"http://127.0.0.1:{gw.http_port}/healthz"
         sink = channel.sink
         assert sink is not None
         people = ("1", "2", "3")
-        reads = [
-            asyncio.create_task(
-                sink(
-                    inbound(
-                        SLOW_TIME, f"slow-{p}", user_id=p, thread_id=f"dm:{p}", route={"chat": p}
-                    )
-                )
-            )
-            for p in people
-        ]
-        waits: list[float] = []
-        async with aiohttp.ClientSession() as session:
-            answered = asyncio.gather(*(_answered(channel, p, 1) for p in people))
-            async with asyncio.timeout(90):
-                while not answered.done():
-                    started = time.perf_counter()
-                    async with session.get(url) as response:
-                        await response.read()
-                    waits.append(time.perf_counter() - started)
-                    await asyncio.sleep(0.05)
-                await answered
+        reads = [asyncio.create_task(sink(_message(SLOW_TIME, p))) for p in people]
+        answered = asyncio.gather(*(_answered(channel, p, 1) for p in people))
+        waits = await _healthz_waits(gw, answered)
         await asyncio.gather(*reads)
         await gw.settle()
+    assert max(waits) < 1.0, f"/healthz waited {max(waits):.2f} s"
+
+
+BRACE_REPLY = '{{"name": ' * 200 + "}}" * 200
+"""2,000 characters of doubled braces: the written-call scan took 9 s on them, on the loop."""
+
+
+async def test_healthz_answers_within_a_second_while_a_brace_reply_is_scanned(
+    tmp_path: Path,
+) -> None:
+    """Issue 59, row 7, black-box: the model answers three people with `BRACE_REPLY`."""
+    channel = _Channel()
+    async with FakeLLMServer(default_text=BRACE_REPLY) as server:
+        llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
+        settings = Settings(home=tmp_path, http_port=0, llm=llm)
+        async with Gateway(settings, channels=[channel], poll_interval=0.05) as gw:
+            sink = channel.sink
+            assert sink is not None
+            people = ("1", "2", "3")
+            for person in people:
+                await sink(_message("what do you make of this?", person))
+            answered = asyncio.gather(*(_answered(channel, p, 1) for p in people))
+            waits = await _healthz_waits(gw, answered)
+            await gw.settle()
+        assert server.completions, "the model was asked"
+    assert len(waits) >= 1
     assert max(waits) < 1.0, f"/healthz waited {max(waits):.2f} s"
