@@ -261,6 +261,10 @@ async def test_a_telegram_group_gets_a_native_poll_and_the_unknown_zone_a_direct
             )  # Ana retracts
             await say(lambda: tg.poll_answer(poll_id, ben, [1, 2]), answered=False, dated=False)
             assert not [m for m in tg.sent if m.plain.startswith("Decided")]  # Ana's is missing
+            # Someone who never wrote in the group (issue 59, row 5) neither counts nor attends.
+            mallory = tg.user(66, "mallory", first_name="Mallory")
+            await say(lambda: tg.poll_answer(poll_id, mallory, [1]), answered=False, dated=False)
+            assert not [m for m in tg.sent if m.plain.startswith("Decided")]
             await say(lambda: tg.poll_answer(poll_id, ana, [0, 1]), dated=False)
             await say(
                 lambda: tg.poll_answer("9999", ana, [0]), answered=False, dated=False
@@ -343,11 +347,14 @@ async def test_a_slack_thread_gets_boxes_and_buttons_and_the_answers_decide(
             await push(ticks, event=False)  # a tick alone is no answer
             assert not [p for p in slack.posts if p["text"].startswith("Decided")]
             await push(slack.press(poll, "Send my answer", user="U2", ticked=(2, 3)), event=False)
+            # Someone who never wrote in the thread (issue 59, row 5) neither counts nor
+            # attends: with her, the second slot would be 3 of 4.
+            await push(slack.press(poll, "Send my answer", user="U4", ticked=(2,)), event=False)
             await push(slack.press(poll, "None of these", user="U3", ticked=(2,)), event=False)
-            await slack.wait_ephemerals(4)
+            await slack.wait_ephemerals(5)
             unknown = {**poll, "ts": "1795000000.000999"}  # a poll from before a restore
             await push(slack.press(unknown, "Send my answer", user="U1", ticked=(1,)), event=False)
-            await slack.wait_ephemerals(5)
+            await slack.wait_ephemerals(6)
             jobs = await gw.outbox.listing(limit=50)
             [ours] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
             stored = await gw.wrapper.meeting_poll(ours or 0)
@@ -366,10 +373,11 @@ async def test_a_slack_thread_gets_boxes_and_buttons_and_the_answers_decide(
         assert place in second
     in_thread = [p["text"] for p in slack.posts if p.get("thread_ts") == root]
     assert in_thread[-1] == f"Decided: {second}. 2 of 3 can make it."
-    assert [(e["user"], e["text"]) for e in slack.ephemerals[:4]] == [
+    assert [(e["user"], e["text"]) for e in slack.ephemerals[:5]] == [
         ("U1", answer_note((1,))),
         ("U1", answer_note((1, 2))),
         ("U2", answer_note((2, 3))),
+        ("U4", answer_note((2,))),  # the adapter's note: docs/SECURITY.md, "still open"
         ("U3", answer_note(())),
     ]
     # Four mentions and the question: no answer reached the model, nor the one on a poll
