@@ -50,22 +50,34 @@ def _run(config: Path | None, work: Callable[[InteractionWrapper], Awaitable[T]]
         raise typer.Exit(2) from exc
 
 
-def _shown(item: Any) -> dict[str, Any]:
+def _shown(item: Any, zone: str | None, now: datetime) -> dict[str, Any]:
+    """One reminder as the operator reads it: `when` in the person's zone, `next` in UTC.
+
+    `zone` is the person's own zone (None: they have not set one); a repeating
+    reminder with a zone of its own is read there.
+    """
     from clockcore import to_iso
+    from clockcore.spoken import say_when
     from wrapper.reminders import reminder_id
     from wrapper.schedules import Schedule
 
     if isinstance(item, Schedule):
-        return {
+        at, shown = item.next_at, item.zone or zone
+        row = {
             "id": reminder_id(item), "user_key": item.user_key, "text": item.text,
             "repeats": item.rrule, "zone": item.zone, "state": item.state,
             "missed": item.missed,
-            "next": to_iso(item.next_at, "UTC") if item.next_at else None,
         }  # fmt: skip
-    return {
-        "id": reminder_id(item), "user_key": item.user_key, "text": item.text,
-        "kind": item.kind, "state": item.status, "next": to_iso(item.due_at, "UTC"),
-    }  # fmt: skip
+    else:
+        at, shown = item.due_at, zone
+        row = {
+            "id": reminder_id(item), "user_key": item.user_key, "text": item.text,
+            "kind": item.kind, "state": item.status,
+        }  # fmt: skip
+    row["next"] = to_iso(at, "UTC") if at else None
+    row["shown_in"] = shown or "UTC"
+    row["when"] = say_when(at, shown or "UTC", now=now) if at else None
+    return row
 
 
 @reminders_app.command("list")
@@ -76,17 +88,34 @@ def list_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON array.")] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Repeating reminders (not ended) and one-shot ones still to come, of one person or all."""
-    schedules, one_shots = _run(config, lambda w: w.reminders.overview(user))
-    rows = [_shown(s) for s in schedules] + [_shown(j) for j in one_shots]
+    """Repeating reminders (not ended) and one-shot ones still to come, of one person or all.
+
+    Each is shown at its local time in the person's zone (or the repeating reminder's
+    own), the zone named, and how far off it is; ``--json`` adds the UTC instant.
+    """
+    from clockcore import SystemClock
+    from wrapper.outbox import OutboxItem
+    from wrapper.schedules import Schedule
+
+    now = SystemClock().now()
+
+    async def work(wrapper: InteractionWrapper) -> list[dict[str, Any]]:
+        schedules, one_shots = await wrapper.reminders.overview(user)
+        items: list[Schedule | OutboxItem] = [*schedules, *one_shots]
+        people = {item.user_key for item in items if item.user_key}
+        zones = {key: await wrapper.user_timezone(key) for key in people}
+        return [_shown(item, zones.get(item.user_key or ""), now) for item in items]
+
+    rows = _run(config, work)
     if as_json:
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     for row in rows:
-        repeats = f"  {row['repeats']} ({row['zone'] or 'floating'})" if "repeats" in row else ""
+        repeats = f"  repeats {row['repeats']}" if "repeats" in row else ""
+        when = f"{row['when']}, {row['shown_in']}" if row["when"] else "-"
         typer.echo(
-            f"{row['id']:>18}  {row['state']:<8} next {row['next'] or '-':<25} "
-            f"{row['user_key']}  {row['text']!r}{repeats}"
+            f"{row['id']:>18}  {row['state']:<8} {when}  {row['user_key']}  {row['text']!r}"
+            f"{repeats}"
         )
     if not rows:
         typer.echo("no reminders")

@@ -13,15 +13,18 @@ from bot.cli import app
 from clockcore import parse_recurrence
 from tests.support import staged
 from wrapper import InteractionWrapper
+from wrapper.effects import ZoneChange
 from wrapper.schedules import NewSchedule, new_schedule_id
 
 runner = CliRunner()
 
 
-async def _seed(url: str) -> int:
+async def _seed(url: str, *, home_zone: str | None = None) -> int:
     now = datetime.now(UTC)
     wrapper = await InteractionWrapper.open(url, agent_tz="UTC")
     try:
+        if home_zone is not None:
+            await wrapper.save_settings(ZoneChange("console:me", None, home_zone, "home"))
         rule = parse_recurrence("every day at 9am", "Europe/Berlin", now)
         assert rule.rrule is not None and rule.dtstart is not None
         new = NewSchedule(
@@ -71,3 +74,20 @@ def test_an_unknown_id_or_time_is_a_clear_error(tmp_path: Path) -> None:
     code, out = _cli(tmp_path, "pause", f"s{schedule}", "--until", "3/4")
     assert code == 2 and "cannot read '3/4'" in out
     assert _cli(tmp_path, "list", "--user", "telegram:9") == (0, "no reminders\n")
+
+
+def test_the_list_shows_each_reminder_at_its_local_time_in_the_persons_zone(
+    tmp_path: Path,
+) -> None:
+    """Issue 61: the operator reads what the person would, not a UTC stamp."""
+    asyncio.run(_seed(f"sqlite:///{tmp_path / 'clockbot.sqlite3'}", home_zone="Asia/Tokyo"))
+    code, out = _cli(tmp_path, "list")
+    assert code == 0, out
+    [repeating] = [line for line in out.splitlines() if "'stretch'" in line]
+    [once] = [line for line in out.splitlines() if "'call the bank'" in line]
+    assert ", 09:00 (in " in repeating and "Asia/Tokyo" in repeating  # 9am, where they live
+    assert "Asia/Tokyo" in once and "(in 24 hours)" in once
+    assert "+00:00" not in out
+    rows = json.loads(_cli(tmp_path, "list", "--json")[1])
+    assert {row["shown_in"] for row in rows} == {"Asia/Tokyo"}
+    assert all(row["next"].endswith("+00:00") for row in rows)  # the instant, for scripts
