@@ -73,3 +73,20 @@ def test_a_meaning_is_read_whole_from_its_docstring() -> None:
 def test_a_page_without_the_block_is_refused(broken: str) -> None:
     with pytest.raises(ValueError, match="settings reference"):
         rewrite(broken)
+
+
+def test_the_slack_manifest_turns_on_what_the_adapter_uses() -> None:
+    """Issue 61: the documented manifest had interactivity off, so no button ever worked."""
+    import re
+
+    import yaml
+
+    page = (ROOT / "docs" / "channels" / "slack.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"```yaml\n(.*?)```", page, flags=re.DOTALL)
+    manifest = yaml.safe_load(block)
+    settings = manifest["settings"]
+    assert settings["interactivity"]["is_enabled"] is True
+    assert settings["socket_mode_enabled"] is True
+    assert {"app_mention", "message.im"} <= set(settings["event_subscriptions"]["bot_events"])
+    scopes = set(manifest["oauth_config"]["scopes"]["bot"])
+    assert {"app_mentions:read", "chat:write", "im:history", "users:read"} <= scopes
