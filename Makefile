@@ -7,16 +7,30 @@ EXTRAS := dev,docs,postgres,telegram,slack,email
 
 .PHONY: run test test-fast docs test-image screenshots check check-real-model eval-local lint format typecheck bench bench-cache clean
 
-$(STAMP): pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+RUN_STAMP := $(VENV)/.run-installed
+PY_CHECK = @$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 		{ echo "clockbot needs Python 3.11 or newer (found $$($(PYTHON) --version))"; exit 1; }
+
+# `make run` installs what running needs (the package, no test, docs or channel extras);
+# `make test` and the rest install everything. Either stamp is redone when pyproject changes.
+$(RUN_STAMP): pyproject.toml
+	$(PY_CHECK)
+	@echo "Installing clockbot into $(VENV) (first run only, a minute or two)…"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(BIN)/python -m pip install --progress-bar on -e . | grep -v '^Requirement already' || true
+	@$(BIN)/python -c 'import bot.cli' || { echo "the install failed; see above"; exit 1; }
+	@touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml
+	$(PY_CHECK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-run: $(STAMP)  ## start clockbot on the embedded defaults (console channel)
-	$(BIN)/clockbot run
+run: $(RUN_STAMP)  ## start clockbot on the embedded defaults (console channel)
+	@$(BIN)/clockbot run
 
 # `make test` (tests/run_suite.py): the tests spread over the cores (pytest-xdist; each
 # process starts its own PostgreSQL and Dovecot), the `long` kill -9 tests beside them

@@ -28,7 +28,7 @@ from channels.base import Inbound
 from channels.console import ConsoleChannel
 from clockcore import Clock, SystemClock
 
-__all__ = ["NO_LIMIT", "chat", "wait_answered"]
+__all__ = ["ENDS", "NO_LIMIT", "banner", "chat", "wait_answered"]
 
 
 def _read_line(source: TextIO, interactive: bool) -> str:
@@ -42,6 +42,28 @@ def _read_line(source: TextIO, interactive: bool) -> str:
 
 
 PROMPT = "you> "
+ENDS = frozenset({"exit", "quit", "/exit", "/quit"})
+"""A line that is one of these ends the console, as Ctrl-D does."""
+
+
+def banner(settings: Settings) -> str:
+    """Two lines a person reads first: what to type and how to stop, where the data lives."""
+    from bot.redact import masked_db
+
+    store = settings.store_url
+    where = store.removeprefix("sqlite:///") if store.startswith("sqlite:///") else masked_db(store)
+    model = (
+        "no language model: the built-in rules answer"
+        if settings.llm.provider == "none"
+        else f"model {settings.llm.model} ({settings.llm.provider})"
+    )
+    return (
+        "clockbot: type a message, e.g. “remind me in 10 minutes to stretch”; "
+        "exit, quit or Ctrl-D ends it.\n"
+        f"Data: {where}; {model}.\n"
+    )
+
+
 RETRY_INTERVAL = 15.0
 """Seconds between attempts to answer messages the model failed on."""
 NO_LIMIT = LimitSettings(turns_per_minute=0, burst=0, channel_turns_per_minute=0, channel_burst=0)
@@ -69,8 +91,12 @@ async def chat(
     linger: timedelta = timedelta(0),
     clock: Clock | None = None,
     poll_interval: float = 0.5,
+    show_banner: bool | None = None,
 ) -> None:
-    """Run the console until end of input (plus `linger`)."""
+    """Run the console until end of input or an `ENDS` line (plus `linger`).
+
+    `show_banner`: print `banner` first (None: when a person types at a terminal).
+    """
     source, sink = stdin or sys.stdin, stdout or sys.stdout
     clock = clock or SystemClock()
     user = getpass.getuser() or "me"
@@ -82,6 +108,9 @@ async def chat(
     interactive = source is sys.stdin and source.isatty()
     if interactive:
         import readline  # noqa: F401  - line editing and history for input()
+    if interactive if show_banner is None else show_banner:
+        sink.write(banner(settings))
+        sink.flush()
     await gateway.start()
     try:
         while True:
@@ -91,6 +120,8 @@ async def chat(
             text = line.strip()
             if not text:
                 continue
+            if text.lower() in ENDS:
+                break
             message = Inbound(
                 channel="console", thread_id=f"dm:{user}", user_id=user, text=text,
                 message_id=uuid.uuid4().hex, received_at=clock.now(),

@@ -38,6 +38,7 @@ from clockcore import (
     without_time,
 )
 from clockcore.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
+from clockcore.meetings import zone_label
 from clockcore.places import lookup_place
 from clockcore.recurrence_words import without_frames
 from clockcore.session import CITY_QUESTION
@@ -496,7 +497,9 @@ def _after_tool(result: Message) -> str:
     if result.name == "set_timezone":
         return ""  # said by `_zone_said`
     if result.name == "current_time":
-        return f"It is {_readable(data['now'])} in {data['zone']}."
+        now, zone = datetime.fromisoformat(data["now"]), str(data["zone"])
+        place = zone if zone_label(zone) == zone else f"{zone_label(zone)} ({zone})"
+        return f"It is {now:%H:%M} on {now:%A} {now.day} {now:%b} in {place}."
     if result.name == "remind" and data.get("already_set"):
         when = f", {data['said']}" if data.get("said") else ""
         short = short_reminder_id(str(data["id"]))
@@ -722,10 +725,9 @@ def _same_clock(iso: object, clock: re.Match[str]) -> bool:
 
 
 def _readable(iso: str) -> str:
-    """ "2026-04-30 09:00:00 (UTC-07:00)" from an ISO instant, without fractions of a second."""
+    """ "Thursday 30 Apr, 09:00" from an ISO instant: its wall time, no stamp, no offset."""
     instant = datetime.fromisoformat(iso)
-    offset = instant.strftime("%z")
-    return f"{instant:%Y-%m-%d %H:%M:%S} (UTC{offset[:3]}:{offset[3:]})"
+    return f"{instant:%A} {instant.day} {instant:%b}, {instant:%H:%M}"
 
 
 def _say(text: str) -> Completion:

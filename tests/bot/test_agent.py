@@ -1081,7 +1081,7 @@ async def test_console_chat_with_no_llm(tmp_path: Path) -> None:
     replies = out.getvalue().splitlines()
     assert replies[0] == "clockbot> Clocked: going for a run."
     assert replies[1] == "clockbot> I'll remind you Saturday 7 Mar, 15:01 (in 1 minute)."
-    assert replies[2] == "clockbot> It is 2026-03-08 00:00:00 (UTC+09:00) in Asia/Tokyo."
+    assert replies[2] == "clockbot> It is 00:00 on Sunday 8 Mar in Tokyo (Asia/Tokyo)."
     assert replies[3:5] == [
         "clockbot> Coming up:",
         "- stretch: Saturday 7 Mar, 15:01 (in 1 minute)",

@@ -136,6 +136,26 @@ def test_run_starts_the_console_on_the_embedded_defaults(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("clockbot> It is ")
-    assert lines[0].endswith("in Asia/Tokyo.")
+    assert lines[0].endswith("in Tokyo (Asia/Tokyo).")
     assert lines[1] == "clockbot> Clocked: going for a run."
     assert (tmp_path / "clockbot.sqlite3").exists()
+
+
+async def test_the_console_opens_with_two_lines_and_quit_ends_it(tmp_path: Path) -> None:
+    """Issue 61, the first hour: what to type, how to stop, where the data lives."""
+    import io
+    import sqlite3
+
+    from bot.chat import chat
+    from bot.config import Settings
+
+    out = io.StringIO()
+    lines = "what time is it in Tokyo\nquit\nremind me in 5 minutes to stretch\n"
+    await chat(Settings(home=tmp_path, http_port=0), stdin=io.StringIO(lines), stdout=out,
+               poll_interval=0.01, show_banner=True)  # fmt: skip
+    first, second, *said = out.getvalue().splitlines()
+    assert "exit, quit or Ctrl-D ends it" in first
+    assert second.startswith(f"Data: {tmp_path / 'clockbot.sqlite3'}; no language model")
+    assert len(said) == 1 and said[0].startswith("clockbot> It is ")  # nothing after "quit"
+    with sqlite3.connect(tmp_path / "clockbot.sqlite3") as db:
+        assert db.execute("select count(*) from outbox where kind = 'reminder'").fetchone() == (0,)

@@ -79,7 +79,7 @@ async def test_a_mail_is_answered_in_the_senders_mailbox_and_a_reply_stays_in_th
         assert answer["References"] == "<m1@example.test>"
         assert answer["Auto-Submitted"] == "auto-replied"
         assert answer["Message-ID"].endswith("@example.test>")
-        assert "in Asia/Tokyo" in answer.get_content()
+        assert "in Tokyo (Asia/Tokyo)" in answer.get_content()
 
         # Alice answers the answer, quoting it, from a client that keeps References.
         follow_up = letter(
@@ -103,7 +103,7 @@ async def test_a_mail_is_answered_in_the_senders_mailbox_and_a_reply_stays_in_th
         answer["Message-ID"],
         "<m2@example.test>",
     ]
-    assert "in Europe/Lisbon" in second.get_content()
+    assert "in Lisbon (Europe/Lisbon)" in second.get_content()
     assert second["Subject"] == "Re: Quick question"
     assert second["Message-ID"] != answer["Message-ID"]
     # One thread for both: the sender's, named by the mail that started it.

@@ -35,7 +35,7 @@ async def test_a_signed_dm_is_answered_in_the_dm(
     [reply] = await slack.wait_posts(1)
     assert reply["channel"] == "D7"
     assert "thread_ts" not in reply  # a DM is answered in the DM itself
-    assert "in Asia/Tokyo" in reply["text"]
+    assert "in Tokyo (Asia/Tokyo)" in reply["text"]
 
 
 async def test_a_channel_mention_is_answered_in_its_thread(
@@ -255,8 +255,7 @@ async def test_slacks_profile_zone_is_used_until_the_person_sets_their_own(
     await socket_gateway.settle()
 
     [reply] = await slack.wait_posts(1)
-    assert reply["text"].endswith("in Asia/Tokyo.")
-    assert "(UTC+09:00)" in reply["text"]
+    assert reply["text"].endswith("in Tokyo (Asia/Tokyo).")
     assert await socket_gateway.wrapper.user_timezone("slack:U1") == "Asia/Tokyo"
 
     setting = await slack.push_event(dm_event("clock: home tz Europe/Berlin", user="U1"))
@@ -267,7 +266,7 @@ async def test_slacks_profile_zone_is_used_until_the_person_sets_their_own(
     await socket_gateway.settle()
 
     posts = await slack.wait_posts(3)
-    assert posts[2]["text"].endswith("in Europe/Berlin.")
+    assert posts[2]["text"].endswith("in Berlin (Europe/Berlin).")
     assert await socket_gateway.wrapper.user_timezone("slack:U1") == "Europe/Berlin"
 
 
