@@ -303,7 +303,7 @@ def eval_command(
     config: ConfigOption = None,
     scenarios: Annotated[
         Path, typer.Option("--scenarios", help="A directory of scenario YAML files.")
-    ] = Path("bench/eval/scenarios"),
+    ] = Path("bot/evaluation/scenarios"),
     baseline: Annotated[
         bool,
         typer.Option(

@@ -1,6 +1,6 @@
 """`clockbot eval`: the agent measured on scenarios, judged from what clockbot stored and sent.
 
-A scenario (`scenario.Scenario`, one YAML file in ``bench/eval/scenarios``) is a
+A scenario (`scenario.Scenario`, one YAML file in ``bot/evaluation/scenarios``) is a
 conversation on an injected clock with expectations about the store: a
 reminder at an instant, a deferral with a reason, a reply that states the
 right local time. `runner.run_scenario` plays it through a real gateway on a

@@ -31,7 +31,7 @@ from tests.support.eval_models import ScriptedModel
 from tests.support.fake_llm import FakeLLMServer
 
 CLOCKBOT = str(Path(sys.executable).with_name("clockbot"))
-SCENARIOS = Path(__file__).resolve().parents[2] / "bench" / "eval" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[2] / "bot" / "evaluation" / "scenarios"
 ALL = load_scenarios(SCENARIOS)
 CONTEXT = 6144
 """The window `make eval-local` gives the model: the long conversation is compacted in it."""
