@@ -302,8 +302,11 @@ def time_convert(
 def eval_command(
     config: ConfigOption = None,
     scenarios: Annotated[
-        Path, typer.Option("--scenarios", help="A directory of scenario YAML files.")
-    ] = Path("bot/evaluation/scenarios"),
+        Path | None,
+        typer.Option(
+            "--scenarios", help="A directory of scenario YAML files (default: the shipped ones)."
+        ),
+    ] = None,
     baseline: Annotated[
         bool,
         typer.Option(
@@ -330,11 +333,16 @@ def eval_command(
 
     from bot.evaluation.report import Judged, summary
     from bot.evaluation.run import MODES, evaluate, write_report
-    from bot.evaluation.scenario import ScenarioError, load_scenarios
+    from bot.evaluation.scenario import ScenarioError, load_scenarios, shipped_scenarios
 
     settings = _settings(config)
+    if settings.llm.provider == "none":
+        typer.echo(
+            "No language model is configured: this measures the built-in rules agent "
+            "(set CLOCKBOT_LLM_PROVIDER to measure a model; docs/eval.md)."
+        )
     try:
-        chosen = load_scenarios(scenarios, only or ())
+        chosen = load_scenarios(scenarios or shipped_scenarios(), only or ())
     except ScenarioError as exc:
         _fail(str(exc))
     logging.basicConfig(level=logging.ERROR)

@@ -34,6 +34,7 @@ __all__ = [
     "Step",
     "duration",
     "load_scenarios",
+    "shipped_scenarios",
 ]
 
 _DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m)?\s*(?:(\d+)\s*s)?\s*$")
@@ -247,6 +248,11 @@ def load_scenario(path: Path) -> Scenario:
         return Scenario.model_validate(raw)
     except (OSError, yaml.YAMLError, ValueError, ValidationError) as exc:
         raise ScenarioError(f"{path}: {exc}") from exc
+
+
+def shipped_scenarios() -> Path:
+    """The directory of the scenarios clockbot ships (package data, beside this module)."""
+    return Path(__file__).resolve().parent / "scenarios"
 
 
 def load_scenarios(directory: Path, only: Sequence[str] = ()) -> list[Scenario]:

@@ -25,7 +25,13 @@ from bot.evaluation.judge import judge, spoken_times
 from bot.evaluation.report import CACHE_TARGET, judged
 from bot.evaluation.runner import Outcome, StoreState, run_scenario
 from bot.evaluation.runner import Said as EvalSaid
-from bot.evaluation.scenario import Scenario, ScenarioError, load_scenario, load_scenarios
+from bot.evaluation.scenario import (
+    Scenario,
+    ScenarioError,
+    load_scenario,
+    load_scenarios,
+    shipped_scenarios,
+)
 from bot.replies import NO_WORDS
 from tests.support.eval_models import ScriptedModel
 from tests.support.fake_llm import FakeLLMServer
@@ -293,3 +299,21 @@ def test_clockbots_own_fallback_is_no_answer(language: str) -> None:
 
     assert not answered(NO_WORDS.in_(language))
     assert answered("Welcome back. Did you make it out for the run?")
+
+
+async def test_clockbot_eval_finds_its_scenarios_from_anywhere_and_names_the_rules_agent(
+    tmp_path: Path,
+) -> None:
+    """Issue 61: an installed clockbot ran `eval` only from a checkout, and said nothing of
+    measuring the built-in rules agent when no model was configured."""
+    env = {**os.environ, "CLOCKBOT_HOME": str(tmp_path / "home"), "CLOCKBOT_LLM_PROVIDER": ""}
+    process = await asyncio.create_subprocess_exec(
+        CLOCKBOT, "eval", "--only", "tokyo-time-now", "--report", str(tmp_path / "r.md"),
+        env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(process.communicate(), timeout=240)
+    assert process.returncode == 0, err.decode()
+    said = out.decode()
+    assert "this measures the built-in rules agent" in said
+    assert "wrapper: 1/1 scenarios passed" in said
+    assert shipped_scenarios() == SCENARIOS
