@@ -8,17 +8,19 @@ EXTRAS := dev,docs,postgres,telegram,slack,email
 .PHONY: run test test-fast docs test-image screenshots check check-real-model eval-local lint format typecheck bench bench-cache clean
 
 RUN_STAMP := $(VENV)/.run-installed
+RUN_EXTRAS := postgres,telegram,slack,email
 PY_CHECK = @$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 		{ echo "clockbot needs Python 3.11 or newer (found $$($(PYTHON) --version))"; exit 1; }
 
-# `make run` installs what running needs (the package, no test, docs or channel extras);
+# `make run` installs what running needs (the package and the channel extras, not the test
+# and docs tools);
 # `make test` and the rest install everything. Either stamp is redone when pyproject changes.
 $(RUN_STAMP): pyproject.toml
 	$(PY_CHECK)
 	@echo "Installing clockbot into $(VENV) (first run only, a minute or two)…"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
-	@$(BIN)/python -m pip install --progress-bar on -e . | grep -v '^Requirement already' || true
+	@$(BIN)/python -m pip install --progress-bar on -e '.[$(RUN_EXTRAS)]' | grep -v '^Requirement already' || true
 	@$(BIN)/python -c 'import bot.cli' || { echo "the install failed; see above"; exit 1; }
 	@touch $(RUN_STAMP)
 

@@ -438,4 +438,5 @@ def _problem(
         if loc[:depth] in from_env:
             where = f" ({variable}, from the environment)"
             break
-    return f"{field}{where}", message
+    # pydantic puts "Value error, " before what a validator raised; the person reads the rest.
+    return f"{field}{where}", message.removeprefix("Value error, ")

@@ -163,6 +163,16 @@ class _Group(BaseModel):
 # --------------------------------------------------------------------------- groups
 
 
+LOCAL_SERVERS = {
+    "ollama": "http://localhost:11434/v1",
+    "llamacpp": "http://localhost:8080/v1",
+    "llamaserver": "http://localhost:8080/v1",
+    "lmstudio": "http://localhost:1234/v1",
+    "vllm": "http://localhost:8000/v1",
+}
+"""Local model servers people name as the provider, and the base URL each serves by default."""
+
+
 class LLMSettings(_Group):
     """``llm``: the model provider; ``none`` runs the built-in rules agent.
 
@@ -194,6 +204,18 @@ class LLMSettings(_Group):
     context_tokens: Annotated[int, Field(ge=1024, le=10_000_000)] | None = None
     tools: bool = True
     text_calls: bool | None = None
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _local_server_named(cls, value: object) -> object:
+        """A local server named as the provider gets its recipe, not a bare refusal."""
+        name = str(value).strip().lower().replace(".", "").replace("-", "").replace(" ", "")
+        if name in LOCAL_SERVERS:
+            raise ValueError(
+                f"{value} serves an OpenAI-compatible API: set provider openai and base_url "
+                f"{LOCAL_SERVERS[name]} (docs/local-models.md has the recipe)"
+            )
+        return value
 
     @property
     def reads_text_calls(self) -> bool:

@@ -16,7 +16,8 @@ from bot.settings_reference import BEGIN, meanings, reference, rewrite
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = (
     "index", "talking", "reminders", "time-rules", "web", "data", "channels/console",
-    "channels/telegram", "channels/slack", "channels/email", "configuration", "deployment",
+    "channels/telegram", "channels/slack", "channels/email", "configuration", "local-models",
+    "deployment",
     "limits", "metrics", "eval", "SECURITY", "ARCHITECTURE", "clock-spec", "development",
 )  # fmt: skip
 

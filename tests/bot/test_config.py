@@ -512,3 +512,17 @@ def test_a_token_of_the_wrong_shape_is_named_before_any_network_call(
     assert f"({variable}, from the environment)" in message
     assert hint in message
     assert bad not in message
+
+
+@pytest.mark.parametrize(
+    ("named", "url"),
+    [("ollama", "http://localhost:11434/v1"), ("LM Studio", "http://localhost:1234/v1"),
+     ("llama.cpp", "http://localhost:8080/v1"), ("vllm", "http://localhost:8000/v1")],
+)  # fmt: skip
+def test_a_local_server_named_as_the_provider_gets_its_recipe(named: str, url: str) -> None:
+    """Issue 61: CLOCKBOT_LLM_PROVIDER=ollama was refused with the three names it takes."""
+    with pytest.raises(ConfigError) as caught:
+        load_settings(environ={"CLOCKBOT_LLM_PROVIDER": named})
+    said = str(caught.value)
+    assert f"set provider openai and base_url {url}" in said
+    assert "docs/local-models.md" in said and "Value error" not in said
