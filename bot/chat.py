@@ -6,6 +6,8 @@ and reminders go through the outbox and the same dispatcher as every channel,
 so the console shows exactly what a chat app would receive. At the end of
 piped input, chat exits once every message it took in is answered and every
 reply printed, or stays ``--linger`` long to print proactive messages.
+With a public URL set (`Settings.public_url`), the web pages are served beside
+it on the HTTP port, so "dashboard" gives a link that opens on this machine.
 
 The console is the operator's own terminal: the per-person and per-channel
 turn limits (`bot.config.LimitSettings`) do not apply to it. With them, forty
@@ -57,10 +59,15 @@ def banner(settings: Settings) -> str:
         if settings.llm.provider == "none"
         else f"model {settings.llm.model} ({settings.llm.provider})"
     )
+    pages = (
+        f" Web pages at {settings.public_url.rstrip('/')}/ui/ (say “dashboard” to sign in)."
+        if settings.public_url
+        else ""
+    )
     return (
         "clockbot: type a message, e.g. “remind me in 10 minutes to stretch”; "
         "exit, quit or Ctrl-D ends it.\n"
-        f"Data: {where}; {model}.\n"
+        f"Data: {where}; {model}.{pages}\n"
     )
 
 
@@ -103,7 +110,7 @@ async def chat(
     gateway = Gateway(
         settings.model_copy(update={"limit": NO_LIMIT}), channels=[ConsoleChannel(sink)],
         clock=clock, poll_interval=poll_interval, retry_interval=RETRY_INTERVAL,
-        serve_http=False,
+        serve_http=settings.public_url is not None,  # the web pages, beside the console
     )  # fmt: skip
     interactive = source is sys.stdin and source.isatty()
     if interactive:

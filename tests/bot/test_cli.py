@@ -159,3 +159,48 @@ async def test_the_console_opens_with_two_lines_and_quit_ends_it(tmp_path: Path)
     assert len(said) == 1 and said[0].startswith("clockbot> It is ")  # nothing after "quit"
     with sqlite3.connect(tmp_path / "clockbot.sqlite3") as db:
         assert db.execute("select count(*) from outbox where kind = 'reminder'").fetchone() == (0,)
+
+
+async def test_with_a_public_url_the_console_serves_the_pages_its_dashboard_link_opens(
+    tmp_path: Path,
+) -> None:
+    """Issue 61: "dashboard" on the console gave a link to pages nothing served."""
+    import asyncio
+    import io
+    import queue
+    import re
+
+    import aiohttp
+
+    from bot.chat import chat
+    from bot.config import Settings
+    from tests.support.bot_process import free_port
+
+    class Typed(io.StringIO):
+        """Lines as a person types them: each readline waits for the next."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.lines: queue.Queue[str] = queue.Queue()
+
+        def readline(self, size: int | None = -1) -> str:
+            return self.lines.get(timeout=60)
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    settings = Settings(home=tmp_path, http_port=port, public_url=url)
+    typed, out = Typed(), io.StringIO()
+    console = asyncio.create_task(chat(settings, stdin=typed, stdout=out, poll_interval=0.01,
+                                       show_banner=True))  # fmt: skip
+    typed.lines.put("dashboard\n")
+    for _ in range(600):  # the reply, within 30 s
+        if found := re.search(rf"{re.escape(url)}/ui/signin/\S+", out.getvalue()):
+            break
+        await asyncio.sleep(0.05)
+    assert found, out.getvalue()
+    async with aiohttp.ClientSession() as client, client.get(found.group(0)) as page:
+        status, text = page.status, await page.text()
+    typed.lines.put("")
+    await asyncio.wait_for(console, 30)
+    assert f"Web pages at {url}/ui/" in out.getvalue().splitlines()[1]
+    assert status == 200 and "<form" in text
