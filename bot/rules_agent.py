@@ -35,6 +35,7 @@ from clockcore import (
     parse_directives,
     parse_recurrence,
     require_zone,
+    to_iso,
     without_time,
 )
 from clockcore.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
@@ -588,6 +589,20 @@ def _pending(messages: Sequence[Message]) -> tuple[str, str]:
 
 
 _MEANS = re.compile(r"^Does (?P<piece>.+?) mean .+\?$")
+_DST_ASK = re.compile(
+    r"^(?P<wall>\d\d:\d\d) on \w+ (?P<day>\d{1,2} \w+ \d{4}) (?:does not exist|happens twice)"
+    r" in (?P<zone>\S+): [^.]+\. Did you mean (?:(?P<a>\d\d:\d\d) or (?P<b>\d\d:\d\d)"
+    r"|the first \d\d:\d\d or the second, an hour later)\?$"
+)
+"""The question `bot.tool_times.person_question` asks about a time the clocks skip or repeat."""
+_FIRST = frozenset(
+    ("1", "first", "earlier", "erste", "ersten", "früher", "primera", "primero", "antes",
+     "première", "premier", "prima", "primo", "eerste", "eerder", "primeira", "primeiro")
+)  # fmt: skip
+_SECOND = frozenset(
+    ("2", "second", "later", "zweite", "zweiten", "später", "segunda", "segundo", "después",
+     "deuxième", "seconde", "seconda", "secondo", "dopo", "tweede", "depois")
+)  # fmt: skip
 _WHEN_ASK = "When should I remind you?"
 
 
@@ -601,6 +616,8 @@ def _answering(question: str, asked_about: str, text: str) -> tuple[str, str] | 
     answer = text.strip().rstrip(".!")
     if not question or not answer or len(answer) > 60 or _REMIND.match(answer):
         return None
+    if (dst := _DST_ASK.match(question.strip())) and _REMIND.match(asked_about):
+        return _dst_answer(dst, asked_about, answer)
     if question.startswith(ZONE_QUESTION[:30]) or question.rstrip().endswith(CITY_QUESTION):
         zone = _zone_for(answer)
         return ("zone", zone) if zone is not None else None
@@ -612,6 +629,40 @@ def _answering(question: str, asked_about: str, text: str) -> tuple[str, str] | 
     if (means := _MEANS.match(question.strip())) and means["piece"] in asked_about:
         return "text", asked_about.replace(means["piece"], answer, 1)
     return None
+
+
+def _dst_answer(asked: re.Match[str], asked_about: str, answer: str) -> tuple[str, str] | None:
+    """The request, its time now the instant the person chose, when `answer` picks one.
+
+    "03:30" or "the later one" after "02:30 … does not exist …: 01:30 or 03:30?";
+    "the second" after "… happens twice …". The time goes back as an instant with its
+    offset, which the reader takes as it is (docs/time-rules.md): in a repeated hour
+    no wall time says which of the two.
+    """
+    try:
+        tz = get_zone(asked["zone"])
+        day = datetime.strptime(asked["day"], "%d %B %Y").replace(tzinfo=UTC).date()
+    except (ValueError, KeyError):
+        return None
+    words = set(re.findall(r"\w+", answer.lower()))
+    said = re.fullmatch(r"(?:at |um |à |a las |alle |om |às )?(\d{1,2})[:.h](\d\d)", answer.lower())
+    typed = f"{int(said[1]):02d}:{said[2]}" if said else None
+    options = [asked["a"], asked["b"]] if asked["a"] else [asked["wall"], asked["wall"]]
+    if typed is not None and typed in options and asked["a"]:
+        pick = options.index(typed)
+    elif words & _FIRST and not words & _SECOND:
+        pick = 0
+    elif words & _SECOND and not words & _FIRST:
+        pick = 1
+    else:
+        return None
+    hour, minute = map(int, options[pick].split(":"))
+    fold = pick if not asked["a"] else 0  # in a repeated hour, the second is fold 1
+    chosen = datetime(day.year, day.month, day.day, hour, minute, fold=fold, tzinfo=tz)
+    found = locate_time(asked_about, language=guess_language(asked_about) or "en")
+    if found is None or found.text not in asked_about:
+        return None
+    return "text", asked_about.replace(found.text, to_iso(chosen, tz), 1)
 
 
 def _newest_user(messages: Sequence[Message]) -> Message:

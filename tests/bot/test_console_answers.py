@@ -88,3 +88,41 @@ async def test_a_new_request_replaces_the_pending_question(tmp_path: Path) -> No
     assert said[2].startswith("clockbot> It is ")
     assert "remind you" not in said[3]
     assert _waiting(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "stored"),
+    [
+        # 02:30 on 28 March 2027 does not exist in Berlin: 01:30 (CET) or 03:30 (CEST)
+        ("remind me on 28 March 2027 at 2:30 to check the clocks", "03:30",
+         ("check the clocks", "2027-03-28 01:30:00.000000")),
+        ("remind me on 28 March 2027 at 2:30 to check the clocks", "the earlier one",
+         ("check the clocks", "2027-03-28 00:30:00.000000")),
+        # 02:30 on 31 October 2027 happens twice: first at +02:00, then at +01:00
+        ("remind me on 31 October 2027 at 2:30 to sleep", "the second",
+         ("sleep", "2027-10-31 01:30:00.000000")),
+        ("remind me on 31 October 2027 at 2:30 to sleep", "first",
+         ("sleep", "2027-10-31 00:30:00.000000")),
+    ],
+)  # fmt: skip
+async def test_an_answer_to_the_clocks_question_sets_the_instant_chosen(
+    tmp_path: Path, asked: str, answer: str, stored: tuple[str, str]
+) -> None:
+    """Issue 61, item 5: "03:30" after "…does not exist…: 01:30 or 03:30?" got the
+    no-model paragraph, and nothing was set."""
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, "clock: home tz Europe/Berlin", asked, answer)
+    assert "Did you mean" in said[1] and "T0" not in said[1]  # local times, no ISO
+    assert said[2].startswith("clockbot> I'll remind you Sunday"), said[2]
+    assert _waiting(tmp_path) == [stored]
+
+
+async def test_an_answer_that_picks_neither_time_sets_nothing(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, "clock: home tz Europe/Berlin",
+                     "remind me on 28 March 2027 at 2:30 to check the clocks", "02:45")  # fmt: skip
+    assert "Did you mean" in said[1]
+    assert "I'll remind you" not in said[2]
+    assert _waiting(tmp_path) == []
