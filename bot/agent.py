@@ -591,15 +591,22 @@ def _asking(produced: list[Message], session: ToolSession) -> list[Message]:
 def _question_left(produced: Sequence[Message], session: ToolSession) -> str | None:
     """The ``ask`` of the turn's last refusal that carried one, unless the turn settled it.
 
-    Both questions tools ask are about a zone: a zone set in the turn settles
-    them. A group is never asked for anyone's zone (``zone_unknown``).
+    A zone set in the turn settles the questions about a zone (``zone_unknown``,
+    and `set_timezone`'s "which zone do you mean by EST?"), not the others
+    (which reminder, a time already past). A group is never asked for anyone's
+    zone (``zone_unknown``).
     """
-    if any(isinstance(e, ZoneChange) for e in session.staged):
-        return None
+    zone_set = any(isinstance(e, ZoneChange) for e in session.staged)
     for message in reversed(produced):
         error = tool_error(message.content) if message.role == "tool" else {}
-        if error.get("ask") and (session.group is None or error["error"] != "zone_unknown"):
-            return str(error["ask"])
+        if not error.get("ask"):
+            continue
+        unknown = error["error"] == "zone_unknown"
+        if (zone_set and (unknown or message.name == "set_timezone")) or (
+            unknown and session.group is not None
+        ):
+            continue
+        return str(error["ask"])
     return None
 
 

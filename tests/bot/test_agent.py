@@ -1143,3 +1143,22 @@ async def test_a_proactive_turn_that_drops_the_reminder_sends_it_as_written(
     sent = await agent.proactive_turn(item, LA, [])
     assert (sent.text, sent.defer_until) == ("take the pill", None)
     assert sent.messages[-1].content.startswith("I'm glad")  # the history keeps what it wrote
+
+
+async def test_a_zone_set_in_the_turn_settles_only_the_zone_questions(
+    store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
+) -> None:
+    """Issue 61: a zone set in the turn dropped every other question its tools left too
+    ("which reminder?"), and the person read "Done." over a cancel that never happened."""
+    wrapper, clock = store
+    zone = json.dumps({"zone": "Europe/Lisbon", "scope": "home"})
+    cancel = json.dumps({"id": "r99"})
+    server.script(
+        Reply.calls(ScriptedToolCall("set_timezone", zone), ScriptedToolCall("cancel_reminder", cancel)),
+        "Done.",
+    )  # fmt: skip
+    ref = _ref(clock, "I live in Lisbon now, and cancel r99")
+    output = await agent.answer(await wrapper.receive(ref), [], ref)
+    assert output.reply.startswith("Done.\n\n")
+    assert "r99" in output.reply.split("\n\n", 1)[1]  # the question about r99, for the person
+    assert any(isinstance(e, ZoneChange) for e in output.effects)
