@@ -17,7 +17,10 @@ whole worker (`SignInBackoff`). From the fifth wrong try, an address waits
 address's count falls by one for every five minutes without a wrong try, so a
 slow trickle of wrong tokens (one every 15 minutes kept the right one refused)
 never adds up. Over 30 wrong tries in 10 minutes from everyone together, every
-operator sign-in waits out the 10 minutes. A refused try gets a 429 with
+address that has a wrong try of its own still counted waits out the 10 minutes;
+an address with none (the operator, at their own desk) is still compared, so a
+flood cannot lock the operator out. A guesser with many addresses gets one try
+per address per window, nothing near what a 16-character token needs. A refused try gets a 429 with
 ``Retry-After``. The client address is the connection's, or, when that is a
 configured trusted proxy (`client_address`), the one the proxy forwarded:
 behind HAProxy every client would otherwise share the proxy's address. Counts
@@ -100,9 +103,9 @@ class SignInBackoff:
         """How long `address` must wait before a try is compared, or None."""
         while self.recent and self.recent[0] <= now - _GLOBAL_WINDOW:
             self.recent.popleft()
-        if len(self.recent) >= _GLOBAL_TRIES:
-            return self.recent[0] + _GLOBAL_WINDOW - now
         state = self.addresses.get(address)
+        if len(self.recent) >= _GLOBAL_TRIES and state is not None and _counted(state, now):
+            return self.recent[0] + _GLOBAL_WINDOW - now
         if state is not None and state.until is not None and state.until > now:
             return state.until - now
         return None
@@ -113,10 +116,8 @@ class SignInBackoff:
         if address not in self.addresses and len(self.addresses) >= _ADDRESSES_KEPT:
             self.addresses.pop(next(iter(self.addresses)))  # the oldest address goes
         state = self.addresses.setdefault(address, _Address())
-        if state.last is not None:
-            state.failures = max(0, state.failures - int((now - state.last) / _DECAY))
+        state.failures = _counted(state, now) + 1
         state.last = now
-        state.failures += 1
         if state.failures > _FREE_TRIES:
             seconds = 2.0 ** min(state.failures - _FREE_TRIES, 20)
             state.until = now + min(timedelta(seconds=seconds), _MAX_WAIT)
@@ -124,6 +125,13 @@ class SignInBackoff:
     def succeeded(self, address: str) -> None:
         """The right token from `address`: its count starts again."""
         self.addresses.pop(address, None)
+
+
+def _counted(state: _Address, now: datetime) -> int:
+    """The address's wrong tries still counted at `now`: one forgotten per `_DECAY`."""
+    if state.last is None:
+        return state.failures
+    return max(0, state.failures - int((now - state.last) / _DECAY))
 
 
 def retry_after(wait: timedelta) -> str:
