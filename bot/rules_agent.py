@@ -656,7 +656,7 @@ def _dst_answer(asked: re.Match[str], asked_about: str, answer: str) -> tuple[st
         pick = 1
     else:
         return None
-    hour, minute = map(int, options[pick].split(":"))
+    hour, minute = int(options[pick][:2]), int(options[pick][3:])  # "HH:MM"
     fold = pick if not asked["a"] else 0  # in a repeated hour, the second is fold 1
     chosen = datetime(day.year, day.month, day.day, hour, minute, fold=fold, tzinfo=tz)
     found = locate_time(asked_about, language=guess_language(asked_about) or "en")
