@@ -28,6 +28,7 @@ from clockcore.errors import (
     UnknownTimezoneError,
 )
 from clockcore.policy import DEFAULT_POLICY, ThreadKind
+from clockcore.state_backup import BACKUP_VERSION, PARTS, Part
 from clockcore.state_values import (
     STATE_VERSION,
     ActionState,
@@ -159,6 +160,9 @@ def check(document: object) -> tuple[object, list[Problem]]:
     version = _version_problem(plain)
     if version is not None and "version" in plain:
         return plain, [version]
+    newer = _backup_version_problem(plain)
+    if newer is not None:
+        return plain, [newer]
     problems = []
     for error in _validator().iter_errors(plain):
         problems.extend(_describe(error))
@@ -202,6 +206,19 @@ def _version_problem(document: Mapping[str, object]) -> Problem | None:
         return (
             ("version",),
             f"unsupported version {_short(version)} (this clockbot reads version {STATE_VERSION})",
+        )
+    return None
+
+
+def _backup_version_problem(document: Mapping[str, object]) -> Problem | None:
+    """A backup block newer than this clockbot reads: reported alone, as a version is."""
+    block = document.get("x_clockbot")
+    version = block.get("version") if isinstance(block, Mapping) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version > BACKUP_VERSION:
+        return (
+            ("x_clockbot", "version"),
+            f"{version} was written by a newer clockbot (this one reads backups up to version "
+            f"{BACKUP_VERSION}); import it with that clockbot or a newer one",
         )
     return None
 
@@ -283,10 +300,61 @@ def _semantic(document: Mapping[str, Any]) -> list[Problem]:
             for name in ("session_tz", "agent_tz"):
                 _check_zone(thread.get(name), ("threads", thread_key, name), problems)
     extensions = document.get("x_clockbot")
-    memory = extensions.get("memory") if isinstance(extensions, Mapping) else None
+    if not isinstance(extensions, Mapping):
+        return problems
+    memory = extensions.get("memory")
     if isinstance(memory, list):
         _check_unique_ids(memory, ("x_clockbot", "memory"), problems)
+    for part in PARTS:
+        rows = extensions.get(part.name)
+        if isinstance(rows, list):
+            _check_part(part, rows, problems)
+    polls = extensions.get("meeting_polls")
+    known = (
+        {row.get("id") for row in polls if isinstance(row, Mapping)}
+        if isinstance(polls, list)
+        else set()
+    )
+    for name in ("meeting_votes", "meeting_attendees"):
+        rows = extensions.get(name)
+        for index, row in enumerate(rows if isinstance(rows, list) else []):
+            if (
+                isinstance(row, Mapping)
+                and isinstance(row.get("poll_id"), int)
+                and row["poll_id"] not in known
+            ):
+                problems.append(
+                    (
+                        ("x_clockbot", name, index, "poll_id"),
+                        "names a poll not under x_clockbot.meeting_polls",
+                    )
+                )
     return problems
+
+
+def _check_part(part: Part, rows: list[Any], problems: list[Problem]) -> None:
+    """A part's zones are IANA ids and its keys unique, as the store's are."""
+    zones = [field.name for field in part.fields if field.kind == "zone?"]
+    for index, row in enumerate(rows):
+        if isinstance(row, Mapping):
+            for name in zones:
+                _check_zone(row.get(name), ("x_clockbot", part.name, index, name), problems)
+    for key in part.keys:
+        first: dict[tuple[object, ...], int] = {}
+        for index, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                continue
+            value = tuple(json.dumps(row.get(name), sort_keys=True) for name in key)
+            if value in first:
+                where = json_path(("x_clockbot", part.name, first[value]))
+                problems.append(
+                    (
+                        ("x_clockbot", part.name, index, key[-1]),
+                        f"repeats the {' and '.join(key)} of {where}",
+                    )
+                )
+            else:
+                first[value] = index
 
 
 def _check_user(user: Mapping[str, Any], path: JsonPath, problems: list[Problem]) -> None:
@@ -481,10 +549,31 @@ def build(document: Mapping[str, Any]) -> ClockState:
             created_at=_required_instant(item["created_iso"]),
             due_at=_instant(item.get("due_iso")),
             reminded_at=_instant(item.get("reminded_iso")),
+            thread_key=item.get("thread_key"),
         )
         for item in (document.get("x_clockbot") or {}).get("memory", [])
     )
-    return ClockState(users=users, threads=threads, memory=memory)
+    extensions = document.get("x_clockbot") or {}
+    backup = {
+        part.name: tuple(_build_row(part, row) for row in extensions[part.name])
+        for part in PARTS
+        if extensions.get(part.name)
+    }
+    return ClockState(users=users, threads=threads, memory=memory, backup=backup)
+
+
+def _build_row(part: Part, row: Mapping[str, Any]) -> dict[str, object]:
+    """A part's row as the store takes it: instants aware UTC, zones canonical, nulls kept."""
+    built: dict[str, object] = {}
+    for field in part.fields:
+        value = row.get(field.name)
+        if field.kind.startswith("instant"):
+            built[field.name] = _instant(value)
+        elif field.kind == "zone?":
+            built[field.name] = _zone(value)
+        else:
+            built[field.name] = copy.deepcopy(value)
+    return built
 
 
 def _build_user(user: Mapping[str, Any]) -> UserState:

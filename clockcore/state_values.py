@@ -115,16 +115,23 @@ class MemoryState:
     created_at: datetime
     due_at: datetime | None = None
     reminded_at: datetime | None = None
+    thread_key: str | None = None
+    """The group thread it was remembered in (only that thread sees it); None: private."""
 
 
 @dataclass(frozen=True, slots=True)
 class ClockState:
-    """A whole CLOCK-STATE document as values: users and threads by id, then memory.
+    """A whole CLOCK-STATE document as values: users and threads by id, memory, backup parts.
 
     Mappings are plain dicts; treat them as read-only. Instants read by
     `load_state` are aware UTC datetimes.
+
+    Attributes:
+        backup: the rows of each backup part (`clockcore.state_backup.PARTS`) by the part's
+            name, each row its columns by name; a part with no rows may be left out.
     """
 
     users: Mapping[str, UserState] = field(default_factory=dict)
     threads: Mapping[str, ThreadState] = field(default_factory=dict)
     memory: tuple[MemoryState, ...] = ()
+    backup: Mapping[str, tuple[Mapping[str, object], ...]] = field(default_factory=dict)

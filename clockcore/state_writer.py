@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from clockcore.clock import as_utc
 from clockcore.errors import (
     NaiveDatetimeError,
 )
+from clockcore.state_backup import BACKUP_VERSION, PARTS, Part
 from clockcore.state_check import OUT_OF_RANGE, JsonPath, Problem, json_type, render_instant
 from clockcore.state_values import (
     STATE_VERSION,
@@ -40,10 +41,42 @@ class Writer:
             "users": {key: self.user(key, user) for key, user in state.users.items()},
             "threads": {key: self.thread(key, thread) for key, thread in state.threads.items()},
         }
-        if state.memory:
-            memory = [self.memory_item(index, item) for index, item in enumerate(state.memory)]
-            document["x_clockbot"] = {"memory": memory}
+        if state.memory or any(state.backup.values()):
+            # Only the lists that hold something: a store without meetings says nothing of them.
+            extensions: dict[str, object] = {"version": BACKUP_VERSION}
+            if state.memory:
+                extensions["memory"] = [
+                    self.memory_item(index, item) for index, item in enumerate(state.memory)
+                ]
+            for part in PARTS:
+                rows = state.backup.get(part.name, ())
+                if rows:
+                    extensions[part.name] = [self.row(part, i, row) for i, row in enumerate(rows)]
+            document["x_clockbot"] = extensions
         return document
+
+    def row(self, part: Part, index: int, row: object) -> dict[str, object]:
+        """A backup part's row: instants in UTC, zones canonical, nulls left out."""
+        path: JsonPath = ("x_clockbot", part.name, index)
+        if not isinstance(row, Mapping):
+            self.problems.append((path, f"must be a mapping of columns, not {json_type(row)}"))
+            return {}
+        written: dict[str, object] = {}
+        for field in part.fields:
+            value = row.get(field.name)
+            if value is None:
+                if field.kind == "json":
+                    written[field.name] = None
+                elif not field.kind.endswith("?"):
+                    self.problems.append(((*path, field.name), "is required but missing"))
+                continue
+            if field.kind.startswith("instant"):
+                written[field.name] = self.instant(value, "UTC", (*path, field.name))
+            elif field.kind == "zone?":
+                written[field.name] = _canonical_or_same(str(value))
+            else:
+                written[field.name] = copy.deepcopy(value)
+        return written
 
     def zone_of(self, user_id: str) -> str:
         """The zone a user's instants are written in."""
@@ -175,6 +208,8 @@ class Writer:
         }
         self.optional(written, "due_iso", item.due_at, zone, path)
         self.optional(written, "reminded_iso", item.reminded_at, zone, path)
+        if item.thread_key is not None:
+            written["thread_key"] = item.thread_key
         return written
 
 

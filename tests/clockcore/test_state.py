@@ -299,6 +299,7 @@ BUILT_DOCUMENT = {
         }
     },
     "x_clockbot": {
+        "version": 2,
         "memory": [
             {
                 "id": 7,
@@ -307,7 +308,7 @@ BUILT_DOCUMENT = {
                 "created_iso": "2026-03-01T09:00:00+00:00",
                 "due_iso": "2026-03-02T09:30:00.250000+00:00",
             }
-        ]
+        ],
     },
 }
 
@@ -467,7 +468,8 @@ def test_memory_round_trips_under_x_clockbot() -> None:
             1, USER, "dentist", utc(2026, 2, 9, 1), utc(2026, 2, 12, 6), utc(2026, 2, 12, 5)
         ),
     )
-    assert dump_state(state) == document
+    # A version 1 block (memory only, no version) is read, and written again as version 2.
+    assert dump_state(state) == {**document, "x_clockbot": {"version": 2, **document["x_clockbot"]}}
 
 
 # --------------------------------------------------------------------------- bad input
@@ -564,7 +566,7 @@ BAD_INPUT = [
     ("unknown top-level", _set("updated_iso", value="2026-02-09T10:00:00Z"), "$.updated_iso",
      "unknown top-level field"),
     ("unknown extension", _set("x_clockbot", value={"notes": []}), "$.x_clockbot.notes",
-     "allowed here: memory"),
+     "allowed here: version, memory"),
     ("nan", _set("threads", THREAD, "delta_hours", value=float("nan")), f"{T}.delta_hours",
      "not a finite number"),
     ("set", _set("threads", THREAD, "participants", value={"a"}), f"{T}.participants",
