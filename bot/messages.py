@@ -9,7 +9,18 @@ UNREADABLE_TIME = "cannot read a time in {text!r}: {reason}"
 NO_INSTANT = "{text!r} needs clarification first: {question}"
 
 STATE_EXPORTED = "clock state written to {path}"
-STATE_IMPORTED = "imported {users} users and {threads} threads from {path}"
+STATE_IMPORTED = "Imported {summary} from {path}."
+STATE_COUNTED: dict[str, tuple[str, str]] = {
+    "people": ("person", "people"),
+    "reminders": ("reminder", "reminders"),
+    "repeating": ("repeating", "repeating"),
+    "memory": ("memory item", "memory items"),
+    "actions": ("clocked action", "clocked actions"),
+    "threads": ("conversation", "conversations"),
+    "feeds": ("calendar feed", "calendar feeds"),
+    "polls": ("meeting poll", "meeting polls"),
+}
+"""What `clockbot state import` counts, singular and plural: "1 person, 2 reminders"."""
 STATE_ERASE_CONFIRM = (
     "Erase everything clockbot keeps about {user} and every identity linked to it? "
     "This cannot be undone."

@@ -16,6 +16,7 @@ from wrapper.errors import StateImportError, WrapperError
 from wrapper.keys import split_user_key
 
 if TYPE_CHECKING:  # the store loads when a command runs, not for --help
+    from clockcore.state import ClockState
     from wrapper.person_data import Erased
 
 state_app = typer.Typer(
@@ -71,6 +72,7 @@ async def _import(database_url: str | None, document: dict[str, object]) -> None
 def _write_atomically(path: Path, text: str) -> None:
     """Write next to `path` and rename over it: a reader never sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    # mkstemp makes the file 0600, and the rename keeps it: a backup is for its owner alone.
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -97,7 +99,11 @@ def export_command(
         ),
     ] = None,
 ) -> None:
-    """Write the clock state as CLOCK-STATE.json v3: the whole store, or one person's."""
+    """Write the clock state as CLOCK-STATE.json v3: the whole store, or one person's.
+
+    The whole store is a backup (docs/data.md, "A backup"): the file is written readable by
+    its owner alone (0600), since a calendar feed restored from it answers the feed's URL.
+    """
     if user is not None:
         try:
             split_user_key(user)
@@ -168,19 +174,40 @@ def import_command(
         raise typer.Exit(2) from exc
     except WrapperError as exc:
         _fail(str(exc))
-    from clockcore.state import ignored_fields
+    from clockcore.state import ignored_fields, load_state
 
     for dropped in ignored_fields(document):
         typer.echo(messages.STATE_FIELD_IGNORED.format(path=dropped), err=True)
-    users = document.get("users")
-    threads = document.get("threads")
-    typer.echo(
-        messages.STATE_IMPORTED.format(
-            users=len(users) if isinstance(users, dict) else 0,
-            threads=len(threads) if isinstance(threads, dict) else 0,
-            path=path,
-        )
-    )
+    summary = imported_summary(load_state(document))  # it imported: it validates
+    typer.echo(messages.STATE_IMPORTED.format(summary=summary, path=path))
+
+
+def imported_summary(state: ClockState) -> str:
+    """What an import restored, in words: "1 person, 2 reminders (1 repeating) and 3 memory items".
+
+    The people always; the rest when there are any. Reminders are the one-shot ones still
+    to go out and the repeating ones not ended.
+    """
+    one_shots = [r for r in state.backup.get("reminders", ()) if r.get("schedule_id") is None]
+    repeating = [s for s in state.backup.get("schedules", ()) if s.get("state") != "ended"]
+    counts = {
+        "people": len(state.users),
+        "reminders": len(one_shots) + len(repeating),
+        "memory": len(state.memory),
+        "actions": sum(len(user.latest_actions) for user in state.users.values()),
+        "threads": len(state.threads),
+        "feeds": len(state.backup.get("calendar_feeds", ())),
+        "polls": len(state.backup.get("meeting_polls", ())),
+    }
+    parts = []
+    for name, count in counts.items():
+        if count or name == "people":
+            singular, plural = messages.STATE_COUNTED[name]
+            said = f"{count} {singular if count == 1 else plural}"
+            if name == "reminders" and repeating:
+                said += f" ({len(repeating)} {messages.STATE_COUNTED['repeating'][0]})"
+            parts.append(said)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @state_app.command("erase")

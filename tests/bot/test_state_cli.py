@@ -41,7 +41,10 @@ def test_export_to_a_file_then_import_elsewhere(tmp_path: Path) -> None:
 
     imported = runner.invoke(app, ["state", "import", str(out), "--database-url", target])
     assert imported.exit_code == 0, imported.output
-    assert "imported 1 users and 1 threads" in imported.stdout
+    assert (
+        imported.stdout == f"Imported 1 person, 1 clocked action and 1 conversation from {out}.\n"
+    )
+    assert out.stat().st_mode & 0o777 == 0o600  # a backup is for its owner alone
     again = runner.invoke(app, ["state", "export", "--database-url", target])
     assert json.loads(again.stdout) == document
 
