@@ -23,8 +23,11 @@ __all__ = ["BACKUP_VERSION", "PARTS", "Field", "Part", "backup_schema", "part_na
 BACKUP_VERSION: Final = 2
 """The version of the ``x_clockbot`` block this clockbot writes and reads (and every lower)."""
 
-Kind = Literal["text", "text?", "int", "int?", "bool", "instant", "instant?", "json", "zone?"]
-"""A column's kind: ``?`` may be null or left out; instants are RFC 3339 with an offset;
+Kind = Literal[
+    "text", "text?", "int", "int?", "id", "id?", "bool", "instant", "instant?", "json", "zone?"
+]
+"""A column's kind: ``?`` may be null or left out; ``int`` is 32-bit (as the store's INTEGER
+columns on PostgreSQL), ``id`` a 64-bit id from 1; instants are RFC 3339 with an offset;
 ``zone?`` is an IANA id; ``json`` any JSON value."""
 
 
@@ -108,7 +111,7 @@ PARTS: Final[tuple[Part, ...]] = (
     Part(
         "schedules",
         (
-            _f("id", "int"),
+            _f("id", "id"),
             _f("user_id"),
             _f("user_key"),
             _f("thread_key"),
@@ -148,8 +151,8 @@ PARTS: Final[tuple[Part, ...]] = (
             _f("last_error", "text?"),
             _f("defer_reason", "text?"),
             _f("deferred_from", "instant?"),
-            _f("memory_id", "int?"),
-            _f("schedule_id", "int?"),
+            _f("memory_id", "id?"),
+            _f("schedule_id", "id?"),
             _f("key"),
             _f("created_at", "instant"),
         ),
@@ -167,7 +170,7 @@ PARTS: Final[tuple[Part, ...]] = (
     Part(
         "meeting_polls",
         (
-            _f("id", "int"),
+            _f("id", "id"),
             _f("thread_key"),
             _f("channel"),
             _f("thread_id"),
@@ -185,13 +188,13 @@ PARTS: Final[tuple[Part, ...]] = (
     ),
     Part(
         "meeting_votes",
-        (_f("poll_id", "int"), _f("user_key"), _f("choices", "json"), _f("at", "instant")),
+        (_f("poll_id", "id"), _f("user_key"), _f("choices", "json"), _f("at", "instant")),
         (("poll_id", "user_key"),),
         "Each member's answer to a poll (the 1-based options they can make).",
     ),
     Part(
         "meeting_attendees",
-        (_f("poll_id", "int"), _f("user_key")),
+        (_f("poll_id", "id"), _f("user_key")),
         (("poll_id", "user_key"),),
         "Who is in the meeting a poll decided.",
     ),
@@ -207,12 +210,13 @@ def part_named(name: str) -> Part:
     raise KeyError(name)
 
 
-_ID = {"type": "integer", "minimum": 1, "maximum": 9223372036854775807}
 _KIND_SCHEMAS: dict[str, dict[str, Any]] = {
     "text": {"type": "string"},
     "text?": {"type": ["string", "null"]},
-    "int": {"type": "integer", "minimum": 0, "maximum": 9223372036854775807},
-    "int?": {"type": ["integer", "null"], "minimum": 0, "maximum": 9223372036854775807},
+    "int": {"type": "integer", "minimum": 0, "maximum": 2147483647},
+    "int?": {"type": ["integer", "null"], "minimum": 0, "maximum": 2147483647},
+    "id": {"type": "integer", "minimum": 1, "maximum": 9223372036854775807},
+    "id?": {"type": ["integer", "null"], "minimum": 1, "maximum": 9223372036854775807},
     "bool": {"type": "boolean"},
     "instant": {"$ref": "#/$defs/instant"},
     "instant?": {"$ref": "#/$defs/optional_instant"},
@@ -225,7 +229,7 @@ def _field_schema(field: Field) -> dict[str, Any]:
     if field.choices:
         return {"enum": list(field.choices)}
     if field.name == "id" and field.kind == "int":
-        return dict(_ID)
+        return {**_KIND_SCHEMAS["int"], "minimum": 1}
     return dict(_KIND_SCHEMAS[field.kind])
 
 
