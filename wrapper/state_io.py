@@ -19,7 +19,7 @@ their ids (``r21``, ``s5182``, a feed's URL) stay theirs.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 
 from sqlalchemy import func, select, text, update
@@ -37,6 +37,7 @@ from clockcore.state import (
     dump_state,
     load_state,
 )
+from clockcore.state_check import JsonPath, json_path
 from wrapper import queries as q
 from wrapper import tables as t
 from wrapper.errors import StateImportError
@@ -177,6 +178,12 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
         state = load_state(document)
     except StateError as exc:
         raise StateImportError(exc.problems) from exc
+    unstorable = list(_nul_paths(document, ()))
+    if unstorable:
+        raise StateImportError(
+            [(json_path(path), "contains a NUL character, which the store cannot keep")
+             for path in unstorable]
+        )  # fmt: skip
     held = [name for name in RESTORED_ONLY_INTO_EMPTY if state.backup.get(name)]
     stored = conn.execute(select(func.count()).select_from(t.users)).scalar_one()
     if held and stored:
@@ -303,6 +310,21 @@ _SEQUENCE_AFTER = {
     table: f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"  # noqa: S608 (two constant names)
     for table in ("memory_items", "outbox")
 }
+
+
+def _nul_paths(value: object, path: JsonPath) -> Iterator[JsonPath]:
+    """Where a text (or a key) holds NUL: PostgreSQL refuses it, so neither store takes it."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield path
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and "\x00" in key:
+                yield path
+            yield from _nul_paths(item, (*path, str(key)))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from _nul_paths(item, (*path, index))
 
 
 def _refresh_hints(conn: Connection) -> None:

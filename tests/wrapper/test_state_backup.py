@@ -286,3 +286,21 @@ async def test_a_bad_part_is_refused_and_changes_nothing(
         await wrapper.import_state(document)
     assert where in [path for path, _ in refused.value.problems]
     assert await wrapper.export_state() == good
+
+
+async def test_text_the_store_cannot_keep_is_refused_by_its_path(
+    wrapper: InteractionWrapper,
+) -> None:
+    """PostgreSQL refuses NUL in text: the import names where, on SQLite as well."""
+    item = {
+        "id": 5,
+        "user_id": ANA,
+        "content": "pay\x00rent",
+        "created_iso": "2026-04-01T10:00:00Z",
+    }
+    with pytest.raises(StateImportError) as refused:
+        await wrapper.import_state({"version": 3, "x_clockbot": {"memory": [item]}})
+    assert refused.value.problems == (
+        ("$.x_clockbot.memory[0].content", "contains a NUL character, which the store cannot keep"),
+    )
+    assert await wrapper.export_state() == {"version": 3, "users": {}, "threads": {}}
