@@ -115,8 +115,10 @@ def export_parts(conn: Connection, *, person: str | None) -> dict[str, tuple[dic
             "reminders": outbox.c.user_key.in_(keys),
             "calendar_feeds": t.calendar_feeds.c.user_id == person,
             "meeting_polls": polls.c.id.in_(their_polls),
-            "meeting_votes": t.meeting_votes.c.user_key.in_(keys),
-            "meeting_attendees": t.meeting_attendees.c.user_key.in_(keys),
+            "meeting_votes": t.meeting_votes.c.user_key.in_(keys)
+            & t.meeting_votes.c.poll_id.in_(their_polls),
+            "meeting_attendees": t.meeting_attendees.c.user_key.in_(keys)
+            & t.meeting_attendees.c.poll_id.in_(their_polls),
         }
         queries = {name: query.where(filters[name]) for name, query in queries.items()}
     parts: dict[str, tuple[dict[str, Any], ...]] = {}
