@@ -304,3 +304,28 @@ async def test_text_the_store_cannot_keep_is_refused_by_its_path(
         ("$.x_clockbot.memory[0].content", "contains a NUL character, which the store cannot keep"),
     )
     assert await wrapper.export_state() == {"version": 3, "users": {}, "threads": {}}
+
+
+async def test_linked_identities_come_back_as_one_person(
+    wrapper: InteractionWrapper, clock: SettableClock, tmp_path: Path
+) -> None:
+    """Alice linked her Telegram and her mail (tests/wrapper/test_erase.py builds her)."""
+    from tests.wrapper.test_erase import ALICE, ALICE_MAIL, _alice_and_bob
+
+    await _alice_and_bob(wrapper, clock)
+    exported = await wrapper.export_state()
+    fresh = await InteractionWrapper.open(
+        f"sqlite:///{tmp_path / 'fresh.sqlite3'}", agent_tz="Europe/Berlin", clock=clock
+    )
+    try:
+        await fresh.import_state(copy.deepcopy(exported))
+        assert await fresh.export_state() == exported
+        by_telegram, by_mail = (
+            await fresh.export_person(ALICE),
+            await fresh.export_person(ALICE_MAIL),
+        )
+        assert by_telegram is not None and by_telegram == by_mail
+        assert by_telegram["x_clockbot"]["person"]["identities"] == [ALICE_MAIL, ALICE]
+        assert await fresh.reminders.reminders(ALICE) == await wrapper.reminders.reminders(ALICE)
+    finally:
+        await fresh.close()
