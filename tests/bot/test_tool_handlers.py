@@ -1266,7 +1266,8 @@ async def test_send_message_queues_now_with_the_time_context(
     assert timing["within_contact_window"] is False
     assert "02:14" in str(timing["advisory"])
     _error(await _call(context, "send_message", text="  "), "bad_arguments", "text")
-    _error(await _call(context, "send_message", text="a\x00b"), "bad_arguments", "NUL")
+    # NUL, which PostgreSQL refuses, is made storable like any text the model writes
+    assert (await _call(context, "send_message", text="a\x00b"))["queued"] is True
     (staged,) = context.staged
     assert isinstance(staged, Enqueue)
     await world.commit(context)
@@ -1395,3 +1396,24 @@ async def test_sending_the_answer_to_a_question_is_taken_as_the_reply(world: Wor
     held = await _call(context, "send_message", text="What time is it in Kathmandu?")
     assert "reply" not in held and held["set"] is False
     assert context.staged == []
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\ud800"])
+async def test_a_nul_or_lone_surrogate_in_a_models_arguments_is_stored_not_fatal(
+    database_url: str, bad: str
+) -> None:
+    """A model's text with NUL failed the turn's commit on PostgreSQL on every retry (found by
+    the state property test): tool arguments are made storable as a person's text is."""
+    clock = SettableClock(NIGHT)
+    wrapper = await InteractionWrapper.open(database_url, agent_tz="UTC", clock=clock)
+    try:
+        world = World(wrapper, clock, Outbox(wrapper.database))
+        await world.say(f"clock: home tz {LA}")
+        context = await world.context(text="note my pills and clock it")
+        await _call(context, "remember", content=f"pills{bad}blue", due_at="in 1 hour")
+        await _call(context, "clock_it", label=f"run{bad}fast")
+        await world.commit(context)
+        found = await wrapper.recall(user_key="console:me", query="pills")
+    finally:
+        await wrapper.close()
+    assert [item.content for item in found] == ["pills\ufffdblue"]
