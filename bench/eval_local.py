@@ -102,6 +102,8 @@ def run_eval(server: str, *, model: str, report: Path, extra: list[str]) -> int:
             "CLOCKBOT_LLM_BASE_URL": f"{server}/v1",
             "CLOCKBOT_LLM_MODEL": server_model_name(server),
             "CLOCKBOT_LLM_TIMEOUT_SECONDS": "600",
+            # The server's --temp 0 decides: a temperature sent would override it.
+            "CLOCKBOT_LLM_TEMPERATURE": "server-default",
         }
         if model == "gemma":
             env["CLOCKBOT_LLM_TOOLS"] = "off"

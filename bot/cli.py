@@ -359,7 +359,8 @@ def eval_command(
 
         runs = asyncio.run(evaluate(settings, chosen, modes=modes, progress=told))
     about = f"Model: {settings.llm.provider} {settings.llm.model or ''}".rstrip()
-    data = write_report(runs, report, about=about)
+    sampling = settings.llm.sampling if settings.llm.enabled else None
+    data = write_report(runs, report, about=about, sampling=sampling)
     for mode, results in runs.items():
         figures = summary(mode, results)
         share = figures.cached_share_after_first
@@ -368,6 +369,7 @@ def eval_command(
             f"{mode}: {figures.passed}/{figures.total} scenarios passed; "
             f"cached share from the 2nd request: {cached}"
         )
+    typer.echo(f"sampling: {sampling if sampling is not None else 'none (no model)'}")
     typer.echo(f"report: {report} and {data}")
 
 

@@ -22,7 +22,7 @@ def make_provider(settings: LLMSettings) -> Provider:
         assert settings.model is not None  # validated by the settings
         return OpenAIProvider(
             base_url=settings.base_url, model=settings.model, api_key=key,
-            timeout=settings.timeout_seconds,
+            timeout=settings.timeout_seconds, sampling=settings.sampling,
         )  # fmt: skip
     if settings.provider == "anthropic":
         from bot.llm.anthropic_provider import AnthropicProvider
@@ -30,6 +30,6 @@ def make_provider(settings: LLMSettings) -> Provider:
         assert settings.model is not None
         return AnthropicProvider(
             base_url=settings.base_url, model=settings.model, api_key=key,
-            timeout=settings.timeout_seconds,
+            timeout=settings.timeout_seconds, sampling=settings.sampling,
         )  # fmt: skip
     return RulesProvider()

@@ -10,6 +10,7 @@ environment and the YAML file.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from datetime import timedelta
@@ -31,6 +32,7 @@ from pydantic_settings import (
     NoDecode,
 )
 
+from bot.llm.types import Sampling
 from clockcore import (
     ContactWindow,
     InvalidContactWindowError,
@@ -41,7 +43,9 @@ from clockcore.policy import policy_from_mapping
 from wrapper.limits import Bucket, TurnLimits
 
 __all__ = [
+    "DEFAULT_TEMPERATURE",
     "MISSING_SETTING",
+    "SERVER_DEFAULT",
     "ChannelSettings",
     "ContactWindowField",
     "EmailSettings",
@@ -53,6 +57,11 @@ __all__ = [
     "WorkerSettings",
 ]
 
+DEFAULT_TEMPERATURE = 0.2
+"""The temperature sent to a server at a `base_url` unless set: low, for tool use
+(docs/configuration.md, "Sampling")."""
+SERVER_DEFAULT: Literal["server-default"] = "server-default"
+"""The sampling value that sends nothing, so the server samples as it would by default."""
 MISSING_SETTING = "missing_setting"
 """The error type of a required setting that is absent; its context names the fields."""
 _IMAP_PORTS = {"tls": 993, "starttls": 143, "none": 143}
@@ -107,6 +116,41 @@ def _http_url(value: object) -> object:
     return value
 
 
+def _temperature(value: object) -> float | Literal["server-default"]:
+    """A number from 0 to 2, or `SERVER_DEFAULT` (any case, around spaces)."""
+    if isinstance(value, str) and value.strip().lower() == SERVER_DEFAULT:
+        return SERVER_DEFAULT
+    number = _number(value)
+    if number is None or not 0 <= number <= 2:
+        raise PydanticCustomError(
+            "temperature", f"must be a number from 0 to 2, or {SERVER_DEFAULT} to send none"
+        )
+    return number
+
+
+def _top_p(value: object) -> float | Literal["server-default"]:
+    """A number above 0 and at most 1, or `SERVER_DEFAULT`."""
+    if isinstance(value, str) and value.strip().lower() == SERVER_DEFAULT:
+        return SERVER_DEFAULT
+    number = _number(value)
+    if number is None or not 0 < number <= 1:
+        raise PydanticCustomError(
+            "top_p", f"must be a number above 0 and at most 1, or {SERVER_DEFAULT} to send none"
+        )
+    return number
+
+
+def _number(value: object) -> float | None:
+    """`value` as a finite float (a YAML number, or the environment's text), else None."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(value) if isinstance(value, int | float | str) else None
+    except ValueError:
+        return None
+    return number if number is not None and math.isfinite(number) else None
+
+
 def _contact_window(value: object) -> ContactWindow:
     if isinstance(value, ContactWindow):
         return value
@@ -145,6 +189,8 @@ ContactWindowField = Annotated[
     PlainValidator(_contact_window),
     PlainSerializer(str, return_type=str, when_used="json"),
 ]
+SamplingField = Annotated[float | Literal["server-default"], PlainValidator(_temperature)]
+TopPField = Annotated[float | Literal["server-default"], PlainValidator(_top_p)]
 PolicyField = Annotated[
     Policy,
     PlainValidator(_policy),
@@ -194,6 +240,13 @@ class LLMSettings(_Group):
             server at a `base_url` (local servers often lack a tool-call parser) and off
             for hosted APIs, which return structured calls. A call shown inside prose
             never runs; either way a written call is never sent to the person.
+        temperature: the sampling temperature sent with every request (0 to 2; Anthropic
+            takes 0 to 1), or ``server-default`` to send none. Unset is 0.2 for a server at a
+            `base_url` (a local model: low, for tool calls, docs/configuration.md, "Sampling")
+            and ``server-default`` for hosted APIs, whose current models set their own and
+            some refuse any other.
+        top_p: nucleus sampling's probability mass (above 0, at most 1), sent with every
+            request where set; unset (or ``server-default``) sends none.
     """
 
     provider: Literal["openai", "anthropic", "none"] = "none"
@@ -204,6 +257,16 @@ class LLMSettings(_Group):
     context_tokens: Annotated[int, Field(ge=1024, le=10_000_000)] | None = None
     tools: bool = True
     text_calls: bool | None = None
+    temperature: SamplingField | None = None
+    top_p: TopPField | None = None
+
+    @property
+    def sampling(self) -> Sampling:
+        """What each request sends: `temperature` and `top_p`, or their defaults."""
+        temperature = self.temperature
+        if temperature is None:
+            temperature = DEFAULT_TEMPERATURE if self.base_url is not None else SERVER_DEFAULT
+        return Sampling(_sent(temperature), _sent(self.top_p))
 
     @field_validator("provider", mode="before")
     @classmethod
@@ -244,7 +307,17 @@ class LLMSettings(_Group):
                 else ""
             )
             raise _missing(*missing, why=f"with provider {self.provider}{where}")
+        temperature = self.sampling.temperature
+        if self.provider == "anthropic" and temperature is not None and temperature > 1:
+            raise PydanticCustomError(
+                "temperature", "Anthropic takes a temperature from 0 to 1 (llm.temperature)"
+            )
         return self
+
+
+def _sent(value: float | Literal["server-default"] | None) -> float | None:
+    """A sampling setting as the request carries it: the number, or None for none."""
+    return None if value is None or value == SERVER_DEFAULT else value
 
 
 class WorkerSettings(_Group):

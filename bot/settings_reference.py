@@ -64,11 +64,16 @@ def _plain(text: str) -> str:
 
 def _values(field: FieldInfo) -> str:
     """What the field takes, as a reader would write it."""
-    kind = field.annotation
-    if typing.get_origin(kind) in (typing.Union, types.UnionType):
-        kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+    return _takes(field.annotation)
+
+
+def _takes(kind: Any) -> str:
+    """What a value of type `kind` may be; a union's kinds joined ("number | `x`")."""
     if typing.get_origin(kind) is typing.Annotated:
         kind = typing.get_args(kind)[0]
+    if typing.get_origin(kind) in (typing.Union, types.UnionType):
+        kinds = [arg for arg in typing.get_args(kind) if arg is not type(None)]
+        return " \\| ".join(_takes(arg) for arg in kinds)
     if typing.get_origin(kind) is Literal:
         return " \\| ".join(f"`{value}`" for value in typing.get_args(kind))
     if kind is SecretStr:

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.evaluation.judge import Check, judge, tool_errors
 from bot.evaluation.runner import Outcome
+from bot.llm.types import Sampling
 from clockcore import RUNTIME_BLOCK_END, to_iso
 
 __all__ = [
@@ -296,5 +297,10 @@ def _summary_json(s: Summary) -> dict[str, Any]:
     return dataclasses.asdict(s)
 
 
-def dumps(runs: Mapping[str, Sequence[Judged]]) -> str:
-    return json.dumps(report_json(runs), indent=2, ensure_ascii=False, default=str)
+def dumps(runs: Mapping[str, Sequence[Judged]], *, sampling: Sampling | None = None) -> str:
+    """`report_json` as text, with the sampling the run's requests carried (null: no model)."""
+    data = report_json(runs)
+    data["sampling"] = (
+        None if sampling is None else {"temperature": sampling.temperature, "top_p": sampling.top_p}
+    )
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str)

@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.evaluation.report import Judged, dumps, judged, markdown
 from bot.evaluation.runner import run_scenario
 from bot.evaluation.scenario import Scenario
-from bot.llm.types import Provider
+from bot.llm.types import Provider, Sampling
 
 __all__ = ["MODES", "evaluate", "write_report"]
 
@@ -57,11 +57,23 @@ async def evaluate(
     return runs
 
 
-def write_report(runs: dict[str, list[Judged]], path: Path, *, about: str = "") -> Path:
-    """The Markdown report at `path` and the JSON beside it (``.json``); the JSON's path."""
+def write_report(
+    runs: dict[str, list[Judged]],
+    path: Path,
+    *,
+    about: str = "",
+    sampling: Sampling | None = None,
+) -> Path:
+    """The Markdown report at `path` and the JSON beside it (``.json``); the JSON's path.
+
+    `sampling`: what the model's requests carried (None: no model, the rules agent); the
+    report says it under `about`, and the JSON under ``sampling``.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
+    said = f"Sampling: {sampling}." if sampling is not None else "Sampling: none (no model)."
+    about = f"{about}\n\n{said}" if about else said
     path.write_text(markdown(runs, title="clockbot eval", about=about), encoding="utf-8")
     data = path.with_suffix(".json")
-    data.write_text(dumps(runs), encoding="utf-8")
+    data.write_text(dumps(runs, sampling=sampling), encoding="utf-8")
     logging.getLogger(__name__).info("report written to %s and %s", path, data)
     return data

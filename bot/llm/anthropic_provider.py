@@ -41,7 +41,7 @@ from bot.llm.errors import (
     LLMRequestError,
     sdk_errors,
 )
-from bot.llm.types import Completion, Message, ToolCall, ToolSpec, same_specs
+from bot.llm.types import Completion, Message, Sampling, ToolCall, ToolSpec, same_specs
 
 __all__ = ["PLACEHOLDER_API_KEY", "AnthropicProvider"]
 
@@ -66,6 +66,9 @@ class AnthropicProvider:
         timeout: Seconds per HTTP attempt (the SDK's `timeout`).
         max_retries: The SDK's retries for connection errors, 408, 409, 429 and 5xx.
         max_tokens: The reply's token limit (the API requires one).
+        sampling: The temperature and top_p sent with every request; a None one is not
+            sent. Anthropic's own API refuses them on its current models, so clockbot sends
+            them there only when set (docs/configuration.md, "Sampling").
     """
 
     name = "anthropic"
@@ -79,9 +82,14 @@ class AnthropicProvider:
         timeout: float = 60,
         max_retries: int = 2,
         max_tokens: int = 1024,
+        sampling: Sampling | None = None,
     ) -> None:
         self.model = model
         self.max_tokens = max_tokens
+        self.sampling = sampling or Sampling()
+        # The SDK no longer names these fields: they go as extra body fields, where set.
+        given = {"temperature": self.sampling.temperature, "top_p": self.sampling.top_p}
+        self._sampling = {name: value for name, value in given.items() if value is not None}
         self._secret = api_key
         self._timeout = timeout
         self._client = anthropic.AsyncAnthropic(
@@ -117,6 +125,7 @@ class AnthropicProvider:
                 max_tokens=self.max_tokens,
                 messages=payload,
                 **_optional(system=system, tools=tool_params),
+                extra_body=self._sampling or None,
             )
         return _completion(response)
 

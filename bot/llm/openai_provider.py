@@ -23,7 +23,7 @@ from bot.llm.errors import (
     LLMServerError,
     sdk_errors,
 )
-from bot.llm.types import Completion, Message, ToolCall, ToolSpec, same_specs
+from bot.llm.types import Completion, Message, Sampling, ToolCall, ToolSpec, same_specs
 
 __all__ = ["PLACEHOLDER_API_KEY", "OpenAIProvider"]
 
@@ -42,6 +42,8 @@ class OpenAIProvider:
         api_key: The API key; None sends `PLACEHOLDER_API_KEY` (for local servers).
         timeout: Seconds per HTTP attempt (the SDK's `timeout`).
         max_retries: The SDK's retries for connection errors, 408, 409, 429 and 5xx.
+        sampling: The temperature and top_p sent with every request; a None one is not
+            sent, and the server uses its own (docs/configuration.md, "Sampling").
     """
 
     name = "openai"
@@ -54,8 +56,10 @@ class OpenAIProvider:
         api_key: str | None,
         timeout: float = 60,
         max_retries: int = 2,
+        sampling: Sampling | None = None,
     ) -> None:
         self.model = model
+        self.sampling = sampling or Sampling()
         self._secret = api_key
         self._timeout = timeout
         self._client = openai.AsyncOpenAI(
@@ -81,14 +85,13 @@ class OpenAIProvider:
         with sdk_errors(
             "openai", openai, base=openai.OpenAIError, secret=self._secret, timeout=self._timeout
         ):
-            if tool_params:
-                response = await self._client.chat.completions.create(
-                    model=self.model, messages=payload, tools=tool_params
-                )
-            else:
-                response = await self._client.chat.completions.create(
-                    model=self.model, messages=payload
-                )
+            response = await self._client.chat.completions.create(
+                model=self.model,
+                messages=payload,
+                tools=tool_params or openai.omit,
+                temperature=_given(self.sampling.temperature),
+                top_p=_given(self.sampling.top_p),
+            )
         return _completion(response)
 
     async def aclose(self) -> None:
@@ -111,6 +114,11 @@ class OpenAIProvider:
             ]
             self._tools_for = tuple(tools)
         return self._tools
+
+
+def _given(value: float | None) -> float | openai.Omit:
+    """`value`, or the SDK's marker that leaves the field out of the body."""
+    return openai.omit if value is None else value
 
 
 def _message_param(message: Message) -> ChatCompletionMessageParam:

@@ -10,7 +10,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-__all__ = ["Completion", "Message", "Provider", "Role", "ToolCall", "ToolSpec", "same_specs"]
+__all__ = [
+    "Completion",
+    "Message",
+    "Provider",
+    "Role",
+    "Sampling",
+    "ToolCall",
+    "ToolSpec",
+    "same_specs",
+]
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -91,6 +100,26 @@ class Completion:
     completion_tokens: int | None
     stop_reason: str | None
     cache_write_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """The sampling sent with every request; None leaves that one to the server.
+
+    Attributes:
+        temperature: the sampling temperature, or None to send none.
+        top_p: nucleus sampling's probability mass, or None to send none.
+    """
+
+    temperature: float | None = None
+    top_p: float | None = None
+
+    def __str__(self) -> str:
+        """As a report says it: "temperature 0.2, top_p server default"."""
+        return ", ".join(
+            f"{name} {'server default' if value is None else f'{value:g}'}"
+            for name, value in (("temperature", self.temperature), ("top_p", self.top_p))
+        )
 
 
 def same_specs(tools: Sequence[ToolSpec], cached: Sequence[ToolSpec] | None) -> bool:

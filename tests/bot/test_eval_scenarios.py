@@ -117,6 +117,9 @@ async def test_clockbot_eval_runs_and_reports_both_modes(tmp_path: Path) -> None
     assert "baseline: " in said
     data = json.loads(report.with_suffix(".json").read_text())
     assert set(data["summaries"]) == {"wrapper", "baseline"}
+    # The sampling it ran with, recorded and sent (a base_url server: clockbot's own 0.2).
+    assert data["sampling"] == {"temperature": 0.2, "top_p": None}
+    assert all(r.json["temperature"] == 0.2 for r in server.completions)
     wrapper = {s["name"]: s for s in data["scenarios"]["wrapper"]}
     assert set(wrapper) == set(chosen)
     tea = wrapper["remind-in-two-minutes"]
