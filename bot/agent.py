@@ -24,6 +24,7 @@ from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
 from bot.model_words import sentence_keys, uncopied, unechoed, without_repeats
+from bot.own_reply import own_reply, results_said
 from bot.prompt import (
     SYSTEM_PROMPT,
     assemble,
@@ -33,6 +34,7 @@ from bot.prompt import (
 )
 from bot.reminder_words import only_asks_about_time
 from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK
+from bot.reply_checks import Fault, TurnFacts, fault_in
 from bot.tool_errors import tool_error, tool_result
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
@@ -200,6 +202,8 @@ class Agent:
         self._baseline = baseline
         self._tools: tuple[ToolSpec, ...] = tuple(TOOLS) if tools else ()
         self._tool_names = frozenset(t.name for t in self._tools)
+        # A call written as text is machinery whether or not the tools are offered.
+        self._known_names = frozenset(t.name for t in TOOLS)
         self._fixed_chars = len(SYSTEM_PROMPT) + sum(
             len(t.name) + len(t.description) + len(json.dumps(t.parameters)) for t in self._tools
         )
@@ -312,6 +316,11 @@ class Agent:
             for call in answer.tool_calls
         ]
         text = _carrying(answer.content or sent, item.text)
+        given = TurnFacts(self._known_names, prompt.content, SYSTEM_PROMPT, theirs=item.text)
+        if text != item.text and (fault := fault_in(text, given)) is not None:
+            # Machinery or no words instead of the message: the job goes out as written.
+            log.info("a proactive message was not sent as written by the model: %s", fault.what)
+            text = item.text
         return ProactiveOutput(text, (prompt, answer, *results), until, reason)
 
     async def _converse(
@@ -328,14 +337,17 @@ class Agent:
             if m.role == "user" and not m.content.startswith(EARLIER)
             for key in sentence_keys(m.content)
         }
+        spoke = False
         for _ in range(MAX_TOOL_ROUNDS):
-            completion = await self._complete(self._assemble([*earlier], newest) + produced + nudge)
+            request = self._assemble([*earlier], newest)
+            completion = await self._complete(request + produced + nudge)
             written = uncopied(unechoed(completion.message), theirs)
             answer = await self._read_text_calls(written, session.language)
             if not answer.tool_calls and not answer.content.strip() and not nudge:
                 # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
                 # docs/eval.md): ask once more for the words; neither message is kept.
                 nudge = [speak_up(produced, question=only_asks_about_time(session.message.text))]
+                spoke = True
                 continue
             nudge = []
             claim = (
@@ -349,6 +361,17 @@ class Agent:
                 checked = True
                 nudge = [answer, claim_check(claim)]
                 continue
+            fault = None if answer.tool_calls else self._fault(answer, request, produced, session)
+            if fault is not None:
+                # Machinery or no words (`bot.reply_checks`): asked once more, then clockbot
+                # says what the turn did itself (`bot.own_reply`); the faulty reply is not kept.
+                log.info("a reply was not sent to the person: %s", fault.what)
+                if not checked and not (spoke and not answer.content.strip()):
+                    checked = True
+                    nudge = [answer, Message("user", fault.note)]
+                    continue
+                produced.append(Message("assistant", own_reply(session, produced)))
+                return produced
             produced.append(answer)
             if not answer.tool_calls:
                 return produced
@@ -367,13 +390,37 @@ class Agent:
             if passed_on:
                 # `send_message` passing on the answer to their question: those words are
                 # the reply (`bot.tools._passes_on`); asked again, Qwen wrote other ones.
-                produced.append(Message(role="assistant", content=passed_on))
+                passed = Message(role="assistant", content=passed_on)
+                if self._fault(passed, request, produced, session) is not None:
+                    passed = Message("assistant", own_reply(session, produced))
+                produced.append(passed)
                 return produced
             if repeated:
                 # The same refused calls again (a 1.5B model sent one six times, docs/eval.md):
                 # only the person can settle it, so the turn ends and asks them.
                 return produced
         return produced
+
+    def _fault(
+        self,
+        answer: Message,
+        request: Sequence[Message],
+        produced: Sequence[Message],
+        session: ToolSession,
+    ) -> Fault | None:
+        """What keeps `answer` from the person (`bot.reply_checks`), given what this turn's
+        `request` sent and its tools returned; None if it may go. The rules agent's words
+        are clockbot's own and go as they are."""
+        if self._provider.name == "rules":
+            return None
+        facts = TurnFacts(
+            tools=self._known_names,
+            block=request[-1].content if not self._baseline else "",
+            prompt=request[0].content if request and request[0].role == "system" else "",
+            results=[m.content for m in produced if m.role == "tool"],
+            theirs=session.message.text,
+        )
+        return fault_in(answer.content, facts, done=results_said(produced).replace("\n", "; "))
 
     async def _with_text_calls(self, message: Message) -> tuple[Message, tuple[str, ...]]:
         """`bot.llm.text_calls.with_text_calls` with this agent's tools and setting; a long

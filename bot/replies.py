@@ -18,6 +18,19 @@ from clockcore import MessageRef, guess_language
 from clockcore.message import primary_language
 
 __all__ = [
+    "ALL_REMINDERS",
+    "DONE_CANCELLED",
+    "DONE_CLOCKED",
+    "DONE_FORGOTTEN",
+    "DONE_MOVED",
+    "DONE_NOTED",
+    "DONE_PAUSED",
+    "DONE_PAUSED_OPEN",
+    "DONE_REPEATING",
+    "DONE_RESUMED",
+    "DONE_SET",
+    "DONE_WINDOW",
+    "DONE_ZONE",
     "GAVE_UP",
     "NOT_A_TOOL",
     "NO_WORDS",
@@ -164,4 +177,125 @@ TOO_LARGE = Said(
     "Puoi mandarlo in parti?",
     nl="Dat bericht is te lang voor mij ({size} tekens; ik lees er tot {limit}). Kun je "
     "het in delen sturen?",
+)
+
+# What clockbot says itself of what a turn did, where the model's words could not be sent
+# (`bot.own_reply`): one line per change, `{text}` the person's words, `{when}` said as
+# `clockcore.spoken` says a time.
+DONE_SET = Said(
+    en="Set: {text}, {when}.",
+    es="Listo: {text}, {when}.",
+    de="Erledigt: {text}, {when}.",
+    fr="C'est noté : {text}, {when}.",
+    pt="Feito: {text}, {when}.",
+    it="Fatto: {text}, {when}.",
+    nl="Ingesteld: {text}, {when}.",
+)
+DONE_REPEATING = Said(
+    en="Set: {text}, repeating; next {when}.",
+    es="Listo: {text}, se repite; la próxima vez {when}.",
+    de="Erledigt: {text}, wiederkehrend; das nächste Mal {when}.",
+    fr="C'est noté : {text}, récurrent ; la prochaine fois {when}.",
+    pt="Feito: {text}, repete-se; a próxima vez {when}.",
+    it="Fatto: {text}, si ripete; la prossima volta {when}.",
+    nl="Ingesteld: {text}, herhalend; de volgende keer {when}.",
+)
+DONE_NOTED = Said(
+    en="Noted: {text}.",
+    es="Anotado: {text}.",
+    de="Notiert: {text}.",
+    fr="Noté : {text}.",
+    pt="Anotei: {text}.",
+    it="Annotato: {text}.",
+    nl="Genoteerd: {text}.",
+)
+DONE_CLOCKED = Said(
+    en="Clocked: {text}.",
+    es="Registrado: {text}.",
+    de="Festgehalten: {text}.",
+    fr="Enregistré : {text}.",
+    pt="Registrei: {text}.",
+    it="Registrato: {text}.",
+    nl="Vastgelegd: {text}.",
+)
+DONE_MOVED = Said(
+    en="Moved: {text}, to {when}.",
+    es="Movido: {text}, a {when}.",
+    de="Verschoben: {text}, auf {when}.",
+    fr="Déplacé : {text}, à {when}.",
+    pt="Movido: {text}, para {when}.",
+    it="Spostato: {text}, a {when}.",
+    nl="Verzet: {text}, naar {when}.",
+)
+DONE_CANCELLED = Said(
+    en="Cancelled: {text}.",
+    es="Cancelado: {text}.",
+    de="Gelöscht: {text}.",
+    fr="Annulé : {text}.",
+    pt="Cancelei: {text}.",
+    it="Annullato: {text}.",
+    nl="Geannuleerd: {text}.",
+)
+DONE_PAUSED = Said(
+    en="Paused: {text}, until {when}.",
+    es="En pausa: {text}, hasta {when}.",
+    de="Pausiert: {text}, bis {when}.",
+    fr="En pause : {text}, jusqu'à {when}.",
+    pt="Pausado: {text}, até {when}.",
+    it="In pausa: {text}, fino a {when}.",
+    nl="Gepauzeerd: {text}, tot {when}.",
+)
+DONE_PAUSED_OPEN = Said(
+    en="Paused: {text}, until you resume it.",
+    es="En pausa: {text}, hasta que lo reactives.",
+    de="Pausiert: {text}, bis du es wieder einschaltest.",
+    fr="En pause : {text}, jusqu'à ce que vous le réactiviez.",
+    pt="Pausado: {text}, até você reativar.",
+    it="In pausa: {text}, finché non lo riattivi.",
+    nl="Gepauzeerd: {text}, tot je het weer aanzet.",
+)
+DONE_RESUMED = Said(
+    en="Back on: {text}.",
+    es="Reactivado: {text}.",
+    de="Wieder aktiv: {text}.",
+    fr="Réactivé : {text}.",
+    pt="Reativado: {text}.",
+    it="Riattivato: {text}.",
+    nl="Weer aan: {text}.",
+)
+DONE_FORGOTTEN = Said(
+    en="Forgotten: {text}.",
+    es="Olvidado: {text}.",
+    de="Vergessen: {text}.",
+    fr="Oublié : {text}.",
+    pt="Esquecido: {text}.",
+    it="Dimenticato: {text}.",
+    nl="Vergeten: {text}.",
+)
+DONE_ZONE = Said(
+    en="Your timezone is now {text}.",
+    es="Tu zona horaria ahora es {text}.",
+    de="Deine Zeitzone ist jetzt {text}.",
+    fr="Votre fuseau horaire est maintenant {text}.",
+    pt="Seu fuso horário agora é {text}.",
+    it="Il tuo fuso orario ora è {text}.",
+    nl="Je tijdzone is nu {text}.",
+)
+DONE_WINDOW = Said(
+    en="Your contact hours are now {text}.",
+    es="Tu horario de contacto ahora es {text}.",
+    de="Deine Kontaktzeiten sind jetzt {text}.",
+    fr="Vos heures de contact sont maintenant {text}.",
+    pt="Seu horário de contato agora é {text}.",
+    it="Il tuo orario di contatto ora è {text}.",
+    nl="Je contacttijden zijn nu {text}.",
+)
+ALL_REMINDERS = Said(
+    en="all your reminders",
+    es="todos tus recordatorios",
+    de="alle deine Erinnerungen",
+    fr="tous vos rappels",
+    pt="todos os seus lembretes",
+    it="tutti i tuoi promemoria",
+    nl="al je herinneringen",
 )

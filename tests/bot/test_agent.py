@@ -191,9 +191,9 @@ async def test_turns_the_model_wrote_past_its_own_are_never_sent(
 @pytest.mark.parametrize(
     ("said", "sent"),
     [
-        # Qwen2.5-Coder-1.5B, after the zone_unknown error (docs/eval.md): no question.
-        ("I need to know the person's timezone.", "I need to know the person's timezone.\n\n"
-         "Which city are you in?"),
+        # Qwen2.5-Coder-1.5B, after the zone_unknown error (docs/eval.md): no question, and
+        # words about the person, not to them (`bot.reply_checks`): the question alone.
+        ("I need to know the person's timezone.", "Which city are you in?"),
         ("", "Which city are you in?"),
         ("Happy to: which city are you in?", "Happy to: which city are you in?"),
     ],
@@ -286,14 +286,16 @@ async def test_a_call_refused_again_with_a_question_ends_the_turn_asking_it(
 async def test_a_reply_that_asks_nothing_after_a_refusal_gets_its_question(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
-    """Qwen2.5-Coder-1.5B passed the question on instead of asking it (docs/eval.md)."""
+    """Qwen2.5-Coder-1.5B passed the question on instead of asking it (docs/eval.md); its
+    words about "the user" are not for the person (`bot.reply_checks`), and asked once more
+    it said the same: the person is asked the question alone."""
     wrapper, clock = store
     zone = json.dumps({"zone": "America/New_York", "scope": "home"})
     passed_on = "To set the timezone, please ask the user which timezone you mean by EST."
-    server.script(Reply.calls(ScriptedToolCall("set_timezone", zone)), passed_on)
+    server.script(Reply.calls(ScriptedToolCall("set_timezone", zone)), passed_on, passed_on)
     ref = _ref(clock, "my timezone is EST")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply.startswith(passed_on + "\n\nWhich timezone do you mean by EST?")
+    assert output.reply.startswith("Which timezone do you mean by EST?")
     assert output.messages[-1].content == output.reply
     assert output.effects == ()
 
