@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.cache_watch import calling, summarising
-from bot.claims import claim_check, unbacked_claim
+from bot.claims import Claim, claim_check, unbacked_claim
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
@@ -33,8 +33,9 @@ from bot.prompt import (
     user_turn,
 )
 from bot.reminder_words import only_asks_about_time
-from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK
+from bot.replies import NO_WORDS, NOT_A_TOOL, NOTHING_DONE, SAY_AGAIN, STUCK
 from bot.reply_checks import Fault, TurnFacts, fault_in
+from bot.rules_agent import RulesProvider
 from bot.tool_errors import tool_error, tool_result
 from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import (
@@ -352,9 +353,14 @@ class Agent:
             nudge = []
             claim = (
                 None
-                if answer.tool_calls or checked
+                if answer.tool_calls or self._provider.name == "rules"  # its words are ours
                 else unbacked_claim(session.message.text, answer.content, session.staged)
             )
+            if claim is not None and checked:
+                # Claimed again, or after another check: clockbot acts on the person's words
+                # where the rules agent reads them whole, else says nothing was done.
+                log.info("a reply claimed a change no tool made (%s), again", claim.done)
+                return await self._carry_out(earlier, newest, session, produced, claim)
             if claim is not None:
                 # "Snoozed" with no snooze called (docs/eval.md): asked once to act or say
                 # so; neither the claim nor the question is kept.
@@ -400,6 +406,40 @@ class Agent:
                 # only the person can settle it, so the turn ends and asks them.
                 return produced
         return produced
+
+    async def _carry_out(
+        self,
+        earlier: Sequence[Message],
+        newest: Message,
+        session: ToolSession,
+        produced: Sequence[Message],
+        claim: Claim,
+    ) -> list[Message]:
+        """The turn after a model claimed `claim` twice with nothing done: the person's words
+        carried out as the rules agent reads them (`bot.rules_agent`), with the same tools.
+
+        Where that makes the change, the reply says what the store will hold
+        (`bot.own_reply`); where the rules agent does not read the words whole (it answers
+        without a call, or its call is refused), the person is told plainly that nothing
+        was done, and asked the refusal's question or to say it once more. Neither of the
+        model's claims is kept.
+        """
+        rules = RulesProvider()
+        done: list[Message] = []
+        for _ in range(MAX_TOOL_ROUNDS):
+            completion = await rules.complete(self._assemble(earlier, newest) + done, TOOLS)
+            if not completion.message.tool_calls:
+                break
+            done.append(completion.message)
+            for call in completion.message.tool_calls:
+                result = await run_tool(call, session)
+                done.append(Message("tool", result, tool_call_id=call.id, name=call.name))
+        carried = [*produced, *done]
+        if any(map(claim.made, session.staged)):
+            return [*carried, Message("assistant", own_reply(session, carried))]
+        language = session.language
+        question = _question_left(done, session) or SAY_AGAIN.in_(language)
+        return [*carried, Message("assistant", f"{NOTHING_DONE.in_(language)} {question}")]
 
     def _fault(
         self,

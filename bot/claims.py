@@ -1,4 +1,4 @@
-"""A reply that says a reminder was set, snoozed or cancelled when no tool did it.
+"""A reply that says something was set, moved, cancelled, stored or sent when no tool did it.
 
 Qwen2.5-Coder-1.5B answered "snooze 10 minutes" with "The reminder has been
 snoozed for 10 minutes." and called nothing (docs/eval.md): the person would
@@ -8,9 +8,14 @@ the agent then asks the model once to call the tool or say it is not done
 answered "I'll remind you at 9" refers to an earlier turn, and asking the
 model to act again there would set the reminder twice.
 
-The patterns read replies and the person's words in the seven languages
-(a reminder set, in all seven; snoozed and cancelled, in English replies
-only); a claim in another language is not checked (docs/reminders.md).
+The patterns read replies and the person's words in the seven languages, in
+the tenses a claim is made in ("I've set", "I will remind you", "The reminder
+was set", "He guardado", "Ich habe … eingestellt", "C'est noté pour…"); a
+question claims nothing. Claimed again after the model was asked, the agent
+carries out the person's words as the rules agent reads them, or says plainly
+that nothing was done (`Agent._carry_out`, docs/eval.md, "No claim without its
+effect"). "Clocked" is not read: "clock it:" is a directive the wrapper carries out
+before the model, so no tool of the turn backs the model's true "Clocked: …".
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from dataclasses import dataclass
 
 from bot.llm.types import Message
 from bot.reminder_words import asks_to_be_reminded
-from wrapper.effects import Effect, Enqueue, ForgetMemory
+from wrapper.effects import Effect, Enqueue, ForgetMemory, NewMemory
 from wrapper.reminders import ReminderChange
 from wrapper.schedules import NewSchedule
 
@@ -57,28 +62,136 @@ def _stopped(effect: Effect) -> bool:
     return stopped or isinstance(effect, ForgetMemory)
 
 
+def _stored(effect: Effect) -> bool:
+    return isinstance(effect, NewMemory) or sets_a_reminder(effect)
+
+
+def _sent(effect: Effect) -> bool:
+    return isinstance(effect, Enqueue)
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    """One pattern of `alternatives` (regular expressions), whole words, any case."""
+    return re.compile(r"(?<![\w'])(?:" + "|".join(alternatives) + r")(?![\w'])", re.I)
+
+
 _SNOOZE = Claim(
-    "snoozed",
-    re.compile(r"\bsnoozed\b|\bremind you again\b|\b(?:moved|pushed) (?:it|the reminder)\b", re.I),
-    re.compile(
-        r"\b(?:snooze|remind me again|later|pospón|luego|später|plus tard|mais tarde|depois"
-        r"|più tardi|piu tardi)\b",
-        re.I,
+    "moved",
+    _words(
+        r"snoozed",
+        r"remind you again",
+        r"(?:moved|pushed|rescheduled|shifted|postponed)"
+        r"(?: (?:it|the reminder|your reminder))?(?: back)? (?:to|until|by|for)",
+        r"(?:has been|was|is|I've|I have) (?:updated|changed|moved)",
+        r"(?:movido|cambiado|reprogramado|pospuesto|aplazado)",
+        r"lo he (?:movido|pasado)",
+        r"(?:verschoben|verlegt|geändert|umgestellt)",
+        r"(?:déplacé|décalé|reporté|repoussé|modifié)",
+        r"(?:remarcado|adiado|alterado|mudado|passei)",
+        r"(?:spostato|rinviato|posticipato"
+        r"|modificato)",
+        r"(?:verplaatst|verzet|uitgesteld|gewijzigd|aangepast)",
+    ),
+    _words(
+        r"snooze",
+        r"remind me again",
+        r"later",
+        r"move",
+        r"push",
+        r"reschedule",
+        r"change",
+        r"pospón",
+        r"posponer",
+        r"luego",
+        r"mueve",
+        r"mover",
+        r"cambia",
+        r"cambiar",
+        r"später",
+        r"verschieb\w*",
+        r"änder\w*",
+        r"plus tard",
+        r"déplace\w*",
+        r"décale\w*",
+        r"reporte\w*",
+        r"mais tarde",
+        r"depois",
+        r"muda\w*",
+        r"adia\w*",
+        r"più tardi",
+        r"piu tardi",
+        r"sposta\w*",
+        r"rinvia\w*",
+        r"later",
+        r"verplaats\w*",
+        r"verzet",
+        r"uitstellen",
     ),
     _snoozed,
     "snooze",
 )
 _CANCEL = Claim(
     "cancelled",
-    re.compile(
-        r"\b(?:cancell?ed|stopped|deleted|removed|turned off)\b|\bno more\b.{0,40}\breminders?\b",
-        re.I,
+    _words(
+        r"cancell?ed",
+        r"stopped",
+        r"deleted",
+        r"removed",
+        r"turned off",
+        r"no more\b.{0,40}\breminders?",
+        r"cancelad[oa]s?",
+        r"cancelé",
+        r"eliminad[oa]s?",
+        r"eliminé",
+        r"borrad[oa]s?",
+        r"borré",
+        r"gelöscht",
+        r"storniert",
+        r"entfernt",
+        r"abgesagt",
+        r"gestoppt",
+        r"annulée?s?",
+        r"supprimée?s?",
+        r"arrêtée?s?",
+        r"cancelei",
+        r"apagad[oa]s?",
+        r"apaguei",
+        r"removid[oa]s?",
+        r"excluíd[oa]s?",
+        r"annullat[oi]",
+        r"cancellat[oi]",
+        r"eliminat[oi]",
+        r"rimoss[oi]",
+        r"geannuleerd",
+        r"verwijderd",
+        r"gestopt",
     ),
-    re.compile(
-        r"\b(?:cancel|stop|delete|remove|no more|cancela|cancelar|borra|elimina|deja de|stopp"
-        r"|lösch|storniere|hör auf|annule|arrête|supprime|cancele|apague|pare|annulla|cancella"
-        r"|ferma|smetti|annuleer|verwijder)\b",
-        re.I,
+    _words(
+        r"cancel",
+        r"stop",
+        r"delete",
+        r"remove",
+        r"no more",
+        r"cancela\w*",
+        r"borra\w*",
+        r"elimina\w*",
+        r"deja de",
+        r"stopp\w*",
+        r"lösch\w*",
+        r"storniere",
+        r"hör auf",
+        r"annule\w*",
+        r"arrête\w*",
+        r"supprime\w*",
+        r"cancele",
+        r"apag\w*",
+        r"pare",
+        r"annulla",
+        r"cancella",
+        r"ferma",
+        r"smetti",
+        r"annuleer",
+        r"verwijder\w*",
     ),
     _stopped,
     "cancel_reminder or pause_reminders",
@@ -86,33 +199,142 @@ _CANCEL = Claim(
 _SET = Claim(
     "set",
     re.compile(
-        r"\b(?:I'?ll|I will|I'm going to) (?:remind|message|ping) you\b"
-        r"|\breminder (?:is |has been |was )?(?:set|scheduled|created)\b"
-        r"|\b(?:sets?|scheduled|created) (?:a|the|your) reminder\b"
+        r"\b(?:I'?ll|I will|I'm going to|I shall) (?:remind|message|ping|nudge|text|notify)"
+        r" you\b"
+        r"|\bI(?:'ve| have)? (?:set|scheduled|created|added|stored|saved|pinged|booked)\b"
+        r"|\breminders? (?:is |has been |was |have been |are )?(?:set|scheduled|created"
+        r"|added|stored|saved|in place)\b"
+        r"|\b(?:sets?|scheduled|created|added|stored|saved) (?:a|the|your|that|this) "
+        r"reminder\b"
+        r"|\b(?:set|scheduled) for\b|\b(?:I|clockbot) (?:will|'ll) send you\b"
         # A reply that opens on the word for done, and the same claims in the six others.
         r"|^\W*(?:set|done|all set|listo|hecho|erledigt|c'est noté|c'est fait|pronto|feito"
-        r"|fatto|klaar|geregeld)\s*[:!.,—-]"
-        r"|\bte (?:lo )?recordar[ée]\b|\brecordatorio (?:creado|configurado|programado)\b"
-        r"|\bich (?:erinnere|werde) dich\b"
-        r"|\berinnerung (?:ist )?(?:gesetzt|erstellt|eingerichtet)\b"
-        r"|\bje (?:te|vous) (?:le )?rappellerai\b|\brappel (?:créé|programmé|enregistré)\b"
-        r"|\bvou (?:te )?lembrar\b|\blembrete (?:criado|definido|agendado)\b"
-        r"|\bti ricorderò\b|\bpromemoria (?:impostato|creato|programmato)\b"
-        r"|\bik (?:herinner|zal) je\b|\bherinnering (?:ingesteld|gemaakt|gepland)\b",
+        r"|fatto|klaar|geregeld|gespeichert|notiert|noté|ingesteld)\s*[:!.,—-]"
+        r"|\bte (?:lo )?recordar[ée]\b|\bte lo recuerdo\b|\bte avisar[ée]\b"
+        r"|\bhe (?:guardado|creado|configurado|programado|puesto|anotado|apuntado)\b"
+        r"|\brecordatorio (?:creado|configurado|programado|guardado|listo)\b"
+        r"|\bich (?:erinnere|werde) dich\b|\bich melde mich\b"
+        r"|\bich habe\b.{0,60}\b(?:eingestellt|gesetzt|erstellt|gespeichert|eingerichtet"
+        r"|eingetragen|notiert)\b"
+        r"|\berinnerung (?:ist |wurde )?(?:gesetzt|erstellt|eingerichtet|gespeichert)\b"
+        r"|\bje (?:te|vous) (?:le )?rappellerai\b|\bje vous préviendrai\b"
+        r"|\bc'est noté pour\b|\bj'ai (?:créé|programmé|enregistré|noté|ajouté|mis)\b"
+        r"|\brappel (?:créé|programmé|enregistré|ajouté)\b"
+        r"|\bvou (?:te |lhe )?(?:lembrar|avisar)\b|\b(?:te )?lembrarei\b"
+        r"|\b(?:criei|defini|agendei|salvei|guardei|anotei) o lembrete\b"
+        r"|\blembrete (?:criado|definido|agendado|salvo|guardado)\b"
+        r"|\bti ricorderò\b|\bti avviserò\b"
+        r"|\bho (?:impostato|creato|salvato|programmato|aggiunto|segnato)\b"
+        r"|\bpromemoria (?:impostato|creato|programmato|salvato)\b"
+        r"|\bik (?:herinner|zal) je\b|\bik stuur je\b"
+        r"|\bik heb\b.{0,60}\b(?:ingesteld|gemaakt|opgeslagen|gepland|toegevoegd)\b"
+        r"|\bherinnering (?:is |werd )?(?:ingesteld|gemaakt|gepland|opgeslagen)\b",
         re.I,
     ),
     None,  # asked: `asks_to_be_reminded`
     sets_a_reminder,
     "remind",
 )
-_CLAIMS = (_SNOOZE, _CANCEL, _SET)
+_STORED = Claim(
+    "stored",
+    _words(
+        r"(?:stored|saved|written down|made a note)",
+        r"I'?ll remember",
+        r"I will remember",
+        r"(?:guardad[oa]|anotad[oa]|apuntad[oa])",
+        r"lo recordaré",
+        r"(?:gespeichert|notiert|gemerkt|aufgeschrieben)",
+        r"(?:enregistrée?|notée?|retenue?)",
+        r"je m'en souviendrai",
+        r"(?:salv[oa]|anotei|guardei)",
+        r"vou lembrar",
+        r"(?:salvat[oa]|memorizzat[oa]|annotat[oa]|segnat[oa])",
+        r"me lo ricorderò",
+        r"(?:opgeslagen|genoteerd|onthouden)",
+    ),
+    _words(
+        r"remember",
+        r"note",
+        r"save",
+        r"store",
+        r"write down",
+        r"keep in mind",
+        r"recuerda que",
+        r"apunta",
+        r"anota",
+        r"guarda",
+        r"merk dir",
+        r"notier\w*",
+        r"speicher\w*",
+        r"retiens",
+        r"note",
+        r"enregistre",
+        r"lembra que",
+        r"salva",
+        r"ricorda che",
+        r"annota",
+        r"segna",
+        r"onthoud",
+        r"noteer",
+        r"bewaar",
+    ),
+    _stored,
+    "remember",
+)
+_SENT = Claim(
+    "sent",
+    _words(
+        r"I(?:'ve| have)? (?:sent|messaged|texted|told|passed (?:it|that) on)",
+        r"(?:message|it) (?:has been |was )?sent",
+        r"(?:he enviado|envié|enviado)",
+        r"(?:gesendet|geschickt|verschickt)",
+        r"(?:envoyée?|j'ai envoyé)",
+        r"(?:enviei|enviad[oa])",
+        r"(?:inviat[oa]|mandat[oa]|ho inviato)",
+        r"(?:verstuurd|gestuurd|verzonden)",
+    ),
+    _words(
+        r"send",
+        r"tell",
+        r"message",
+        r"text",
+        r"envía\w*",
+        r"manda\w*",
+        r"dile",
+        r"schick\w*",
+        r"sende\w*",
+        r"sag\w*",
+        r"envoie\w*",
+        r"dis",
+        r"envia\w*",
+        r"diz",
+        r"invia\w*",
+        r"di'",
+        r"stuur\w*",
+        r"zeg",
+    ),
+    _sent,
+    "send_message",
+)
+_CLAIMS = (_SNOOZE, _CANCEL, _SET, _STORED, _SENT)
+"""In order: a cancel claimed is checked before a set, which often follows in the reply."""
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def unbacked_claim(asked: str, reply: str, staged: Sequence[Effect]) -> Claim | None:
-    """The change `reply` says was made, asked for in `asked`, that nothing `staged` makes."""
+    """The change `reply` says was made, asked for in `asked`, that nothing `staged` makes.
+
+    A question claims nothing ("¿A qué hora te lo recuerdo?", "when should I set it for?"):
+    only the reply's other sentences are read.
+    """
+    said = "\n".join(
+        sentence for sentence in _SENTENCE.split(reply) if not sentence.rstrip().endswith("?")
+    )
     for claim in _CLAIMS:
         wanted = asks_to_be_reminded(asked) if claim.asked is None else claim.asked.search(asked)
-        if wanted and claim.said.search(reply) and not any(map(claim.made, staged)):
+        if wanted and claim.said.search(said) and not any(map(claim.made, staged)):
             return claim
     return None
 

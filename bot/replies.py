@@ -32,9 +32,11 @@ __all__ = [
     "DONE_WINDOW",
     "DONE_ZONE",
     "GAVE_UP",
+    "NOTHING_DONE",
     "NOT_A_TOOL",
     "NO_WORDS",
     "OVER_LIMIT",
+    "SAY_AGAIN",
     "STUCK",
     "TOO_LARGE",
     "TOO_LONG_FOR_MODEL",
@@ -298,4 +300,23 @@ ALL_REMINDERS = Said(
     pt="todos os seus lembretes",
     it="tutti i tuoi promemoria",
     nl="al je herinneringen",
+)
+NOTHING_DONE = Said(
+    en="Nothing has been done yet: I couldn't be sure what you asked for.",
+    es="Todavía no he hecho nada: no estaba seguro de lo que pedías.",
+    de="Noch ist nichts erledigt: Ich war nicht sicher, worum du gebeten hast.",
+    fr="Rien n'est encore fait : je n'étais pas sûr de ce que vous demandiez.",
+    pt="Ainda não fiz nada: não tive certeza do que você pediu.",
+    it="Non ho ancora fatto nulla: non ero sicuro di cosa chiedessi.",
+    nl="Er is nog niets gedaan: ik wist niet zeker wat je vroeg.",
+)
+"""Where a reply claimed a change no tool made, and the rules agent could not make it."""
+SAY_AGAIN = Said(
+    en="Could you say it once more?",
+    es="¿Puedes decirlo otra vez?",
+    de="Kannst du es noch einmal sagen?",
+    fr="Pouvez-vous le redire ?",
+    pt="Pode dizer de novo?",
+    it="Puoi ripeterlo?",
+    nl="Kun je het nog eens zeggen?",
 )

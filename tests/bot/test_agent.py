@@ -355,7 +355,6 @@ async def test_a_reminder_claimed_but_never_set_is_asked_about_once(
         "I'll remind you in 10 minutes.",
         Reply.calls(ScriptedToolCall("remind", when)),
         "Done: at 15:10.",
-        "I'll remind you again, promise.",  # asked once only: this one goes out as it is
     )
     ref = _ref(clock, "remind me in 10 minutes to stretch")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
@@ -367,11 +366,14 @@ async def test_a_reminder_claimed_but_never_set_is_asked_about_once(
     kept = json.dumps([m.content for m in output.messages])
     assert "no tool has done it" not in kept and 'in 10 minutes."' not in kept
     assert len(server.completions) == 3
+    # Claimed again: not believed. The rules agent reads the words whole and sets it, and
+    # the reply says what is set (`Agent._carry_out`).
     server.script("I'll remind you in 10 minutes.", "I'll remind you in 10 minutes.")
     ref = _ref(clock, "remind me in 10 minutes to stretch", "m2")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == "I'll remind you in 10 minutes."
-    assert len(server.completions) == 5 and output.effects == ()
+    assert output.reply == "Set: stretch, Saturday 7 Mar, 15:10 (in 10 minutes)."
+    assert len(server.completions) == 5
+    assert [type(e) for e in output.effects] == [NewMemory, Enqueue]
 
 
 async def test_the_system_prompt_said_back_is_never_sent(
@@ -1046,7 +1048,7 @@ async def test_a_proactive_turn_sees_the_thread_and_the_next_turn_sees_it(
 ) -> None:
     wrapper, clock = store
     turns = _turns(store, agent)
-    server.script("Sure, I'll nudge you.", "Time to stretch!", "Glad you did.")
+    server.script("Sure.", "Time to stretch!", "Glad you did.")
     await _say(turns, clock, "nudge me to stretch at 15:30", "p1")
     await staged.queued(
         wrapper.outbox, kind="reminder", channel="telegram", thread_id="dm:42", thread_key=THREAD_KEY,
@@ -1063,7 +1065,7 @@ async def test_a_proactive_turn_sees_the_thread_and_the_next_turn_sees_it(
     first, proactive, after = (c.json["messages"] for c in server.completions)
     # The proactive request is the conversation so far plus the job, after the same prefix.
     assert proactive[: len(first)] == first
-    assert proactive[len(first)]["content"] == "Sure, I'll nudge you."
+    assert proactive[len(first)]["content"] == "Sure."
     assert "A reminder the person asked for is due now: stretch" in proactive[-1]["content"]
     # The next turn begins with the proactive request and what was sent.
     assert after[: len(proactive)] == proactive

@@ -23,7 +23,7 @@ REMINDER = Enqueue(
     ("asked", "reply", "done"),
     [
         # Qwen2.5-Coder-1.5B, snooze-by-reply (docs/eval.md): nothing was called.
-        ("snooze 10 minutes", "The reminder has been snoozed for 10 minutes.", "snoozed"),
+        ("snooze 10 minutes", "The reminder has been snoozed for 10 minutes.", "moved"),
         ("stop this one, I've moved them outside", "Stopped: no more plant reminders.",
          "cancelled"),
         ("recuérdame mañana a las 9 llamar al dentista",

@@ -52,13 +52,27 @@ def _settings(tmp_path: Path, server: FakeLLMServer) -> Settings:
 
 
 async def _play(scenario: Scenario, which: str, tmp_path: Path) -> tuple[bool, str]:
+    passed, detail, _ = await _played(scenario, which, tmp_path)
+    return passed, detail
+
+
+async def _played(scenario: Scenario, which: str, tmp_path: Path) -> tuple[bool, str, bool]:
+    """Whether `scenario` passed, why not, and whether clockbot carried out the person's
+    words itself after the model claimed a change twice (`Agent._carry_out`)."""
     model = ScriptedModel(scenario, which=which)
     async with FakeLLMServer(responder=model, context_limit=CONTEXT) as server:
         outcome = await run_scenario(scenario, _settings(tmp_path, server))
     result = judged(outcome)
     assert not model.unmatched, f"lines the script does not know: {model.unmatched}"
     failed = [f"{c.what}: found {c.found}" for c in result.checks if not c.ok]
-    return result.passed, "\n".join(failed) or "\n".join(s.text for s in outcome.transcript)
+    history = outcome.state.history if outcome.state is not None else []
+    carried = any(
+        str(call.get("id", "")).startswith("rules-")
+        for row in history
+        for call in row.get("tool_calls") or ()
+    )
+    detail = "\n".join(failed) or "\n".join(s.text for s in outcome.transcript)
+    return result.passed, detail, carried
 
 
 @pytest.mark.parametrize("scenario", ALL, ids=[s.name for s in ALL])
@@ -69,8 +83,10 @@ async def test_the_oracle_passes(scenario: Scenario, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("scenario", ALL, ids=[s.name for s in ALL])
 async def test_the_clumsy_model_fails(scenario: Scenario, tmp_path: Path) -> None:
-    passed, detail = await _play(scenario, "clumsy", tmp_path)
-    assert not passed, f"the typical mistake passes {scenario.name}:\n{detail}"
+    """The typical mistake fails every scenario, unless it was a claim with no call that
+    clockbot did not believe and carried out itself (issue 63, `Agent._carry_out`)."""
+    passed, detail, carried = await _played(scenario, "clumsy", tmp_path)
+    assert not passed or carried, f"the typical mistake passes {scenario.name}:\n{detail}"
 
 
 async def test_a_scenario_gives_the_same_ids_in_every_run_and_both_modes(tmp_path: Path) -> None:
