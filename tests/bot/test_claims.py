@@ -85,3 +85,60 @@ def test_another_change_backs_nothing() -> None:
     assert claim is not None and claim.done == "set"
     claim = unbacked_claim("cancel the dentist one", "It's cancelled.", [REMINDER])
     assert claim is not None and claim.done == "cancelled"
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply", "done"),
+    [
+        # What Qwen2.5-Coder-1.5B told people in issue 63, nothing stored or changed.
+        ("remind me at 10am to call my mother",
+         "I've stored that reminder for you to call your mother at 10 AM.", "set"),
+        ("remind me in 20 minutes to check the oven", "The reminder was set.", "set"),
+        ("remind me in 20 minutes to check the oven",
+         "I have set a reminder for you to check the oven in 20 minutes.", "set"),
+        ("remind me in 90 minutes to stretch", "I've pinged you in 90 minutes about it.", "set"),
+        ("remind me at 7pm to water the plants",
+         "To remind you at 7pm, clockbot will send you a message at 2026-12-01T17:00:00+01:00.",
+         "set"),
+        ("move my 9am reminder to 11",
+         "The reminder to call Sam has been updated to 11 AM instead of 9 AM.", "moved"),
+        ("recuérdame mañana a las 9 llamar al dentista", "He guardado el recordatorio.", "set"),
+        ("erinnere mich morgen um 9 an den Zahnarzt",
+         "Ich habe die Erinnerung für morgen 9 Uhr eingestellt.", "set"),
+        ("rappelle-moi demain à 9h d'appeler le dentiste", "C'est noté pour demain 9h.", "set"),
+        ("lembra-me amanhã às 9 de ligar à mãe", "Criei o lembrete para amanhã.", "set"),
+        ("ricordami domani alle 9 di chiamare Luca", "Ho impostato il promemoria.", "set"),
+        ("herinner me morgen om 9 uur aan de huur", "Ik heb de herinnering ingesteld.", "set"),
+        ("mueve el recordatorio del dentista a las 11", "Lo he movido a las 11.", "moved"),
+        ("verschieb die Erinnerung auf 11 Uhr", "Die Erinnerung ist verschoben.", "moved"),
+        ("décale le rappel à 11h", "Le rappel est déplacé à 11h.", "moved"),
+        ("cancela el recordatorio del dentista", "Recordatorio cancelado.", "cancelled"),
+        ("lösch die Erinnerung an die Bank", "Die Erinnerung ist gelöscht.", "cancelled"),
+        ("annule le rappel du loyer", "C'est annulé.", "cancelled"),
+        ("cancella il promemoria", "Promemoria annullato.", "cancelled"),
+        ("verwijder de herinnering", "De herinnering is verwijderd.", "cancelled"),
+        ("please remember that my sister arrives on Friday", "I've saved that.", "stored"),
+        ("merk dir, dass meine Schwester am Freitag kommt", "Ist gespeichert.", "stored"),
+        ("send Anna a message that I'm late", "I've sent it.", "sent"),
+    ],
+)  # fmt: skip
+def test_claims_in_every_tense_and_language_are_read(asked: str, reply: str, done: str) -> None:
+    claim = unbacked_claim(asked, reply, [])
+    assert claim is not None and claim.done == done
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply"),
+    [
+        ("recuérdame mañana", "¿A qué hora te lo recuerdo?"),
+        ("move my 9am reminder", "Sure: to what time should I move it?"),
+        ("remind me at 9 to call Sam", "Should I set it for 9am or 9pm?"),
+        ("please remember my sister's name", "What is her name?"),
+    ],
+)
+def test_a_question_claims_nothing(asked: str, reply: str) -> None:
+    assert unbacked_claim(asked, reply, []) is None
+
+
+def test_a_stored_claim_is_backed_by_a_note() -> None:
+    assert unbacked_claim("please remember my sister arrives Friday", "Saved.", [NOTE]) is None
