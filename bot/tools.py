@@ -39,7 +39,7 @@ from bot.tool_session import (
     text_arg,
     time_context,
 )
-from channels.base import storable
+from channels.base import storable_values
 from clockcore import (
     UnknownTimezoneError,
     is_valid_zone,
@@ -169,12 +169,11 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
     if handler is None:
         return _error("unknown_tool", f"there is no tool named {call.name!r}")
     try:
-        arguments = json.loads(call.arguments or "{}")
+        arguments = storable_values(json.loads(call.arguments or "{}"))
     except json.JSONDecodeError as exc:
         return _error("bad_arguments", f"arguments are not JSON: {exc.msg}")
     if not isinstance(arguments, dict):
         return _error("bad_arguments", "arguments must be a JSON object")
-    arguments = _storable_values(arguments)
     if call.name in _SENDING and only_asks_about_time(context.message.text):
         answer = _answer_instead(call.name, context)
         if call.name == "send_message" and _passes_on(arguments.get("text"), answer["said"]):
@@ -194,18 +193,6 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
 
 
 _SENDING = frozenset({"remind", "send_message"})
-
-
-def _storable_values(value: Any) -> Any:
-    """`value` with every string made storable (`channels.base.storable`): a model may write
-    NUL or a lone surrogate, which PostgreSQL refuses, failing the turn's commit each retry."""
-    if isinstance(value, str):
-        return storable(value)
-    if isinstance(value, dict):
-        return {storable(str(k)): _storable_values(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_storable_values(v) for v in value]
-    return value
 
 
 def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:

@@ -143,6 +143,18 @@ def storable(text: str) -> str:
     return text.replace("\x00", "\ufffd") if "\x00" in text else text
 
 
+def storable_values(value: Any) -> Any:
+    """`value` (decoded JSON) with every string in it, keys too, made `storable`: a model's
+    tool arguments may hold NUL, and a turn whose commit PostgreSQL refuses is retried in vain."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        return {storable(str(k)): storable_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [storable_values(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """One message to deliver.

@@ -1182,10 +1182,10 @@ async def test_a_zone_set_in_the_turn_settles_only_the_zone_questions(
     cancel = json.dumps({"id": "r99"})
     server.script(
         Reply.calls(ScriptedToolCall("set_timezone", zone), ScriptedToolCall("cancel_reminder", cancel)),
-        "Done.",
+        "Lisbon it is, thanks for telling me.",
     )  # fmt: skip
     ref = _ref(clock, "I live in Lisbon now, and cancel r99")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply.startswith("Done.\n\n")
+    assert output.reply.startswith("Lisbon it is, thanks for telling me.\n\n")
     assert "r99" in output.reply.split("\n\n", 1)[1]  # the question about r99, for the person
     assert any(isinstance(e, ZoneChange) for e in output.effects)
