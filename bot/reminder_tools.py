@@ -15,6 +15,7 @@ this thread: what a person answering a reminder means.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -37,6 +38,7 @@ from bot.tool_session import (
     text_arg,
 )
 from bot.window_tools import set_contact_window
+from clockcore import parse_anchored_time
 from wrapper.effects import Enqueue
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import (
@@ -144,6 +146,8 @@ async def _list_reminders(arguments: Mapping[str, Any], context: ToolSession) ->
 
 async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     until = required_text(arguments, "until")
+    if _BARE_SPAN.fullmatch(until):  # "1h" is a span to a snooze, not French for 01:00
+        until = f"in {until.strip().removeprefix('for ')}"
     sending(context, "snooze")
     at = _future(until, context)
     named = text_arg(arguments, "id", required=False)
@@ -172,6 +176,11 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
                 f"no reminder {named!r}", ask=messages.ASK_NO_SUCH_REMINDER.format(id=named)
             )
     moved = job.status in WAITING  # not sent yet: it moves
+    now = context.clock.now()
+    if moved and job.due_at > now and _is_duration(until, context):
+        # "snooze r12 30 min" on a reminder due tomorrow: 30 minutes later than it was, not
+        # 30 minutes from now (which moved it ten hours earlier).
+        at = job.due_at + (at - now)
     if moved:
         context.stage(ReminderChange(envelope.user_key, reminder_id(job), "move", at))
     else:
@@ -287,6 +296,18 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
             ask=messages.ASK_NO_SUCH_REMINDER.format(id=named),
         )
     return found[0]
+
+
+_BARE_SPAN = re.compile(
+    r"\s*(?:for )?\d+(?:[.,]\d+)?\s*(?:m|mins?|minutes?|h|hrs?|hours?|d|days?)\.?\s*", re.IGNORECASE
+)
+"""A span with no "in": what a snooze means by "30 min" or "1h"."""
+
+
+def _is_duration(text: str, context: ToolSession) -> bool:
+    """Whether `text` names a span from now ("30 min", "in an hour"), not a clock time."""
+    now = context.clock.now()
+    return parse_anchored_time(text, context.session_tz, now).kind == "relative"
 
 
 def _future(text: str, context: ToolSession) -> datetime:

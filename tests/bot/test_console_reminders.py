@@ -85,3 +85,23 @@ async def test_a_time_before_the_zone_is_known_is_asked_a_duration_is_set(tmp_pa
     assert replies[0] == f"clockbot> {ZONE_QUESTION}"
     assert replies[1] == "clockbot> I'll remind you Wednesday 10 Jun, 14:10 (in 10 minutes)."
     assert replies[3] == "clockbot> I'll remind you Thursday 11 Jun, 09:00 (in 23 hours)."
+
+
+async def test_snoozing_a_reminder_not_yet_due_moves_it_later_never_earlier(
+    tmp_path: Path,
+) -> None:
+    """Tried as a new user (issue 61): "snooze r12 30 min" on a reminder due tomorrow at
+    06:00 moved it to 30 minutes from now, ten hours earlier; "1h" read as 01:00."""
+    from tests.support.console import rows
+
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)  # 10:00 in New York
+    said = await say(
+        settings, clock, "clock: home tz America/New_York",
+        "remind me tomorrow at 6pm to water the plants", "list my reminders",
+    )  # fmt: skip
+    [rid] = re.findall(r"\br\d+\b", said[-1])
+    said = await say(settings, clock, f"snooze {rid} 30 min", f"snooze {rid} 1h")
+    assert "18:30" in said[0] and "19:30" in said[1], said
+    [(due,)] = rows(tmp_path, "SELECT due_at FROM outbox WHERE kind = 'reminder'")
+    assert str(due).startswith("2026-06-11 23:30")  # 19:30 in New York, the next day
