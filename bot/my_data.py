@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from clockcore import to_iso
+from clockcore.zones import get_zone
 
 __all__ = [
     "CONFIRM_WITHIN",
@@ -107,20 +107,30 @@ def summary(document: Mapping[str, Any], *, zone: str | None) -> str:
         )
     memory = document["x_clockbot"].get("memory", [])
     for item in memory[:_MAX_LISTED]:
-        due = f" (due {item['due_iso']})" if item.get("due_iso") else ""
+        due = f" (due {_when(item['due_iso'], tz)})" if item.get("due_iso") else ""
         lines.append(f"- remembered: {item['content']}{due}")
+    lines += _more(len(memory), "remembered")
     waiting = [j for j in person["jobs"] if j["status"] == "pending" and j["kind"] != "reply"]
     for job in waiting[:_MAX_LISTED]:
-        due = _when(job["due_at"], tz)
-        lines.append(f"- to send you at {due}: {job['text']}")
-    for action in user.get("latest_actions", [])[:_MAX_LISTED]:
+        lines.append(f"- to send you on {_when(job['due_at'], tz)}: {job['text']}")
+    lines += _more(len(waiting), "to send")
+    actions = user.get("latest_actions", [])
+    for action in actions[:_MAX_LISTED]:
         lines.append(f"- clocked: {action['label']} ({action['status']})")
+    lines += _more(len(actions), "clocked")
     lines.append("Write “delete my data” to erase all of it.")
     return "\n".join(lines)
 
 
 def _when(iso: str, zone: str) -> str:
-    return to_iso(datetime.fromisoformat(iso).replace(microsecond=0), zone)
+    """An instant as the person reads it in `zone`: "Tuesday 1 Dec 2026, 19:37"."""
+    local = datetime.fromisoformat(iso).astimezone(get_zone(zone))
+    return f"{local:%A} {local.day} {local:%b} {local.year}, {local:%H:%M}"
+
+
+def _more(total: int, what: str) -> list[str]:
+    """ "- and 33 more remembered": the lines a listing left out, counted."""
+    return [f"- and {total - _MAX_LISTED} more {what}"] if total > _MAX_LISTED else []
 
 
 def _count(n: int, noun: str) -> str:
