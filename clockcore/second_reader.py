@@ -250,7 +250,9 @@ def _conflict(
     options = []
     for reading in readings:
         found = anchored(reading, anchor, reference)
-        when = to_iso(found.start_instant, anchor.tz) if found.start_instant else "?"
+        local = found.start_instant.astimezone(anchor.tz) if found.start_instant else None
+        # Words a person reads ("Wed 2 Dec, 03:00"), never an ISO stamp (docs/talking.md).
+        when = f"{local:%a} {local.day} {local:%b}, {local:%H:%M}" if local else "?"
         options.append(f"{reading.text.strip()!r} ({when})")
     text = " or ".join(options)
     return result(
