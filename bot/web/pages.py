@@ -46,7 +46,14 @@ from bot.http import Health
 from bot.web.chart import by_local_hour, hours_svg
 from bot.web.guard import SignInBackoff, client_address, retry_after, same_origin
 from channels.base import HttpRoute
-from clockcore import Clock, ContactWindow, get_zone, parse_anchored_time, require_zone
+from clockcore import (
+    Clock,
+    ContactWindow,
+    get_zone,
+    guess_language,
+    parse_anchored_time,
+    require_zone,
+)
 from clockcore.errors import ClockError
 from clockcore.places import lookup_place
 from clockcore.recurrence import occurrences
@@ -587,7 +594,7 @@ def _read_time(text: str, zone: str, now: datetime) -> datetime | str:
         return "Write when, for example “tomorrow 9” or “in 2 hours”."
     if len(text) > 200:
         return "That is too long to be a time."
-    parsed = parse_anchored_time(text, zone, now)
+    parsed = parse_anchored_time(text, zone, now, language=guess_language(text))
     if parsed.needs_clarification:
         return parsed.clarification_question or f"“{text}” can mean more than one time."
     if parsed.start_instant is None:

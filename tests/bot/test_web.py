@@ -235,6 +235,14 @@ async def test_reminders_snooze_move_and_cancel_change_the_outbox(site: Site) ->
             assert status == 400, when
             assert 'class="error"' in text
         assert (await _due(site, job)).astimezone(ZoneInfo("Europe/Berlin")).hour == 9
+        # In the person's language, as the chat reads it (issue 61: only English was read).
+        for when, hour in (("übermorgen um 10 Uhr", 10), ("pasado mañana a las 11", 11)):
+            status, _, _ = await _post(
+                alice, f"/ui/reminders/r{job}", {"csrf": csrf, "action": "move", "when": when}
+            )
+            assert status == 303, when
+            moved = (await _due(site, job)).astimezone(ZoneInfo("Europe/Berlin"))
+            assert (moved.date(), moved.hour) == (tomorrow + timedelta(days=1), hour), when
         status, _, _ = await _post(
             alice, f"/ui/reminders/r{job}", {"csrf": csrf, "action": "cancel"}
         )
