@@ -213,7 +213,8 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
         context.stage(ReminderChange(context.envelope.user_key, target, "resume"))
         return {"id": target, "resumed": True}
     until_text = text_arg(arguments, "until", required=False)
-    until = _future(until_text, context) if until_text else None
+    # "until Monday": when their Monday starts (the contact window), not its midnight
+    until = _future(until_text, context, day_at_window=True) if until_text else None
     if until is None and target.startswith("r"):
         raise BadArguments(
             "a one-shot reminder is paused until a time: give until",
@@ -310,8 +311,8 @@ def _is_duration(text: str, context: ToolSession) -> bool:
     return parse_anchored_time(text, context.session_tz, now).kind == "relative"
 
 
-def _future(text: str, context: ToolSession) -> datetime:
-    at = instant(text, context)
+def _future(text: str, context: ToolSession, *, day_at_window: bool = False) -> datetime:
+    at = instant(text, context, day_at_window=day_at_window)
     if at <= context.clock.now():
         raise BadArguments(
             f"{text!r} is {iso(at, context)}, which has already passed",

@@ -76,10 +76,10 @@ async def test_a_pause_says_what_it_holds(tmp_path: Path) -> None:
         "pause my reminders until Saturday",
     )  # fmt: skip
     assert said[3:] == [
-        "clockbot> Paused until Saturday 13 Jun, 00:00 (in 3 days). These come then instead:",
+        "clockbot> Paused until Saturday 13 Jun, 08:00 (in 3 days). These come then instead:",
         "- buy bread, due Thursday 11 Jun, 10:00 (in 1 day)",
     ]
     assert [(text, at) for _, text, at in _waiting(tmp_path)] == [
-        ("buy bread", "2026-06-13 04:00:00.000000"),
+        ("buy bread", "2026-06-13 12:00:00.000000"),  # Saturday, 08:00 in New York
         ("pay rent", "2026-06-20 13:00:00.000000"),
     ]

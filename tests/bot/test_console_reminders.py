@@ -53,7 +53,7 @@ async def test_the_reminders_page_lines_answer_correctly(tmp_path: Path) -> None
     assert "clockbot> Moved: call the bank, to Thursday 11 Jun, 16:00 (in 1 day)." in out
     # The pause says what it holds (docs/reminders.md, "Decisions").
     paused = out.index(
-        "clockbot> Paused until Monday 15 Jun, 00:00 (in 5 days). These come then instead:"
+        "clockbot> Paused until Monday 15 Jun, 08:00 (in 5 days). These come then instead:"
     )
     assert out[paused + 1] == "- call the bank, due Thursday 11 Jun, 16:00 (in 1 day)"
     assert "clockbot> Your reminders are back on." in out

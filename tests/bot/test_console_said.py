@@ -68,7 +68,7 @@ async def test_ids_work_wherever_a_person_types_them(tmp_path: Path) -> None:
 
     # The repeating one by its short id: paused, resumed, cancelled.
     assert await say(settings, clock, f"pause {s} until Friday") == [
-        "clockbot> Paused until Friday 12 Jun, 00:00 (in 2 days)."
+        "clockbot> Paused until Friday 12 Jun, 08:00 (in 2 days)."
     ]
     assert _waiting(tmp_path) == [("stretch", "2026-06-13 00:00:00.000000")]
     assert await say(settings, clock, f"resume {s}") == ["clockbot> Your reminders are back on."]

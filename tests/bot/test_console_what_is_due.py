@@ -73,23 +73,23 @@ async def test_every_change_shows_at_once_in_the_block_and_the_answer(tmp_path: 
     assert said[2] == "- call the bank: Thursday 11 Jun, 16:00 (in 1 day)"
     assert block[1] == f"[DUE 2026-06-11 16:00] call the bank (id {bank})"
 
-    # Snoozed by its id: where the snooze put it.
+    # Snoozed by its id: where the snooze put it (two hours later than it was).
     await say(settings, clock, f"snooze {bank} 2 hours")
     said, block = await _coming_up(settings, clock, ask)
-    assert said[1] == "- call the bank: Wednesday 10 Jun, 12:00 (in 2 hours)"
-    assert block[0] == f"[DUE 2026-06-10 12:00] call the bank (id {bank})"
+    assert said[2] == "- call the bank: Thursday 11 Jun, 18:00 (in 1 day)"
+    assert block[1] == f"[DUE 2026-06-11 18:00] call the bank (id {bank})"
 
     # Paused: each held one shows when it will come.
     await say(settings, clock, "pause my reminders until Saturday")
     said, block = await _coming_up(settings, clock, ask)
     assert said[1:] == [
-        "- call the bank: Saturday 13 Jun, 00:00 (in 3 days)",
+        "- call the bank: Saturday 13 Jun, 08:00 (in 3 days)",
         "- stretch: Saturday 13 Jun, 20:00 (in 3 days)",
     ]
     await say(settings, clock, "resume my reminders")
     said, block = await _coming_up(settings, clock, ask)
-    assert said[1] == "- call the bank: Wednesday 10 Jun, 12:00 (in 2 hours)"
-    assert said[2] == "- stretch: Wednesday 10 Jun, 20:00 (in 10 hours)"
+    assert said[1] == "- stretch: Wednesday 10 Jun, 20:00 (in 10 hours)"
+    assert said[2] == "- call the bank: Thursday 11 Jun, 18:00 (in 1 day)"
 
     # Cancelled: gone from both.
     await say(settings, clock, "cancel the bank reminder")
