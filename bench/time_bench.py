@@ -23,13 +23,18 @@ Run: `make bench` (or `.venv/bin/python bench/time_bench.py [--quick|--quality]`
 from __future__ import annotations
 
 import argparse
+import ast
 import random
+import re
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from clockcore import (
     duckling_reader,
@@ -238,11 +243,348 @@ def quality() -> None:
     )
 
 
+# --- External corpora (issue 60): text nobody here wrote, read from a local copy ---
+
+_GRAINS = ("Second", "Minute", "Hour", "Day", "Week", "Month", "Quarter", "Year")
+_DUCKLING_LANGUAGES = ("EN", "ES", "DE", "FR", "PT", "IT", "NL")
+_DUCKLING_ZONE = "Etc/GMT+2"  # Duckling's tests read at UTC-2 (Duckling/Testing/Types.hs)
+_DUCKLING_NOW = datetime(2013, 2, 12, 4, 30, tzinfo=ZoneInfo(_DUCKLING_ZONE))
+_DATEPARSER_LANGUAGES = {
+    "English": "en", "Spanish": "es", "German": "de", "French": "fr", "Portuguese": "pt",
+    "Italian": "it", "Dutch": "nl",
+    **{code: code for code in ("en", "es", "de", "fr", "pt", "it", "nl")},
+}  # fmt: skip
+_OUTCOMES = ("agree", "asked", "nothing", "convention", "another")
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    """One sentence of a public corpus, with the local instant it means at a grain."""
+
+    corpus: str
+    language: str
+    text: str
+    expected: datetime  # aware, in `zone`
+    grain: str
+    zone: str
+    now: datetime
+    until: datetime | None = None  # an interval's end, where the corpus gives one
+    elapsed: bool = False  # dateparser's offset cases: counted back from now ("ago")
+
+
+def _truncate(value: datetime, grain: str) -> tuple[int, ...]:
+    """The parts of a local time that `grain` fixes (a week: its ISO year and week)."""
+    if grain == "Week":
+        return tuple(value.isocalendar()[:2])
+    if grain == "Quarter":
+        return (value.year, (value.month - 1) // 3)
+    parts = (value.year, value.month, value.day, value.hour, value.minute, value.second)
+    keep = {"Year": 1, "Month": 2, "Day": 3, "Hour": 4, "Minute": 5, "Second": 6}[grain]
+    return parts[:keep]
+
+
+_EXAMPLES = re.compile(r"examples\s*\(datetime\w*(.*?)\)\s*\[(.*?)\]", re.DOTALL)
+_TUPLE = re.compile(r"\(\s*(\d+(?:\s*,\s*\d+){5})\s*\)")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def duckling_corpus(root: Path) -> tuple[list[External], Counter[str]]:
+    """Duckling's `allExamples` of the seven languages; unparsed entries are counted."""
+    found: list[External] = []
+    skipped: Counter[str] = Counter()
+    for code in _DUCKLING_LANGUAGES:
+        source = (root / "duckling" / "Duckling" / "Time" / code / "Corpus.hs").read_text("utf-8")
+        body = source[source.index("\nallExamples") :]
+        language = code.lower()
+        for head, strings in _EXAMPLES.findall(body):
+            texts = [s.replace('\\"', '"') for s in _STRING.findall(strings)]
+            tuples = _TUPLE.findall(head)
+            grain = re.search(r"\b(" + "|".join(_GRAINS) + r")\b", head)
+            if not tuples or grain is None:
+                skipped[language] += len(texts)
+                continue
+            # An interval is judged by its start; an open one ("until 3pm", "after
+            # 5") by the instant it names, which is what a reminder would take.
+            try:
+                expected, *until = (
+                    datetime(*[int(p) for p in t.split(",")], tzinfo=ZoneInfo(_DUCKLING_ZONE))  # type: ignore[misc]
+                    for t in tuples[:2]
+                )
+            except ValueError:  # a written-out impossible date
+                skipped[language] += len(texts)
+                continue
+            for text in texts:
+                case = (language, text, expected, grain.group(1), _DUCKLING_ZONE)
+                found.append(External("duckling", *case, _DUCKLING_NOW, *until))
+    return found, skipped
+
+
+def _literal_datetime(node: ast.expr) -> datetime | None:
+    """`datetime(2014, 9, 4)` or `datetime.datetime(...)` with literal ints, else None."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    if name != "datetime" or not all(
+        isinstance(a, ast.Constant) and isinstance(a.value, int) for a in node.args
+    ):
+        return None
+    return datetime(*[a.value for a in node.args], tzinfo=UTC)  # type: ignore[attr-defined]
+
+
+def _languages_by_line(source: str) -> dict[int, str | None]:
+    """Each line's language, from the section comments ("# French dates", "# es")."""
+    current: str | None = None
+    by_line: dict[int, str | None] = {}
+    for number, line in enumerate(source.splitlines(), 1):
+        if (section := re.fullmatch(r"\s*#\s*([A-Za-z-]+)(?: dates)?\s*", line)) is not None:
+            current = _DATEPARSER_LANGUAGES.get(section.group(1))
+        elif "parameterized.expand" in line:
+            current = None
+        by_line[number] = current
+    return by_line
+
+
+def _grain_of(value: datetime) -> str:
+    if value.second:
+        return "Second"
+    return "Minute" if value.hour or value.minute else "Day"
+
+
+def _delta_grain(delta: dict[str, int]) -> str:
+    smallest = {"seconds": "Second", "minutes": "Minute", "hours": "Hour"}
+    for unit in ("seconds", "minutes", "hours"):
+        if unit in delta:
+            return smallest[unit]
+    return "Day"
+
+
+def dateparser_corpus(root: Path) -> tuple[list[External], Counter[str]]:
+    """dateparser's test cases whose reference time and expected value are literal.
+
+    test_date_parser.py: the `(text, datetime)` lists read at RELATIVE_BASE
+    2012-11-13; test_freshness_date_parser.py: `ago=`/`in_future=` offsets from
+    2014-09-01 10:30 UTC; test_search.py: texts with one date and a literal
+    RELATIVE_BASE. Anything else in those lists is counted as skipped.
+    """
+    from dateutil.relativedelta import relativedelta
+
+    tests = root / "dateparser" / "tests"
+    found: list[External] = []
+    skipped: Counter[str] = Counter()
+    seen: set[tuple[str, str]] = set()
+
+    def add(language: str | None, text: object, expected: datetime | None, grain: str,
+            now: datetime, *, elapsed: bool = False) -> None:  # fmt: skip
+        if language is None:
+            return
+        if not isinstance(text, str) or expected is None:
+            skipped[language] += 1
+            return
+        if (language, text) in seen:
+            return
+        seen.add((language, text))
+        case = External("dateparser", language, text, expected, grain, "UTC", now, elapsed=elapsed)
+        found.append(case)
+
+    for name in ("test_date_parser.py", "test_freshness_date_parser.py", "test_search.py"):
+        source = (tests / name).read_text("utf-8")
+        by_line = _languages_by_line(source)
+        for function in ast.walk(ast.parse(source)):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            body = ast.get_source_segment(source, function) or ""
+            cases = [
+                call for decorator in function.decorator_list if isinstance(decorator, ast.Call)
+                for argument in decorator.args if isinstance(argument, ast.List)
+                for call in argument.elts if isinstance(call, ast.Call)
+            ]  # fmt: skip
+            base = re.search(r'"RELATIVE_BASE": datetime\((\d+), (\d+), (\d+)\)', body)
+            for case in cases:
+                language = by_line.get(case.lineno)
+                values = [a.value if isinstance(a, ast.Constant) else a for a in case.args]
+                options = {k.arg: k.value for k in case.keywords}
+                if name == "test_date_parser.py":
+                    if base is None or "PARSERS" in body or len(values) != 2:
+                        continue
+                    now = datetime(*map(int, base.groups()), tzinfo=UTC)
+                    expected = _literal_datetime(case.args[1])
+                    grain = _grain_of(expected) if expected else "Day"
+                    add(language, values[0], expected, grain, now)
+                elif name == "test_freshness_date_parser.py":
+                    if function.name not in ("test_relative_past_dates",
+                                             "test_relative_future_dates"):  # fmt: skip
+                        continue
+                    now = datetime(2014, 9, 1, 10, 30, tzinfo=UTC)
+                    offset = options.get("ago") or options.get("in_future")
+                    try:
+                        delta = ast.literal_eval(offset) if offset is not None else None
+                        sign = -1 if "ago" in options else 1
+                        shift = relativedelta(**delta) if isinstance(delta, dict) else None
+                    except (ValueError, TypeError):
+                        shift = None
+                    if shift is None or not isinstance(delta, dict):
+                        add(language, values[0] if values else None, None, "Day", now)
+                        continue
+                    add(language, values[0], now + sign * shift, _delta_grain(delta), now,
+                        elapsed=sign < 0)  # fmt: skip
+                elif function.name == "test_search_and_parse" and len(values) >= 3:
+                    language = values[0] if isinstance(values[0], str) else None
+                    language = language if language in _DATEPARSER_LANGUAGES else None
+                    setting = options.get("settings")
+                    reference = re.search(
+                        r"RELATIVE_BASE\W+datetime\.datetime\((\d+), (\d+), (\d+)\)",
+                        ast.get_source_segment(source, setting) or "" if setting else "",
+                    )
+                    pairs = case.args[2]
+                    if not isinstance(pairs, ast.List) or len(pairs.elts) != 1 or not reference:
+                        if language is not None:
+                            skipped[language] += 1
+                        continue
+                    pair = pairs.elts[0]
+                    expected = (
+                        _literal_datetime(pair.elts[1]) if isinstance(pair, ast.Tuple) else None
+                    )
+                    now = datetime(*map(int, reference.groups()), tzinfo=UTC)
+                    grain = _grain_of(expected) if expected else "Day"
+                    add(language, values[1], expected, grain, now)
+    return found, skipped
+
+
+def classify(case: External) -> tuple[str, str]:
+    """agree, asked, nothing or another (a confident other instant: the bad case),
+    with what was read (the local time, or the question)."""
+    result = parse_anchored_time(case.text, case.zone, case.now, language=case.language)
+    if result.needs_clarification:
+        return "asked", result.clarification_question or ""
+    if result.kind == "invalid" or result.start_instant is None:
+        return "nothing", result.reason or ""
+    tz = ZoneInfo(case.zone)
+    local = result.start_instant.astimezone(tz)
+    end = (result.end_instant or result.start_instant).astimezone(tz)
+    read = f"{local:%Y-%m-%d %H:%M}"
+    if _truncate(local, case.grain) == _truncate(case.expected, case.grain):
+        return "agree", read
+    if (rule := _convention(case, local, end)) is not None:
+        return "convention", f"{read} ({rule})"
+    return "another", read
+
+
+_YEAR = re.compile(r"(?<!\d)(?:1[5-9]|2\d)\d\d(?!\d)")
+_DECIMAL = re.compile(r"(\d+[.,]\d+)\s*(hours?|minutes?)", re.IGNORECASE)
+_CLOCK_ONLY = re.compile(r"(?:at\s+)?\d{1,2}:\d{2}")
+_YEARS_AHEAD = re.compile(r"\bin\s+\w+\s+years\b", re.IGNORECASE)
+_AGO_WORDS = re.compile(r"\b(?:ago|before|earlier|vor|hace|il y a|h[áa]|fa|geleden)\b", re.I)
+
+
+def _convention(case: External, local: datetime, end: datetime) -> str | None:
+    """Which of the corpora's conventions (bench/README.md) explains another instant, if any.
+
+    - inside: the corpus gives an interval ("morning" as 00:00-12:00, "the end of
+      the month" as its last days) and clockbot reads one documented point in it;
+    - forward: the corpus keeps a day or time already past (Duckling "3 in the
+      morning" read at 04:30 as today's 03:00, dateparser "Friday" as last
+      Friday); clockbot reads the next one, the same wall time a day, a week or a
+      year on, as a reminder means;
+    - elapsed: dateparser reads a bare duration ("3 min", "12 hrs") as time gone
+      by; clockbot counts it forward from now;
+    - fraction: dateparser drops a fraction ("in 3.5 hours" as 3 hours);
+    - 24-hour: Duckling reads a bare "4:15" as the next of 04:15 and 16:15;
+      clockbot reads it on the 24-hour clock, as written;
+    - first-of-month: Duckling reads "at 8 in 2 years" on the first of the
+      month three years on; clockbot on the same day of the month.
+    """
+    expected = case.expected
+    within = case.until is not None and expected <= local and end <= case.until
+    if within and end - local < timedelta(days=1):  # a point or a part of a day, not a day
+        return "inside"
+    wall = (expected.hour, expected.minute)
+    if expected < case.now < local and (local.hour, local.minute) == wall:
+        days = (local.date() - expected.date()).days
+        next_year = (local.year - expected.year, local.month, local.day) == (
+            1,
+            expected.month,
+            expected.day,
+        )
+        if days in (1, 7) or (next_year and not _YEAR.search(case.text)):
+            return "forward"
+    if (
+        _CLOCK_ONLY.fullmatch(case.text.strip())
+        and (local.hour - expected.hour) % 12 == 0
+        and local.minute == expected.minute
+    ):
+        return "24-hour"
+    if (
+        _YEARS_AHEAD.search(case.text)
+        and expected.day == 1
+        and (local.year, local.month, local.hour) == (expected.year, expected.month, expected.hour)
+    ):
+        return "first-of-month"
+    if case.elapsed and not _AGO_WORDS.search(case.text):
+        mirrored = case.now + (case.now - expected)
+        if _truncate(local, case.grain) == _truncate(mirrored, case.grain):
+            return "elapsed"
+    if (decimal := _DECIMAL.search(case.text)) is not None:
+        amount = float(decimal.group(1).replace(",", "."))
+        unit = (
+            timedelta(hours=1) if decimal.group(2).lower().startswith("h") else timedelta(minutes=1)
+        )
+        if _truncate(local, case.grain) == _truncate(case.now + amount * unit, case.grain):
+            return "fraction"
+    return None
+
+
+def external(root: Path, show: str | None) -> None:
+    """Agree / asked / nothing / another per language and corpus (bench/README.md)."""
+    print(f"external corpora under {root}, reader: {duckling_reader.reader_name()}")
+    header = f"  {'corpus':<11}{'lang':<5}{'n':>6}{'skipped':>8}" + "".join(
+        f"{name:>14}" for name in _OUTCOMES
+    )
+    for loader in (duckling_corpus, dateparser_corpus):
+        cases, skipped = loader(root)
+        corpus = loader.__name__.removesuffix("_corpus")
+        print(header + f"{'read+asked':>12}")
+        totals: Counter[str] = Counter()
+        start = time.perf_counter()
+        for language in ("en", "es", "de", "fr", "pt", "it", "nl"):
+            counts: Counter[str] = Counter()
+            for case in (c for c in cases if c.language == language):
+                outcome, read = classify(case)
+                counts[outcome] += 1
+                if outcome == show:
+                    local = case.expected.strftime("%Y-%m-%d %H:%M")
+                    print(f"    [{language}] {case.text!r}  expected {local} ({case.grain})"
+                          f"  read: {read}")  # fmt: skip
+            totals += counts
+            print(_outcome_row(corpus, language, counts, skipped[language]))
+        elapsed = time.perf_counter() - start
+        print(_outcome_row(corpus, "all", totals, sum(skipped.values())))
+        n = sum(totals.values())
+        print(f"  {corpus}: parse rate {n / elapsed:,.0f} sentences/s over {n}\n")
+
+
+def _outcome_row(corpus: str, language: str, counts: Counter[str], skipped: int) -> str:
+    n = sum(counts.values()) or 1
+    cells = "".join(f"{counts[name]:>7} {counts[name] / n:>5.1%}" for name in _OUTCOMES)
+    read_or_asked = (counts["agree"] + counts["asked"]) / n
+    size = f"{sum(counts.values()):>6}{skipped:>8}"
+    return f"  {corpus:<11}{language:<5}{size}{cells}{read_or_asked:>12.1%}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer rounds, for a smoke run")
     parser.add_argument("--quality", action="store_true", help="the corpus figures, no timing")
+    parser.add_argument(
+        "--external", type=Path, metavar="PATH",
+        help="read Duckling's and dateparser's corpora from PATH (bench/README.md), no timing",
+    )  # fmt: skip
+    parser.add_argument(
+        "--show", choices=_OUTCOMES, help="with --external: list the sentences of one outcome"
+    )
     args = parser.parse_args()
+    if args.external:
+        external(args.external, args.show)
+        return
     if args.quality:
         quality()
         return

@@ -96,6 +96,8 @@ class Reading:
         end_wall: for a range, the end a person means (Duckling's exclusive
             end less one grain), naive local; None for a single time.
         latent: Duckling's own doubt (a bare number); never chosen here.
+        open_range: an interval with one end only ("bis 10 Uhr", "after 5pm"):
+            `walls` holds that end; not a time to act on, so it is asked about.
     """
 
     start: int
@@ -105,6 +107,7 @@ class Reading:
     grain: str
     end_wall: datetime | None = None
     latent: bool = False
+    open_range: bool = False
 
 
 _switch = {"enabled": True}
@@ -261,8 +264,15 @@ def _reading(text: str, entity: dict[str, Any]) -> Reading | None:
         return Reading(start, end, text[start:end], walls, str(value["grain"]), latent=latent)
     if value.get("type") == "interval":
         low, high = value.get("from"), value.get("to")
-        if not low or not high:
-            return None  # "after 5pm", "before Friday": open, not a time to act on
+        if not low or not high:  # "after 5pm", "before Friday": open, not a time to act on
+            bound = low or high
+            if not bound or "value" not in bound:
+                return None
+            wall = _wall(bound["value"])
+            grain = str(bound.get("grain", "hour"))
+            return Reading(
+                start, end, text[start:end], (wall,), grain, latent=latent, open_range=True
+            )
         grain = str(high["grain"])
         step = _STEP.get(grain)
         if step is None:

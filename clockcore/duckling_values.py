@@ -47,6 +47,8 @@ def anchored(
     }
     if (late := clockforms.impossible_hour(reading.text)) is not None:
         raise NotATime(f"{late!r} is not a time: hours run 00–23")
+    if reading.open_range:  # "bis 10 Uhr", "nach 15 Uhr": a limit, not one time (read or ask)
+        return asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
     if reading.end_wall is not None and (to := clockforms.minutes_to(reading.text)) is not None:
         # "at 10 to 7 pm": 18:50 at its next occurrence, not a range from 10 to 7.
         wall = datetime.combine(reference.astimezone(tz).date(), time(*to))
@@ -60,7 +62,7 @@ def anchored(
             if not clockforms.start_is_pm(reading.text) or begin + _HALF_DAY >= reading.end_wall:
                 return asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
             begin += _HALF_DAY  # "between 2 and 4pm"
-        if not clockforms.range_is_written(reading.text):
+        if not clockforms.range_is_written(reading.text) or not _start_written(reading, begin):
             return asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
         first = point(begin, tz, anchor, base, "absolute")
         last = point(reading.end_wall, tz, anchor, base, "absolute")
@@ -124,10 +126,33 @@ _PAST_OR_YEAR = re.compile(
 )
 
 
+def _start_written(reading: duckling_reader.Reading, begin: datetime) -> bool:
+    """Whether a range of hours that starts at midnight says midnight.
+
+    Duckling reads "from 9 to 5 tomorrow" as 00:00-05:00: a start no one wrote.
+    A range written in words ("this evening", "from nine to eleven") passes.
+    """
+    numbers = {int(n) for n in re.findall(r"(?<![\d:.])\d{1,2}(?!\d)", reading.text)}
+    if reading.grain not in ("minute", "hour") or not numbers or begin.hour != 0:
+        return True
+    return bool({0, 12, 24} & numbers) or _MIDNIGHT.search(reading.text) is not None
+
+
+_MIDNIGHT = re.compile(
+    r"midnight|mitternacht|minuit|medianoche|meia-noite|mezzanotte|middernacht|night|nacht|"
+    r"nuit|noche|noite|notte",
+    re.IGNORECASE,
+)
+
+
 def _next_year(
     reading: duckling_reader.Reading, anchor: Anchor, reference: datetime
 ) -> ParseResult | None:
-    """The same words read from next January 1st: the next occurrence of a yearly date."""
+    """The same words read from next January 1st: the next occurrence of a yearly date.
+
+    Only a reading in the same month is one: words relative to now ("this month",
+    "this week") read from January name another day, not next year's.
+    """
     local = reference.astimezone(anchor.tz)
     january = datetime.combine(date(local.year + 1, 1, 1), time())  # naive: a wall time
     reread = [
@@ -137,6 +162,8 @@ def _next_year(
     ]
     if len(reread) != 1 or reread[0].grain != reading.grain:
         return None
+    if reread[0].walls[0].month != reading.walls[0].month:
+        return None  # "the first Monday of this month" read from January is January's
     moved = replace(reread[0], start=reading.start, end=reading.end)
     found = anchored(moved, anchor, reference, again=False)
     return found if (found.start_instant or reference) > reference else None

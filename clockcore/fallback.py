@@ -62,6 +62,37 @@ def _unread_number(text: str, found: datetime) -> str | None:
     return None
 
 
+_SHIFT = timedelta(hours=3, minutes=17)
+# Words that say which way an amount of time runs, or name a day: "2 days ago", "hace
+# una hora", "in 3 Tagen", "yesterday". Without one, "3 min" or "16u" is no time.
+_DIRECTED = re.compile(
+    r"[+-]|\b(?:now|jetzt|maintenant|ahora|agora|nu|ago|in|im|en|entro|from\s+now|later|before|after|earlier|hence|dans|il\s+y\s*a|depuis|hace|"
+    r"dentro|vor|seit|nach|sp[äa]ter|fr[üu]her|h[áa]|faz|daqui|em|atr[áa]s|fa|tra|fra|dopo|"
+    r"geleden|over|binnen|later|terug|yesterday|tomorrow|today|hier|demain|aujourd|ayer|"
+    r"mañana|manana|hoy|gestern|morgen|heute|ontem|amanh[ãa]|hoje|ieri|domani|oggi|gisteren|"
+    r"vandaag|next|last|prochain|dernier|pr[óo]xim|pasad|n[äa]chst|letzt|scors|prossim|"
+    r"volgend|vorig)",
+    re.IGNORECASE,
+)
+
+
+def _counted_from_now(parser, text: str, reference: datetime, found: datetime) -> bool:  # type: ignore[no-untyped-def]
+    """Whether dateparser read `text` as an amount from now ("16u", "3 min", "il ya deux heures").
+
+    Read from a "now" 3h17m later, such a reading moves by exactly as much; a
+    written date or clock time does not. An amount without "in" or "ago" is no
+    reminder time: "the call takes 15 min" (docs/time-rules.md).
+    """
+    parser._settings.RELATIVE_BASE = reference + _SHIFT
+    try:
+        again = parser.get_date_data(text)["date_obj"]
+    except (ValueError, OverflowError, LookupError, TypeError):
+        return False
+    finally:
+        parser._settings.RELATIVE_BASE = reference
+    return again is not None and again - found == _SHIFT
+
+
 def _written_in_capitals(text: str, zone: object) -> bool:
     """Whether the zone abbreviation dateparser took out of `text` is written as one (IST)."""
     name = zone if isinstance(zone, str) else getattr(zone, "tzname", lambda _: None)(None)
@@ -106,6 +137,10 @@ def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> P
     found = data["date_obj"]
     parts = data["parts"] or ()
     if found is None or "day" not in parts or "month" not in parts:
+        return None
+    if not _DIRECTED.search(stripped) and _counted_from_now(
+        parser, stripped, local_reference, found
+    ):
         return None
     base: dict[str, object] = {"matched_text": text.strip()}
     if anchor is None:

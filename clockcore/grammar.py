@@ -191,7 +191,7 @@ _SCANNER = re.compile(
         (?:[T\ ](?P<iso_h>\d{{1,2}}):(?P<iso_min>\d{{2}})(?::(?P<iso_s>\d{{2}}))?)?\b)
     | (?P<offset>\b(?:UTC|GMT)\s?[+\-−]\s?\d{{1,2}}(?::?\d{{2}})?\b)
     | (?P<relative>\bin\s+(?P<rel_in>{_DURATION})\b
-        | \b(?P<rel_post>{_DURATION})\s+(?P<rel_dir>from\s+now|later|ago)\b)
+        | (?<![\d][.,])\b(?P<rel_post>{_DURATION})\s+(?P<rel_dir>from\s+now|later|ago)\b)
     | (?P<numdate>(?:\b(?P<nd_lead>on|by|until|till|before|after|from|due)\s+)?
         \b(?P<nd_a>\d{{1,2}})/(?P<nd_b>\d{{1,2}})(?:/(?P<nd_y>\d{{4}}|\d{{2}}))?(?![\d/]))
     | (?P<monthday>\b(?P<md_month>{_MONTH_RE})\.?\s+(?P<md_day>\d{{1,2}})(?:st|nd|rd|th)?

@@ -182,8 +182,16 @@ def _numeric_date(
         raise NotATime(f"{shown!r} is not a date")
     if not year_text:
         return _next_month_day(today, month, day, shown)
-    year = int(year_text) + (2000 if len(year_text) == 2 else 0)
+    year = int(year_text)
+    if len(year_text) == 2:
+        year += 2000
+        if abs(year - today.year) > _NEAR_CENTURY:  # "28/05/83": 1983 or 2083?
+            raise AmbiguousText(f"Does {shown} mean the year {year - 100} or {year}?")
     return _valid_date(year, month, day, shown)
+
+
+_NEAR_CENTURY = 20
+"""How near now 20yy must be for a two-digit year to read as it (docs/time-rules.md)."""
 
 
 def _date(token: Token, text: str, today: date, day_first: bool | None = None) -> date:

@@ -44,6 +44,7 @@ from clockcore.grammar_values import combine
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
 from clockcore.reading import leftover, number_order, safety
+from clockcore.reading.which_week import which_week
 from clockcore.second_reader import (
     LEFTOVER_QUESTION,
     duckling_only,
@@ -108,6 +109,7 @@ def _parse_whole(
     found = read(text)
     if starts := leftover.open_starts(text):
         found = safety.open_range(text, found, starts, read)
+    found = which_week(text, found, reference, languages)
     return safety.nothing_left(text, found)
 
 

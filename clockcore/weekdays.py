@@ -157,7 +157,7 @@ _DAY_WORDS = (
     (re.compile(
         r"\b(?:(?:the\s+)?day\s+after\s+tomorrow|pasado\s+mañana|pasado\s+manana|übermorgen|"
         r"uebermorgen|après-demain|apres-demain|depois\s+de\s+amanhã|depois\s+de\s+amanha|"
-        r"dopodomani|overmorgen)\b", re.IGNORECASE), 2),
+        r"dopodomani|dopo\s+domani|overmorgen)\b", re.IGNORECASE), 2),
     (re.compile(
         r"\b(?:tomorrow|tmrw|demain|amanhã|amanha|domani)\b"
         r"|(?<!\bla\s)(?<!\bpor\sla\s)(?<!\ben\sla\s)\bmañana\b(?!\s+de\s+la)"

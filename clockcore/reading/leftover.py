@@ -20,14 +20,21 @@ from clockcore.reading.words import table
 
 __all__ = [
     "APPROXIMATE_QUESTION",
+    "DAY_QUESTION",
     "HOUR_QUESTION",
     "LEFTOVER_QUESTION",
+    "TWELVE_QUESTION",
     "Part",
+    "day_not_as_written",
     "folded",
     "hour_not_as_written",
     "left_beside",
     "open_starts",
+    "part_edge",
+    "phrases",
+    "time_in_a_day",
     "time_like_parts",
+    "twelve_beside_part",
     "unclear_approximation",
 ]
 
@@ -40,6 +47,8 @@ HOUR_QUESTION = (
     "{written!r} reads as {read} here, not as written: which time do you mean? "
     "Write it as, say, '09:30' or '21:30'."
 )
+DAY_QUESTION = "{text!r} reads as {read}, not the day {day} written there: which date do you mean?"
+TWELVE_QUESTION = "{text!r}: do you mean 12:00 noon or 00:00 midnight?"
 APPROXIMATE_QUESTION = (
     "{part!r} could be in the morning or in the evening: which do you mean? "
     "Write it as, say, '6am' or '18:00'."
@@ -61,8 +70,12 @@ class Part:
     written_form: bool = False  # one written date or clock form ("15e", "9 Uhr")
 
 
+@lru_cache(maxsize=64)
 def folded(text: str) -> str:
-    """`text` lower-cased without accents, one character for each character of `text`."""
+    """`text` lower-cased without accents, one character for each character of `text`.
+
+    Cached: the checks of one reading each fold the same message.
+    """
     return "".join(_fold_char(c) for c in text)
 
 
@@ -78,7 +91,7 @@ def _words(name: str) -> frozenset[str]:
     return frozenset(folded(w) for w in table(name))
 
 
-def _phrases(*names: str) -> re.Pattern[str]:
+def phrases(*names: str) -> re.Pattern[str]:
     """A pattern of every word or phrase of the tables, longest first, on folded text."""
     found = {folded(w) for name in names for w in table(name)}
     ordered = sorted(found, key=len, reverse=True)
@@ -88,7 +101,7 @@ def _phrases(*names: str) -> re.Pattern[str]:
     )
 
 
-_ALWAYS = _phrases("WEEKDAYS", "MONTHS", "DAY_WORDS", "PARTS_OF_DAY")
+_ALWAYS = phrases("WEEKDAYS", "MONTHS", "DAY_WORDS", "PARTS_OF_DAY")
 _LOOSE = _words("LOOSE")
 _COMPOUND_STEMS = tuple(w for w in _words("WEEKDAYS") if len(w) >= 6 and " " not in w)
 _HOUR_WORDS = "|".join(sorted(_words("HOUR_WORDS"), key=len, reverse=True))
@@ -96,7 +109,11 @@ _CLOCK_WORDS = "|".join(
     re.escape(w) for w in sorted(_words("CLOCK_WORDS") | {"h", "u"}, key=len, reverse=True)
 )
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-_ARTICLES = r"(?:(?:the|le|la|les|las|los|el|de|das|do|da|di|del|dei|het)\s+)?"
+_ARTICLES = (
+    r"(?:(?:the|le|la|les|las|los|el|de|das|do|da|di|del|dei|het)\s+)?"
+    r"(?:(?:environ|about|around|approximately|etwa|ungefahr|circa|ca|cerca\s+de|"
+    r"alrededor\s+de|ongeveer|verso)\s+)?"  # "il y a environ 20 heures"
+)
 _NUMBER = rf"(?:\d{{1,4}}(?:[:.h]\d{{2}})?(?!\d)|(?:{_HOUR_WORDS})(?![^\W\d_]))"
 
 
@@ -125,6 +142,7 @@ _SHAPES = re.compile(
     r"|\d{1,2}\.\d{1,2}\.(?!\d)"  # 3.2.
     r"|\d{1,2}/\d{1,2}"  # 25/12
     r"|\d{1,2}-\d{1,2}"  # 25-12
+    r"|\d{1,2}(?=\s+[-–]\s+\d{1,2}\s*[^\W\d_])"  # the 5 of "5 - 11 oct."
     r"|\d{1,2}:\d{2}"  # 9:30
     r"|\d{1,2}(?:[.:]\d{2})?\s*(?:[ap]\.?\s?m\b\.?|[ap]\b)"  # 7pm, 7.30 p.m., 7p
     rf"|\d{{1,2}}(?:[.:h]\d{{2}})?\s*(?:{_CLOCK_WORDS})(?:\d{{2}})?(?![^\W\d_])"  # 9h, 9 Uhr, 9u30
@@ -133,6 +151,14 @@ _SHAPES = re.compile(
     r"|\d{1,2}(?:st|nd|rd|th|º|ª|er|eme|ème|e|de|te|ste)(?![^\W\d_])"  # 15th, 1er, 3e
     r")(?!\d)",
     re.IGNORECASE,
+)
+# An amount of time counted from now: "in one hour", "dans 2 heures", "over 3 dagen".
+_AMOUNT_AHEAD = re.compile(
+    r"(?<![^\W_])(?:in|within|after|dans|en|in|tra|fra|over|binnen|na|dentro\s+de|daqui\s+a|em|"
+    rf"entro|nach)\s+(?:\d+(?:[.,]\d+)?|an?|{_HOUR_WORDS}|ein(?:e[mnr]?)?|une?|uma?|una?|een)\s*"
+    r"(?:sec|seg|min|minut|hour|hr|h\b|stund|std|heure|hora|ora\b|ore\b|uur|uren|u\b|"
+    r"day|dag|tag|dia|jour|giorn|week|woche|semaine|semana|settiman|weken|"
+    r"month|monat|mois|mes|maand|year|jahr|ans?\b|annee|ano|anni|anno|jaar)[^\W\d_]*"
 )
 _HOUR_WORD_CLOCK = re.compile(rf"(?<![^\W_])(?:{_HOUR_WORDS})\s+(?:{_CLOCK_WORDS})(?![^\W_])")
 _ISH = re.compile(r"(?<![^\W_])ish(?![^\W_])")
@@ -159,6 +185,8 @@ def time_like_parts(text: str) -> list[Part]:
     for found in _SHAPES.finditer(low):
         parts.append(Part(found.start(), found.end(), found.span(), written_form=True))
     for found in _HOUR_WORD_CLOCK.finditer(low):
+        parts.append(Part(found.start(), found.end(), found.span()))
+    for found in _AMOUNT_AHEAD.finditer(low):
         parts.append(Part(found.start(), found.end(), found.span()))
     for found in _ISH.finditer(low):
         parts.append(Part(found.start(), found.end(), found.span()))
@@ -219,7 +247,8 @@ def hour_not_as_written(text: str, span: tuple[int, int], hour: int) -> str | No
 
 _COMPOUND_PART = re.compile(r"[^\W\d_]+(?:abend|avond|morgen|middag|nacht|ochtend|mittag)\b")
 _DURATION_BEFORE = re.compile(
-    r"(?:\b(?:in|en|dans|em|tra|fra|over|binnen|daqui a|dentro de|entro|within)\s+)(?:\S+\s+)?$"
+    r"(?:\b(?:in|en|dans|em|tra|fra|over|binnen|daqui a|dentro de|entro|within|hace|ha|faz|vor|"
+    r"il y a)\s+)(?:\S+\s+)?$"
 )
 _MINUS_AFTER = re.compile(r"\s*(?:moins|menos|meno|vor|voor|to|before)\b")
 
@@ -249,13 +278,19 @@ def left_beside(text: str, span: tuple[int, int]) -> str | None:
         overlap = core_start < end and start < core_end
         uncovered = text[core_start : max(core_start, start)] + text[min(core_end, end) : core_end]
         others = text[start:core_start] + text[core_end:end]  # the rest of the reading
-        if overlap and part.written_form and not re.search(r"\d", uncovered + others):
+        if (
+            overlap
+            and part.written_form
+            and not re.search(r"\d", uncovered + others)
+            and not _HALF_OF_DAY.fullmatch(uncovered)  # "5p" read as "5" lost its pm
+        ):
             continue  # "de 15e" read as "de 15": one written form cut short, its only number
         return text[part.start : part.end]
     return None
 
 
-_PART_OF_DAY = _phrases("PARTS_OF_DAY")
+_PART_OF_DAY = phrases("PARTS_OF_DAY")
+_HALF_OF_DAY = re.compile(r"\s*[ap]\.?\s?m?\.?", re.IGNORECASE)
 _NIGHT_WORDS = re.compile(
     r"(?<![^\W_])(?:tonight|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|stasera|"
     r"stamattina|stamani|stanotte|anoche)(?![^\W\d_])"
@@ -289,3 +324,97 @@ def unclear_approximation(text: str) -> str | None:
             continue  # "around 4pm", "gegen 6 Uhr", "vers 9h": written as a clock time
         return text[approximate.start() : approximate.end()]
     return None
+
+
+_TWELVE = re.compile(r"(?<![\d:.])12(?![\d]|\s*[ap]\.?\s?m\b|[:.h]\d)")
+_NOON_OR_MIDNIGHT = re.compile(
+    r"(?<![^\W_])(?:noon|midday|midnight|mittag|mitternacht|midi|minuit|mediodia|medianoche|"
+    r"meio-dia|meia-noite|mezzogiorno|mezzanotte|middernacht|middags?)(?![^\W\d_])"
+)
+
+
+def twelve_beside_part(text: str, span: tuple[int, int]) -> bool:
+    """ "this morning at 12", "ce soir à 12h": a part of the day with a bare 12 in the reading.
+
+    Readers take noon (or midnight) for it; the words say neither (docs/time-rules.md).
+    """
+    start, end = span
+    low = folded(text)
+    has_part = _PART_OF_DAY.search(low, start, end) or _NIGHT_WORDS.search(low, start, end)
+    if not has_part or _NOON_OR_MIDNIGHT.search(low, start, end):
+        return False
+    return _TWELVE.search(low, start, end) is not None
+
+
+_CLOCK_IN_DAY = re.compile(
+    r"(?<!\d)\d{1,2}(?::\d{2}|h\d{2}|\s*[ap]\.?\s?m\b|\s*(?:uhr|uur|heures?|horas?|ore)\b|h\b)"
+)
+
+
+def time_in_a_day(text: str, span: tuple[int, int]) -> str | None:
+    """A clock time or an amount from now inside a reading of whole days, as written.
+
+    "today in one hour" read as all of today has dropped the hour: what the
+    reading holds it must have read (docs/time-rules.md).
+    """
+    start, end = span
+    low = folded(text)
+    for amount in _AMOUNT_AHEAD.finditer(low, start, end):
+        if _WITHIN_A_DAY.search(amount.group()):  # "in 2 weeks" is a day; "in 2 hours" is not
+            return text[amount.start() : amount.end()]
+    found = _CLOCK_IN_DAY.search(low, start, end)
+    return None if found is None else text[found.start() : found.end()]
+
+
+_WITHIN_A_DAY = re.compile(
+    r"\d\s*(?:h|u)\b|\s(?:sec|seg|min|minut|hour|hr|stund|std|heure|hora|ora|ore|uur|uren|u)[^\W\d_]*$"
+)
+
+
+_MONTH_NAMES = "|".join(
+    re.escape(w) for w in sorted(_words("MONTHS") | {"sept", "sep", "oct", "nov", "dec", "jan",
+                                                     "feb", "mar", "apr", "aug"}, key=len,
+                                 reverse=True)
+)  # fmt: skip
+_DAY_BEFORE_MONTH = re.compile(
+    rf"(?<![\d:.,])(?P<day>\d{{1,2}})(?:st|nd|rd|th|er|º|ª|\.)?\s+(?:(?:de|of|di|van)\s+)?"
+    rf"(?:{_MONTH_NAMES})(?![^\W\d_])"
+)
+_DAY_AFTER_MONTH = re.compile(
+    rf"(?<![^\W_])(?:{_MONTH_NAMES})\.?\s+(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:.h])"
+)
+
+
+def day_not_as_written(text: str, span: tuple[int, int], day: int) -> str | None:
+    """A day of the month written beside a month name in the reading ("21 de abril") that the
+    reading does not hold, as written; or None.
+
+    Duckling reads "a 21 de abril de 1890" as 1 April at 21:00: the day became an hour.
+    """
+    start, end = span
+    low = folded(text)
+    for pattern in (_DAY_BEFORE_MONTH, _DAY_AFTER_MONTH):
+        for found in pattern.finditer(low, start, end):
+            if int(found.group("day")) != day:
+                return text[found.start() : found.end()]
+    return None
+
+
+_PART_EDGE = re.compile(
+    r"(?<![^\W_])(?:fin|debut|end|beginning|start|late|early|ende|anfang|final|inicio|principio|"
+    r"fine|inizio|eind|begin|laat|vroeg|spat|tarda)"
+    r"\s+(?:(?:de\s+la|de\s+l'|de|d'|of\s+the|of|in\s+the|des|del|della|dell'|da|do|van\s+de|"
+    r"der|des|am)\s*)?"
+    rf"(?:{'|'.join(sorted(_words('PARTS_OF_DAY'), key=len, reverse=True))})"
+)
+
+
+def part_edge(text: str, span: tuple[int, int]) -> str | None:
+    """ "en fin d'après-midi", "late evening", "Ende des Nachmittags" in a reading, as written.
+
+    A part of the day reads as one documented hour; its end or start is
+    another hour no table holds, so a reading of it is asked about.
+    """
+    start, end = span
+    found = _PART_EDGE.search(folded(text), start, end)
+    return None if found is None else text[found.start() : found.end()]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from clockcore import cues
 from clockcore.grammar import ZONE_KINDS, scan_text
@@ -20,7 +20,7 @@ from clockcore.parse_result import ParseResult
 from clockcore.reading import leftover
 from clockcore.zones import zone_from_label
 
-__all__ = ["Reader", "clock_not_year", "nothing_left", "open_range"]
+__all__ = ["YEAR_OR_CLOCK_QUESTION", "Reader", "clock_not_year", "nothing_left", "open_range"]
 
 Reader = Callable[[str], ParseResult]
 """Reads a text (the same length as the message) as `parse_anchored_time` would."""
@@ -39,6 +39,10 @@ def open_range(
     (docs/time-rules.md). Otherwise the first reading stays, and the leftover rule
     asks about the start word.
     """
+    if found.start_instant is not None and not found.needs_clarification and found.span:
+        begin, end = found.span
+        if all(begin <= word and number <= end for (word, _), (_, number) in starts):
+            return found  # "from 4 to 6 of May": read whole, start word and all
     chars = list(text)
     for (word_start, word_end), _ in starts:
         chars[word_start:word_end] = " " * (word_end - word_start)
@@ -46,8 +50,12 @@ def open_range(
     if again.start_instant is None or again.needs_clarification or again.span is None:
         return found
     begin, end = again.span
+    local = again.start_instant.astimezone(zone_from_label(again.zone or "UTC"))
     for (word_start, _), (number_start, number_end) in starts:
         if begin <= number_start and number_end <= end:
+            hour = re.match(r"\d{1,2}(?!\d)", text[number_start:number_end])
+            if hour and int(hour.group()) not in (local.hour, local.hour % 12 or 12):
+                return found  # "from 9 to 5" read again as 04:51: not the start written
             begin = min(begin, word_start)
     return replace(again, span=(begin, end), matched_text=text[begin:end])
 
@@ -73,6 +81,27 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
     local = found.start_instant.astimezone(zone_from_label(found.zone or "UTC"))
     if (left := leftover.left_beside(scanned, span)) is not None:
         question = leftover.LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
+    elif (
+        found.end_instant is not None
+        and found.end_instant - found.start_instant >= _MOST_OF_A_DAY
+        and (dropped := leftover.time_in_a_day(scanned, span)) is not None
+    ):
+        question = leftover.LEFTOVER_QUESTION.format(read=found.matched_text, left=dropped)
+    elif (
+        found.end_instant is not None
+        and found.end_instant - found.start_instant <= _MOST_OF_A_DAY + _HOUR
+        and (written := leftover.day_not_as_written(scanned, span, local.day)) is not None
+    ):
+        question = leftover.DAY_QUESTION.format(text=written, read=f"{local:%Y-%m-%d %H:%M}",
+                                                day=re.sub(r"\D", "", written))  # fmt: skip
+    elif (
+        found.end_instant is not None
+        and found.end_instant - found.start_instant < _MOST_OF_A_DAY
+        and (edge := leftover.part_edge(scanned, span))
+    ):
+        question = f"Which time do you mean by {edge!r}?"
+    elif found.start_instant == found.end_instant and leftover.twelve_beside_part(text, span):
+        question = leftover.TWELVE_QUESTION.format(text=found.matched_text)
     elif found.start_instant == found.end_instant and (
         other := leftover.hour_not_as_written(scanned, span, local.hour)
     ):
@@ -87,12 +116,20 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
     )  # fmt: skip
 
 
+_MOST_OF_A_DAY = timedelta(hours=23)
+_HOUR = timedelta(hours=1)  # a whole day, even one that loses an hour to DST
+
 # Four digits right after a date: "7 Jan 1045", "am 3.2. 0930".
 _FOUR_AFTER_DATE = re.compile(
     r"(?:[^\W\d_]{3,}\.?|\d{1,2}[./]\d{1,2}\.?|\d{1,2}(?:st|nd|rd|th|\.)?),?\s+(\d{4})(?!\d)"
 )
 _NEAR_YEARS = 10
 """How far from now a year must be before four digits that are a clock time read as one."""
+
+
+_PLAUSIBLE_YEARS = (1900, 2099)
+"""Four digits in this range may be a year as well as a clock time: then clockbot asks."""
+YEAR_OR_CLOCK_QUESTION = "In {text!r}, is {digits} the year {digits} or the time {clock}?"
 
 
 def clock_not_year(text: str, found: ParseResult, reference: datetime, read: Reader) -> ParseResult:
@@ -113,6 +150,13 @@ def clock_not_year(text: str, found: ParseResult, reference: datetime, read: Rea
             continue
         if hour > 23 or minute > 59:
             continue
+        if not leading_zero and _PLAUSIBLE_YEARS[0] <= int(digits) <= _PLAUSIBLE_YEARS[1]:
+            # "3. Okt 1950": the year 1950 or 19:50? Both read whole; ask.
+            return replace(
+                found, start_instant=None, end_instant=None, needs_clarification=True,
+                clarification_question=YEAR_OR_CLOCK_QUESTION.format(
+                    text=found.matched_text, digits=digits, clock=f"{hour:02d}:{minute:02d}"),
+            )  # fmt: skip
         at = match.start(1)
         again = read(f"{text[:at]}{hour}:{minute:02d}{text[at + 4 :]}")
         if again.start_instant is None or again.needs_clarification:

@@ -452,7 +452,6 @@ DAY_WORD_ROWS: list[tuple[str, Expect]] = [
     ("friday", whole_day(weekday(4))),
     ("Friday", whole_day(weekday(4))),
     ("on Friday", whole_day(weekday(4))),
-    ("next friday", whole_day(weekday(4))),
     ("monday", whole_day(weekday(0))),
     ("tuesday", whole_day(weekday(1))),
     ("wednesday", whole_day(weekday(2))),
@@ -467,6 +466,26 @@ def test_day_words_are_whole_local_days(text: str, expect: Expect, zone: str) ->
     def check(ref: datetime) -> None:
         result = check_span(text, zone, ref, expect(zone, ref), "absolute")
         check_caller_zone(result, zone)
+
+    over_refs(check)
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_next_weekday_later_this_week_asks_which_week(zone: str) -> None:
+    # "next Friday" said earlier in Friday's own week is this week's or next week's
+    # (docs/time-rules.md): a question with both days; from Friday on, the coming one.
+    def check(ref: datetime) -> None:
+        today = local_today(zone, ref)
+        friday = next_weekday(today, 4)
+        if today.weekday() >= 4:
+            check_span("next friday", zone, ref, day_span(zone, friday), "absolute")
+            return
+        result = parse_anchored_time("next friday", zone, ref)
+        assert result.needs_clarification, describe(result)
+        assert result.start_instant is None
+        after = friday + timedelta(days=7)
+        wanted = (day_span(zone, friday)[0], day_span(zone, after)[0])
+        assert result.candidates == wanted, describe(result)
 
     over_refs(check)
 

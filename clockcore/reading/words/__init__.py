@@ -23,11 +23,14 @@ TABLES = (
     "HOUR_WORDS",
     "LOOSE",
     "MONTHS",
+    "NEXT_WORDS",
     "PARTS_OF_DAY",
     "RANGE_WORDS",
     "START_WORDS",
+    "THIS_WORDS",
     "TIME_PREPOSITIONS",
     "WEEKDAYS",
+    "WEEK_WORDS",
 )
 """The tables every language's words file defines (each a tuple of str)."""
 

@@ -12,8 +12,12 @@ HOUR_WORDS = ("eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht"
 CLOCK_WORDS = ("uhr",)
 TIME_PREPOSITIONS = ("um",)
 APPROXIMATIONS = ("gegen", "etwa", "ungefähr", "circa", "ca", "zirka", "so gegen")
-RANGE_WORDS = ("ab", "bis", "seit", "nach", "vor", "spätestens", "frühestens", "nicht vor",
-               "bis spätestens", "ab spätestens")  # fmt: skip
+RANGE_WORDS = ("ab", "bis", "seit", "nach", "vor", "spätestens", "frühestens",
+               "nicht vor", "bis spätestens", "ab spätestens", "weniger als",
+               "mehr als", "innerhalb")  # fmt: skip
 START_WORDS = ("ab", "frühestens")
 DAY_ARTICLES = ("am", "den", "vom", "zum", "bis zum")
 LOOSE = ("mai", "jan", "feb", "mär", "apr", "aug", "sep", "sept", "okt", "nov", "dez")
+NEXT_WORDS = ("nächsten", "nächster", "nächstem", "kommenden", "kommender")
+THIS_WORDS = ("diesen", "dieser", "diesem")
+WEEK_WORDS = ("woche",)

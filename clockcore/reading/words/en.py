@@ -20,8 +20,9 @@ TIME_PREPOSITIONS = ("at", "@")
 APPROXIMATIONS = ("around", "about", "approximately", "approx", "roughly", "circa",
                   "round about")  # fmt: skip
 """Words before a number that make it an approximate time."""
-RANGE_WORDS = ("from", "after", "since", "until", "till", "til", "before", "by", "starting",
-               "starting at", "no later than", "not before")  # fmt: skip
+RANGE_WORDS = ("from", "after", "since", "until", "till", "til", "before", "by",
+               "starting", "starting at", "no later than", "not before", "less than",
+               "more than", "within")  # fmt: skip
 """Start and end words before a number or an hour word: an open range."""
 START_WORDS = ("from", "starting", "starting at", "starting from", "as of")
 """Start words of an open range ("from 6pm"): the reading is its start."""
@@ -30,3 +31,9 @@ DAY_ARTICLES = ("on the",)
 LOOSE = ("mon", "tue", "wed", "thu", "thur", "fri", "sat", "sun", "jan", "feb", "mar", "march",
          "apr", "may", "jun", "jul", "aug", "august", "sep", "oct", "nov", "dec")  # fmt: skip
 """Time words that are other words too ("may", "sun"): time-like only beside a number."""
+NEXT_WORDS = ("next", "coming")
+"""Words beside a weekday that may skip this week's ("next Wednesday", "vendredi prochain")."""
+THIS_WORDS = ("this",)
+"""Words before a weekday that keep to this week ("this Friday")."""
+WEEK_WORDS = ("week",)
+"""The week itself: "Thursday next week" names its week."""

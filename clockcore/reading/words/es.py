@@ -13,7 +13,10 @@ TIME_PREPOSITIONS = ("a las", "a la")
 APPROXIMATIONS = ("sobre las", "hacia las", "alrededor de", "cerca de", "a eso de",
                   "aproximadamente")  # fmt: skip
 RANGE_WORDS = ("desde", "a partir de", "hasta", "después de", "antes de", "no antes de",
-               "desde las", "hasta las")  # fmt: skip
+               "desde las", "hasta las", "hace", "menos de", "más de", "dentro de")  # fmt: skip
 START_WORDS = ("desde", "a partir de", "desde las", "después de", "después de las")
 DAY_ARTICLES = ("el", "el día")
 LOOSE = ("tarde", "ene", "abr", "ago", "dic")
+NEXT_WORDS = ("próximo", "próxima", "que viene")
+THIS_WORDS = ("este", "este mismo")
+WEEK_WORDS = ("semana",)

@@ -10,7 +10,11 @@ HOUR_WORDS = ("une", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "
 CLOCK_WORDS = ("heure", "heures")
 TIME_PREPOSITIONS = ("à",)
 APPROXIMATIONS = ("vers", "environ", "aux alentours de", "autour de", "sur les coups de")
-RANGE_WORDS = ("à partir de", "après", "depuis", "jusqu'à", "avant", "dès", "pas avant")
+RANGE_WORDS = ("à partir de", "après", "depuis", "jusqu'à", "avant", "dès", "pas avant",
+               "il y a", "il ya", "moins de", "plus de", "en", "dans")  # fmt: skip
 START_WORDS = ("à partir de", "après", "dès")
 DAY_ARTICLES = ("le",)
 LOOSE = ("hier", "mai", "janv", "févr", "avr", "juil", "oct", "nov", "déc")
+NEXT_WORDS = ("prochain", "prochaine")
+THIS_WORDS = ("ce", "cette")
+WEEK_WORDS = ("semaine",)

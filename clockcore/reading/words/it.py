@@ -12,8 +12,12 @@ HOUR_WORDS = ("una", "due", "tre", "quattro", "cinque", "sei", "sette", "otto", 
 CLOCK_WORDS = ("ore",)
 TIME_PREPOSITIONS = ("alle", "all'", "per le")
 APPROXIMATIONS = ("verso", "verso le", "circa", "intorno alle", "più o meno")
-RANGE_WORDS = ("dalle", "dall'", "dopo", "dopo le", "fino alle", "fino a", "entro", "entro le",
-               "prima delle", "a partire da", "a partire dalle", "da")  # fmt: skip
+RANGE_WORDS = ("dalle", "dall'", "dopo", "dopo le", "fino alle", "fino a", "entro",
+               "entro le", "prima delle", "a partire da", "a partire dalle", "da",
+               "meno di", "più di")  # fmt: skip
 START_WORDS = ("dalle", "dall'", "dopo", "dopo le", "a partire da", "a partire dalle", "da")
 DAY_ARTICLES = ("il",)
 LOOSE = ("sera", "gen", "mag", "giu", "lug", "ott", "dic")
+NEXT_WORDS = ("prossimo", "prossima")
+THIS_WORDS = ("questo", "questa")
+WEEK_WORDS = ("settimana",)

@@ -12,7 +12,11 @@ HOUR_WORDS = ("een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "ne
 CLOCK_WORDS = ("uur",)
 TIME_PREPOSITIONS = ("om",)
 APPROXIMATIONS = ("rond", "omstreeks", "ongeveer", "tegen", "om en nabij")
-RANGE_WORDS = ("vanaf", "na", "tot", "sinds", "voor", "niet voor", "uiterlijk")
+RANGE_WORDS = ("vanaf", "na", "tot", "sinds", "voor", "niet voor", "uiterlijk",
+               "minder dan", "meer dan", "binnen")  # fmt: skip
 START_WORDS = ("vanaf", "niet voor")
 DAY_ARTICLES: tuple[str, ...] = ()
 LOOSE = ("mrt", "okt")
+NEXT_WORDS = ("volgende", "komende")
+THIS_WORDS = ("deze",)
+WEEK_WORDS = ("week",)

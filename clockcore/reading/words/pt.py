@@ -15,7 +15,11 @@ TIME_PREPOSITIONS = ("às", "pelas")
 APPROXIMATIONS = ("por volta de", "por volta das", "lá pelas", "cerca de", "umas",
                   "aproximadamente")  # fmt: skip
 RANGE_WORDS = ("a partir de", "a partir das", "desde", "até", "até as", "depois de",
-               "depois das", "após", "antes de", "antes das")  # fmt: skip
+               "depois das", "após", "antes de", "antes das", "há", "faz", "menos de",
+               "mais de", "dentro de")  # fmt: skip
 START_WORDS = ("a partir de", "a partir das", "desde", "depois de", "depois das", "após")
 DAY_ARTICLES = ("dia", "o dia", "no dia")
 LOOSE = ("segunda", "quarta", "fev", "mai", "set", "out", "dez")
+NEXT_WORDS = ("próxima", "próximo", "que vem")
+THIS_WORDS = ("esta", "este", "nesta", "neste")
+WEEK_WORDS = ("semana",)
