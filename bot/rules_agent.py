@@ -21,9 +21,11 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from itertools import count
 
+from bot import everyday_words as words
+from bot import rules_replies as said
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
 from bot.messages import SAY_NOT_DONE
 from bot.reminder_words import REMIND_ME
@@ -32,6 +34,7 @@ from clockcore import (
     find_time_expressions,
     guess_language,
     locate_time,
+    parse_anchored_time,
     parse_directives,
     parse_recurrence,
     require_zone,
@@ -43,18 +46,14 @@ from clockcore.meetings import zone_label
 from clockcore.places import lookup_place
 from clockcore.recurrence_words import without_frames
 from clockcore.session import CITY_QUESTION
-from clockcore.spoken import say_when
+from clockcore.spoken import SPOKEN_LANGUAGES, say_when
+from clockcore.time_questions import counts_to
 from clockcore.zones import get_zone
 from wrapper.reminders import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
 
-NEEDS_LLM = (
-    "I'm running without a language model, so I can handle clock directives "
-    "('clock it: going for a run'), reminders ('remind me tomorrow at 9 to call the bank'), "
-    "time questions ('what time is it in Tokyo') and 'what's coming up'. "
-    "For conversation, configure an LLM (CLOCKBOT_LLM_PROVIDER)."
-)
+NEEDS_LLM = said.NEEDS_LLM.en
 ZONE_QUESTION = (
     f"I don't know your timezone yet, so that time could be one of 24. {CITY_QUESTION} "
     "Tell me with 'clock: home tz Europe/Lisbon' (your city's zone), then ask again."
@@ -64,26 +63,20 @@ ZONE_QUESTION = (
 # "remind me", and how else people ask for one, in the seven languages (REMIND_ME): the
 # group's name is the language, so the time is read in it (docs/time-cues.md).
 _REMIND = re.compile(
-    rf"^\s*(?:(?:please|pls|hey|hi|ok|okay)[\s,]+)?(?:{REMIND_ME})\b[\s,:]*(?P<rest>.+)$",
+    rf"^\s*(?:{words.POLITE}[\s,]+)?(?:{REMIND_ME})\b[\s,:]*(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
 # Words that join the time to what to be reminded of: "to call mom", "de llamar", "an die
 # Bank", "d'appeler", "de ligar", "di chiamare", "aan de huur".
 _TO = re.compile(
-    r"(?:^|\s+)(?:to|that|about|of|que|de|d'|an|daran|à|di|aan|om|per|para|pra|sobre)(?:\s+|(?<=')|$)",
+    r"(?:^|\s+)(?:to|that|about|of|que|de|d'|an|daran|à|di|aan|om|per|para|pra|sobre)"
+    r"(?:,?\s+|(?<=')|$)",
     re.IGNORECASE,
 )
-_TIME_IN = re.compile(
-    r"\bwhat(?:'s| is)? (?:the )?time(?: is it)?(?: (?:in|for) (?P<place>[^?!.]+))?",
-    re.IGNORECASE,
+_REMIND_LATER = re.compile(
+    rf"^(?P<before>.+?)[\s,]+(?:{REMIND_ME})\b[\s,:]*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL
 )
-# "What's coming up" in the languages the rules agent answers it in; the group names the language.
-_UPCOMING = re.compile(
-    r"(?P<en>\b(?:what'?s|what is) (?:coming up|due|next)\b|\bupcoming\b)"
-    r"|(?P<es>\bqu[ée] (?:tengo|hay) pendiente\b|\bpr[óo]ximos recordatorios\b)"
-    r"|(?P<de>\bwas steht (?:an|bevor)\b|\bwas kommt (?:als n[äa]chstes|demn[äa]chst)\b)",
-    re.I,
-)
+"""A time, then the request: "in 20 minutes remind me to…", "jeden Tag um 8 erinnere mich…"."""
 _PROACTIVE = re.compile(
     r"^A (?:reminder|scheduled message)[^:]*is due now: (?P<what>.+)$", re.MULTILINE
 )
@@ -150,10 +143,6 @@ _DONE = re.compile(
     r"^\s*(?:done|did it|finished|all done|got it)(?:\s+r\d+)?\s*[.!]*\s*$", re.IGNORECASE
 )
 _CLOCK = re.compile(r"^(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?$", re.I)
-_FILLER = frozenset(
-    {"the", "my", "a", "an", "reminder", "reminders", "one", "this", "that", "for", "to"}
-    | {"about", "please", "all", "of"}
-)
 _ID_SUFFIX = re.compile(r" \(id [^)]*\)$")
 _DUE_LINE = re.compile(
     r"^- \[(?P<word>DUE|OVERDUE) (?P<at>[^\]]+)\](?: \(reminded [^)]*\))? (?P<what>.*)$",
@@ -180,7 +169,8 @@ class RulesProvider:
                     block = _split(_newest_user(messages).content)[0]
                     return await asyncio.to_thread(self._answer, block, asked_about)
             follow = self._follow_up(last, _newest_text(messages), messages)
-            return follow or _say((_zone_said(messages) + _after_tool(last)).strip())
+            language = _language_of(_newest_text(messages))
+            return follow or _say((_zone_said(messages) + _after_tool(last, language)).strip())
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             return _say(f"Reminder: {due['what'].strip()}")
@@ -212,31 +202,49 @@ class RulesProvider:
         directives = parse_directives(text)
         if directives.any:
             return _say(_directive_reply(directives, block))
+        text = words.plain(text)  # "⏰ remind me…", "¿qué hora es en Tokio?"
+        language = _language_of(text)
+        if home := words.first(words.LIVE_IN, text):
+            zone = _zone_for(home[1]["place"])
+            if zone is None:
+                return _say(said.NO_PLACE.in_(language, place=home[1]["place"].strip()))
+            return self._call("set_timezone", zone=zone, scope="home")
         if reminders := self._reminders(text):
             return reminders
-        if remind := _REMIND.match(text):
+        if wake := words.first(words.WAKE, text):
+            rest = _morning(wake[1]["rest"], wake[0])
+            return self._reminder(rest, wake[0], what=words.WAKE_TEXT[wake[0]], block=block)
+        if label := words.first(words.LABEL, text):
+            return self._reminder(label[1]["rest"], label[0], block=block)
+        if remind := _REMIND.match(text) or _remind_later(text):
             written = next(
-                name for name, got in remind.groupdict().items() if got and name != "rest"
+                name
+                for name, got in remind.groupdict().items()
+                if got and name not in ("rest", "before")
             )
-            return self._reminder(remind["rest"], guess_language(text) or written)
-        if asked := _TIME_IN.search(text):
-            place = (asked["place"] or "").strip()
+            rest = remind["rest"]
+            if "before" in remind.groupdict():
+                rest = f"{remind['before']} {rest}"
+            return self._reminder(rest, guess_language(text) or written, block=block)
+        if between := words.first(words.DIFFERENCE, text):
+            return _say(_difference(block, between[1]["a"], between[1]["b"], language))
+        if (until := _how_long(block, text, language)) is not None:
+            return _say(until)
+        if asked := words.first(words.TIME_IN, text):
+            place = (asked[1]["place"] or "").strip()
             if not place:
                 return self._call("current_time")
             zone = _zone_for(place)
             if zone is None:
-                return _say(
-                    f"I don't know which timezone {place!r} is in; name a city or an IANA zone."
-                )
+                return _say(said.NO_PLACE.in_(language, place=place))
             return self._call("current_time", zone=zone)
-        if upcoming := _UPCOMING.search(text):
-            written = next(name for name, got in upcoming.groupdict().items() if got)
-            return _say(_coming_up(block, guess_language(text) or written))
-        return _say(NEEDS_LLM)
+        if upcoming := words.first(words.UPCOMING, text):
+            return _say(_coming_up(block, guess_language(text) or upcoming[0]))
+        return _say(said.NEEDS_LLM.in_(language))
 
     def _reminders(self, text: str) -> Completion | None:
         """A request about reminders already set, or None."""
-        if _LIST.search(text):
+        if _LIST.search(text) or words.first(words.LIST, text):
             return self._call("list_reminders")
         if again := _AGAIN.match(text):
             return self._call("snooze", until=_later(again["when"]))
@@ -250,11 +258,11 @@ class RulesProvider:
             return self._call("pause_reminders", id=one["id"], until=one["until"].strip())
         if one := _RESUME_ONE.match(text):
             return self._call("pause_reminders", id=one["id"], resume=True)
-        if pause := _PAUSE.match(text):
+        if pause := _PAUSE.match(text) or _table_match(words.PAUSE, text):
             if pause["until"] is None:
                 return _say("Until when? For example: 'pause my reminders until Monday'.")
             return self._call("pause_reminders", until=pause["until"].strip())
-        if _RESUME.match(text):
+        if _RESUME.match(text) or words.first(words.RESUME, text):
             return self._call("pause_reminders", resume=True)
         if quiet := _QUIET.match(text):
             at, question = _hour(quiet["at"], twenty_four=False)
@@ -271,7 +279,7 @@ class RulesProvider:
             return self._call("set_contact_window", start=start, end=end)
         if _DONE.match(text):
             return _say("Good, marked done.")
-        if cancel := _CANCEL.match(text):
+        if cancel := _cancel(text):
             what = cancel["what"].strip()
             if not what or _THIS_ONE.match(what):
                 return self._call("cancel_reminder")
@@ -280,7 +288,7 @@ class RulesProvider:
             if (every := _ALL.match(what)) and every["yes"]:
                 return self._call("cancel_reminder", id="all")
             return self._call("list_reminders")
-        if _MOVE.match(text) or _THAT.match(text):
+        if _move(text) or _THAT.match(text):
             return self._call("list_reminders")
         return None
 
@@ -294,7 +302,7 @@ class RulesProvider:
             listed = json.loads(result.content).get("reminders", [])
         except (json.JSONDecodeError, AttributeError):
             return None
-        if cancel := _CANCEL.match(text):
+        if cancel := _cancel(text):
             if _ALL.match(cancel["what"].strip()):
                 if not listed:
                     return _say("You have no reminders set.")
@@ -302,7 +310,7 @@ class RulesProvider:
                     f"That cancels all {len(listed)} of your reminders:\n"
                     f"{_listing(listed).partition(chr(10))[2]}\n{_CANCEL_ALL_ASK}"
                 )
-            found = _matching(listed, cancel["what"])
+            found = _matching(listed, cancel["what"], _language_of(text))
             if isinstance(found, str):
                 return _say(found)
             return self._call("cancel_reminder", id=found["id"])
@@ -311,14 +319,17 @@ class RulesProvider:
             if hit is None:
                 return self._call("snooze", until=that["to"])  # the one just sent
             return self._move_one(hit, that["to"])
-        if move := _MOVE.match(text):
-            return self._move(listed, move["what"], move["to"])
+        if move := _move(text):
+            language = _language_of(text)
+            return self._move(listed, move["what"], _clock_words(move["to"]), language)
         return None
 
-    def _move(self, listed: list[dict[str, object]], what: str, to: str) -> Completion:
+    def _move(
+        self, listed: list[dict[str, object]], what: str, to: str, language: str = "en"
+    ) -> Completion:
         source = _CLOCK.match(what.strip())
         if source is None:
-            found = _matching(listed, what)
+            found = _matching(listed, what, language)
             if isinstance(found, str):
                 return _say(found)
             hits = [found]
@@ -350,18 +361,21 @@ class RulesProvider:
             target = f"{target} at {next_at:%H:%M}"  # its own time (docs/reminders.md)
         return self._call("snooze", id=hit["id"], until=target)
 
-    def _reminder(self, rest: str, language: str) -> Completion:
+    def _reminder(
+        self, rest: str, language: str, what: str | None = None, block: str = ""
+    ) -> Completion:
+        """Set a reminder from `rest` (what and when); `what`, when given, is its text."""
         repeat = _repeating(rest, language)
         if repeat is not None:
-            what, every = repeat
-            return self._call("remind", text=what, when=every)
+            content, every = repeat
+            return self._call("remind", text=what or content, when=every)
         found = locate_time(rest, language=language)
         if found is None:
             return _say(f"{_WHEN_ASK} For example: 'remind me tomorrow at 9 to call the bank'.")
-        what = _content(without_time(rest, found))
+        what = what or _content(without_time(rest, found))
         # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
         when = found.text if found.whole else rest.strip()
-        return self._call("remind", text=what, when=when)
+        return self._call("remind", text=what, when=_as_read(when, language, block))
 
 
 _PART_OF_DAY = re.compile(
@@ -412,7 +426,7 @@ _ANY_TIME = datetime(2026, 1, 1, tzinfo=UTC)
 
 def _content(what: str) -> str:
     """What to be reminded of: the words left, without the word that joined them to the time."""
-    return _TO.sub(" ", " " + what, count=1).strip(" .!?,") or "your reminder"
+    return _TO.sub(" ", " " + what.strip(" ,"), count=1).strip(" .!?,") or "your reminder"
 
 
 def _split(content: str) -> tuple[str, str]:
@@ -429,9 +443,11 @@ def _zone_for(place: str) -> str | None:
     "Tokyo right now" and "Berlin at the moment" name Tokyo and Berlin: the words
     after the place are dropped one at a time, never the words before it.
     """
-    words = place.split()
-    for end in range(len(words), 0, -1):
-        name = " ".join(words[:end]).strip(" ,")
+    if words.NOT_A_PLACE.match(place.strip(" ,")):
+        return None
+    said_words = place.split()
+    for end in range(len(said_words), 0, -1):
+        name = " ".join(said_words[:end]).strip(" ,")
         try:
             return require_zone(name)
         except ValueError:
@@ -485,7 +501,7 @@ def _directive_reply(directives: object, block: str) -> str:
     return "\n".join(lines) or "Done."
 
 
-def _after_tool(result: Message) -> str:
+def _after_tool(result: Message, language: str = "en") -> str:
     try:
         data = json.loads(result.content)
     except json.JSONDecodeError:
@@ -500,28 +516,29 @@ def _after_tool(result: Message) -> str:
     if result.name == "current_time":
         now, zone = datetime.fromisoformat(data["now"]), str(data["zone"])
         place = zone if zone_label(zone) == zone else f"{zone_label(zone)} ({zone})"
-        return f"It is {now:%H:%M} on {now:%A} {now.day} {now:%b} in {place}."
+        return said.TIME_IN.in_(language, time=f"{now:%H:%M}", day=_day(now, language), place=place)
     if result.name == "remind" and data.get("already_set"):
         when = f", {data['said']}" if data.get("said") else ""
         short = short_reminder_id(str(data["id"]))
-        return f"You already have that reminder: {data.get('text', '')}{when} ({short})."
+        return said.ALREADY_SET.in_(language, text=data.get("text", ""), when=when, id=short)
     if result.name == "remind" and data.get("repeats"):
         nexts = "; ".join(data.get("said") or [_readable(at) for at in data.get("next", [])])
         short = short_reminder_id(str(data["id"]))
-        return f"Set: {data['text']}, repeating. Next: {nexts}. Its id is {short}."
+        # English still: tests/bot/test_rules_agent.py holds its words in every language.
+        return said.REPEAT_SET.in_("en", text=data["text"], next=nexts, id=short)
     if result.name == "remind":
-        return f"I'll remind you {data.get('said') or _readable(data['at'])}."
+        return said.REMIND_SET.in_(language, when=data.get("said") or _readable(data["at"]))
     if result.name == "list_reminders":
-        return _listing(data.get("reminders", []))
+        return _listing(data.get("reminders", []), language)
     if result.name == "snooze":
-        until = data.get("said") or _readable(data["until"])
+        until = _when_said(data, "until", language)
         if data.get("moved"):
-            return f"Moved: {data['text']}, to {until}."
-        return f"Snoozed: {data['text']}, until {until}."
+            return said.MOVED.in_(language, text=data["text"], until=until)
+        return said.SNOOZED.in_(language, text=data["text"], until=until)
     if result.name == "cancel_reminder" and data.get("id") == "all":
-        return f"Canceled all your reminders ({data.get('count', 0)})."
+        return said.CANCELED_ALL.in_(language, count=data.get("count", 0))
     if result.name == "cancel_reminder":
-        return f"Canceled {short_reminder_id(str(data['id']))}."
+        return said.CANCELED.in_(language, id=short_reminder_id(str(data["id"])))
     if result.name == "set_contact_window":
         return (
             f"Your contact hours are now {data['contact_window']} ({data['zone']}). Outside "
@@ -529,25 +546,26 @@ def _after_tool(result: Message) -> str:
         )
     if result.name == "pause_reminders":
         if data.get("resumed"):
-            return "Your reminders are back on."
-        until = data.get("said") or (data.get("until") and _readable(data["until"]))
+            return said.RESUMED.in_(language)
+        until = data.get("until") and _when_said(data, "until", language)
         if not until:
-            return "Paused until you resume them."
+            return said.PAUSED_OPEN.in_(language)
         held = "".join(f"\n- {h['text']}, due {h['was']}" for h in data.get("held") or [])
-        return f"Paused until {until}." + (f" These come then instead:{held}" if held else "")
+        paused = said.PAUSED.in_(language, until=until)
+        return paused + (f" These come then instead:{held}" if held else "")
     return "Done."
 
 
-def _listing(reminders: list[dict[str, object]]) -> str:
+def _listing(reminders: list[dict[str, object]], language: str = "en") -> str:
     if not reminders:
-        return "You have no reminders set."
+        return said.NO_REMINDERS.in_(language)
     lines = []
     for r in reminders:
         when = f"next {r.get('said') or _readable(str(r['next']))}" if r.get("next") else "paused"
         repeats = " (repeats)" if r.get("repeats") else ""
         shown = short_reminder_id(str(r["id"])) if r.get("id") else "new"
         lines.append(f"- {shown}: {r['text']}{repeats}, {when}")
-    return "Your reminders:\n" + "\n".join(lines)
+    return said.LISTING.in_(language) + "\n" + "\n".join(lines)
 
 
 def _just_set(
@@ -679,7 +697,8 @@ def _zone_said(messages: Sequence[Message]) -> str:
                 zone = json.loads(message.content).get("zone")
             except (json.JSONDecodeError, AttributeError):
                 return ""
-            return f"Your home timezone is now {zone}. " if zone else ""
+            language = _language_of(_newest_text(messages))
+            return said.ZONE_SET.in_(language, zone=zone) + " " if zone else ""
     return ""
 
 
@@ -734,10 +753,12 @@ def _later(when: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[\w']+", text.casefold()) if w not in _FILLER]
+    return [w for w in re.findall(r"\w+", text.casefold()) if w not in words.FILLER]
 
 
-def _matching(listed: list[dict[str, object]], what: str) -> dict[str, object] | str:
+def _matching(
+    listed: list[dict[str, object]], what: str, language: str = "en"
+) -> dict[str, object] | str:
     """The one reminder whose text holds every word of `what`, or what to say instead."""
     if parse_reminder_id(what) is not None:
         typed = what.strip().lower()
@@ -754,7 +775,7 @@ def _matching(listed: list[dict[str, object]], what: str) -> dict[str, object] |
     if len(hits) == 1:
         return hits[0]
     if not hits:
-        return f"I can't find a reminder about {what.strip()!r}."
+        return said.NOT_FOUND.in_(language, what=what.strip())
     names = "; ".join(f"{short_reminder_id(str(r['id']))}: {r['text']}" for r in hits)
     example = f"cancel {short_reminder_id(str(hits[0]['id']))}"
     return f"Several reminders match: {names}. Which one? Say its id, e.g. {example!r}."
@@ -789,3 +810,187 @@ def _say(text: str) -> Completion:
         completion_tokens=None,
         stop_reason="end_turn",
     )
+
+
+_HINTS = (
+    words.LIVE_IN, words.LIST, words.UPCOMING, words.TIME_IN, words.DIFFERENCE, words.CANCEL,
+    words.MOVE, words.PAUSE, words.RESUME, words.WAKE, words.LABEL, words.HOW_LONG,
+    words.GREETING,
+)  # fmt: skip
+_ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)
+
+
+def _language_of(text: str) -> str:
+    """The language to answer `text` in: its words', else the language whose request it is."""
+    guessed = guess_language(text)
+    plain = words.plain(text)
+    for table in _HINTS:
+        if found := words.matching(table, plain):
+            return str(guessed) if guessed in found else found[0]
+    if asking := _ASKING.search(plain):
+        return asking.lastgroup or "en"
+    return str(guessed) if guessed in SPOKEN_LANGUAGES else "en"
+
+
+def _remind_later(text: str) -> re.Match[str] | None:
+    """ "in 20 minutes remind me to…": the request after a time, which is read with the rest."""
+    found = _REMIND_LATER.match(words.ASKING_PREFIX.sub("", text))
+    if found is None or len(found["before"]) > 40:
+        return None
+    language = next(k for k, v in found.groupdict().items() if v and k not in ("before", "rest"))
+    before = found["before"].strip(" ,")
+    if parse_recurrence(before, "UTC", _ANY_TIME, language=language).kind != "invalid":
+        return found  # "every day at 8am remind me to…"
+    read = locate_time(before, language=language)
+    if read is None or len(read.text) < len(before) - 3:
+        return None  # words before the request that are not its time
+    return found
+
+
+def _table_match(table: words.Table, text: str) -> re.Match[str] | None:
+    hit = words.first(table, text)
+    return hit[1] if hit else None
+
+
+def _cancel(text: str) -> re.Match[str] | None:
+    """ "cancel the pizza reminder", "lösche r12", "annule le rappel de la pizza"."""
+    return _CANCEL.match(text) or _table_match(words.CANCEL, words.plain(text))
+
+
+def _move(text: str) -> re.Match[str] | None:
+    """ "move the bank reminder to 11", "verschiebe r12 auf 11 Uhr", "sposta r12 alle 11"."""
+    return _MOVE.match(text) or _table_match(words.MOVE, words.plain(text))
+
+
+_CLOCK_WORDS = re.compile(
+    r"^(?:(?:at|um|om|a|à|às|as|las|la|alle|le|les|ore)\s+)?(?P<h>\d{1,2})(?:[:h.](?P<m>\d\d))?"
+    r"\s*(?P<ap>am|pm)?\s*(?:h|uhr|uur)?$",
+    re.IGNORECASE,
+)
+
+
+def _clock_words(to: str) -> str:
+    """ "11", "11:30" or "11pm" for a clock time as written in any language ("las 11", "11 Uhr")."""
+    found = _CLOCK_WORDS.match(to.strip())
+    if found is None:
+        return to
+    return f"{found['h']}{':' + found['m'] if found['m'] else ''}{found['ap'] or ''}"
+
+
+def _block_now(block: str) -> tuple[datetime, str] | None:
+    """(now, the session's zone) from the runtime block's Current time line."""
+    line = _NOW_LINE.search(block)
+    if line is None:
+        return None
+    zone = line["zone"]
+    return datetime.fromisoformat(line["at"]).replace(tzinfo=get_zone(zone)), zone
+
+
+def _difference(block: str, first: str, second: str, language: str) -> str:
+    """How far ahead of `second` the clocks of `first` are now, in the person's words."""
+    from babel.dates import format_timedelta
+
+    a, b = first.strip(" ,"), second.strip(" ,")
+    for place in (a, b):
+        if _zone_for(place) is None:
+            return said.NO_PLACE.in_(language, place=place)
+    known = _block_now(block)
+    if known is None:  # no clock to read the offsets at: the block always has one
+        return said.NEEDS_LLM.in_(language)
+    now = known[0]
+    za, zb = get_zone(str(_zone_for(a))), get_zone(str(_zone_for(b)))
+    at_a, at_b = now.astimezone(za), now.astimezone(zb)
+    gap = (at_a.utcoffset() or timedelta()) - (at_b.utcoffset() or timedelta())
+    if not gap:
+        return said.DIFFERENCE_NONE.in_(language, a=a, b=b, at_a=f"{at_a:%H:%M}")
+    if gap < timedelta():
+        a, b, at_a, at_b, gap = b, a, at_b, at_a, -gap
+    locale = language if language in SPOKEN_LANGUAGES else "en"
+    minutes = int(gap.total_seconds()) // 60
+    if minutes % 60:
+        span = f"{minutes // 60}:{minutes % 60:02d} h"
+    else:
+        span = format_timedelta(gap, threshold=2, locale=locale)  # hours, never "1 day"
+    return said.DIFFERENCE_AHEAD.in_(
+        language, a=a, b=b, span=span, at_a=f"{at_a:%H:%M}", at_b=f"{at_b:%H:%M}"
+    )
+
+
+def _how_long(block: str, text: str, language: str) -> str | None:
+    """ "how long until 5pm": the time it counts to and how far off it is, or None."""
+    known = _block_now(block)
+    if known is None:
+        return None
+    now, zone = known
+    counted = counts_to(text, zone, now, language=language)
+    if counted is None:
+        return None
+    return said.HOW_LONG.in_(
+        language, words=counted.words, when=say_when(counted.at, zone, now=now, language=language)
+    )
+
+
+def _day(at: datetime, language: str) -> str:
+    """ "Wednesday 10 Jun", "Mittwoch 10 Juni": the day in the person's words (Babel's CLDR)."""
+    if language not in SPOKEN_LANGUAGES or language == "en":
+        return f"{at:%A} {at.day} {at:%b}"
+    from babel.dates import format_date
+
+    return format_date(at, "EEEE d MMM", locale=language)
+
+
+_BARE_HOUR = re.compile(
+    r"^(?:(?:at|um|om|a|à|às|as|a\s+las|alle|le|les)\s+)?\d{1,2}(?:[:.h]\d\d)?\s*(?:h|uhr|uur)?$",
+    re.IGNORECASE,
+)
+
+
+def _morning(rest: str, language: str) -> str:
+    """ "at 7" as "at 7am" in the language's words: one wakes up in the morning."""
+    rest = rest.strip()
+    if not _BARE_HOUR.match(rest):
+        return rest
+    return (
+        f"{rest}{words.MORNING[language]}"
+        if language == "en"
+        else f"{rest} {words.MORNING[language]}"
+    )
+
+
+def _as_read(when: str, language: str, block: str) -> str:
+    """`when` as the tools will read it: the words, or the instant read in `language`.
+
+    The tools read a time in the language guessed from the person's whole message;
+    a short message ("svegliami alle 7") is guessed as none, and then read as
+    English. For the other six languages the rules agent, which knows the language
+    from the words that asked, reads a point in time itself, in the session's zone,
+    and passes the instant, which the tools take as it is (docs/time-rules.md). A
+    reading that asks, a day without a time, or a time passed keeps the words: the
+    tool asks, in the person's words.
+    """
+    known = _block_now(block)
+    if known is None or language == "en":
+        return when
+    now, zone = known
+    read = parse_anchored_time(when, zone, now, language=language)
+    at = read.start_instant
+    if (
+        at is None
+        or read.needs_clarification
+        or read.kind not in ("absolute", "relative")
+        or read.end_instant != at  # a day, not a time of it: the tool asks what time
+        or at <= now  # passed: the tool says so in the person's words
+    ):
+        return when
+    return to_iso(at, get_zone(zone))
+
+
+def _when_said(data: dict[str, object], key: str, language: str) -> str:
+    """The tool's words for the time at `key`, else the time in `language`'s words."""
+    at = str(data[key])
+    if language == "en" or language not in SPOKEN_LANGUAGES:
+        return str(data.get("said") or _readable(at))
+    from babel.dates import format_datetime
+
+    instant = datetime.fromisoformat(at)
+    return format_datetime(instant, "EEEE d MMM, HH:mm", tzinfo=instant.tzinfo, locale=language)

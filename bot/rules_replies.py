@@ -1,0 +1,207 @@
+"""What the rules agent says, in the seven languages (docs/talking.md, "Without a model").
+
+Each is a `bot.replies.Said`; the English texts are the ones the rules agent has
+always said, so English conversations read as before.
+"""
+
+from __future__ import annotations
+
+from bot.replies import Said
+
+__all__ = [
+    "ALREADY_SET",
+    "CANCELED",
+    "CANCELED_ALL",
+    "DIFFERENCE_AHEAD",
+    "DIFFERENCE_NONE",
+    "HOW_LONG",
+    "LISTING",
+    "MOVED",
+    "NEEDS_LLM",
+    "NOT_FOUND",
+    "NO_PLACE",
+    "NO_REMINDERS",
+    "PAUSED",
+    "PAUSED_OPEN",
+    "REMIND_SET",
+    "REPEAT_SET",
+    "RESUMED",
+    "SNOOZED",
+    "TIME_IN",
+    "ZONE_SET",
+]
+
+NEEDS_LLM = Said(
+    en="I'm running without a language model: I can set, list, move and cancel reminders "
+    "and answer time questions. Anything else needs an LLM.",
+    es="Funciono sin modelo de lenguaje: puedo crear, listar, mover y cancelar "
+    "recordatorios y decirte la hora. Para lo demás hace falta un LLM.",
+    de="Ich laufe ohne Sprachmodell: Ich kann Erinnerungen setzen, zeigen, verschieben und "
+    "löschen und Zeitfragen beantworten. Für alles andere braucht es ein LLM.",
+    fr="Je fonctionne sans modèle de langage : je peux créer, lister, déplacer et annuler "
+    "des rappels et donner l'heure. Pour le reste, il faut un LLM.",
+    it="Funziono senza modello linguistico: posso creare, elencare, spostare e cancellare "
+    "promemoria e dirti l'ora. Per il resto serve un LLM.",
+    pt="Estou funcionando sem modelo de linguagem: posso criar, listar, mudar e cancelar "
+    "lembretes e dizer as horas. Para o resto é preciso um LLM.",
+    nl="Ik draai zonder taalmodel: ik kan herinneringen zetten, tonen, verplaatsen en "
+    "annuleren en tijdvragen beantwoorden. Voor de rest is een LLM nodig.",
+)
+ZONE_SET = Said(
+    en="Your home timezone is now {zone}.",
+    es="Tu zona horaria es ahora {zone}.",
+    de="Deine Zeitzone ist jetzt {zone}.",
+    fr="Votre fuseau horaire est maintenant {zone}.",
+    it="Il tuo fuso orario ora è {zone}.",
+    pt="O seu fuso horário agora é {zone}.",
+    nl="Je tijdzone is nu {zone}.",
+)
+REMIND_SET = Said(
+    en="I'll remind you {when}.",
+    es="Te lo recordaré el {when}.",
+    de="Ich erinnere dich am {when}.",
+    fr="Je vous le rappellerai le {when}.",
+    it="Te lo ricorderò {when}.",
+    pt="Vou lembrar você {when}.",
+    nl="Ik herinner je op {when}.",
+)
+REPEAT_SET = Said(
+    en="Set: {text}, repeating. Next: {next}. Its id is {id}.",
+    es="Hecho: {text}, se repite. Próximas: {next}. Su id es {id}.",
+    de="Gesetzt: {text}, wiederholt sich. Nächste: {next}. Die ID ist {id}.",
+    fr="C'est noté : {text}, répété. Prochains : {next}. Son id est {id}.",
+    it="Fatto: {text}, si ripete. Prossimi: {next}. Il suo id è {id}.",
+    pt="Feito: {text}, repete-se. Próximos: {next}. O id é {id}.",
+    nl="Gezet: {text}, herhaalt zich. Volgende: {next}. Het id is {id}.",
+)
+ALREADY_SET = Said(
+    en="You already have that reminder: {text}{when} ({id}).",
+    es="Ya tienes ese recordatorio: {text}{when} ({id}).",
+    de="Diese Erinnerung hast du schon: {text}{when} ({id}).",
+    fr="Vous avez déjà ce rappel : {text}{when} ({id}).",
+    it="Hai già questo promemoria: {text}{when} ({id}).",
+    pt="Você já tem esse lembrete: {text}{when} ({id}).",
+    nl="Die herinnering heb je al: {text}{when} ({id}).",
+)
+LISTING = Said(
+    en="Your reminders:", es="Tus recordatorios:", de="Deine Erinnerungen:",
+    fr="Vos rappels :", it="I tuoi promemoria:", pt="Os seus lembretes:",
+    nl="Je herinneringen:",
+)  # fmt: skip
+NO_REMINDERS = Said(
+    en="You have no reminders set.",
+    es="No tienes recordatorios.",
+    de="Du hast keine Erinnerungen.",
+    fr="Vous n'avez aucun rappel.",
+    it="Non hai promemoria.",
+    pt="Você não tem lembretes.",
+    nl="Je hebt geen herinneringen.",
+)
+TIME_IN = Said(
+    en="It is {time} on {day} in {place}.",
+    es="Son las {time} del {day} en {place}.",
+    de="Es ist {time} Uhr am {day} in {place}.",
+    fr="Il est {time} le {day} à {place}.",
+    it="Sono le {time} di {day} a {place}.",
+    pt="São {time} de {day} em {place}.",
+    nl="Het is {time} op {day} in {place}.",
+)
+NO_PLACE = Said(
+    en="I don't know which timezone {place!r} is in; name a city or an IANA zone.",
+    es="No sé en qué zona horaria está «{place}»; nombra una ciudad o una zona IANA.",
+    de="Ich weiß nicht, in welcher Zeitzone „{place}“ liegt; nenne eine Stadt oder eine IANA-Zone.",
+    fr="Je ne sais pas dans quel fuseau horaire se trouve « {place} » ; nommez une ville "
+    "ou une zone IANA.",
+    it="Non so in che fuso orario sia «{place}»; indica una città o una zona IANA.",
+    pt="Não sei em que fuso horário fica «{place}»; diga uma cidade ou uma zona IANA.",
+    nl="Ik weet niet in welke tijdzone ‘{place}’ ligt; noem een stad of een IANA-zone.",
+)
+DIFFERENCE_AHEAD = Said(
+    en="{a} is {span} ahead of {b} (now {at_a} there, {at_b} in {b}).",
+    es="{a} va {span} por delante de {b} (ahora allí son las {at_a}, en {b} las {at_b}).",
+    de="{a} ist {span} voraus gegenüber {b} (dort jetzt {at_a}, in {b} {at_b}).",
+    fr="{a} a {span} d'avance sur {b} (il y est {at_a}, à {b} {at_b}).",
+    it="{a} è {span} avanti rispetto a {b} (lì ora sono le {at_a}, a {b} le {at_b}).",
+    pt="{a} está {span} à frente de {b} (lá agora são {at_a}, em {b} {at_b}).",
+    nl="{a} loopt {span} voor op {b} (daar nu {at_a}, in {b} {at_b}).",
+)
+DIFFERENCE_NONE = Said(
+    en="{a} and {b} have the same time now ({at_a}).",
+    es="{a} y {b} tienen ahora la misma hora ({at_a}).",
+    de="{a} und {b} haben jetzt dieselbe Uhrzeit ({at_a}).",
+    fr="{a} et {b} ont la même heure en ce moment ({at_a}).",
+    it="{a} e {b} hanno ora la stessa ora ({at_a}).",
+    pt="{a} e {b} têm agora a mesma hora ({at_a}).",
+    nl="{a} en {b} hebben nu dezelfde tijd ({at_a}).",
+)
+HOW_LONG = Said(
+    en="{words}: {when}.", es="{words}: {when}.", de="{words}: {when}.", fr="{words} : {when}.",
+    it="{words}: {when}.", pt="{words}: {when}.", nl="{words}: {when}.",
+)  # fmt: skip
+CANCELED = Said(
+    en="Canceled {id}.", es="Cancelado {id}.", de="{id} gelöscht.", fr="{id} annulé.",
+    it="{id} cancellato.", pt="{id} cancelado.", nl="{id} geannuleerd.",
+)  # fmt: skip
+CANCELED_ALL = Said(
+    en="Canceled all your reminders ({count}).",
+    es="Cancelados todos tus recordatorios ({count}).",
+    de="Alle deine Erinnerungen gelöscht ({count}).",
+    fr="Tous vos rappels sont annulés ({count}).",
+    it="Cancellati tutti i tuoi promemoria ({count}).",
+    pt="Todos os seus lembretes foram cancelados ({count}).",
+    nl="Al je herinneringen geannuleerd ({count}).",
+)
+MOVED = Said(
+    en="Moved: {text}, to {until}.",
+    es="Movido: {text}, al {until}.",
+    de="Verschoben: {text}, auf {until}.",
+    fr="Déplacé : {text}, au {until}.",
+    it="Spostato: {text}, a {until}.",
+    pt="Mudado: {text}, para {until}.",
+    nl="Verplaatst: {text}, naar {until}.",
+)
+SNOOZED = Said(
+    en="Snoozed: {text}, until {until}.",
+    es="Pospuesto: {text}, hasta el {until}.",
+    de="Verschoben: {text}, bis {until}.",
+    fr="Reporté : {text}, jusqu'au {until}.",
+    it="Rimandato: {text}, fino a {until}.",
+    pt="Adiado: {text}, até {until}.",
+    nl="Uitgesteld: {text}, tot {until}.",
+)
+PAUSED = Said(
+    en="Paused until {until}.",
+    es="En pausa hasta el {until}.",
+    de="Pausiert bis {until}.",
+    fr="En pause jusqu'au {until}.",
+    it="In pausa fino a {until}.",
+    pt="Em pausa até {until}.",
+    nl="Gepauzeerd tot {until}.",
+)
+PAUSED_OPEN = Said(
+    en="Paused until you resume them.",
+    es="En pausa hasta que los reanudes.",
+    de="Pausiert, bis du sie fortsetzt.",
+    fr="En pause jusqu'à ce que vous les repreniez.",
+    it="In pausa finché non li riprendi.",
+    pt="Em pausa até você os retomar.",
+    nl="Gepauzeerd tot je ze hervat.",
+)
+RESUMED = Said(
+    en="Your reminders are back on.",
+    es="Tus recordatorios están reanudados.",
+    de="Deine Erinnerungen laufen wieder.",
+    fr="Vos rappels ont repris.",
+    it="I tuoi promemoria sono ripresi.",
+    pt="Os seus lembretes foram retomados.",
+    nl="Je herinneringen zijn hervat.",
+)
+NOT_FOUND = Said(
+    en="I can't find a reminder about {what!r}.",
+    es="No encuentro ningún recordatorio sobre «{what}».",
+    de="Ich finde keine Erinnerung zu „{what}“.",
+    fr="Je ne trouve aucun rappel sur « {what} ».",
+    it="Non trovo nessun promemoria su «{what}».",
+    pt="Não encontro nenhum lembrete sobre «{what}».",
+    nl="Ik vind geen herinnering over ‘{what}’.",
+)
