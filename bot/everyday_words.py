@@ -19,6 +19,7 @@ __all__ = [
     "FILLER",
     "GREETING",
     "HOW_LONG",
+    "IN",
     "LABEL",
     "LIST",
     "LIVE_IN",
@@ -28,6 +29,7 @@ __all__ = [
     "PAUSE",
     "POLITE",
     "RESUME",
+    "SNOOZE",
     "TIME_IN",
     "UPCOMING",
     "WAKE",
@@ -271,3 +273,19 @@ ASKING_PREFIX = re.compile(
     r"^(?:kannst\s+du\s+mich|k[öo]nntest\s+du\s+mich|kun\s+je\s+me|kunt\s+u\s+me)\s+", re.I
 )
 """"kannst du mich um 20 Uhr erinnern, …": the words before the time in a split request."""
+
+SNOOZE = _table(
+    de=r"^(?:schlummer[en]?)\s+(?:(?P<id>[rs]\d+)\s+)?(?:(?:sie|es|die)\s+)?(?:um\s+|für\s+)?"
+    r"(?P<when>.*)$",
+    es=r"^(?:p[óo]sponlo|p[óo]sp[óo]n|aplaza|pospone)\s+(?:(?P<id>[rs]\d+)\s+)?(?:(?:por|durante)\s+)?"
+    r"(?P<when>.*)$",
+    fr=r"^(?:reporte|repousse)\s+(?:(?P<id>[rs]\d+)\s+)?(?:(?:de|pour|dans)\s+)?(?P<when>.*)$",
+    it=r"^(?:rimanda|posticipa)\s+(?:(?P<id>[rs]\d+)\s+)?(?:(?:di|per|tra)\s+)?(?P<when>.*)$",
+    pt=r"^(?:adia|adie|soneca)\s+(?:(?P<id>[rs]\d+)\s+)?(?:(?:por|em|daqui\s+a)\s+)?"
+    r"(?P<when>.*)$",
+    nl=r"^(?:sluimer|snoozen)\s+(?:(?P<id>[rs]\d+)\s+)?(?:(?:voor|met|over)\s+)?(?P<when>.*)$",
+)
+""""schlummer r12 1 Stunde", "pospón r12 1 hora": again from now (English is `bot.rules_agent`)."""
+
+IN = {"en": "in", "de": "in", "es": "en", "fr": "dans", "it": "tra", "pt": "em", "nl": "over"}
+"""The word before a duration that counts from now: "in 1 Stunde", "dans 1 heure"."""

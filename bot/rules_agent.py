@@ -209,7 +209,7 @@ class RulesProvider:
             if zone is None:
                 return _say(said.NO_PLACE.in_(language, place=home[1]["place"].strip()))
             return self._call("set_timezone", zone=zone, scope="home")
-        if reminders := self._reminders(text):
+        if reminders := self._reminders(text, block):
             return reminders
         if wake := words.first(words.WAKE, text):
             rest = _morning(wake[1]["rest"], wake[0])
@@ -242,7 +242,7 @@ class RulesProvider:
             return _say(_coming_up(block, guess_language(text) or upcoming[0]))
         return _say(said.NEEDS_LLM.in_(language))
 
-    def _reminders(self, text: str) -> Completion | None:
+    def _reminders(self, text: str, block: str = "") -> Completion | None:
         """A request about reminders already set, or None."""
         if _LIST.search(text) or words.first(words.LIST, text):
             return self._call("list_reminders")
@@ -252,6 +252,14 @@ class RulesProvider:
             if snooze["id"]:
                 return self._call("snooze", id=snooze["id"], until=_later(snooze["when"]))
             return self._call("snooze", until=_later(snooze["when"]))
+        if other := words.first(words.SNOOZE, text):
+            language, snooze = other
+            when = snooze["when"].strip()
+            later = _as_read(f"{words.IN[language]} {when}" if when[:1].isdigit() else when,
+                             language, block) if when else "in 10 minutes"  # fmt: skip
+            if snooze["id"]:
+                return self._call("snooze", id=snooze["id"], until=later)
+            return self._call("snooze", until=later)
         if one := _PAUSE_ONE.match(text):
             if one["until"] is None:
                 return self._call("pause_reminders", id=one["id"])

@@ -153,6 +153,7 @@ TABLE: dict[str, list[Row]] = {
         R("setze meine Erinnerungen fort", said=("wieder",)),
         R("lösche die Vitamine Erinnerung", gone="die Vitamine"),
         R("hallo, wie geht's?", short=True, said=("Sprachmodell",)),
+        R("schlummer {id:Milch zu kaufen} 1 Stunde", ("Milch zu kaufen", _IN_1H)),
     ],
     "es": [  # Madrid, UTC+2: 16:00 now
         R("vivo en Madrid", zone="Europe/Madrid", said=("Europe/Madrid",), unsaid=_NOT_EN),
@@ -192,6 +193,7 @@ TABLE: dict[str, list[Row]] = {
         R("reanuda mis recordatorios", said=("reanudad",)),
         R("borra el recordatorio de las vitaminas", gone="tomar las vitaminas"),
         R("hola, ¿qué tal?", short=True, said=("modelo de lenguaje",)),
+        R("pospón {id:comprar leche} 1 hora", ("comprar leche", _IN_1H)),
     ],
     "fr": [  # Paris, UTC+2: 16:00 now
         R("j'habite à Paris", zone="Europe/Paris", said=("Europe/Paris",), unsaid=_NOT_EN),
@@ -232,6 +234,7 @@ TABLE: dict[str, list[Row]] = {
         R("reprends mes rappels", said=("repris",)),
         R("supprime le rappel des vitamines", gone="prendre mes vitamines"),
         R("salut, ça va ?", short=True, said=("modèle de langage",)),
+        R("reporte {id:acheter du lait} dans 1 heure", ("acheter du lait", _IN_1H)),
     ],
     "it": [  # Rome, UTC+2: 16:00 now
         R("abito a Roma", zone="Europe/Rome", said=("Europe/Rome",), unsaid=_NOT_EN),
@@ -271,6 +274,7 @@ TABLE: dict[str, list[Row]] = {
         R("riprendi i miei promemoria", said=("ripres",)),
         R("elimina il promemoria delle vitamine", gone="prendere le vitamine"),
         R("ciao, come va?", short=True, said=("modello linguistico",)),
+        R("rimanda {id:comprare il latte} di 1 ora", ("comprare il latte", _IN_1H)),
     ],
     "pt": [  # Lisbon, UTC+1: 15:00 now
         R("moro em Lisboa", zone="Europe/Lisbon", said=("Europe/Lisbon",), unsaid=_NOT_EN),
@@ -311,6 +315,7 @@ TABLE: dict[str, list[Row]] = {
         R("retoma os meus lembretes", said=("retomad",)),
         R("apaga o lembrete das vitaminas", gone="tomar as vitaminas"),
         R("olá, tudo bem?", short=True, said=("modelo de linguagem",)),
+        R("adia {id:comprar leite} 1 hora", ("comprar leite", _IN_1H)),
     ],
     "nl": [  # Amsterdam, UTC+2: 16:00 now
         R("ik woon in Amsterdam", zone="Europe/Amsterdam", said=("Europe/Amsterdam",),
@@ -350,6 +355,7 @@ TABLE: dict[str, list[Row]] = {
         R("hervat mijn herinneringen", said=("hervat",)),
         R("verwijder de vitamines herinnering", gone="de vitamines"),
         R("hoi, hoe gaat het?", short=True, said=("taalmodel",)),
+        R("sluimer {id:melk kopen} 1 uur", ("melk kopen", _IN_1H)),
     ],
 }  # fmt: skip
 
