@@ -80,8 +80,8 @@ LIVE_IN = _table(
 """"I live in Lisbon": the person's home zone is that city's."""
 
 TIME_IN = _table(
-    en=r"(?:\bwhat(?:'s|\s+is)?\s+(?:the\s+)?time(?:\s+is\s+it)?|^(?:the\s+|current\s+)?time)"
-    r"(?:\s+(?:in|on|at|for)\s+(?P<place>.+))?$",
+    en=r"(?:\bwhat(?:'s|\s+is)?\s+(?:the\s+)?time(?:\s+is\s+it)?(?:\s+(?:in|on|at|for)\s+"
+    r"(?P<place>.+))?|^(?:the\s+|current\s+)?time\s+(?:in|on|at)\s+(?P<at>.+))$",
     de=r"(?:\bwie\s+sp[äa]t\s+ist\s+es|\bwie\s*viel\s+uhr\s+ist\s+es|^(?:die\s+)?uhrzeit)"
     r"(?:\s+(?:in|im|auf\s+dem|auf)\s+(?P<place>.+))?$",
     es=r"(?:\bqu[ée]\s+hora\s+es|^(?:la\s+)?hora)(?:\s+en\s+(?P<place>.+))?$",

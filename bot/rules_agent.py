@@ -77,6 +77,8 @@ _REMIND_LATER = re.compile(
     rf"^(?P<before>.+?)[\s,]+(?:{REMIND_ME})\b[\s,:]*(?P<rest>.+)$", re.IGNORECASE | re.DOTALL
 )
 """A time, then the request: "in 20 minutes remind me to…", "jeden Tag um 8 erinnere mich…"."""
+_HOME_CITY = re.compile(r"^\s*clock:\s*home\s+tz\s+(?P<place>[^\n/]+?)\s*$", re.IGNORECASE)
+""" "clock: home tz Lisbon": the directive with a city's name, not an IANA id."""
 _PROACTIVE = re.compile(
     r"^A (?:reminder|scheduled message)[^:]*is due now: (?P<what>.+)$", re.MULTILINE
 )
@@ -199,6 +201,9 @@ class RulesProvider:
         )
 
     def _answer(self, block: str, text: str) -> Completion:
+        if (city := _HOME_CITY.match(text)) and (zone := _zone_for(city["place"])) is not None:
+            # "clock: home tz Lisbon": a city that maps to one zone is that zone (docs/talking.md).
+            return self._call("set_timezone", zone=zone, scope="home")
         directives = parse_directives(text)
         if directives.any:
             return _say(_directive_reply(directives, block))
@@ -231,7 +236,8 @@ class RulesProvider:
         if (until := _how_long(block, text, language)) is not None:
             return _say(until)
         if asked := words.first(words.TIME_IN, text):
-            place = (asked[1]["place"] or "").strip()
+            found = asked[1].groupdict()
+            place = (found.get("place") or found.get("at") or "").strip()
             if not place:
                 return self._call("current_time")
             zone = _zone_for(place)

@@ -115,6 +115,8 @@ TABLE: dict[str, list[Row]] = {
         R("resume my reminders", said=("back on",)),
         R("delete the vitamins reminder", gone="take my vitamins"),
         R("hello, how are you?", short=True, said=("language model",)),
+        R("time for bed", short=True, said=("language model",), nothing_stored=True),
+        R("clock: home tz Tokyo", zone="Asia/Tokyo", said=("Asia/Tokyo",)),
     ],
     "de": [  # Berlin, UTC+2 in June: 16:00 now
         R("ich wohne in Berlin", zone="Europe/Berlin", said=("Europe/Berlin",), unsaid=_NOT_EN),
@@ -153,6 +155,7 @@ TABLE: dict[str, list[Row]] = {
         R("setze meine Erinnerungen fort", said=("wieder",)),
         R("lösche die Vitamine Erinnerung", gone="die Vitamine"),
         R("hallo, wie geht's?", short=True, said=("Sprachmodell",)),
+        R("clock: home tz München", zone="Europe/Berlin"),
         R("schlummer {id:Milch zu kaufen} 1 Stunde", ("Milch zu kaufen", _IN_1H)),
     ],
     "es": [  # Madrid, UTC+2: 16:00 now
@@ -193,6 +196,7 @@ TABLE: dict[str, list[Row]] = {
         R("reanuda mis recordatorios", said=("reanudad",)),
         R("borra el recordatorio de las vitaminas", gone="tomar las vitaminas"),
         R("hola, ¿qué tal?", short=True, said=("modelo de lenguaje",)),
+        R("clock: home tz Sevilla", zone="Europe/Madrid"),
         R("pospón {id:comprar leche} 1 hora", ("comprar leche", _IN_1H)),
     ],
     "fr": [  # Paris, UTC+2: 16:00 now
@@ -234,6 +238,7 @@ TABLE: dict[str, list[Row]] = {
         R("reprends mes rappels", said=("repris",)),
         R("supprime le rappel des vitamines", gone="prendre mes vitamines"),
         R("salut, ça va ?", short=True, said=("modèle de langage",)),
+        R("clock: home tz Lyon", zone="Europe/Paris"),
         R("reporte {id:acheter du lait} dans 1 heure", ("acheter du lait", _IN_1H)),
     ],
     "it": [  # Rome, UTC+2: 16:00 now
@@ -274,6 +279,7 @@ TABLE: dict[str, list[Row]] = {
         R("riprendi i miei promemoria", said=("ripres",)),
         R("elimina il promemoria delle vitamine", gone="prendere le vitamine"),
         R("ciao, come va?", short=True, said=("modello linguistico",)),
+        R("clock: home tz Milano", zone="Europe/Rome"),
         R("rimanda {id:comprare il latte} di 1 ora", ("comprare il latte", _IN_1H)),
     ],
     "pt": [  # Lisbon, UTC+1: 15:00 now
@@ -315,6 +321,7 @@ TABLE: dict[str, list[Row]] = {
         R("retoma os meus lembretes", said=("retomad",)),
         R("apaga o lembrete das vitaminas", gone="tomar as vitaminas"),
         R("olá, tudo bem?", short=True, said=("modelo de linguagem",)),
+        R("clock: home tz Lisboa", zone="Europe/Lisbon"),
         R("adia {id:comprar leite} 1 hora", ("comprar leite", _IN_1H)),
     ],
     "nl": [  # Amsterdam, UTC+2: 16:00 now
@@ -355,6 +362,7 @@ TABLE: dict[str, list[Row]] = {
         R("hervat mijn herinneringen", said=("hervat",)),
         R("verwijder de vitamines herinnering", gone="de vitamines"),
         R("hoi, hoe gaat het?", short=True, said=("taalmodel",)),
+        R("clock: home tz Rotterdam", zone="Europe/Amsterdam"),
         R("sluimer {id:melk kopen} 1 uur", ("melk kopen", _IN_1H)),
     ],
 }  # fmt: skip
