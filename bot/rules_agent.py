@@ -575,8 +575,12 @@ def _listing(reminders: list[dict[str, object]], language: str = "en") -> str:
         return said.NO_REMINDERS.in_(language)
     lines = []
     for r in reminders:
-        when = f"next {r.get('said') or _readable(str(r['next']))}" if r.get("next") else "paused"
-        repeats = " (repeats)" if r.get("repeats") else ""
+        when = (
+            said.LISTED_NEXT.in_(language, when=_when_said(r, "next", language))
+            if r.get("next")
+            else said.LISTED_PAUSED.in_(language)
+        )
+        repeats = said.LISTED_REPEATS.in_(language) if r.get("repeats") else ""
         shown = short_reminder_id(str(r["id"])) if r.get("id") else "new"
         lines.append(f"- {shown}: {r['text']}{repeats}, {when}")
     return said.LISTING.in_(language) + "\n" + "\n".join(lines)

@@ -15,6 +15,9 @@ __all__ = [
     "DIFFERENCE_AHEAD",
     "DIFFERENCE_NONE",
     "HOW_LONG",
+    "LISTED_NEXT",
+    "LISTED_PAUSED",
+    "LISTED_REPEATS",
     "LISTING",
     "MOVED",
     "NEEDS_LLM",
@@ -205,3 +208,15 @@ NOT_FOUND = Said(
     pt="Não encontro nenhum lembrete sobre «{what}».",
     nl="Ik vind geen herinnering over ‘{what}’.",
 )
+LISTED_NEXT = Said(
+    en="next {when}", es="próximo: {when}", de="nächste: {when}", fr="prochain : {when}",
+    it="prossimo: {when}", pt="próximo: {when}", nl="volgende: {when}",
+)  # fmt: skip
+LISTED_REPEATS = Said(
+    en=" (repeats)", es=" (se repite)", de=" (wiederholt sich)", fr=" (répété)",
+    it=" (si ripete)", pt=" (repete-se)", nl=" (herhaalt zich)",
+)  # fmt: skip
+LISTED_PAUSED = Said(
+    en="paused", es="en pausa", de="pausiert", fr="en pause", it="in pausa", pt="em pausa",
+    nl="gepauzeerd",
+)  # fmt: skip
