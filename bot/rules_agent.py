@@ -263,6 +263,8 @@ class RulesProvider:
             when = snooze["when"].strip()
             later = _as_read(f"{words.IN[language]} {when}" if when[:1].isdigit() else when,
                              language, block) if when else "in 10 minutes"  # fmt: skip
+            if when[:1].isdigit():  # a span: the tool moves a reminder not yet due that much
+                later = _as_span(later, block)
             if snooze["id"]:
                 return self._call("snooze", id=snooze["id"], until=later)
             return self._call("snooze", until=later)
@@ -973,6 +975,23 @@ def _morning(rest: str, language: str) -> str:
         if language == "en"
         else f"{rest} {words.MORNING[language]}"
     )
+
+
+def _as_span(at: str, block: str) -> str:
+    """An instant `_as_read` gave for a span, as the span ("in 60 minutes"), else `at`.
+
+    A snooze by a span moves a reminder not yet due that much later than it was
+    (`bot.reminder_tools`), so the tool must see a span, not the instant it ends at now.
+    """
+    known = _block_now(block)
+    try:
+        end = datetime.fromisoformat(at)
+    except ValueError:
+        return at
+    if known is None or end.tzinfo is None:
+        return at
+    minutes = round((end - known[0]).total_seconds() / 60)
+    return f"in {minutes} minutes" if minutes > 0 else at
 
 
 def _as_read(when: str, language: str, block: str) -> str:

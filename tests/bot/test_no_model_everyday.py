@@ -73,7 +73,8 @@ _TONIGHT_21_CEST = "2026-06-10 19:00"
 _MONDAY_1030_CEST = "2026-06-15 08:30"
 _IN_20 = "2026-06-10 14:20"
 _IN_2H = "2026-06-10 16:00"
-_IN_1H = "2026-06-10 15:00"
+_IN_1H = "2026-06-10 20:00"  # 1 hour later than its 19:00: a snooze never brings it earlier
+_CEST_IN_1H = "2026-06-10 19:00"  # 1 hour later than 20:00 CEST (18:00 UTC)
 _MOVED_11_BANK_CEST = "2026-06-11 09:00"
 _MOVED_11_FRIDAY_CEST = "2026-06-12 09:00"
 _NOT_EN = ("It is ", "Your ", "I'll remind")
@@ -156,7 +157,7 @@ TABLE: dict[str, list[Row]] = {
         R("lösche die Vitamine Erinnerung", gone="die Vitamine"),
         R("hallo, wie geht's?", short=True, said=("Sprachmodell",)),
         R("clock: home tz München", zone="Europe/Berlin"),
-        R("schlummer {id:Milch zu kaufen} 1 Stunde", ("Milch zu kaufen", _IN_1H)),
+        R("schlummer {id:Milch zu kaufen} 1 Stunde", ("Milch zu kaufen", _CEST_IN_1H)),
     ],
     "es": [  # Madrid, UTC+2: 16:00 now
         R("vivo en Madrid", zone="Europe/Madrid", said=("Europe/Madrid",), unsaid=_NOT_EN),
@@ -197,7 +198,7 @@ TABLE: dict[str, list[Row]] = {
         R("borra el recordatorio de las vitaminas", gone="tomar las vitaminas"),
         R("hola, ¿qué tal?", short=True, said=("modelo de lenguaje",)),
         R("clock: home tz Sevilla", zone="Europe/Madrid"),
-        R("pospón {id:comprar leche} 1 hora", ("comprar leche", _IN_1H)),
+        R("pospón {id:comprar leche} 1 hora", ("comprar leche", _CEST_IN_1H)),
     ],
     "fr": [  # Paris, UTC+2: 16:00 now
         R("j'habite à Paris", zone="Europe/Paris", said=("Europe/Paris",), unsaid=_NOT_EN),
@@ -239,7 +240,7 @@ TABLE: dict[str, list[Row]] = {
         R("supprime le rappel des vitamines", gone="prendre mes vitamines"),
         R("salut, ça va ?", short=True, said=("modèle de langage",)),
         R("clock: home tz Lyon", zone="Europe/Paris"),
-        R("reporte {id:acheter du lait} dans 1 heure", ("acheter du lait", _IN_1H)),
+        R("reporte {id:acheter du lait} dans 1 heure", ("acheter du lait", _CEST_IN_1H)),
     ],
     "it": [  # Rome, UTC+2: 16:00 now
         R("abito a Roma", zone="Europe/Rome", said=("Europe/Rome",), unsaid=_NOT_EN),
@@ -280,7 +281,7 @@ TABLE: dict[str, list[Row]] = {
         R("elimina il promemoria delle vitamine", gone="prendere le vitamine"),
         R("ciao, come va?", short=True, said=("modello linguistico",)),
         R("clock: home tz Milano", zone="Europe/Rome"),
-        R("rimanda {id:comprare il latte} di 1 ora", ("comprare il latte", _IN_1H)),
+        R("rimanda {id:comprare il latte} di 1 ora", ("comprare il latte", _CEST_IN_1H)),
     ],
     "pt": [  # Lisbon, UTC+1: 15:00 now
         R("moro em Lisboa", zone="Europe/Lisbon", said=("Europe/Lisbon",), unsaid=_NOT_EN),
@@ -322,7 +323,7 @@ TABLE: dict[str, list[Row]] = {
         R("apaga o lembrete das vitaminas", gone="tomar as vitaminas"),
         R("olá, tudo bem?", short=True, said=("modelo de linguagem",)),
         R("clock: home tz Lisboa", zone="Europe/Lisbon"),
-        R("adia {id:comprar leite} 1 hora", ("comprar leite", _IN_1H)),
+        R("adia {id:comprar leite} 1 hora", ("comprar leite", "2026-06-10 20:00")),  # 20h Lisbon + 1 h
     ],
     "nl": [  # Amsterdam, UTC+2: 16:00 now
         R("ik woon in Amsterdam", zone="Europe/Amsterdam", said=("Europe/Amsterdam",),
@@ -363,7 +364,7 @@ TABLE: dict[str, list[Row]] = {
         R("verwijder de vitamines herinnering", gone="de vitamines"),
         R("hoi, hoe gaat het?", short=True, said=("taalmodel",)),
         R("clock: home tz Rotterdam", zone="Europe/Amsterdam"),
-        R("sluimer {id:melk kopen} 1 uur", ("melk kopen", _IN_1H)),
+        R("sluimer {id:melk kopen} 1 uur", ("melk kopen", _CEST_IN_1H)),
     ],
 }  # fmt: skip
 
