@@ -25,7 +25,14 @@ _FALLBACK_MAX = 200
 
 @lru_cache(maxsize=1)
 def _fallback_parser():  # type: ignore[no-untyped-def]  # dateparser's types are partial
+    import dateparser.utils
     from dateparser.date import DateDataParser
+
+    # dateparser configures logging the first time it logs, when the root logger has no
+    # handler (the console): `dictConfig` with `disable_existing_loggers`, which switched
+    # off every logger made before it and printed its own DEBUG lines to stdout. Logging
+    # is the application's to configure (docs/ARCHITECTURE.md: clockcore does no I/O).
+    setattr(dateparser.utils, "setup_logging", _leave_logging_alone)  # noqa: B010
 
     # Only the languages clockbot reads: left to guess among all of dateparser's ~200
     # locales, the first read compiled their patterns for 8-30 s (docs/SECURITY.md).
@@ -33,6 +40,10 @@ def _fallback_parser():  # type: ignore[no-untyped-def]  # dateparser's types ar
         languages=list(_LANGUAGES),
         settings={"PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False},
     )
+
+
+def _leave_logging_alone() -> None:
+    """Stands in for dateparser's `setup_logging`: configures nothing."""
 
 
 _LANGUAGES = ("en", "de", "es", "fr", "it", "pt", "nl", "ja", "zh")
