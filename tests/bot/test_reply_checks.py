@@ -10,20 +10,18 @@ for what the turn did, in the person's language.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.config import LLMSettings, Settings
-from bot.gateway import Gateway
 from bot.prompt import SYSTEM_PROMPT
 from bot.replies import NO_WORDS
 from bot.reply_checks import TurnFacts, fault_in, fragment
 from bot.tools import TOOLS
-from tests.bot.test_gateway import RecordingChannel, inbound
+from tests.bot.test_gateway import inbound
+from tests.bot.test_text_calls import model_gateway
 from tests.support.fake_llm import FakeLLMServer, Reply
 
 NAMES = [tool.name for tool in TOOLS]
@@ -60,23 +58,13 @@ NO_WORDS_AT_ALL = {
 }
 
 
-@asynccontextmanager
-async def _gateway(
-    server: FakeLLMServer, home: Path
-) -> AsyncIterator[tuple[Gateway, RecordingChannel]]:
-    llm = LLMSettings(provider="openai", base_url=server.openai_base_url, model="m")
-    channel = RecordingChannel()
-    async with Gateway(Settings(home=home, http_port=0, llm=llm), channels=[channel]) as gw:
-        yield gw, channel
-
-
 async def _turn(
     tmp_path: Path, script: Sequence[Reply | str], text: str
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """What the person was sent for `text`, and the request bodies the model got."""
     async with FakeLLMServer() as server:
         server.script(*script)
-        async with _gateway(server, tmp_path) as (gw, channel):
+        async with model_gateway(server, tmp_path) as (gw, channel):
             assert channel.sink is not None
             await channel.sink(inbound(text))
             await gw.settle()

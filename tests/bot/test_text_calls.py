@@ -128,7 +128,7 @@ def test_a_call_to_a_tool_we_do_not_have_is_not_prose(text: str, name: str) -> N
 
 
 @asynccontextmanager
-async def _gateway(
+async def model_gateway(
     server: FakeLLMServer, home: Path
 ) -> AsyncIterator[tuple[Gateway, RecordingChannel]]:
     """A gateway whose model is `server`, at a base_url (so text calls are read)."""
@@ -145,7 +145,7 @@ async def test_a_written_call_runs_and_never_reaches_the_person(tmp_path: Path) 
             Reply.text("Done: I'll remind you to call mum in 2 hours."),
             Reply.text('```json\n{"name": "book_flight", "arguments": {"to": "Lisbon"}}\n```'),
         )
-        async with _gateway(server, tmp_path) as (gw, channel):
+        async with model_gateway(server, tmp_path) as (gw, channel):
             assert channel.sink is not None
             await channel.sink(inbound("remind me in 2 hours to call mum", "m1"))
             await gw.settle()
@@ -228,7 +228,7 @@ async def test_a_cancel_shown_in_a_question_cancels_nothing(tmp_path: Path) -> N
             Reply.text(f"<tool_call>\n{json.dumps(CALL)}\n</tool_call>"),
             Reply.text("Done: I'll remind you to call mum in 2 hours."),
         )
-        async with _gateway(server, tmp_path) as (gw, channel):
+        async with model_gateway(server, tmp_path) as (gw, channel):
             assert channel.sink is not None
             await channel.sink(inbound("remind me in 2 hours to call mum", "m1"))
             await gw.settle()
