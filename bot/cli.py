@@ -144,11 +144,14 @@ def run(config: ConfigOption = None) -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    added: list[tuple[logging.Handler, logging.Filter]] = []
     redaction = RedactSecrets(settings.secrets())
     for handler in logging.getLogger().handlers:
-        handler.addFilter(redaction)
+        added.append((handler, redaction))
         if settings.log_level != "DEBUG":
-            handler.addFilter(LibraryChatter())
+            added.append((handler, LibraryChatter()))
+    for handler, added_filter in added:
+        handler.addFilter(added_filter)
     exposed = settings.exposure()
     if exposed is not None:
         logging.getLogger("clockbot").warning("%s", exposed)
@@ -159,6 +162,11 @@ def run(config: ConfigOption = None) -> None:
         _fail(f"a configured channel needs the {extra} extra: pip install 'clockbot[{extra}]'")
     except ChannelError as exc:
         _fail(f"a channel could not start: {exc}")
+    finally:
+        # The handlers are the process's, not ours: an in-process run (a test, an embedder)
+        # left its filters on them, and pytest's log capture dropped every library line after.
+        for handler, added_filter in added:
+            handler.removeFilter(added_filter)
 
 
 LIBRARY_LOGGERS = (

@@ -9,6 +9,7 @@ forgetting the adapter package, as on a host without that extra.
 from __future__ import annotations
 
 import ast
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -162,11 +163,15 @@ def test_run_names_the_missing_extra(
     [spec] = [spec for spec in CHANNELS if spec.name == "telegram"]
     without_sdk(spec)
     env = {"CLOCKBOT_HOME": str(tmp_path), **COMPLETE["telegram"]}
+    filters_before = [list(h.filters) for h in logging.getLogger().handlers]
     result = CliRunner().invoke(app, ["run"], env=env)
     assert result.exit_code == 2
     assert result.stderr.strip() == (
         "error: a configured channel needs the telegram extra: pip install 'clockbot[telegram]'"
     )
+    # Its filters leave the process's handlers with it: left on pytest's log capture, they
+    # hid every later test's library lines (the Telegram token test failed in full runs).
+    assert [list(h.filters) for h in logging.getLogger().handlers] == filters_before
 
 
 async def test_the_doctor_checks_every_channel_in_table_order(tmp_path: Path) -> None:
