@@ -9,19 +9,35 @@ Re-exported by `bot.tool_session`.
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot import messages
 from bot.tool_errors import BadArguments, ZoneUnknown
-from clockcore import ParseResult, TimeExpression, parse_anchored_time
+from clockcore import Clock, ContactWindow, ParseResult, TimeExpression, parse_anchored_time
 from clockcore.grammar import CLOCK_KINDS, DATE_KINDS
 from clockcore.session import CITY_QUESTION, city_question
 from clockcore.zones import get_zone
 
-if TYPE_CHECKING:
-    from bot.tool_session import ToolSession
+__all__ = ["TimeContext", "instant", "person_instant", "person_question"]
 
-__all__ = ["instant", "person_instant", "person_question"]
+
+class TimeContext(Protocol):
+    """What reading a time needs of a turn (`bot.tool_session.ToolSession` is one)."""
+
+    @property
+    def language(self) -> str | None: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def contact_window(self) -> ContactWindow: ...
+    @property
+    def session_tz(self) -> str: ...
+    @property
+    def zone_known(self) -> bool: ...
+    @property
+    def their_time(self) -> TimeExpression | None: ...
+    @property
+    def their_words(self) -> str | None: ...
 
 
 _OWN_WORDS = (
@@ -50,7 +66,7 @@ def person_question(parsed: ParseResult, zone: str) -> str:
     return messages.ASK_DST_GAP.format(head=head, first=f"{first:%H:%M}", second=f"{second:%H:%M}")
 
 
-def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> datetime:
+def instant(text: str, context: TimeContext, *, day_at_window: bool = False) -> datetime:
     """The instant `text` names in the session's zone; asks rather than guess.
 
     `day_at_window`: a whole day named without a time of day ("tomorrow",
@@ -93,7 +109,7 @@ def instant(text: str, context: ToolSession, *, day_at_window: bool = False) -> 
     return parsed.start_instant
 
 
-def _window_start(text: str, start: datetime, end: datetime, context: ToolSession) -> datetime:
+def _window_start(text: str, start: datetime, end: datetime, context: TimeContext) -> datetime:
     """`start`, or its day at the contact window's start when `text` names days, not a time.
 
     A whole-day contact window (start == end) has no such start: 09:00 then.
@@ -114,7 +130,7 @@ def _window_start(text: str, start: datetime, end: datetime, context: ToolSessio
     return at
 
 
-def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, str | None]:
+def person_instant(when: str | None, context: TimeContext) -> tuple[datetime, str | None]:
     """The instant `when` names, or the person's own words' where the model lost part of them.
 
     A 1.5B model given 'amanhã às 8' passed 'tomorrow 8' (which asks: 8 in the
@@ -122,7 +138,7 @@ def person_instant(when: str | None, context: ToolSession) -> tuple[datetime, st
     'tomorrow at 9am' (9am in the person's zone, five hours off; docs/eval.md).
     Given 'due on Wednesday at noon' on a Monday, it passed 'tomorrow at 12:00'.
     The person's words win where their message names one time read whole
-    (`ToolSession.their_time`) and: `when` cannot be read (or was not given);
+    (`TimeContext.their_time`) and: `when` cannot be read (or was not given);
     or `when` is a part of that expression and reads to another instant; or
     the expression is complete in itself (`_complete`: it names its day, or
     is a duration from now) and `when` reads to another instant. Any other

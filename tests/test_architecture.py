@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import graphlib
 import importlib
 import re
 from pathlib import Path
@@ -247,7 +248,6 @@ LONG_MODULES = {
     "wrapper/core.py": "one class: the wrapper's facade",
     "bot/turns.py": "one class: a message's life in the gateway",
     "bot/rules_agent.py": "one class: the agent without a model",
-    "wrapper/chain.py": "one class: the chain's steps",
     "bot/agent.py": "one job: an agent turn, its compaction and its tools' rounds",
     "channels/email/reading.py": "one job: a raw mail to an Inbound or a refusal",
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
@@ -272,3 +272,64 @@ def test_no_module_is_long_without_a_reason() -> None:
     assert not unlisted, f"split these, or list them with a reason: {unlisted}"
     shrunk = sorted(LONG_MODULES.keys() - long)
     assert not shrunk, f"under {LONGEST} lines now, take them off the list: {shrunk}"
+
+
+def _module_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """Which of the packages' modules each module imports, type-only imports included."""
+    paths = {
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+        for package in packages
+        for path in sorted((root / package).rglob("*.py"))
+    }
+
+    def known(name: str) -> str | None:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        here = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        names: list[str] = []
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = here.split(".")[: len(here.split(".")) - node.level + 1]
+                    base = ".".join([*parent, base] if base else parent)
+                names += [f"{base}.{alias.name}" for alias in node.names]
+        graph[module] = {found for name in names if (found := known(name)) not in (None, module)}
+    return graph
+
+
+def _circle(graph: dict[str, set[str]]) -> list[str]:
+    """One import circle of `graph` (its modules in order), or [] when there is none."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        return list(error.args[1])
+    return []
+
+
+def test_no_import_circle() -> None:
+    # docs/ARCHITECTURE.md: modules import each other one way; a type-only import counts.
+    assert _circle(_module_graph(ROOT, PACKAGES)) == []
+
+
+def test_the_circle_checker_sees_one(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg.sub import b\n")
+    (package / "sub" / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..a import A\n"
+    )
+    (package / "c.py").write_text("from pkg import a\n")
+    assert set(_circle(_module_graph(tmp_path, ("pkg",)))) == {"pkg.a", "pkg.sub.b"}
+    (package / "sub" / "b.py").write_text("import pkg.c\n")
+    assert set(_circle(_module_graph(tmp_path, ("pkg",)))) == {"pkg.a", "pkg.sub.b", "pkg.c"}
+    (package / "c.py").write_text("")
+    assert _circle(_module_graph(tmp_path, ("pkg",))) == []

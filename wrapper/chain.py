@@ -6,18 +6,16 @@ policy, then the envelope. `InteractionWrapper` (`wrapper.core`) holds one and
 hands it every inbound message; every write of one message happens in one
 transaction, so a message is either fully recorded or not at all, and a
 redelivered message changes nothing. On PostgreSQL the common message takes
-the hot path instead (`wrapper.hot`), which calls back into the chain's value
-helpers (`adopt_rows`, `decide`, `envelope`…) so both paths derive the same values.
+the hot path instead (`wrapper.hot`); both take their values from
+`wrapper.inbound.values` (`adopt_rows`, `decide`, `envelope`…), so both paths
+derive the same values.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import secrets
-from collections.abc import Mapping
-from datetime import datetime, timedelta
-from functools import lru_cache
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -26,22 +24,18 @@ from clockcore import (
     Clock,
     ContactWindow,
     Policy,
-    PolicyFacts,
-    delta_hours,
-    evaluate,
-    runtime_time_context,
 )
-from clockcore.actions import ActionDraft, classify_activity, draft_action
-from clockcore.envelope import ContextEnvelope, OpenAction
-from clockcore.message import MessageRef, speaker_label
+from clockcore.actions import classify_activity
+from clockcore.envelope import ContextEnvelope
+from clockcore.message import MessageRef
 from wrapper import hot, keys, linking, messages, queries
 from wrapper.db import Database
 from wrapper.errors import MessageTooLargeError
-from wrapper.keys import is_private_thread, split_thread_key
+from wrapper.inbound import values
 from wrapper.outbox import enqueue_in
 from wrapper.pending import add_claimed
 from wrapper.routes import save_route
-from wrapper.rows import MAX_NOTICE_CHARS, PersonRow, ThreadView
+from wrapper.rows import MAX_NOTICE_CHARS, PersonRow
 from wrapper.schedules import rezone_in
 from wrapper.turn import (
     UPCOMING_HORIZON,
@@ -51,7 +45,6 @@ from wrapper.turn import (
     known_zone,
     may_have_open_actions,
     moves_session,
-    other_zones,
     read_text_aside,
     read_zone,
     start_session,
@@ -90,11 +83,10 @@ class MessageChain:
         contact_window: ContactWindow,
     ) -> None:
         self._db = database
-        self._agent_id = agent_id
-        self._policy = policy
-        self._agent_tz = agent_tz
+        self._intake = values.Intake(
+            agent_id=agent_id, policy=policy, agent_tz=agent_tz, window=contact_window
+        )
         self._clock = clock
-        self._window = contact_window
         self._steps: list[Step] = self._chain()
 
     @property
@@ -105,7 +97,7 @@ class MessageChain:
     @property
     def agent_tz(self) -> str:
         """The host's IANA zone."""
-        return self._agent_tz
+        return self._intake.agent_tz
 
     def _chain(self) -> list[Step]:
         """The steps of `receive`, in order.
@@ -158,7 +150,7 @@ class MessageChain:
             raise ValueError("claiming a message for an answer needs its id and a lease")
         turn = Turn(
             ref=ref,
-            thread_key=keys.thread_key(self._agent_id, ref.channel, ref.thread_id),
+            thread_key=keys.thread_key(self._intake.agent_id, ref.channel, ref.thread_id),
             user_key=keys.user_key(ref.channel, ref.user_id),
             claim_for=claim_for,
             lease_until=lease_until,
@@ -167,7 +159,7 @@ class MessageChain:
         if ref.hint:
             turn.notices.append(" ".join(ref.hint.split())[:MAX_NOTICE_CHARS])
         if self.hot_path:
-            envelope = await hot.receive(self, turn)
+            envelope = await hot.receive(self._db, self._intake, turn)
             if envelope is not None:
                 return envelope
         if not turn.text_read:  # the hot path reads it while its first statement is out
@@ -184,7 +176,7 @@ class MessageChain:
         for step in self._steps:
             step(turn, conn)
         self._gather(turn, conn)
-        envelope = self.envelope(turn)
+        envelope = values.envelope(self._intake, turn)
         if turn.duplicate:
             conn.rollback()
             return envelope
@@ -226,19 +218,7 @@ class MessageChain:
                 now=turn.received_at,
             )
         thread, spoke_before = queries.load_thread(conn, turn.thread_key, turn.user_key)
-        self.adopt_rows(turn, turn.person, thread, spoke_before)
-
-    def adopt_rows(
-        self,
-        turn: Turn,
-        person: PersonRow,
-        thread: ThreadView | None,
-        spoke_before: datetime | None,
-    ) -> None:
-        turn.person = person
-        turn.thread = thread or ThreadView()
-        turn.spoke_before = spoke_before
-        turn.policy = _effective_policy(self._policy, person.policy_overrides)
+        values.adopt_rows(self._intake, turn, turn.person, thread, spoke_before)
 
     def _stamp(self, turn: Turn, conn: Connection) -> None:
         """Recorded for every message, whatever the policy says (docs/clock-spec.md §4.1)."""
@@ -248,14 +228,14 @@ class MessageChain:
         queries.stamp_thread(
             conn,
             thread_key=turn.thread_key,
-            agent_id=self._agent_id,
+            agent_id=self._intake.agent_id,
             channel=turn.channel,
             thread_id=turn.thread_id,
             at=turn.received_at,
             from_user=True,
             session_started_at=started or turn.received_at,
-            agent_tz=self._agent_tz,
-            delta_hours=self.stamp_delta(turn),
+            agent_tz=self._intake.agent_tz,
+            delta_hours=values.stamp_delta(self._intake, turn),
         )
         queries.stamp_participant(
             conn, thread_key=turn.thread_key, user_key=turn.user_key, at=turn.received_at
@@ -265,10 +245,6 @@ class MessageChain:
             queries.stamp_person(
                 conn, turn.person.user_id, at=turn.received_at, channel=turn.channel
             )
-
-    def stamp_delta(self, turn: Turn) -> float:
-        zone = turn.thread.session_tz or turn.user_tz or "UTC"
-        return delta_hours(zone, self._agent_tz, turn.received_at)
 
     def _adopt_platform_facts(self, turn: Turn, conn: Connection) -> None:
         """What the platform says of the writer: their name, and their zone as a default."""
@@ -313,7 +289,7 @@ class MessageChain:
             overrides = {**(turn.person.policy_overrides), "mode": directives.mode}
             queries.update_person(conn, person_id, policy_overrides=overrides)
             turn.person = dataclasses.replace(turn.person, policy_overrides=overrides)
-            turn.policy = _effective_policy(self._policy, overrides)
+            turn.policy = values.effective_policy(self._intake.policy, overrides)
         linked = None
         if directives.link_answer is not None and person_wide:
             linked = linking.answer_in(
@@ -332,11 +308,13 @@ class MessageChain:
             )  # fmt: skip
         if linked is not None:
             turn.notices.extend(linked.notices)
-            for values in linked.outbox:
-                enqueue_in(conn, values)
+            for item in linked.outbox:
+                enqueue_in(conn, item)
             if linked.merged is not None:
                 turn.person = queries.load_person(conn, turn.user_key) or turn.person
-                turn.policy = _effective_policy(self._policy, turn.person.policy_overrides)
+                turn.policy = values.effective_policy(
+                    self._intake.policy, turn.person.policy_overrides
+                )
         if directives.unlink and person_wide:
             alone = not queries.split_identity(
                 conn,
@@ -376,30 +354,11 @@ class MessageChain:
             conn,
             person_id=person_id,
             thread_key=turn.thread_key,
-            draft=self.draft(turn, phrase, source, calibration),
+            draft=values.draft(turn, phrase, source, calibration),
             at=turn.received_at,
             max_items=settings.max_items,
         )
-        self.extend_actions(turn, expires)
-
-    @staticmethod
-    def draft(
-        turn: Turn, phrase: str, source: str, calibration: Mapping[str, tuple[int, int]]
-    ) -> ActionDraft:
-        return draft_action(
-            phrase,
-            source=source,  # type: ignore[arg-type]
-            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
-            store_quotes=turn.policy.store.latest_actions.store_quotes,
-            calibration=calibration,
-        )
-
-    @staticmethod
-    def extend_actions(turn: Turn, expires: datetime) -> None:
-        until = turn.person.actions_until
-        turn.person = dataclasses.replace(
-            turn.person, actions_until=max(until, expires) if until else expires
-        )
+        values.extend_actions(turn, expires)
 
     def _evaluate_policy(self, turn: Turn, conn: Connection) -> None:
         rows = (
@@ -407,30 +366,7 @@ class MessageChain:
             if may_have_open_actions(turn)
             else []
         )
-        self.decide(turn, rows)
-
-    def decide(self, turn: Turn, rows: list[Mapping[str, Any]]) -> None:
-        turn.open_actions = [
-            queries.row_as(OpenAction, row)
-            for row in rows
-            if row["thread_key"] == turn.thread_key
-            or (turn.private and is_private_thread(*split_thread_key(row["thread_key"])[1:]))
-        ]
-        # The message that clocked an action does not count as returning to it.
-        prior = [a for a in turn.open_actions if a.recorded_at < turn.received_at]
-        thread_last = turn.thread.last_interaction_at
-        any_last = turn.person.last_interaction_any_channel_at
-        facts = PolicyFacts(
-            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
-            elapsed_since_last_interaction=_elapsed(turn.received_at, thread_last),
-            elapsed_since_last_interaction_any_channel=(
-                _elapsed(turn.received_at, any_last) if turn.policy.cross_channel_tracking else None
-            ),
-            has_open_action=bool(prior),
-            mentions_time=turn.talks_about_time,
-            has_clock_directive=turn.directives.any,
-        )
-        turn.decision = evaluate(turn.policy, facts)
+        values.decide(turn, rows)
 
     def _gather(self, turn: Turn, conn: Connection) -> None:
         if turn.private and turn.person.has_due_items:
@@ -439,67 +375,6 @@ class MessageChain:
                 conn, turn.person.user_id, now=turn.received_at, horizon=horizon
             )
             turn.upcoming = [upcoming_item(row, turn.received_at) for row in rows]
-
-    def envelope(self, turn: Turn) -> ContextEnvelope:
-        assert turn.zone is not None
-        assert turn.decision is not None
-        zone = turn.zone.zone
-        thread_last = turn.thread.last_interaction_at
-        any_last = turn.person.last_interaction_any_channel_at
-        decision = turn.decision
-        return ContextEnvelope(
-            thread_key=turn.thread_key,
-            user_key=turn.user_key,
-            channel=turn.channel,
-            now=turn.received_at,
-            session_tz=zone,
-            session_tz_source=turn.zone.source,
-            user_tz=turn.user_tz,
-            agent_tz=self._agent_tz,
-            delta_hours=delta_hours(zone, self._agent_tz, turn.received_at),
-            thread_kind=turn.thread_kind,  # type: ignore[arg-type]
-            elapsed_since_last_interaction=_elapsed(turn.received_at, thread_last),
-            elapsed_since_last_interaction_any_channel=(
-                _elapsed(turn.received_at, any_last) if turn.policy.cross_channel_tracking else None
-            ),
-            temporal_awareness=decision.temporal_awareness,
-            triggered_rules=decision.triggered_rules,
-            ask_for_updates=decision.ask_for_updates,
-            offer_recap=decision.offer_recap,
-            allow_hedged_reference=decision.allow_hedged_reference,
-            open_actions=tuple(turn.open_actions),
-            upcoming=tuple(turn.upcoming),
-            contact=runtime_time_context(
-                turn.received_at, turn.user_tz, turn.person.window(self._window)
-            ),
-            notices=tuple(dict.fromkeys(turn.notices)),
-            duplicate=turn.duplicate,
-            session_started_at=turn.session_started_at,
-            elapsed_since_last_user_message=_elapsed(turn.received_at, turn.spoke_before),
-            any_channel_last_channel=turn.person.last_interaction_any_channel,
-            message=turn.ref,
-            other_zones=other_zones(turn),
-            speaker=None
-            if turn.private
-            else speaker_label(
-                turn.ref.sender_name or turn.person.display_name, turn.channel, turn.user_id
-            ),
-        )
-
-
-@lru_cache(maxsize=256)
-def _cached_policy(base: Policy, overrides_key: str) -> Policy:
-    return base.with_overrides(json.loads(overrides_key)) if overrides_key != "{}" else base
-
-
-def _effective_policy(base: Policy, overrides: Mapping[str, Any]) -> Policy:
-    return _cached_policy(base, json.dumps(overrides, sort_keys=True))
-
-
-def _elapsed(now: datetime, then: datetime | None) -> timedelta | None:
-    if then is None:
-        return None
-    return max(now - then, timedelta(0))
 
 
 def _set_home(turn: Turn, conn: Connection, zone: str) -> None:

@@ -21,7 +21,7 @@ for its turn). This module does that as
 It runs on asyncpg directly (`Database.pg_pool`), skipping SQLAlchemy's
 greenlet bridge. `receive` (below) decides which messages qualify and computes
 every value in Python with the same helpers as the general chain
-(`wrapper.turn`, and the chain's own value methods); anything
+(`wrapper.turn` and `wrapper.inbound.values`); anything
 else (a new person or thread, a directive other than "clock it", a place to
 remember, a platform zone that changed, a duplicate) runs the general chain
 before anything is written. Open actions and upcoming items, when the person
@@ -39,13 +39,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from clockcore.actions import OPEN_STATUSES, classify_activity
 from clockcore.directives import Directives
 from clockcore.envelope import ContextEnvelope
 from wrapper import queries
+from wrapper.db import Database
 from wrapper.envelope_json import envelope_to_json
+from wrapper.inbound import values
+from wrapper.inbound.values import Intake
 from wrapper.queries import UPCOMING_LIMIT
 from wrapper.routes import clean_route
 from wrapper.rows import PersonRow, ThreadView
@@ -63,9 +66,6 @@ from wrapper.turn import (
     start_session,
     upcoming_item,
 )
-
-if TYPE_CHECKING:
-    from wrapper.chain import MessageChain
 
 __all__ = ["ACTIONS", "OPEN_ACTIONS", "READ", "UPCOMING", "WRITE", "overlapped", "receive"]
 
@@ -224,19 +224,19 @@ $5 and its expiry raises the person's `actions_until`, as `queries.record_action
 # --------------------------------------------------------------------------- the path
 
 
-async def receive(chain: MessageChain, turn: Turn) -> ContextEnvelope | None:
-    """The common message in two round trips; None: `chain` runs it instead.
+async def receive(database: Database, intake: Intake, turn: Turn) -> ContextEnvelope | None:
+    """The common message in two round trips; None: the general chain runs it instead.
 
     The values are the chain's, from the same helpers. None comes before
     anything is written, or when a redelivery won the race to the journal.
     """
-    pool = await chain.database.pg_pool()
+    pool = await database.pg_pool()
     if pool is None:
         return None
     notices = list(turn.notices)
     try:
-        envelope = await _round_trips(chain, pool, turn)
-    except chain.database.pg_lost:
+        envelope = await _round_trips(intake, pool, turn)
+    except database.pg_lost:
         # A connection the server closed. If the write got through, the
         # chain finds the message journaled and says it is a duplicate: a
         # claimed message is then answered from the waiting list.
@@ -246,7 +246,7 @@ async def receive(chain: MessageChain, turn: Turn) -> ContextEnvelope | None:
     return envelope
 
 
-async def _round_trips(chain: MessageChain, pool: Any, turn: Turn) -> ContextEnvelope | None:
+async def _round_trips(intake: Intake, pool: Any, turn: Turn) -> ContextEnvelope | None:
     """READ and WRITE, each overlapped with the Python work that does not need its answer.
 
     The text is read while READ is out (READ takes only the message's keys),
@@ -264,7 +264,7 @@ async def _round_trips(chain: MessageChain, pool: Any, turn: Turn) -> ContextEnv
         if row is None or row["thread_key"] is None or row["seen"]:
             return None
         person, thread = PersonRow.from_row(row), ThreadView.from_row(row)
-        chain.adopt_rows(turn, person, thread, row["spoke_before"])
+        values.adopt_rows(intake, turn, person, thread, row["spoke_before"])
         if (
             turn.platform_zone not in (None, turn.person.platform_tz)
             or turn.ref.sender_name not in (None, turn.person.display_name)
@@ -279,21 +279,21 @@ async def _round_trips(chain: MessageChain, pool: Any, turn: Turn) -> ContextEnv
         dropped: list[str] = []
         opened: list[Mapping[str, Any]] = []
         if clocked is not None:
-            action, opened, dropped = await _clock(chain, conn, turn, *clocked)
+            action, opened, dropped = await _clock(conn, turn, *clocked)
         elif may_have_open_actions(turn):
             opened = await conn.fetch(OPEN_ACTIONS, turn.person.user_id, OPEN_STATUS_LIST, now)
-        chain.decide(turn, opened)
+        values.decide(turn, opened)
         if turn.private and turn.person.has_due_items:
             rows = await conn.fetch(
                 UPCOMING, turn.person.user_id, now, now + UPCOMING_HORIZON, UPCOMING_LIMIT
             )
             turn.upcoming = [upcoming_item(row, now) for row in rows]
         claimed = turn.claim_for is not None and turn.lease_until is not None
-        made = chain.envelope(turn) if claimed else None  # a claimed message stores it
+        made = values.envelope(intake, turn) if claimed else None  # a claimed message stores it
         write = conn.fetchval(
             WRITE,
             turn.channel, turn.message_id, turn.thread_key, turn.user_key, now, turn.text,
-            started or now, chain.agent_tz, chain.stamp_delta(turn),
+            started or now, intake.agent_tz, values.stamp_delta(intake, turn),
             turn.policy.store.last_message_timestamps,
             turn.person.user_id, turn.policy.cross_channel_tracking,
             clean_route(turn.ref.route) if turn.ref.route else None,
@@ -302,12 +302,12 @@ async def _round_trips(chain: MessageChain, pool: Any, turn: Turn) -> ContextEnv
             turn.thread_id, turn.user_id,
             *_action_arguments(action), dropped,
         )  # fmt: skip
-        journaled, envelope = await overlapped(write, lambda: made or chain.envelope(turn))
+        journaled, envelope = await overlapped(write, lambda: made or values.envelope(intake, turn))
     return envelope if journaled else None
 
 
 async def _clock(
-    chain: MessageChain, conn: Any, turn: Turn, phrase: str, source: str
+    conn: Any, turn: Turn, phrase: str, source: str
 ) -> tuple[dict[str, Any], list[Mapping[str, Any]], list[str]]:
     """`_track_actions` and the open actions after it, from one read (`ACTIONS`).
 
@@ -324,13 +324,13 @@ async def _clock(
     action = queries.action_row(
         person_id=turn.person.user_id,
         thread_key=turn.thread_key,
-        draft=chain.draft(turn, phrase, source, calibration),
+        draft=values.draft(turn, phrase, source, calibration),
         at=turn.received_at,
     )
     kept, dropped = queries.compacted(
         stored, action, now=turn.received_at, max_items=settings.max_items
     )
-    chain.extend_actions(turn, action["expires_at"])
+    values.extend_actions(turn, action["expires_at"])
     opened = [row for row in kept if row["status"] in OPEN_STATUSES]
     return action, opened, dropped
 
