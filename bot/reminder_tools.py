@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 from bot import messages
@@ -39,6 +39,8 @@ from bot.tool_session import (
 )
 from bot.window_tools import set_contact_window
 from clockcore import parse_anchored_time
+from clockcore.relative import from_now
+from clockcore.zones import get_zone
 from wrapper.effects import Enqueue
 from wrapper.outbox import OutboxItem
 from wrapper.reminders import (
@@ -148,8 +150,9 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
     until = required_text(arguments, "until")
     if _BARE_SPAN.fullmatch(until):  # "1h" is a span to a snooze, not French for 01:00
         until = f"in {until.strip().removeprefix('for ')}"
+    else:  # "10 minutos", "2 Stunden": the same span in the person's language
+        until = from_now(until, context.language) or until
     sending(context, "snooze")
-    at = _future(until, context)
     named = text_arg(arguments, "id", required=False)
     wrapper, envelope = context.wrapper, context.envelope
     if named is None:
@@ -176,6 +179,10 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
                 f"no reminder {named!r}", ask=messages.ASK_NO_SUCH_REMINDER.format(id=named)
             )
     moved = job.status in WAITING  # not sent yet: it moves
+    # Moved to "Friday", a reminder keeps its time of day (issue 61: a change touches only
+    # what the words name); a sent one snoozed to a day comes at the window's start.
+    local = job.due_at.astimezone(get_zone(context.session_tz)).time()
+    at = _future(until, context, day_at_window=not moved, day_keeps=local if moved else None)
     now = context.clock.now()
     if moved and job.due_at > now and _is_duration(until, context):
         # "snooze r12 30 min" on a reminder due tomorrow: 30 minutes later than it was, not
@@ -311,8 +318,10 @@ def _is_duration(text: str, context: ToolSession) -> bool:
     return parse_anchored_time(text, context.session_tz, now).kind == "relative"
 
 
-def _future(text: str, context: ToolSession, *, day_at_window: bool = False) -> datetime:
-    at = instant(text, context, day_at_window=day_at_window)
+def _future(
+    text: str, context: ToolSession, *, day_at_window: bool = False, day_keeps: time | None = None
+) -> datetime:
+    at = instant(text, context, day_at_window=day_at_window, day_keeps=day_keeps)
     if at <= context.clock.now():
         raise BadArguments(
             f"{text!r} is {iso(at, context)}, which has already passed",

@@ -8,7 +8,7 @@ Re-exported by `bot.tool_session`.
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Protocol
 
 from bot import messages
@@ -66,12 +66,19 @@ def person_question(parsed: ParseResult, zone: str) -> str:
     return messages.ASK_DST_GAP.format(head=head, first=f"{first:%H:%M}", second=f"{second:%H:%M}")
 
 
-def instant(text: str, context: TimeContext, *, day_at_window: bool = False) -> datetime:
+def instant(
+    text: str,
+    context: TimeContext,
+    *,
+    day_at_window: bool = False,
+    day_keeps: time | None = None,
+) -> datetime:
     """The instant `text` names in the session's zone; asks rather than guess.
 
     `day_at_window`: a whole day named without a time of day ("tomorrow",
     "on 1 April") is that day at the start of the person's contact window, not
-    its midnight (for a reminder; docs/reminders.md).
+    its midnight (for a reminder; docs/reminders.md). `day_keeps`: such a day
+    at this local time instead (a reminder moved to "Friday" keeps its 16:00).
 
     While the person's zone is unknown, only a duration ("in 2 hours") or a
     time that names its own zone is read: "9am" would be 9am in the agent's
@@ -104,9 +111,23 @@ def instant(text: str, context: TimeContext, *, day_at_window: bool = False) -> 
             "person's own words ('in 2 hours', 'tomorrow at 9am'), or ask them",
             ask=messages.ASK_UNREADABLE_TIME.format(text=text, reason=reason),
         )
+    if day_keeps is not None and parsed.end_instant is not None:
+        day = _whole_day(parsed.start_instant, parsed.end_instant, context)
+        if day is not None:
+            zone = get_zone(context.session_tz)
+            at = datetime.combine(day, day_keeps, tzinfo=zone)
+            return at.astimezone(parsed.start_instant.tzinfo)
     if day_at_window and parsed.end_instant is not None:
         return _window_start(text, parsed.start_instant, parsed.end_instant, context)
     return parsed.start_instant
+
+
+def _whole_day(start: datetime, end: datetime, context: TimeContext) -> date | None:
+    """The local day [start, end) is, when it names days rather than a time of day."""
+    local = start.astimezone(get_zone(context.session_tz))
+    if local.time() != time(0) or end - start < timedelta(hours=23):
+        return None
+    return local.date()
 
 
 def _window_start(text: str, start: datetime, end: datetime, context: TimeContext) -> datetime:
@@ -114,13 +135,13 @@ def _window_start(text: str, start: datetime, end: datetime, context: TimeContex
 
     A whole-day contact window (start == end) has no such start: 09:00 then.
     """
-    zone = get_zone(context.session_tz)
-    local = start.astimezone(zone)
-    if local.time() != time(0) or end - start < timedelta(hours=23):
+    day = _whole_day(start, end, context)
+    if day is None:
         return start
+    zone = get_zone(context.session_tz)
     window = context.contact_window
     at_time = window.start if window.start != window.end else time(9)
-    at = datetime.combine(local.date(), at_time, tzinfo=zone).astimezone(start.tzinfo)
+    at = datetime.combine(day, at_time, tzinfo=zone).astimezone(start.tzinfo)
     if at <= context.clock.now() < end:
         raise BadArguments(
             f"{text!r} names a day that has begun, without a time of day: ask the person "

@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from clockcore.cues import fold
 
-__all__ = ["Duration", "find_duration"]
+__all__ = ["Duration", "find_duration", "from_now"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,3 +195,27 @@ def find_duration(text: str, language: str) -> Duration | None:
         return None
     sign = 1 if groups["ahead"] else -1
     return Duration(match.start(), match.end(), exact, steps, sign)
+
+
+def from_now(text: str, language: str | None = None) -> str | None:
+    """`text`, a bare span ("10 minutos", "2 Stunden"), as English reads it ("in 10 minutes").
+
+    `language` is tried first, then the others: a snooze's "until" is often a
+    span without its "in" ("dame 10 minutos más"), and a short message does not
+    always say its language. None when `text` is anything else, or mixes units.
+    """
+    order = [language] if language in _AHEAD else []
+    for code in [*order, *(c for c in _AHEAD if c != language)]:
+        said = f"{_AHEAD[code].split('|')[0]} {text.strip()}"
+        found = find_duration(said, code)
+        if found is None or found.sign != 1 or (found.start, found.end) != (0, len(said)):
+            continue
+        steps = {unit: n for unit, n in found.steps.items() if n}
+        if not steps:
+            minutes = found.exact.total_seconds() / 60
+            return f"in {minutes:g} minutes" if minutes >= 1 else None
+        if found.exact or len(steps) != 1:
+            return None
+        ((unit, count),) = steps.items()
+        return f"in {count} {unit}"
+    return None

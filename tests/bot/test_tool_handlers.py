@@ -34,6 +34,7 @@ from wrapper.effects import (
     ZoneChange,
 )
 from wrapper.pending import WaitingTurn
+from wrapper.reminders import ReminderChange
 from wrapper.schedules import NewSchedule
 from wrapper.turn_commit import TurnCommit
 
@@ -1414,3 +1415,30 @@ async def test_a_nul_or_lone_surrogate_in_a_models_arguments_is_stored_not_fatal
     finally:
         await wrapper.close()
     assert [item.content for item in found] == ["pills\ufffdblue"]
+
+
+@pytest.mark.parametrize(
+    ("said", "until", "moved_to"),
+    [
+        # "move it to Saturday": the day changes, its 16:00 stays (issue 61, item 6).
+        ("move it to saturday", "saturday", datetime(2026, 5, 2, 16, tzinfo=ZoneInfo(LA))),
+        # A bare span in the person's language, later than it was due (not "10 minutos": no time).
+        ("dame 10 minutos más", "10 minutos", datetime(2026, 5, 1, 16, 10, tzinfo=ZoneInfo(LA))),
+        ("noch 2 Stunden bitte", "2 Stunden", datetime(2026, 5, 1, 18, tzinfo=ZoneInfo(LA))),
+        ("move it to 11am on saturday", "saturday at 11am", datetime(2026, 5, 2, 11, tzinfo=ZoneInfo(LA))),
+    ],
+)  # fmt: skip
+async def test_a_snooze_changes_only_what_its_words_name(
+    world: World, said: str, until: str, moved_to: datetime
+) -> None:
+    setting = await world.context(text="remind me on friday at 4pm to call Ana")
+    await _call(setting, "remind", text="call Ana", when="friday at 4pm")
+    await world.commit(setting)
+    context = await world.context(text=said)
+    listed = (await _call(context, "list_reminders"))["reminders"]
+    assert isinstance(listed, list) and len(listed) == 1
+    result = await _call(context, "snooze", id=str(listed[0]["id"]), until=until)
+    assert result.get("moved") is True, result
+    (change,) = [e for e in context.staged if isinstance(e, ReminderChange)]
+    assert change.action == "move"
+    assert change.until == moved_to

@@ -10,9 +10,11 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clockcore import parse_anchored_time
-from clockcore.relative import find_duration
+from clockcore.relative import find_duration, from_now
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 26, 10, 0, tzinfo=BERLIN)
@@ -112,3 +114,32 @@ def test_a_day_and_a_half_is_not_read_as_a_day() -> None:
 def test_and_is_not_a_day() -> None:
     found = parse_anchored_time("in 3 hours and 20 minutes", "Europe/Berlin", NOW)
     assert found.start_instant == (NOW + timedelta(hours=3, minutes=20)).astimezone(UTC)
+
+
+UNIT_WORDS = {  # a bare span's unit in each language, and its minutes
+    "es": {"minutos": 1, "horas": 60}, "de": {"Minuten": 1, "Stunden": 60},
+    "fr": {"minutes": 1, "heures": 60}, "pt": {"minutos": 1, "horas": 60},
+    "it": {"minuti": 1, "ore": 60}, "nl": {"minuten": 1, "uur": 60},
+}  # fmt: skip
+
+
+@given(
+    language=st.sampled_from(sorted(UNIT_WORDS)),
+    amount=st.integers(min_value=1, max_value=999),
+    told=st.booleans(),
+    data=st.data(),
+)
+def test_a_bare_span_is_said_as_english_reads_it(
+    language: str, amount: int, told: bool, data: st.DataObject
+) -> None:
+    unit, minutes = data.draw(st.sampled_from(sorted(UNIT_WORDS[language].items())))
+    said = from_now(f"{amount} {unit}", language if told else None)
+    assert said == f"in {amount * minutes} minutes"
+    assert parse_anchored_time(said, "UTC", NOW).kind == "relative"
+
+
+@pytest.mark.parametrize(
+    "text", ["friday", "10", "en 10 minutos", "10 minutos más tarde", "2 Tage und 3 Stunden", ""]
+)
+def test_anything_but_a_bare_span_is_none(text: str) -> None:
+    assert from_now(text, "es") is None
