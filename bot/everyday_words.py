@@ -15,6 +15,7 @@ from collections.abc import Mapping
 __all__ = [
     "ASKING_PREFIX",
     "CANCEL",
+    "DECLINE",
     "DIFFERENCE",
     "FILLER",
     "GREETING",
@@ -289,3 +290,14 @@ SNOOZE = _table(
 
 IN = {"en": "in", "de": "in", "es": "en", "fr": "dans", "it": "tra", "pt": "em", "nl": "over"}
 """The word before a duration that counts from now: "in 1 Stunde", "dans 1 heure"."""
+
+DECLINE = _table(
+    en=r"^(?:no|nope|nah|no\s+thanks?|no,?\s+thank\s+you|don'?t|do\s+not|never\s*mind)$",
+    de=r"^(?:nein|n[öo]|nein,?\s+danke|lieber\s+nicht|doch\s+nicht)$",
+    es=r"^(?:no|no,?\s+gracias|mejor\s+no|d[ée]jalo)$",
+    fr=r"^(?:non|non,?\s+merci|laisse\s+tomber|surtout\s+pas)$",
+    it=r"^(?:no|no,?\s+grazie|lascia\s+stare|meglio\s+di\s+no)$",
+    pt=r"^(?:n[ãa]o|n[ãa]o,?\s+obrigad[oa]|deixa\s+pra\s+l[áa]|melhor\s+n[ãa]o)$",
+    nl=r"^(?:nee|neen|nee,?\s+dank\s*je|laat\s+maar|liever\s+niet)$",
+)
+"""A "no" to a question it asked ("cancel all my reminders?", "delete my data?"): nothing done."""

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import everyday_words as words
 from clockcore.zones import get_zone
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Ask",
     "ask_of",
     "asked_to_erase",
+    "declined_erase",
     "summary",
 ]
 
@@ -87,6 +89,20 @@ def ask_of(text: str) -> Ask | None:
 def asked_to_erase(texts: Sequence[str]) -> bool:
     """Whether any of `texts` (the person's recent messages) asked to delete their data."""
     return any(ask_of(text) is Ask.ERASE for text in texts)
+
+
+def declined_erase(text: str, recent: Sequence[str]) -> bool:
+    """Whether `text` says no to "delete my data", the person's message before it.
+
+    `recent` is what they wrote lately, newest first, `text` itself perhaps at its head.
+    A "no" then is answered "nothing was deleted", not by the agent (issue 61, item 7).
+    """
+    if words.first(words.DECLINE, words.plain(text)) is None:
+        return False
+    earlier = list(recent)
+    if earlier and earlier[0] == text:
+        earlier = earlier[1:]
+    return bool(earlier) and ask_of(earlier[0]) is Ask.ERASE
 
 
 def summary(document: Mapping[str, Any], *, zone: str | None) -> str:

@@ -104,9 +104,13 @@ _CANCEL = re.compile(
     r"^\s*(?:please\s+)?(?:cancel|stop|delete|remove|drop)\b\s*(?P<what>.*?)[\s.!]*$", re.I
 )
 _ALL = re.compile(
-    r"^(?:all|every(?:thing)?)(?:\s+of)?(?:\s+(?:my|the))?(?:\s+reminders?)?\s*(?::\s*(?P<yes>yes))?$",
+    r"^(?:all|every(?:thing)?|alle|todos|todas|tous|toutes|tutti|tutte|al)"
+    r"(?:\s+(?:of|de|os|i))?(?:\s+(?:my|the|meine|mis|mes|miei|meus|mijn|die))?"
+    r"(?:\s+(?:reminders?|erinnerungen|recordatorios|rappels|promemoria|lembretes|herinneringen))?"
+    r"\s*(?::\s*(?P<yes>yes|ja|s[ií]|oui|sim))?$",
     re.IGNORECASE,
 )
+"""What "cancel" names to cancel every reminder: "all my reminders", "alle meine Erinnerungen"."""
 _YES = re.compile(
     r"^\s*(?:yes|yep|yeah|sure|ok(?:ay)?|go ahead|s[ií]|ja|oui|sim)\s*[.!]*\s*$", re.I
 )
@@ -118,7 +122,6 @@ _RESUME_ONE = re.compile(
     r"^\s*(?:resume|unpause|restart|continue)\s+(?P<id>[rs]\d+)\b[\s.!]*$", re.IGNORECASE
 )
 CANCEL_ALL_CONFIRM = "cancel all my reminders: yes"
-_CANCEL_ALL_ASK = "To go ahead, write “" + CANCEL_ALL_CONFIRM + "” (or just “yes”)."
 _THIS_ONE = re.compile(r"^(?:this|that|it|this one|that one|this reminder|that reminder)$", re.I)
 _MOVE = re.compile(
     r"^\s*(?:move|change|shift)\s+(?:the\s+|my\s+)?(?P<what>.+?)\s+"
@@ -171,14 +174,18 @@ class RulesProvider:
                     block = _split(_newest_user(messages).content)[0]
                     return await asyncio.to_thread(self._answer, block, asked_about)
             follow = self._follow_up(last, _newest_text(messages), messages)
-            language = _language_of(_newest_text(messages))
+            language = _reply_language(messages)
             return follow or _say((_zone_said(messages) + _after_tool(last, language)).strip())
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             return _say(f"Reminder: {due['what'].strip()}")
         question, asked_about = _pending(messages)
-        if _YES.match(text) and _CANCEL_ALL_ASK in question:
-            return self._call("cancel_reminder", id="all")  # the answer to its own question
+        if _asked_to_cancel_all(asked_about):  # its question was "cancel them all?"
+            if _YES.match(text):
+                return self._call("cancel_reminder", id="all")
+            if no := words.matching(words.DECLINE, words.plain(text)):
+                asked_in = _language_of(asked_about)
+                return _say(said.NOTHING_CANCELED.in_(asked_in if asked_in in no else no[0]))
         if (answer := _answering(question, asked_about, text)) is not None:
             kind, value = answer
             if kind == "zone":
@@ -320,12 +327,11 @@ class RulesProvider:
             return None
         if cancel := _cancel(text):
             if _ALL.match(cancel["what"].strip()):
+                language = _language_of(text)
                 if not listed:
-                    return _say("You have no reminders set.")
-                return _say(
-                    f"That cancels all {len(listed)} of your reminders:\n"
-                    f"{_listing(listed).partition(chr(10))[2]}\n{_CANCEL_ALL_ASK}"
-                )
+                    return _say(said.NO_REMINDERS.in_(language))
+                listing = _listing(listed, language).partition("\n")[2]
+                return _say(said.CANCEL_ALL_ASK.in_(language, count=len(listed), listing=listing))
             found = _matching(listed, cancel["what"], _language_of(text))
             if isinstance(found, str):
                 return _say(found)
@@ -717,7 +723,7 @@ def _zone_said(messages: Sequence[Message]) -> str:
                 zone = json.loads(message.content).get("zone")
             except (json.JSONDecodeError, AttributeError):
                 return ""
-            language = _language_of(_newest_text(messages))
+            language = _reply_language(messages)
             return said.ZONE_SET.in_(language, zone=zone) + " " if zone else ""
     return ""
 
@@ -840,16 +846,26 @@ _HINTS = (
 _ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)
 
 
-def _language_of(text: str) -> str:
-    """The language to answer `text` in: its words', else the language whose request it is."""
+def _language_of(text: str, otherwise: str = "en") -> str:
+    """The language to answer `text` in: its words', else the language whose request it is.
+
+    `otherwise` when neither says: a short answer ("ja", "18 Uhr") is said in the
+    language of the request it answers (`_reply_language`).
+    """
     guessed = guess_language(text)
     plain = words.plain(text)
     for table in _HINTS:
         if found := words.matching(table, plain):
             return str(guessed) if guessed in found else found[0]
     if asking := _ASKING.search(plain):
-        return asking.lastgroup or "en"
-    return str(guessed) if guessed in SPOKEN_LANGUAGES else "en"
+        return asking.lastgroup or otherwise
+    return str(guessed) if guessed in SPOKEN_LANGUAGES else otherwise
+
+
+def _reply_language(messages: Sequence[Message]) -> str:
+    """The language of the newest message, else of the request its question was about."""
+    asked_about = _pending(messages)[1]
+    return _language_of(_newest_text(messages), _language_of(asked_about) if asked_about else "en")
 
 
 def _remind_later(text: str) -> re.Match[str] | None:
@@ -875,6 +891,17 @@ def _table_match(table: words.Table, text: str) -> re.Match[str] | None:
 def _cancel(text: str) -> re.Match[str] | None:
     """ "cancel the pizza reminder", "lösche r12", "annule le rappel de la pizza"."""
     return _CANCEL.match(text) or _table_match(words.CANCEL, words.plain(text))
+
+
+def _asked_to_cancel_all(request: str) -> bool:
+    """Whether `request` asked to cancel every reminder without confirming it ("cancel all").
+
+    Its answer was then the question "cancel them all?", which the next message answers:
+    the pending question is known from the request, not read back from its words.
+    """
+    cancel = _cancel(words.plain(request)) if request else None
+    every = _ALL.match(cancel["what"].strip()) if cancel else None
+    return every is not None and not every["yes"]
 
 
 def _move(text: str) -> re.Match[str] | None:

@@ -12,6 +12,7 @@ __all__ = [
     "ALREADY_SET",
     "CANCELED",
     "CANCELED_ALL",
+    "CANCEL_ALL_ASK",
     "DIFFERENCE_AHEAD",
     "DIFFERENCE_NONE",
     "HOW_LONG",
@@ -21,6 +22,8 @@ __all__ = [
     "LISTING",
     "MOVED",
     "NEEDS_LLM",
+    "NOTHING_CANCELED",
+    "NOTHING_ERASED",
     "NOT_FOUND",
     "NO_PLACE",
     "NO_REMINDERS",
@@ -220,3 +223,32 @@ LISTED_PAUSED = Said(
     en="paused", es="en pausa", de="pausiert", fr="en pause", it="in pausa", pt="em pausa",
     nl="gepauzeerd",
 )  # fmt: skip
+NOTHING_CANCELED = Said(
+    en="All right, nothing was canceled: your reminders stay as they are.",
+    es="De acuerdo, no se ha cancelado nada: tus recordatorios siguen como estaban.",
+    de="In Ordnung, nichts wurde gelöscht: deine Erinnerungen bleiben, wie sie sind.",
+    fr="D'accord, rien n'a été annulé : vos rappels restent tels quels.",
+    it="Va bene, non ho cancellato niente: i tuoi promemoria restano come sono.",
+    pt="Tudo bem, nada foi cancelado: os seus lembretes continuam como estão.",
+    nl="Goed, er is niets geannuleerd: je herinneringen blijven zoals ze zijn.",
+)
+NOTHING_ERASED = Said(
+    en="All right, nothing was deleted: I keep your data as it was.",
+    es="De acuerdo, no se ha borrado nada: conservo tus datos como estaban.",
+    de="In Ordnung, nichts wurde gelöscht: deine Daten bleiben, wie sie waren.",
+    fr="D'accord, rien n'a été supprimé : je garde vos données telles quelles.",
+    it="Va bene, non ho cancellato niente: i tuoi dati restano come erano.",
+    pt="Tudo bem, nada foi apagado: mantenho os seus dados como estavam.",
+    nl="Goed, er is niets verwijderd: ik bewaar je gegevens zoals ze waren.",
+)
+CANCEL_ALL_ASK = Said(
+    en="That cancels all {count} of your reminders:\n{listing}\n"
+    "To go ahead, write “cancel all my reminders: yes” (or just “yes”).",
+    es="Eso cancela tus {count} recordatorios:\n{listing}\nPara seguir, escribe «sí».",
+    de="Damit werden alle {count} Erinnerungen gelöscht:\n{listing}\n"
+    "Schreib „ja“, um fortzufahren.",
+    fr="Cela annule vos {count} rappels :\n{listing}\nPour continuer, écrivez « oui ».",
+    it="Così cancelli tutti i tuoi {count} promemoria:\n{listing}\nPer procedere, scrivi «sì».",
+    pt="Isso cancela os seus {count} lembretes:\n{listing}\nPara continuar, escreva «sim».",
+    nl="Dat annuleert al je {count} herinneringen:\n{listing}\nSchrijf ‘ja’ om door te gaan.",
+)

@@ -28,6 +28,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from bot import everyday_words as words
 from bot.agent import RETRY_LEASE, Agent, message_to_stored
 from bot.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
 from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
@@ -42,6 +43,7 @@ from bot.my_data import (
     Ask,
     ask_of,
     asked_to_erase,
+    declined_erase,
     summary,
 )
 from bot.prompt import user_turn
@@ -53,6 +55,7 @@ from bot.replies import (
     UNAVAILABLE,
     language_of,
 )
+from bot.rules_replies import NOTHING_ERASED
 from bot.sender_check import (
     CONFIRMED_SUFFIX,
     UNPROVEN_IN_GROUP_REPLY,
@@ -251,6 +254,8 @@ class Turns:
         if (ask := ask_of(ref.text)) is not None:
             await self._my_data(ask, waiting, envelope)
             return
+        if private and await self._erase_declined(waiting, envelope):
+            return
         if asks_for_dashboard(ref.text):
             await self._dashboard(waiting, envelope)
             return
@@ -355,6 +360,22 @@ class Turns:
             await self._answer_plainly(waiting, envelope, ERASE_ASK_REPLY)
         else:
             await self._erase(waiting, envelope)
+
+    async def _erase_declined(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
+        """A "no" to "delete my data", answered: nothing was deleted (`bot.my_data`)."""
+        ref = waiting.ref
+        declined = words.first(words.DECLINE, words.plain(ref.text))
+        if declined is None:
+            return False  # most messages: no journal read
+        texts = await self._wrapper.recent_texts(
+            envelope.user_key, envelope.thread_key,
+            since=ref.received_at - CONFIRM_WITHIN, until=ref.received_at,
+        )  # fmt: skip
+        if not declined_erase(ref.text, texts):
+            return False
+        said = NOTHING_ERASED.in_(language_of(ref) or declined[0])
+        await self._answer_plainly(waiting, envelope, said)
+        return True
 
     async def _no_link_here(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
         """Whether a private link must not be given here, said: a group thread (anyone

@@ -439,7 +439,7 @@ class InteractionWrapper:
                     journal.c.received_at >= since,
                     journal.c.received_at <= until,
                 )
-                .order_by(journal.c.received_at.desc())
+                .order_by(journal.c.received_at.desc(), journal.c.id.desc())  # ties: arrival
                 .limit(50)
             )
             return list(conn.execute(query).scalars())

@@ -1,7 +1,8 @@
 """Every confirmation is said, and clockbot's own advice works, on the console (issue 61).
 
 Items 7 and 4: "delete my data: yes" prints its confirmation (the console has no
-route, and the erasure's last word skips the outbox); ids work wherever a person can
+route, and the erasure's last word skips the outbox), and a "no" to it, or to
+"cancel all my reminders", is answered "nothing was deleted/canceled"; ids work wherever a person can
 type them; "cancel all my reminders" asks first; a reminder set twice says so. Each
 runs through `bot.chat.chat` with no LLM on a real SQLite store, and checks what was
 said and what was stored.
@@ -13,9 +14,12 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from bot.config import Settings
 from bot.my_data import ERASE_ASK_REPLY, ERASED_REPLY
 from bot.rules_agent import CANCEL_ALL_CONFIRM
+from bot.rules_replies import NEEDS_LLM
 from clockcore import SettableClock
 from tests.support.console import rows, say
 
@@ -122,3 +126,67 @@ async def test_cancelling_all_my_reminders_asks_first(tmp_path: Path) -> None:
         "clockbot> Canceled all your reminders (1)."
     ]
     assert _waiting(tmp_path) == []
+
+
+_SAY_NO = {
+    # (zone, a reminder, cancel them all, no, the answer to no, yes, the answer to yes)
+    "en": ("America/New_York", "remind me friday at 10am to buy bread",
+           "cancel all my reminders", "no", "All right, nothing was canceled",
+           "yes", "Canceled all your reminders (1)."),
+    "de": ("Europe/Berlin", "erinnere mich am Freitag um 10 Uhr ans Brotkaufen",
+           "lösche alle meine Erinnerungen", "nein", "In Ordnung, nichts wurde gelöscht",
+           "ja", "Alle deine Erinnerungen gelöscht (1)."),
+    "es": ("Europe/Madrid", "recuérdame el viernes a las 10 comprar pan",
+           "cancela todos mis recordatorios", "no", "De acuerdo, no se ha cancelado nada",
+           "sí", "Cancelados todos tus recordatorios (1)."),
+    "fr": ("Europe/Paris", "rappelle-moi vendredi à 10h d'acheter du pain",
+           "annule tous mes rappels", "non", "D'accord, rien n'a été annulé",
+           "oui", "Tous vos rappels sont annulés (1)."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", _SAY_NO)
+async def test_no_to_cancelling_all_cancels_nothing_and_says_so(
+    tmp_path: Path, language: str
+) -> None:
+    zone, remind, cancel_all, no, kept, yes, gone = _SAY_NO[language]
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    await say(settings, clock, f"clock: home tz {zone}", remind)
+    asked = await say(settings, clock, cancel_all)
+    assert "1" in asked[0] and asked[1].startswith("- r")  # the question, listing the one
+    assert NEEDS_LLM.in_(language) not in "\n".join(asked)
+    said = await say(settings, clock, no)
+    assert said[0].startswith(f"clockbot> {kept}")
+    assert len(_waiting(tmp_path)) == 1  # "no" cancelled nothing
+    await say(settings, clock, cancel_all)
+    assert await say(settings, clock, yes) == [f"clockbot> {gone}"]
+    assert _waiting(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("no", "kept"),
+    [
+        ("no", "All right, nothing was deleted"),
+        ("nein", "In Ordnung, nichts wurde gelöscht"),
+        ("non", "D'accord, rien n'a été supprimé"),
+        ("não", "Tudo bem, nada foi apagado"),
+        ("nee", "Goed, er is niets verwijderd"),
+    ],
+)
+async def test_no_to_deleting_my_data_deletes_nothing_and_says_so(
+    tmp_path: Path, no: str, kept: str
+) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(
+        settings, clock, "clock: home tz America/New_York",
+        "remind me tomorrow at 3pm to call the bank", "delete my data", no,
+    )  # fmt: skip
+    assert said[-2] == f"clockbot> {ERASE_ASK_REPLY}"
+    assert said[-1].startswith(f"clockbot> {kept}")
+    assert len(rows(tmp_path, "SELECT * FROM users")) == 1
+    assert len(_waiting(tmp_path)) == 1
+    # A "no" long after, or to something else, is not taken for one.
+    assert (await say(settings, clock, no))[0] != said[-1]
+    assert len(rows(tmp_path, "SELECT * FROM users")) == 1
