@@ -21,6 +21,7 @@ import asyncio
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import count
 
@@ -29,6 +30,7 @@ from bot import rules_replies as said
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
 from bot.messages import SAY_NOT_DONE
 from bot.reminder_words import REMIND_ME
+from bot.tool_errors import tool_error
 from clockcore import (
     RUNTIME_BLOCK_END,
     find_time_expressions,
@@ -153,6 +155,8 @@ _DUE_LINE = re.compile(
     r"^- \[(?P<word>DUE|OVERDUE) (?P<at>[^\]]+)\](?: \(reminded [^)]*\))? (?P<what>.*)$",
     re.MULTILINE,
 )
+_MOVED_HERE = re.compile(r"^- Session timezone: (?P<zone>\S+) \(from this message\)$", re.M)
+"""The runtime block's line when the person's message put them in a place (`clockcore.envelope`)."""
 _NOW_LINE = re.compile(r"^- Current time: (?P<at>\S+ \S+) (?P<zone>\S+) ", re.MULTILINE)
 
 
@@ -169,24 +173,31 @@ class RulesProvider:
         if last.role == "tool":
             if last.name == "set_timezone" and "error" not in last.content:
                 # The city it asked for: now the request that needed it (docs/talking.md).
-                question, asked_about = _pending(messages)
-                if asked_about and _REMIND.match(asked_about):
+                request = _pending(messages).request
+                if request and _REMIND.match(request):
                     block = _split(_newest_user(messages).content)[0]
-                    return await asyncio.to_thread(self._answer, block, asked_about)
+                    return await asyncio.to_thread(self._answer, block, request)
             follow = self._follow_up(last, _newest_text(messages), messages)
             language = _reply_language(messages)
-            return follow or _say((_zone_said(messages) + _after_tool(last, language)).strip())
+            now = _block_now(_split(_newest_user(messages).content)[0])
+            done = _after_tool(last, language, now)
+            return follow or _say((_zone_said(messages) + done).strip())
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             return _say(f"Reminder: {due['what'].strip()}")
-        question, asked_about = _pending(messages)
-        if _asked_to_cancel_all(asked_about):  # its question was "cancel them all?"
+        pending = _pending(messages)
+        if pending.kind == "cancel_all":  # its question was "cancel them all?"
             if _YES.match(text):
                 return self._call("cancel_reminder", id="all")
             if no := words.matching(words.DECLINE, words.plain(text)):
-                asked_in = _language_of(asked_about)
+                asked_in = _language_of(pending.request)
                 return _say(said.NOTHING_CANCELED.in_(asked_in if asked_in in no else no[0]))
-        if (answer := _answering(question, asked_about, text)) is not None:
+        if pending.kind == "when" and (asked := self._when(pending, text, block)) is not None:
+            return asked
+        if pending.kind == "place" and _YES.match(text):  # "Atlantis, ZA?" "yes"
+            text = pending.request.replace(pending.what, pending.choices[0], 1)
+            return await asyncio.to_thread(self._answer, block, text)
+        if (answer := _answering(pending, text)) is not None:
             kind, value = answer
             if kind == "zone":
                 return self._call("set_timezone", zone=value, scope="home")
@@ -216,6 +227,9 @@ class RulesProvider:
             return _say(_directive_reply(directives, block))
         text = words.plain(text)  # "⏰ remind me…", "¿qué hora es en Tokio?"
         language = _language_of(text)
+        if unsure := _first_unsure(text):
+            _, town, zone = unsure
+            return _say(said.PLACE_UNSURE.in_(language, town=town, zone=zone))
         if home := words.first(words.LIVE_IN, text):
             zone = _zone_for(home[1]["place"])
             if zone is None:
@@ -253,6 +267,10 @@ class RulesProvider:
             return self._call("current_time", zone=zone)
         if upcoming := words.first(words.UPCOMING, text):
             return _say(_coming_up(block, guess_language(text) or upcoming[0]))
+        if moved := _MOVED_HERE.search(block):
+            # "I'm in Lisbon this week": the wrapper keeps the place as this thread's zone
+            # (docs/clock-spec.md §4.2); say so, never that it cannot help.
+            return _say(said.THREAD_ZONE_SET.in_(language, zone=moved["zone"]))
         return _say(said.NEEDS_LLM.in_(language))
 
     def _reminders(self, text: str, block: str = "") -> Completion | None:
@@ -383,6 +401,30 @@ class RulesProvider:
             target = f"{target} at {next_at:%H:%M}"  # its own time (docs/reminders.md)
         return self._call("snooze", id=hit["id"], until=target)
 
+    def _when(self, pending: _Pending, text: str, block: str) -> Completion | None:
+        """The reminder `pending` asked the time of, set at `text`; asked again; or None.
+
+        "gegen 6" asks "morning or evening?", "vers 6" (no time read) asks again, and
+        both keep the question open; a message that is a request of its own is None.
+        """
+        answer = words.plain(text)
+        if not _an_answer(answer):
+            return None
+        language = pending.language
+        known = _block_now(block)
+        if known is None:
+            return None
+        now, zone = known
+        read = parse_anchored_time(answer, zone, now, language=language)
+        if read.needs_clarification and (hour := re.search(r"\b(\d{1,2})\b", answer)):
+            h = int(hour[1]) % 12
+            return _say(said.MORNING_OR_EVENING.in_(language, am=f"{h:02d}:00", pm=f"{h + 12}:00"))
+        if read.start_instant is None or read.kind not in ("absolute", "relative"):
+            if not re.search(r"\d", answer):
+                return None  # no time, and no number: a message of its own
+            return _say(said.WHEN_UNREAD.in_(language, text=answer))
+        return self._call("remind", text=pending.what, when=_as_read(answer, language, block))
+
     def _reminder(
         self, rest: str, language: str, what: str | None = None, block: str = ""
     ) -> Completion:
@@ -393,7 +435,7 @@ class RulesProvider:
             return self._call("remind", text=what or content, when=every)
         found = locate_time(rest, language=language)
         if found is None:
-            return _say(f"{_WHEN_ASK} For example: 'remind me tomorrow at 9 to call the bank'.")
+            return _say(said.WHEN_ASK.in_(language))
         what = what or _content(without_time(rest, found))
         # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
         when = found.text if found.whole else rest.strip()
@@ -479,6 +521,57 @@ def _zone_for(place: str) -> str | None:
     return None
 
 
+_SURE_POPULATION = 100_000
+"""A town smaller than this, named alone, may not be the place meant ("Atlantis" is a town
+near Cape Town): asked about, not guessed (docs/talking.md, "Places")."""
+
+
+def _unsure(place: str) -> tuple[str, str] | None:
+    """(the town, described, its zone) when `place` names only a small town, else None."""
+    if words.NOT_A_PLACE.match(place.strip(" ,")):
+        return None
+    said_words = place.split()
+    for end in range(len(said_words), 0, -1):
+        name = " ".join(said_words[:end]).strip(" ,")
+        try:
+            require_zone(name)
+            return None  # an IANA id: what it says
+        except ValueError:
+            match = lookup_place(name)
+        if match is None:
+            continue
+        if match.zone is None or match.kind != "city":
+            return None
+        town = match.candidates[0]
+        if town.population >= _SURE_POPULATION:
+            return None
+        region = f", {town.region}" if town.region and town.region != town.name else ""
+        return f"{town.name}{region}, {town.country_code}", match.zone
+    return None
+
+
+def _places_in(text: str) -> list[str]:
+    """The places a time question, a time difference or "I live in" names."""
+    plain = words.plain(text)
+    if between := words.first(words.DIFFERENCE, plain):
+        return [between[1]["a"], between[1]["b"]]
+    if home := words.first(words.LIVE_IN, plain):
+        return [home[1]["place"]]
+    if asked := words.first(words.TIME_IN, plain):
+        found = asked[1].groupdict()
+        place = (found.get("place") or found.get("at") or "").strip()
+        return [place] if place else []
+    return []
+
+
+def _first_unsure(text: str) -> tuple[str, str, str] | None:
+    """(the words, the town described, its zone) of the first small town `text` names."""
+    for place in _places_in(text):
+        if (unsure := _unsure(place)) is not None:
+            return place, *unsure
+    return None
+
+
 def _coming_up(block: str, language: str | None) -> str:
     """What is due, from the runtime block's due lines, as the person reads times.
 
@@ -523,7 +616,9 @@ def _directive_reply(directives: object, block: str) -> str:
     return "\n".join(lines) or "Done."
 
 
-def _after_tool(result: Message, language: str = "en") -> str:
+def _after_tool(
+    result: Message, language: str = "en", clock: tuple[datetime, str] | None = None
+) -> str:
     try:
         data = json.loads(result.content)
     except json.JSONDecodeError:
@@ -549,7 +644,12 @@ def _after_tool(result: Message, language: str = "en") -> str:
         # English still: tests/bot/test_rules_agent.py holds its words in every language.
         return said.REPEAT_SET.in_("en", text=data["text"], next=nexts, id=short)
     if result.name == "remind":
-        return said.REMIND_SET.in_(language, when=data.get("said") or _readable(data["at"]))
+        when = data.get("said") or _readable(data["at"])
+        if language != "en" and clock is not None:
+            # The tool read a short answer ("18 Uhr") as no language: said again in theirs.
+            at = datetime.fromisoformat(data["at"])
+            when = say_when(at, clock[1], now=clock[0], language=language)
+        return said.REMIND_SET.in_(language, when=when)
     if result.name == "list_reminders":
         return _listing(data.get("reminders", []), language)
     if result.name == "snooze":
@@ -615,30 +715,120 @@ def _just_set(
     return None
 
 
-def _pending(messages: Sequence[Message]) -> tuple[str, str]:
-    """(what clockbot said last before the newest message, what the person had written then).
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """The question clockbot left open in the thread, as a value (docs/talking.md).
 
-    A question it asked stays pending until the next message answers or replaces
-    it: the thread's history is where it is remembered (docs/talking.md).
+    Attributes:
+        kind: "zone" (which city), "when" (a reminder without a time), "clocks" (a
+            time the clocks skip or repeat), "means" (which date), "cancel_all",
+            "place" (a small town: that one?), or "" when nothing is pending.
+        request: What the person had written that the question is about.
+        said: What clockbot said last (only "means" is still read from it: the reader
+            raises that question as words).
+        choices: For "clocks", the instants offered, ISO, in the question's order;
+            for "place", the town's zone.
+        what: For "when", what to be reminded of; for "place", the words that named it.
+        language: For "when", the language of the request, which its answer is read in.
+    """
+
+    kind: str
+    request: str
+    said: str = ""
+    choices: tuple[str, ...] = ()
+    what: str = ""
+    language: str = "en"
+
+
+_CARRIED = 3
+"""How many unreadable answers in a row keep a "when" question open."""
+
+
+def _pending(messages: Sequence[Message], carried: int = 0) -> _Pending:
+    """The question clockbot asked in the turn before the newest message, if one is open.
+
+    It stays pending until the next message answers or replaces it: the thread's
+    history is where it is kept, in the request, the tool calls and the tool results
+    of that turn. A short answer it could not read ("vers 6"), asked about again,
+    leaves a "when" question open for the next message.
     """
     newest = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
-    said = ""
+    spoken, results, remind_text = "", [], ""
     for at in range(newest - 1, -1, -1):
         message = messages[at]
-        if not said and message.role == "assistant" and message.content:
-            said = message.content
-        elif said and message.role == "user":
-            return said, _split(message.content)[1]
-    return said, ""
+        if message.role == "tool":
+            results.append(tool_error(message.content))
+        elif message.role == "assistant":
+            spoken = spoken or message.content
+            for call in message.tool_calls:
+                if call.name == "remind":
+                    remind_text = str(_arguments(call).get("text") or remind_text)
+        elif message.role == "user":
+            request = _split(message.content)[1]
+            break
+    else:
+        return _Pending("", "", spoken)
+    language = _language_of(request)
+    for error in results:
+        if error.get("error") == "zone_unknown":
+            return _Pending("zone", request, spoken)
+        if choices := error.get("choices"):
+            return _Pending("clocks", request, spoken, tuple(str(c) for c in choices))
+        if error.get("ask") and remind_text and not _MEANS.match(str(error["ask"])):
+            # The tool asked about the time of the reminder the rules agent asked for.
+            earlier = _pending(messages[: at + 1], carried + 1) if carried < _CARRIED else None
+            if earlier is not None and earlier.kind == "when":
+                language = earlier.language
+            return _Pending("when", request, spoken, what=remind_text, language=language)
+    if spoken.rstrip().endswith(CITY_QUESTION):
+        return _Pending("zone", request, spoken)
+    if _asked_to_cancel_all(request):
+        return _Pending("cancel_all", request, spoken)
+    if not results and (unsure := _first_unsure(request)):
+        return _Pending("place", request, spoken, choices=(unsure[2],), what=unsure[0])
+    if not results and (what := _without_time(request)):
+        return _Pending("when", request, spoken, what=what, language=language)
+    if _MEANS.match(spoken.strip()):
+        return _Pending("means", request, spoken)
+    if not results and carried < _CARRIED and _an_answer(request):
+        earlier = _pending(messages[: at + 1], carried + 1)
+        if earlier.kind == "when":
+            return earlier
+    return _Pending("", request, spoken)
+
+
+def _arguments(call: ToolCall) -> dict[str, object]:
+    try:
+        arguments = json.loads(call.arguments)
+    except json.JSONDecodeError:
+        return {}
+    return arguments if isinstance(arguments, dict) else {}
+
+
+def _an_answer(text: str) -> bool:
+    """Whether `text` is short and no request of its own: an answer, read or not."""
+    plain = words.plain(text)
+    return (
+        0 < len(plain) <= 30
+        and not _REMIND.match(plain)
+        and not any(words.matching(table, plain) for table in _HINTS)
+    )
+
+
+def _without_time(request: str) -> str:
+    """What to be reminded of, when `request` asked for a reminder and said no time."""
+    remind = _REMIND.match(words.plain(request))
+    if remind is None:
+        return ""
+    language = next(k for k, v in remind.groupdict().items() if v and k != "rest")
+    language = guess_language(request) or language
+    rest = remind["rest"]
+    if _repeating(rest, language) is not None or locate_time(rest, language=language):
+        return ""
+    return _content(rest)
 
 
 _MEANS = re.compile(r"^Does (?P<piece>.+?) mean .+\?$")
-_DST_ASK = re.compile(
-    r"^(?P<wall>\d\d:\d\d) on \w+ (?P<day>\d{1,2} \w+ \d{4}) (?:does not exist|happens twice)"
-    r" in (?P<zone>\S+): [^.]+\. Did you mean (?:(?P<a>\d\d:\d\d) or (?P<b>\d\d:\d\d)"
-    r"|the first \d\d:\d\d or the second, an hour later)\?$"
-)
-"""The question `bot.tool_times.person_question` asks about a time the clocks skip or repeat."""
 _FIRST = frozenset(
     ("1", "first", "earlier", "erste", "ersten", "früher", "primera", "primero", "antes",
      "première", "premier", "prima", "primo", "eerste", "eerder", "primeira", "primeiro")
@@ -647,66 +837,63 @@ _SECOND = frozenset(
     ("2", "second", "later", "zweite", "zweiten", "später", "segunda", "segundo", "después",
      "deuxième", "seconde", "seconda", "secondo", "dopo", "tweede", "depois")
 )  # fmt: skip
-_WHEN_ASK = "When should I remind you?"
 
 
-def _answering(question: str, asked_about: str, text: str) -> tuple[str, str] | None:
-    """("zone", the zone) or ("text", the request it completes) when `text` answers `question`.
+def _answering(pending: _Pending, text: str) -> tuple[str, str] | None:
+    """("zone", the zone) or ("text", the request it completes) when `text` answers `pending`.
 
     Only a short answer that is not a request of its own: "Lisbon" after "Which city
-    are you in?", "tomorrow at 6pm" after "When should I remind you?", "5 September"
-    after "Does 9/5 mean 9 May or 5 September?".
+    are you in?", "tomorrow at 6pm" or "gegen 6" after "When should I remind you?",
+    "5 September" after "Does 9/5 mean 9 May or 5 September?". A time is read in the
+    language of the request it answers: "vers 6" alone is no language's.
     """
     answer = text.strip().rstrip(".!")
-    if not question or not answer or len(answer) > 60 or _REMIND.match(answer):
+    request = pending.request
+    if not pending.kind or not answer or len(answer) > 60 or _REMIND.match(answer):
         return None
-    if (dst := _DST_ASK.match(question.strip())) and _REMIND.match(asked_about):
-        return _dst_answer(dst, asked_about, answer)
-    if question.startswith(ZONE_QUESTION[:30]) or question.rstrip().endswith(CITY_QUESTION):
+    if pending.kind == "clocks" and _REMIND.match(request):
+        return _clocks_answer(pending, answer)
+    if pending.kind == "zone":
         zone = _zone_for(answer)
         return ("zone", zone) if zone is not None else None
-    found = locate_time(answer, language=guess_language(answer) or "en")
-    if not _REMIND.match(asked_about) or found is None or len(found.text) < len(answer) - 3:
+    language = guess_language(answer) or _language_of(request)
+    found = locate_time(answer, language=language)
+    if not _REMIND.match(request) or found is None or len(found.text) < len(answer) - 3:
         return None  # not a time, so not the answer: a request of its own
-    if question.startswith(_WHEN_ASK):
-        return "text", f"{asked_about} {answer}"
-    if (means := _MEANS.match(question.strip())) and means["piece"] in asked_about:
-        return "text", asked_about.replace(means["piece"], answer, 1)
+    means = _MEANS.match(pending.said.strip())
+    if pending.kind == "means" and means and means["piece"] in request:
+        return "text", request.replace(means["piece"], answer, 1)
     return None
 
 
-def _dst_answer(asked: re.Match[str], asked_about: str, answer: str) -> tuple[str, str] | None:
+def _clocks_answer(pending: _Pending, answer: str) -> tuple[str, str] | None:
     """The request, its time now the instant the person chose, when `answer` picks one.
 
     "03:30" or "the later one" after "02:30 … does not exist …: 01:30 or 03:30?";
-    "the second" after "… happens twice …". The time goes back as an instant with its
-    offset, which the reader takes as it is (docs/time-rules.md): in a repeated hour
-    no wall time says which of the two.
+    "the second" after "… happens twice …". The instant goes back with its offset,
+    which the reader takes as it is (docs/time-rules.md): in a repeated hour no wall
+    time says which of the two.
     """
-    try:
-        tz = get_zone(asked["zone"])
-        day = datetime.strptime(asked["day"], "%d %B %Y").replace(tzinfo=UTC).date()
-    except (ValueError, KeyError):
+    if len(pending.choices) != 2:
         return None
-    words = set(re.findall(r"\w+", answer.lower()))
+    options = [datetime.fromisoformat(c) for c in pending.choices]
+    walls = [f"{o:%H:%M}" for o in options]
+    picked = set(re.findall(r"\w+", answer.lower()))
     said = re.fullmatch(r"(?:at |um |à |a las |alle |om |às )?(\d{1,2})[:.h](\d\d)", answer.lower())
     typed = f"{int(said[1]):02d}:{said[2]}" if said else None
-    options = [asked["a"], asked["b"]] if asked["a"] else [asked["wall"], asked["wall"]]
-    if typed is not None and typed in options and asked["a"]:
-        pick = options.index(typed)
-    elif words & _FIRST and not words & _SECOND:
+    if typed is not None and typed in walls and walls[0] != walls[1]:
+        pick = walls.index(typed)
+    elif picked & _FIRST and not picked & _SECOND:
         pick = 0
-    elif words & _SECOND and not words & _FIRST:
+    elif picked & _SECOND and not picked & _FIRST:
         pick = 1
     else:
         return None
-    hour, minute = int(options[pick][:2]), int(options[pick][3:])  # "HH:MM"
-    fold = pick if not asked["a"] else 0  # in a repeated hour, the second is fold 1
-    chosen = datetime(day.year, day.month, day.day, hour, minute, fold=fold, tzinfo=tz)
-    found = locate_time(asked_about, language=guess_language(asked_about) or "en")
-    if found is None or found.text not in asked_about:
+    request = pending.request
+    found = locate_time(request, language=guess_language(request) or "en")
+    if found is None or found.text not in request:
         return None
-    return "text", asked_about.replace(found.text, to_iso(chosen, tz), 1)
+    return "text", request.replace(found.text, pending.choices[pick], 1)
 
 
 def _newest_user(messages: Sequence[Message]) -> Message:
@@ -864,8 +1051,8 @@ def _language_of(text: str, otherwise: str = "en") -> str:
 
 def _reply_language(messages: Sequence[Message]) -> str:
     """The language of the newest message, else of the request its question was about."""
-    asked_about = _pending(messages)[1]
-    return _language_of(_newest_text(messages), _language_of(asked_about) if asked_about else "en")
+    request = _pending(messages).request
+    return _language_of(_newest_text(messages), _language_of(request) if request else "en")
 
 
 def _remind_later(text: str) -> re.Match[str] | None:

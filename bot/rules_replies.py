@@ -20,6 +20,7 @@ __all__ = [
     "LISTED_PAUSED",
     "LISTED_REPEATS",
     "LISTING",
+    "MORNING_OR_EVENING",
     "MOVED",
     "NEEDS_LLM",
     "NOTHING_CANCELED",
@@ -29,11 +30,15 @@ __all__ = [
     "NO_REMINDERS",
     "PAUSED",
     "PAUSED_OPEN",
+    "PLACE_UNSURE",
     "REMIND_SET",
     "REPEAT_SET",
     "RESUMED",
     "SNOOZED",
+    "THREAD_ZONE_SET",
     "TIME_IN",
+    "WHEN_ASK",
+    "WHEN_UNREAD",
     "ZONE_SET",
 ]
 
@@ -251,4 +256,61 @@ CANCEL_ALL_ASK = Said(
     it="Così cancelli tutti i tuoi {count} promemoria:\n{listing}\nPer procedere, scrivi «sì».",
     pt="Isso cancela os seus {count} lembretes:\n{listing}\nPara continuar, escreva «sim».",
     nl="Dat annuleert al je {count} herinneringen:\n{listing}\nSchrijf ‘ja’ om door te gaan.",
+)
+WHEN_ASK = Said(
+    en="When should I remind you? For example: 'remind me tomorrow at 9 to call the bank'.",
+    es="¿Cuándo te lo recuerdo? Por ejemplo: «mañana a las 9».",
+    de="Wann soll ich dich erinnern? Zum Beispiel: „morgen um 9 Uhr“.",
+    fr="Quand dois-je vous le rappeler ? Par exemple : « demain à 9h ».",
+    it="Quando te lo devo ricordare? Per esempio: «domani alle 9».",
+    pt="Quando devo lembrar você? Por exemplo: «amanhã às 9h».",
+    nl="Wanneer moet ik je eraan herinneren? Bijvoorbeeld: ‘morgen om 9 uur’.",
+)
+MORNING_OR_EVENING = Said(
+    en="In the morning or in the evening: {am} or {pm}?",
+    es="¿Por la mañana o por la tarde: a las {am} o a las {pm}?",
+    de="Morgens oder abends: um {am} oder um {pm} Uhr?",
+    fr="Le matin ou le soir : à {am} ou à {pm} ?",
+    it="Di mattina o di sera: alle {am} o alle {pm}?",
+    pt="De manhã ou à noite: às {am} ou às {pm}?",
+    nl="'s Ochtends of 's avonds: om {am} of om {pm}?",
+)
+WHEN_UNREAD = Said(
+    en="I can't read '{text}' as a time. When should I remind you? For example: 'tomorrow at 9am'.",
+    es="No entiendo «{text}» como una hora. ¿Cuándo te lo recuerdo? Por ejemplo: «mañana a las 9».",
+    de="„{text}“ verstehe ich nicht als Uhrzeit. Wann soll ich dich erinnern? "
+    "Zum Beispiel: „morgen um 9 Uhr“.",
+    fr="Je ne comprends pas « {text} » comme une heure. Quand dois-je vous le rappeler ? "
+    "Par exemple : « demain à 9h ».",
+    it="Non capisco «{text}» come un orario. Quando te lo devo ricordare? "
+    "Per esempio: «domani alle 9».",
+    pt="Não entendo «{text}» como uma hora. Quando devo lembrar você? Por exemplo: «amanhã às 9h».",
+    nl="‘{text}’ lees ik niet als een tijd. Wanneer moet ik je eraan herinneren? "
+    "Bijvoorbeeld: ‘morgen om 9 uur’.",
+)
+THREAD_ZONE_SET = Said(
+    en="Got it: in this conversation I'll read times in {zone} until you say otherwise "
+    "(your home timezone stays as it is).",
+    es="Entendido: en esta conversación leeré las horas en {zone} hasta que digas otra cosa "
+    "(tu zona horaria habitual no cambia).",
+    de="Verstanden: In diesem Gespräch lese ich Uhrzeiten in {zone}, bis du etwas anderes sagst "
+    "(deine Heimat-Zeitzone bleibt).",
+    fr="Compris : dans cette conversation, je lirai les heures en {zone} jusqu'à nouvel ordre "
+    "(votre fuseau habituel ne change pas).",
+    it="Capito: in questa conversazione leggerò gli orari in {zone} finché non dici altrimenti "
+    "(il tuo fuso abituale resta lo stesso).",
+    pt="Entendido: nesta conversa vou ler os horários em {zone} até você dizer o contrário "
+    "(o seu fuso habitual continua o mesmo).",
+    nl="Begrepen: in dit gesprek lees ik tijden in {zone} tot je iets anders zegt "
+    "(je thuistijdzone blijft zoals hij is).",
+)
+PLACE_UNSURE = Said(
+    en="Do you mean {town} ({zone})? Say 'yes', or name a bigger city or an IANA zone.",
+    es="¿Te refieres a {town} ({zone})? Di «sí», o nombra una ciudad más grande o una zona IANA.",
+    de="Meinst du {town} ({zone})? Sag „ja“ oder nenne eine größere Stadt oder eine IANA-Zone.",
+    fr="Voulez-vous dire {town} ({zone}) ? Dites « oui », ou nommez une ville plus grande "
+    "ou une zone IANA.",
+    it="Intendi {town} ({zone})? Di' «sì», oppure indica una città più grande o una zona IANA.",
+    pt="Você quer dizer {town} ({zone})? Diga «sim», ou diga uma cidade maior ou uma zona IANA.",
+    nl="Bedoel je {town} ({zone})? Zeg ‘ja’, of noem een grotere stad of een IANA-zone.",
 )

@@ -2,8 +2,9 @@
 
 Its message goes back to the model. `ask`, when a refusal carries one, is the
 question only the person can answer (which city they are in): it goes into
-the error as ``ask``, and a turn that ends on such an error asks it
-(`bot.agent`) instead of a generic apology (docs/clock-spec.md §4.3).
+the error as ``ask`` (with the instants it offers as ``choices``, where it offers
+some), and a turn that ends on such an error asks it (`bot.agent`) instead of a
+generic apology (docs/clock-spec.md §4.3).
 """
 
 from __future__ import annotations
@@ -15,11 +16,19 @@ __all__ = ["BadArguments", "NotAvailable", "ZoneUnknown", "tool_error", "tool_re
 
 
 class BadArguments(ValueError):
-    """Arguments the model got wrong; `ask` is the question for the person, if any."""
+    """Arguments the model got wrong; `ask` is the question for the person, if any.
 
-    def __init__(self, message: str, *, ask: str | None = None) -> None:
+    `choices`, when the question picks one of a few instants (a time the clocks skip
+    or repeat), are those instants as ISO text, in the order `ask` names them: the
+    question kept as a value with the thread, so an answer is read against them.
+    """
+
+    def __init__(
+        self, message: str, *, ask: str | None = None, choices: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(message)
         self.ask = ask
+        self.choices = choices
 
 
 class ZoneUnknown(BadArguments):

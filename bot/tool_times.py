@@ -13,7 +13,14 @@ from typing import Protocol
 
 from bot import messages
 from bot.tool_errors import BadArguments, ZoneUnknown
-from clockcore import Clock, ContactWindow, ParseResult, TimeExpression, parse_anchored_time
+from clockcore import (
+    Clock,
+    ContactWindow,
+    ParseResult,
+    TimeExpression,
+    parse_anchored_time,
+    to_iso,
+)
 from clockcore.grammar import CLOCK_KINDS, DATE_KINDS
 from clockcore.session import CITY_QUESTION, city_question
 from clockcore.zones import get_zone
@@ -66,6 +73,14 @@ def person_question(parsed: ParseResult, zone: str) -> str:
     return messages.ASK_DST_GAP.format(head=head, first=f"{first:%H:%M}", second=f"{second:%H:%M}")
 
 
+def _clock_choices(parsed: ParseResult, zone: str) -> tuple[str, ...]:
+    """The two instants a DST question (`person_question`) offers, as ISO text, in its order."""
+    if len(parsed.candidates) != 2 or " Did you mean " not in (parsed.clarification_question or ""):
+        return ()
+    tz = parsed.zone or zone
+    return tuple(to_iso(c, tz) for c in parsed.candidates)
+
+
 def instant(
     text: str,
     context: TimeContext,
@@ -104,6 +119,7 @@ def instant(
             raise BadArguments(
                 f"{parsed.clarification_question} {_OWN_WORDS}",
                 ask=person_question(parsed, context.session_tz),
+                choices=_clock_choices(parsed, context.session_tz),
             )
         reason = parsed.reason or "cannot read a time"
         raise BadArguments(

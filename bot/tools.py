@@ -14,7 +14,7 @@ exception out of the turn.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, time, tzinfo
 from typing import Any, Literal
 
@@ -184,7 +184,7 @@ async def run_tool(call: ToolCall, context: ToolSession) -> str:
     except ZoneUnknown as exc:
         return _error("zone_unknown", str(exc), exc.ask)
     except BadArguments as exc:
-        return _error("bad_arguments", str(exc), exc.ask)
+        return _error("bad_arguments", str(exc), exc.ask, exc.choices)
     except (UnknownTimezoneError, UnknownItemError) as exc:
         return _error("bad_arguments", str(exc))
     except NotAvailable as exc:
@@ -226,8 +226,9 @@ def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:
     }
 
 
-def _error(kind: str, message: str, ask: str | None = None) -> str:
-    error = {"error": kind, "message": message} | ({"ask": ask} if ask else {})
+def _error(kind: str, message: str, ask: str | None = None, choices: Sequence[str] = ()) -> str:
+    error: dict[str, object] = {"error": kind, "message": message}
+    error |= ({"ask": ask} if ask else {}) | ({"choices": list(choices)} if choices else {})
     return json.dumps(error, ensure_ascii=False)
 
 

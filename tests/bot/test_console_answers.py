@@ -13,6 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.rules_agent import ZONE_QUESTION
+from bot.rules_replies import MORNING_OR_EVENING, NEEDS_LLM, REMIND_SET, WHEN_ASK, WHEN_UNREAD
 from clockcore import SettableClock
 from tests.support.console import rows, say
 
@@ -126,3 +127,39 @@ async def test_an_answer_that_picks_neither_time_sets_nothing(tmp_path: Path) ->
     assert "Did you mean" in said[1]
     assert "I'll remind you" not in said[2]
     assert _waiting(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("zone", "asked", "answers", "stored"),
+    [
+        # 14:00 UTC: 16:00 in Berlin, Paris and Madrid, 10:00 in New York; 18:00 is today.
+        ("Europe/Berlin", "erinnere mich an die Bank", ("gegen 6", "18 Uhr"),
+         ("die Bank", "2026-06-10 16:00:00.000000")),
+        ("Europe/Paris", "rappelle-moi d'appeler maman", ("vers 6", "18h"),
+         ("appeler maman", "2026-06-10 16:00:00.000000")),
+        ("Europe/Madrid", "recuérdame llamar a mamá", ("hacia las 6", "a las 18"),
+         ("llamar a mamá", "2026-06-10 16:00:00.000000")),
+        ("America/New_York", "remind me to call mum", ("around 6", "6pm"),
+         ("call mum", "2026-06-10 22:00:00.000000")),
+    ],
+)  # fmt: skip
+async def test_a_when_question_stays_open_until_answered_in_the_persons_language(
+    tmp_path: Path, zone: str, asked: str, answers: tuple[str, str], stored: tuple[str, str]
+) -> None:
+    """Issue 61: "gegen 6" → "18 Uhr" and "vers 6" → "18h" looped on "When should I remind
+    you?" in English. An answer it cannot read whole is asked about again, in the request's
+    language, and the question stays open for the next message."""
+    language = {"Europe/Berlin": "de", "Europe/Paris": "fr", "Europe/Madrid": "es"}.get(zone, "en")
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, f"clock: home tz {zone}", asked, answers[0])
+    assert said[1] == f"clockbot> {WHEN_ASK.in_(language)}"
+    unread = WHEN_UNREAD.in_(language, text=answers[0])
+    twelve = MORNING_OR_EVENING.in_(language, am="06:00", pm="18:00")
+    assert said[2] in (f"clockbot> {unread}", f"clockbot> {twelve}"), said[2]
+    assert _waiting(tmp_path) == []  # nothing set on a guess
+    said += await say(settings, clock, answers[1])
+    head = REMIND_SET.in_(language, when="\0").split("\0")[0]  # "Ich erinnere dich am "
+    assert said[3].startswith(f"clockbot> {head}"), said[3]
+    assert "18:00" in said[3] and NEEDS_LLM.in_(language) not in said[3]
+    assert _waiting(tmp_path) == [stored]

@@ -1,0 +1,102 @@
+"""A place the person puts themselves in is said as what it did (issue 61, item 3).
+
+"I'm in Lisbon this week" moved the conversation's zone (docs/clock-spec.md §4.2)
+while the rules agent answered that it could not help: now it says what it did, or,
+where the words do not move the zone, nothing changes. Through the console with no
+LLM, on a settable clock and a real SQLite store, reading what was said and stored.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.rules_replies import PLACE_UNSURE, THREAD_ZONE_SET, TIME_IN
+from clockcore import SettableClock
+from tests.support.console import rows, say
+
+WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 16:00 in Berlin, 15:00 in Lisbon
+
+
+def _zones(home: Path) -> tuple[object, object]:
+    """(the person's home zone, the console thread's zone)."""
+    [(home_tz,)] = rows(home, "SELECT default_tz FROM users")
+    [(thread_tz,)] = rows(home, "SELECT session_tz FROM threads")
+    return home_tz, thread_tz
+
+
+async def test_im_in_lisbon_this_week_sets_the_conversations_zone_and_says_so(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(
+        settings, clock, "clock: home tz Europe/Berlin", "I'm in Lisbon this week",
+        "what time is it",
+    )  # fmt: skip
+    assert said[1] == "clockbot> " + THREAD_ZONE_SET.in_("en", zone="Europe/Lisbon")
+    assert _zones(tmp_path) == ("Europe/Berlin", "Europe/Lisbon")
+    assert said[2] == "clockbot> " + TIME_IN.in_(
+        "en", time="15:00", day="Wednesday 10 Jun", place="Lisbon (Europe/Lisbon)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("trip", "asked", "answer"),
+    [
+        ("ich bin diese Woche in Lissabon", "wie spät ist es", ("de", "Mittwoch 10 Juni")),
+        ("estoy en Lisboa esta semana", "qué hora es", ("es", "miércoles 10 jun")),
+        ("je suis à Lisbonne cette semaine", "quelle heure est-il", ("fr", "mercredi 10 juin")),
+    ],
+)
+async def test_words_that_do_not_move_the_zone_change_nothing(
+    tmp_path: Path, trip: str, asked: str, answer: tuple[str, str]
+) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, "clock: home tz Europe/Berlin", trip, asked)
+    assert "Europe/Lisbon" not in said[1]
+    assert _zones(tmp_path)[0] == "Europe/Berlin"
+    assert _zones(tmp_path)[1] in (None, "Europe/Berlin")
+    language, day = answer
+    assert said[2] == "clockbot> " + TIME_IN.in_(
+        language, time="16:00", day=day, place="Berlin (Europe/Berlin)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("asked", "yes", "language"),
+    [
+        ("what time is it in Atlantis", "yes", "en"),
+        ("wie spät ist es in Atlantis", "ja", "de"),
+        ("qué hora es en Atlantis", "sí", "es"),
+        ("quelle heure est-il à Atlantis", "oui", "fr"),
+    ],
+)
+async def test_a_small_town_is_asked_about_not_guessed(
+    tmp_path: Path, asked: str, yes: str, language: str
+) -> None:
+    """Issue 61: "Atlantis" answered Africa/Johannesburg's time (a town near Cape Town)."""
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, "clock: home tz Europe/Berlin", asked)
+    town = PLACE_UNSURE.in_(language, town="Atlantis, ZA", zone="Africa/Johannesburg")
+    assert said[1] == f"clockbot> {town}"
+    said = await say(settings, clock, yes)
+    assert said[0].startswith(
+        "clockbot> " + TIME_IN.in_(language, time="16:00", day="\0", place="")[:6]
+    )
+    assert "16:00" in said[0] and "Africa/Johannesburg" in said[0]
+    assert _zones(tmp_path)[0] == "Europe/Berlin"  # a question about a place moves nothing
+
+
+async def test_a_city_is_answered_at_once(tmp_path: Path) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, "clock: home tz Europe/Berlin", "what time is it in Lisbon")
+    assert said[1] == "clockbot> " + TIME_IN.in_(
+        "en", time="15:00", day="Wednesday 10 Jun", place="Lisbon (Europe/Lisbon)"
+    )
