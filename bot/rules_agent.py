@@ -394,7 +394,9 @@ class RulesProvider:
             target = f"{target}{source['ap']}"  # "to 4" after "3pm" is 4pm
         elif wanted is not None and wanted["ap"] is None and int(wanted["h"]) <= 12:
             # "make that 11" of a 10:00 reminder is 11:00; "make it 4" of a 15:00 one, 16:00.
-            target = f"{target}{'pm' if next_at.hour >= 12 else 'am'}"
+            # A bare 12 is noon: "12am" would move an 11:00 reminder to midnight.
+            half = "pm" if next_at.hour >= 12 or int(wanted["h"]) == 12 else "am"
+            target = f"{target}{half}"
         if wanted is not None:
             target = f"{next_at:%Y-%m-%d} at {target}"  # the same day
         elif _day_without_time(target):

@@ -65,6 +65,10 @@ async def test_make_that_changes_the_reminder_just_set(tmp_path: Path) -> None:
         "clockbot> Moved: water the plants, to Thursday 11 Jun, 09:00 (in 23 hours)."
     ]
     assert len(_waiting(tmp_path)) == 3
+    # A bare 12 is noon, never the midnight before (issue 61: an 11:00 one went to 00:00).
+    assert await say(settings, clock, "move it to 12") == [
+        "clockbot> Moved: water the plants, to Thursday 11 Jun, 12:00 (in 1 day)."
+    ]
 
 
 async def test_a_pause_says_what_it_holds(tmp_path: Path) -> None:
