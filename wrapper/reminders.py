@@ -207,7 +207,13 @@ def _change_job(conn: Connection, job: OutboxItem, change: ReminderChange, now: 
     else:
         return False
     where = and_(outbox.c.id == job.id, outbox.c.status.in_(WAITING))
-    return bool(conn.execute(update(outbox).where(where).values(**values)).rowcount)
+    changed = bool(conn.execute(update(outbox).where(where).values(**values)).rowcount)
+    if changed and job.memory_id is not None and "due_at" in values:
+        # Its memory item is due when the reminder is: one source of truth for what is due
+        # (docs/reminders.md), so /mydata and an export never show the time it had before.
+        due = update(t.memory).where(t.memory.c.id == job.memory_id)
+        conn.execute(due.values(due_at=values["due_at"]))
+    return changed
 
 
 def change_in(conn: Connection, change: ReminderChange, *, now: datetime) -> bool:

@@ -10,9 +10,11 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from bot.config import Settings
 from clockcore import SettableClock
-from tests.support.console import say
+from tests.support.console import rows, say
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 16:00 in Berlin
 
@@ -30,3 +32,33 @@ async def test_what_it_keeps_is_listed_in_local_words_and_the_rest_is_counted(
     assert to_send[0] == ("Thursday 11 Jun 2026, 08:00", "8")
     assert "- and 2 more to send" in said
     assert not re.search(r"\d{4}-\d\d-\d\dT|[+-]\d\d:\d\d\b", said), said  # no ISO, no offset
+
+
+@pytest.mark.parametrize(
+    ("remind", "move", "what"),
+    [
+        ("remind me tomorrow at 10 to call the bank", "move the bank reminder to 15:00",
+         "call the bank"),
+        ("erinnere mich morgen um 10 Uhr, die Bank anzurufen", "verschiebe die Bank auf 15 Uhr",
+         "die Bank anzurufen"),
+        ("recuérdame mañana a las 10 llamar al banco", "mueve el banco a las 15",
+         "llamar al banco"),
+        ("rappelle-moi demain à 10h d'appeler la banque", "déplace la banque à 15h",
+         "appeler la banque"),
+    ],
+)  # fmt: skip
+async def test_a_moved_reminder_is_due_at_its_new_time_everywhere(
+    tmp_path: Path, remind: str, move: str, what: str
+) -> None:
+    """Issue 61: after a move, /mydata and the export showed the memory item's old time."""
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, "clock: home tz Europe/Berlin", remind, move)
+    assert "15:00" in said[2], said[2]
+    [(due,)] = rows(tmp_path, "SELECT due_at FROM memory_items")
+    [(sent_at,)] = rows(tmp_path, "SELECT due_at FROM outbox WHERE kind = 'reminder'")
+    assert due == sent_at == "2026-06-11 13:00:00.000000"  # 15:00 in Berlin
+    mine = "\n".join(await say(settings, clock, "/mydata"))
+    assert f"- remembered: {what} (due Thursday 11 Jun 2026, 15:00)" in mine
+    assert f"- to send you on Thursday 11 Jun 2026, 15:00: {what}" in mine
+    assert "10:00" not in mine
