@@ -56,10 +56,7 @@ from wrapper.reminders import parse_reminder_id, short_reminder_id
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
 
 NEEDS_LLM = said.NEEDS_LLM.en
-ZONE_QUESTION = (
-    f"I don't know your timezone yet, so that time could be one of 24. {CITY_QUESTION} "
-    "Tell me with 'clock: home tz Europe/Lisbon' (your city's zone), then ask again."
-)
+ZONE_QUESTION = said.ZONE_ASKED.en
 """The answer to a wall-clock time while the person's zone is unknown (the tools ask)."""
 
 # "remind me", and how else people ask for one, in the seven languages (REMIND_ME): the
@@ -626,7 +623,7 @@ def _after_tool(
     except json.JSONDecodeError:
         return result.content
     if data.get("error") == "zone_unknown":
-        return ZONE_QUESTION
+        return said.ZONE_ASKED.in_(language)
     if "error" in data:
         # The person's words, never the note to the model (docs/talking.md).
         return str(data.get("ask") or SAY_NOT_DONE)
@@ -1210,6 +1207,10 @@ def _as_span(at: str, block: str) -> str:
     return f"in {minutes} minutes" if minutes > 0 else at
 
 
+_ZONE_UNKNOWN = "User timezone: not known"
+"""The runtime block's line while the person's zone is unknown (`clockcore.envelope`)."""
+
+
 def _as_read(when: str, language: str, block: str) -> str:
     """`when` as the tools will read it: the words, or the instant read in `language`.
 
@@ -1228,7 +1229,11 @@ def _as_read(when: str, language: str, block: str) -> str:
     read = parse_anchored_time(when, zone, now, language=language)
     at = read.start_instant
     if (
-        at is None
+        # While the person's zone is unknown only a span or a time naming its zone is
+        # read; the tool asks for the zone otherwise ("demain à 7h" in UTC is a confident
+        # wrong time), and an instant passed from here would skip that.
+        (_ZONE_UNKNOWN in block and read.kind != "relative" and read.zone_source != "text")
+        or at is None
         or read.needs_clarification
         or read.kind not in ("absolute", "relative")
         or read.end_instant != at  # a day, not a time of it: the tool asks what time

@@ -39,6 +39,7 @@ __all__ = [
     "TIME_IN",
     "WHEN_ASK",
     "WHEN_UNREAD",
+    "ZONE_ASKED",
     "ZONE_SET",
 ]
 
@@ -57,6 +58,22 @@ NEEDS_LLM = Said(
     "lembretes e dizer as horas. Para o resto é preciso um LLM.",
     nl="Ik draai zonder taalmodel: ik kan herinneringen zetten, tonen, verplaatsen en "
     "annuleren en tijdvragen beantwoorden. Voor de rest is een LLM nodig.",
+)
+ZONE_ASKED = Said(
+    en="I don't know your timezone yet, so that time could be one of 24. Which city are you "
+    "in? Tell me (for example 'I live in Lisbon').",
+    es="Aún no sé tu zona horaria, así que esa hora podría ser cualquiera de 24. ¿En qué "
+    "ciudad estás? Dímelo (por ejemplo «vivo en Madrid»).",
+    de="Ich kenne deine Zeitzone noch nicht, also könnte diese Uhrzeit eine von 24 sein. In "
+    "welcher Stadt bist du? Sag es mir (zum Beispiel „ich wohne in Berlin“).",
+    fr="Je ne connais pas encore votre fuseau horaire : cette heure pourrait être l'une de "
+    "24. Dans quelle ville êtes-vous ? Dites-le-moi (par exemple « j'habite à Paris »).",
+    it="Non conosco ancora il tuo fuso orario, quindi quell'ora potrebbe essere una di 24. "
+    "In che città sei? Dimmelo (per esempio «vivo a Roma»).",
+    pt="Ainda não sei o seu fuso horário, então essa hora pode ser qualquer uma de 24. Em "
+    "que cidade você está? Diga-me (por exemplo «moro em Lisboa»).",
+    nl="Ik ken je tijdzone nog niet, dus die tijd kan een van 24 zijn. In welke stad ben je? "
+    "Zeg het me (bijvoorbeeld „ik woon in Amsterdam”).",
 )
 ZONE_SET = Said(
     en="Your home timezone is now {zone}.",

@@ -13,7 +13,14 @@ import pytest
 
 from bot.config import Settings
 from bot.rules_agent import ZONE_QUESTION
-from bot.rules_replies import MORNING_OR_EVENING, NEEDS_LLM, REMIND_SET, WHEN_ASK, WHEN_UNREAD
+from bot.rules_replies import (
+    MORNING_OR_EVENING,
+    NEEDS_LLM,
+    REMIND_SET,
+    WHEN_ASK,
+    WHEN_UNREAD,
+    ZONE_ASKED,
+)
 from clockcore import SettableClock
 from tests.support.console import rows, say
 
@@ -163,3 +170,42 @@ async def test_a_when_question_stays_open_until_answered_in_the_persons_language
     assert said[3].startswith(f"clockbot> {head}"), said[3]
     assert "18:00" in said[3] and NEEDS_LLM.in_(language) not in said[3]
     assert _waiting(tmp_path) == [stored]
+
+
+@pytest.mark.parametrize(
+    ("language", "asked", "city", "stored"),
+    [
+        ("fr", "rappelle-moi demain à 7h d'appeler la crèche", "Paris",
+         ("appeler la crèche", "2026-06-11 05:00:00.000000")),
+        ("de", "erinnere mich morgen um 7 Uhr an die Kita", "Berlin",
+         ("die Kita", "2026-06-11 05:00:00.000000")),
+        ("es", "recuérdame mañana a las 7 llamar a la guardería", "Madrid",
+         ("llamar a la guardería", "2026-06-11 05:00:00.000000")),
+        ("pt", "lembra-me amanhã às 7 de ligar para a creche", "Lisboa",
+         ("ligar para a creche", "2026-06-11 06:00:00.000000")),
+    ],
+)  # fmt: skip
+async def test_a_clock_time_with_the_zone_unknown_is_asked_in_every_language(
+    tmp_path: Path, language: str, asked: str, city: str, stored: tuple[str, str]
+) -> None:
+    # Read as 07:00 UTC before: a confident time two hours off, and nothing asked.
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, asked)
+    assert said == [f"clockbot> {ZONE_ASKED.in_(language)}"]
+    assert _waiting(tmp_path) == []
+    said = await say(settings, clock, city)
+    assert "07:00" in said[0], said
+    assert [(text.strip(), due) for text, due in _waiting(tmp_path)] == [stored]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "asked",
+    ["recuérdame en 10 minutos llamar a la guardería", "erinnere mich in 10 Minuten an den Tee"],
+)
+async def test_a_span_needs_no_zone(tmp_path: Path, asked: str) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    said = await say(settings, clock, asked)
+    assert "10" in said[0] and ZONE_ASKED.in_("es")[:20] not in said[0], said
+    assert [due for _, due in _waiting(tmp_path)] == ["2026-06-10 14:10:00.000000"]
