@@ -49,6 +49,7 @@ from clockcore.places import lookup_place
 from clockcore.recurrence_words import without_frames
 from clockcore.session import CITY_QUESTION
 from clockcore.spoken import SPOKEN_LANGUAGES, say_when
+from clockcore.spoken_rules import say_rule
 from clockcore.time_questions import counts_to
 from clockcore.zones import get_zone
 from wrapper.reminders import parse_reminder_id, short_reminder_id
@@ -687,7 +688,7 @@ def _listing(reminders: list[dict[str, object]], language: str = "en") -> str:
             if r.get("next")
             else said.LISTED_PAUSED.in_(language)
         )
-        repeats = said.LISTED_REPEATS.in_(language) if r.get("repeats") else ""
+        repeats = f" ({say_rule(str(r['repeats']), language)})" if r.get("repeats") else ""
         shown = short_reminder_id(str(r["id"])) if r.get("id") else "new"
         lines.append(f"- {shown}: {r['text']}{repeats}, {when}")
     return said.LISTING.in_(language) + "\n" + "\n".join(lines)

@@ -18,7 +18,6 @@ __all__ = [
     "HOW_LONG",
     "LISTED_NEXT",
     "LISTED_PAUSED",
-    "LISTED_REPEATS",
     "LISTING",
     "MORNING_OR_EVENING",
     "MOVED",
@@ -236,10 +235,6 @@ NOT_FOUND = Said(
 LISTED_NEXT = Said(
     en="next {when}", es="próximo: {when}", de="nächste: {when}", fr="prochain : {when}",
     it="prossimo: {when}", pt="próximo: {when}", nl="volgende: {when}",
-)  # fmt: skip
-LISTED_REPEATS = Said(
-    en=" (repeats)", es=" (se repite)", de=" (wiederholt sich)", fr=" (répété)",
-    it=" (si ripete)", pt=" (repete-se)", nl=" (herhaalt zich)",
 )  # fmt: skip
 LISTED_PAUSED = Said(
     en="paused", es="en pausa", de="pausiert", fr="en pause", it="in pausa", pt="em pausa",

@@ -57,6 +57,7 @@ from clockcore import (
 from clockcore.errors import ClockError
 from clockcore.places import lookup_place
 from clockcore.recurrence import occurrences
+from clockcore.spoken_rules import say_rule
 from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import WindowChange, ZoneChange
@@ -570,7 +571,7 @@ def _recurring(schedule: Schedule, zone: str, now: datetime) -> dict[str, Any]:
     return {
         "id": reminder_id(schedule),
         "text": schedule.text,
-        "rule": schedule.rrule,
+        "rule": say_rule(schedule.rrule),
         "zone": schedule.zone or f"yours ({zone})",
         "state": schedule.state,
         "next": [_when(at, tz) for at in upcoming],

@@ -177,7 +177,7 @@ TABLE: dict[str, list[Row]] = {
         R("recuérdame cada lunes a las 9 entregar las horas", repeats="entregar las horas"),
         R("todos los días a las 8 recuérdame tomar las vitaminas", repeats="tomar las vitaminas"),
         R("¿cuáles son mis recordatorios?", said=("llamar al banco", "sacar la pizza"), unsaid=_NOT_EN),
-        R("muéstrame mis recordatorios", said=("renovar el pasaporte", "(se repite)"), unsaid=(" next ",)),
+        R("muéstrame mis recordatorios", said=("renovar el pasaporte", "(cada lunes a las 09:00)"), unsaid=(" next ",)),
         R("¿qué tengo pendiente?", said=("pagar el alquiler", "dentista")),
         R("próximos recordatorios", said=("llamar al banco",)),
         R("¿qué hora es en Tokio?", said=("23:00",), unsaid=_NOT_EN),

@@ -72,7 +72,9 @@ async def test_a_weekday_reminder_is_listed_with_its_id_and_next_time(world: Wor
     listing = await world.say("what are my reminders?")
     (schedule,) = await world.gateway.wrapper.reminders.listing(USER)
     short = f"s{schedule.id % 10_000:04d}"  # what a person types (docs/reminders.md, "Ids")
-    assert f"{short}: check the queue (repeats), next Thursday 11 Jun, 09:00" in listing
+    assert (
+        f"{short}: check the queue (every weekday at 09:00), next Thursday 11 Jun, 09:00" in listing
+    )
     assert "call the bank, next Thursday 11 Jun, 15:00" in listing
 
 

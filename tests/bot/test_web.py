@@ -390,3 +390,22 @@ async def test_the_cookie_is_secure_behind_an_https_public_url(tmp_path: Path) -
             assert response.status == 303
             assert response.cookies[COOKIE]["secure"]
             assert "Secure" in response.headers["Set-Cookie"]
+
+
+async def test_a_repeating_reminder_is_shown_in_words(site: Site) -> None:
+    assert site.channel.sink is not None
+    await site.channel.sink(
+        inbound("clock: home tz Europe/Berlin", "r0", user_id="8", thread_id="dm:8",
+                route={"chat": "8"})
+    )  # fmt: skip
+    await site.channel.sink(
+        inbound("remind me every tuesday and thursday at 7pm to water the plants", "r1",
+                user_id="8", thread_id="dm:8", route={"chat": "8"})
+    )  # fmt: skip
+    await site.gw.settle()
+    bob = await site.signed_in("8", "r2")
+    async with bob:
+        status, text = await _page(bob, "/ui/reminders")
+    assert status == 200
+    assert "every Tuesday and Thursday at 19:00" in text
+    assert "FREQ=" not in text and "BYDAY" not in text
