@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
+from functools import partial
 
 from clockcore import cues, duckling_reader, modifiers, weekdays
 from clockcore.anchoring import (
@@ -43,7 +44,7 @@ from clockcore.grammar import (
 from clockcore.grammar_values import combine
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
-from clockcore.reading import leftover, number_order, safety
+from clockcore.reading import holiday_days, leftover, number_order, safety
 from clockcore.reading.which_week import which_week
 from clockcore.second_reader import (
     LEFTOVER_QUESTION,
@@ -103,12 +104,15 @@ def parse_anchored_time(
 def _parse_whole(
     text: str, caller: Anchor | None, reference: datetime, languages: tuple[str, ...]
 ) -> ParseResult:
-    def read(again: str) -> ParseResult:
-        return _reading(again, caller, reference, languages)
+    def read_at(again: str, at: datetime) -> ParseResult:
+        read = partial(_reading, caller=caller, reference=at, languages=languages)
+        found = read(again)
+        if starts := leftover.open_starts(again):
+            found = safety.open_range(again, found, starts, read)
+        return found
 
-    found = read(text)
-    if starts := leftover.open_starts(text):
-        found = safety.open_range(text, found, starts, read)
+    found = holiday_days.named(text, caller, reference, languages, read_at)
+    found = found or read_at(text, reference)
     found = which_week(text, found, reference, languages)
     return safety.nothing_left(text, found)
 

@@ -20,6 +20,7 @@ TABLES = (
     "CLOCK_WORDS",
     "DAY_ARTICLES",
     "DAY_WORDS",
+    "HOLIDAYS",
     "HOUR_WORDS",
     "LOOSE",
     "MONTHS",
@@ -32,7 +33,11 @@ TABLES = (
     "WEEKDAYS",
     "WEEK_WORDS",
 )
-"""The tables every language's words file defines (each a tuple of str)."""
+"""The tables every language's words file defines (each a tuple of str).
+
+`HOLIDAYS` pairs a holiday's key with one of its names, "christmas_eve=heiligabend"
+(`clockcore.reading.holiday_days` reads the keys).
+"""
 
 
 def tables(language: str) -> ModuleType:

@@ -21,3 +21,15 @@ LOOSE = ("mai", "jan", "feb", "mär", "apr", "aug", "sep", "sept", "okt", "nov",
 NEXT_WORDS = ("nächsten", "nächster", "nächstem", "kommenden", "kommender")
 THIS_WORDS = ("diesen", "dieser", "diesem")
 WEEK_WORDS = ("woche",)
+HOLIDAYS = ("christmas_eve=heiligabend", "christmas_eve=heiligen abend",
+            "christmas_eve=heiliger abend", "christmas=erster weihnachtstag",
+            "christmas=1. weihnachtstag", "christmas=weihnachten",
+            "boxing_day=zweiter weihnachtstag", "boxing_day=2. weihnachtstag",
+            "boxing_day=stephanstag", "new_years_eve=silvester", "new_year=neujahrstag",
+            "new_year=neujahr", "epiphany=heilige drei könige", "epiphany=dreikönigstag",
+            "good_friday=karfreitag", "easter_sunday=ostersonntag", "easter_sunday=ostern",
+            "easter_monday=ostermontag", "ascension=christi himmelfahrt",
+            "whit_sunday=pfingstsonntag", "whit_sunday=pfingsten",
+            "whit_monday=pfingstmontag", "corpus_christi=fronleichnam",
+            "assumption=mariä himmelfahrt", "all_saints=allerheiligen",
+            "labour_day=tag der arbeit")  # fmt: skip

@@ -37,3 +37,16 @@ THIS_WORDS = ("this",)
 """Words before a weekday that keep to this week ("this Friday")."""
 WEEK_WORDS = ("week",)
 """The week itself: "Thursday next week" names its week."""
+HOLIDAYS = ("christmas_eve=christmas eve", "christmas=christmas day", "christmas=christmas",
+            "christmas=xmas", "boxing_day=boxing day", "boxing_day=st stephen's day",
+            "new_years_eve=new year's eve", "new_years_eve=new years eve",
+            "new_year=new year's day", "new_year=new years day", "epiphany=epiphany",
+            "good_friday=good friday", "easter_sunday=easter sunday", "easter_sunday=easter",
+            "easter_monday=easter monday", "ascension=ascension day", "whit_sunday=whitsun",
+            "whit_sunday=whit sunday", "whit_sunday=pentecost", "whit_monday=whit monday",
+            "corpus_christi=corpus christi", "assumption=assumption day",
+            "all_saints=all saints' day", "all_saints=all saints day", "kings_day=king's day",
+            "kings_day=kings day", "thanksgiving=thanksgiving day", "thanksgiving=thanksgiving",
+            "independence_day=independence day", "independence_day=fourth of july",
+            "independence_day=4th of july", "labour_day=labor day",
+            "labour_day=labour day")  # fmt: skip

@@ -20,3 +20,12 @@ LOOSE = ("tarde", "ene", "abr", "ago", "dic")
 NEXT_WORDS = ("próximo", "próxima", "que viene")
 THIS_WORDS = ("este", "este mismo")
 WEEK_WORDS = ("semana",)
+HOLIDAYS = ("christmas_eve=nochebuena", "christmas=día de navidad", "christmas=navidad",
+            "boxing_day=san esteban", "new_years_eve=nochevieja", "new_year=año nuevo",
+            "epiphany=día de reyes", "epiphany=reyes magos", "good_friday=viernes santo",
+            "easter_sunday=domingo de pascua", "easter_sunday=domingo de resurrección",
+            "easter_monday=lunes de pascua", "ascension=día de la ascensión",
+            "whit_sunday=pentecostés", "whit_monday=lunes de pentecostés",
+            "corpus_christi=corpus christi", "assumption=día de la asunción",
+            "all_saints=día de todos los santos", "all_saints=todos los santos",
+            "labour_day=día del trabajo", "labour_day=día del trabajador")  # fmt: skip

@@ -18,3 +18,11 @@ LOOSE = ("hier", "mai", "janv", "févr", "avr", "juil", "oct", "nov", "déc")
 NEXT_WORDS = ("prochain", "prochaine")
 THIS_WORDS = ("ce", "cette")
 WEEK_WORDS = ("semaine",)
+HOLIDAYS = ("christmas_eve=réveillon de noël", "christmas_eve=veille de noël",
+            "christmas=jour de noël", "christmas=noël", "boxing_day=saint-étienne",
+            "new_years_eve=saint-sylvestre", "new_year=jour de l'an", "new_year=nouvel an",
+            "epiphany=épiphanie", "good_friday=vendredi saint",
+            "easter_monday=lundi de pâques", "easter_sunday=dimanche de pâques",
+            "easter_sunday=pâques", "ascension=ascension", "whit_monday=lundi de pentecôte",
+            "whit_sunday=pentecôte", "corpus_christi=fête-dieu", "assumption=assomption",
+            "all_saints=toussaint", "labour_day=fête du travail")  # fmt: skip

@@ -1,0 +1,228 @@
+"""Holidays by name: "am Heiligabend", "à la Toussaint", "Thanksgiving" (docs/time-rules.md).
+
+A holiday's name in the person's language (or English) maps to a key in the
+words files (`HOLIDAYS`, `clockcore.reading.words`); the key's date comes from
+the `holidays` library for the person's country, which is the country of their
+IANA zone in the tz database's `zone.tab`. Christmas, Easter and the other
+Christian feasts kept across Europe are read in any European zone, holiday there
+or not, save where the church keeps the Julian calendar. An unknown country, or
+a name that is no holiday where the person is, is a question: never a date
+guessed from another country's calendar.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta
+from functools import cache
+from importlib import resources
+
+import holidays
+from holidays.groups.christian import ChristianHolidays
+from holidays.groups.international import InternationalHolidays
+from holidays.holiday_base import HolidayBase
+
+from clockcore import weekdays
+from clockcore.anchoring import asked, day_start, point, result
+from clockcore.parse_result import ParseResult
+from clockcore.reading import leftover, words
+from clockcore.zonetext import Anchor
+
+__all__ = ["HOLIDAY_QUESTION", "UNKNOWN_COUNTRY_QUESTION", "country_of", "holiday_date", "named"]
+
+Reader = Callable[[str, datetime], ParseResult]
+"""Reads a text (the message's length) as `parse_anchored_time` would, at a reference instant."""
+
+HOLIDAY_QUESTION = (
+    "{name!r} is not a holiday I know where you are ({country}): which date do you mean?"
+)
+UNKNOWN_COUNTRY_QUESTION = (
+    "Holidays differ between countries and I don't know yours: which date is {name!r}?"
+)
+TWO_DATES_QUESTION = "{name!r} is {day}, but the message also says {other!r}: which date is it?"
+
+# Each key's names in the library's English (en_US) calendar, whatever the country.
+_LIBRARY_NAMES = {
+    "christmas_eve": r"Christmas Eve",
+    "christmas": r"Christmas(?: Day)?",
+    "boxing_day": r"Boxing Day|Second Day of Christmas|Saint Stephen's Day|St\. Stephen's Day",
+    "new_years_eve": r"New Year's Eve",
+    "new_year": r"New Year's Day|Universal Fraternization Day",
+    "epiphany": r"Epiphany(?: Day)?",
+    "good_friday": r"Good Friday",
+    "easter_sunday": r"Easter(?: Sunday)?",
+    "easter_monday": r"Easter Monday",
+    "ascension": r"Ascension(?: Day)?",
+    "whit_sunday": r"Pentecost(?: Sunday)?|Whit Sunday",
+    "whit_monday": r"Pentecost Monday|Whit Monday",
+    "corpus_christi": r"Corpus Christi",
+    "assumption": r"Assumption(?: of Mary)?(?: Day)?",
+    "all_saints": r"All Saints' Day",
+    "kings_day": r"King's Day",
+    "thanksgiving": r"Thanksgiving(?: Day)?",
+    "independence_day": r"Independence Day",
+    "labour_day": r"Labou?r Day|Workers?'?s? Day",
+}
+
+
+class _EuropeanFeasts(HolidayBase, ChristianHolidays, InternationalHolidays):
+    """The feasts kept across Europe, on the Gregorian calendar, named by their keys."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        ChristianHolidays.__init__(self)
+        InternationalHolidays.__init__(self)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def _populate_public_holidays(self) -> None:
+        self._add_new_years_day("new_year")
+        self._add_epiphany_day("epiphany")
+        self._add_good_friday("good_friday")
+        self._add_easter_sunday("easter_sunday")
+        self._add_easter_monday("easter_monday")
+        self._add_ascension_thursday("ascension")
+        self._add_pentecost("whit_sunday")
+        self._add_pentecost_monday("whit_monday")
+        self._add_corpus_christi_day("corpus_christi")
+        self._add_assumption_of_mary_day("assumption")
+        self._add_all_saints_day("all_saints")
+        self._add_christmas_eve("christmas_eve")
+        self._add_christmas_day("christmas")
+        self._add_christmas_day_two("boxing_day")
+        self._add_new_years_eve("new_years_eve")
+
+
+@cache
+def _zone_countries() -> dict[str, str]:
+    """IANA zone → ISO 3166 country, from the tz database's zone.tab (package tzdata)."""
+    table = resources.files("tzdata.zoneinfo").joinpath("zone.tab").read_text(encoding="utf-8")
+    found: dict[str, str] = {}
+    for line in table.splitlines():
+        if line and not line.startswith("#"):
+            country, _, zone, *_ = line.split("\t")
+            found[zone] = country
+    return found
+
+
+# Zones outside "Europe/" whose country keeps Europe's feasts (the Atlantic islands).
+_EUROPEAN_ELSEWHERE = frozenset({"Atlantic/Azores", "Atlantic/Madeira", "Atlantic/Canary",
+                                 "Atlantic/Faroe", "Atlantic/Reykjavik"})  # fmt: skip
+
+
+# European countries whose church keeps Easter (and some Christmas) on the Julian calendar:
+# no Western date is guessed for them; only their own calendar in the library counts.
+_ORTHODOX = frozenset({"BA", "BG", "BY", "CY", "GE", "GR", "MD", "ME", "MK", "RO", "RS", "RU",
+                       "UA"})  # fmt: skip
+
+
+def country_of(zone: str) -> str | None:
+    """The country of an IANA zone ("Europe/Berlin" → "DE"), or None (UTC, offsets)."""
+    return _zone_countries().get(zone)
+
+
+def holiday_date(key: str, zone: str, today: date) -> date | None:
+    """The next day, `today` included, that is holiday `key` where `zone` is; None if none."""
+    country = country_of(zone)
+    pattern = re.compile(_LIBRARY_NAMES[key], re.IGNORECASE)
+    for year in (today.year, today.year + 1):
+        for day, names in _country_days(country, year) if country else ():
+            if day >= today and any(pattern.fullmatch(name) for name in names):
+                return day
+    if (zone.startswith("Europe/") or zone in _EUROPEAN_ELSEWHERE) and country not in _ORTHODOX:
+        for year in (today.year, today.year + 1):
+            for feast, name in sorted(_EuropeanFeasts(years=year).items()):
+                if feast >= today and name == key:
+                    return feast
+    return None
+
+
+@cache
+def _country_days(country: str, year: int) -> tuple[tuple[date, tuple[str, ...]], ...]:
+    """A country's holidays of one year, every category, by their English names."""
+    try:
+        kind = holidays.country_holidays(country)
+    except NotImplementedError:  # a country the library does not know
+        return ()
+    language = "en_US" if "en_US" in kind.supported_languages else None
+    calendar = holidays.country_holidays(
+        country, years=year, language=language, categories=kind.supported_categories
+    )
+    return tuple(
+        (day, tuple(n for n in names.split("; ") if "(observed)" not in n))
+        for day, names in sorted(calendar.items())
+    )
+
+
+@cache
+def _names(languages: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]]:
+    """One pattern for the holiday names of `languages` (folded), and each name's key."""
+    keys: dict[str, str] = {}
+    for language in languages:
+        if language in words.LANGUAGES:
+            for entry in words.tables(language).HOLIDAYS:
+                key, name = entry.split("=", 1)
+                keys.setdefault(leftover.folded(name), key)
+    alternatives = "|".join(re.escape(n) for n in sorted(keys, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])"), keys
+
+
+def named(
+    text: str,
+    caller: Anchor | None,
+    reference: datetime,
+    languages: tuple[str, ...],
+    read: Reader,
+) -> ParseResult | None:
+    """The reading of a message that names a holiday, or None when it names none.
+
+    The rest of the message is read with the name blanked, as if said when the
+    holiday begins: nothing more is the holiday's whole day, a clock time is that
+    time on the holiday, another date is a question.
+    """
+    pattern, keys = _names(languages)
+    found = list(pattern.finditer(leftover.folded(text)))
+    if not found:
+        return None
+    first = found[0]
+    name = text[first.start() : first.end()]
+    base: dict[str, object] = {"matched_text": name, "span": (first.start(), first.end())}
+    if len({keys[m.group()] for m in found}) > 1:
+        others = ", ".join(repr(text[m.start() : m.end()]) for m in found)
+        return asked(base, f"The message names more than one holiday ({others}): which is it?")
+    if caller is None or (
+        country_of(caller.label) is None and not caller.label.startswith("Europe/")
+    ):
+        return asked(base, UNKNOWN_COUNTRY_QUESTION.format(name=name))
+    today = reference.astimezone(caller.tz).date()
+    day = holiday_date(keys[first.group()], caller.label, today)
+    if day is None:
+        country = country_of(caller.label) or caller.label
+        return asked(base, HOLIDAY_QUESTION.format(name=name, country=country))
+    blanked = text
+    for match in found:
+        blanked = blanked[: match.start()] + " " * len(match.group()) + blanked[match.end() :]
+    rest = read(blanked, day_start(day, caller.tz))  # "à 9h" on the day is its 09:00
+    base |= {"zone": caller.label, "zone_source": caller.source}
+    if rest.needs_clarification:
+        return rest
+    if rest.start_instant is None or rest.span is None:
+        return result(
+            "absolute", start_instant=day_start(day, caller.tz),
+            end_instant=day_start(day + timedelta(days=1), caller.tz), **base,
+        )  # fmt: skip
+    start, end = rest.span
+    if (
+        rest.start_instant != rest.end_instant
+        or weekdays.named_day_offset(blanked, start, end) is not None
+        or weekdays.named_weekdays(blanked, start, end, languages)
+        or weekdays.names_a_date(blanked[start:end])
+    ):
+        when = f"{day:%a} {day.day} {day:%b}"
+        return asked(base, TWO_DATES_QUESTION.format(name=name, day=when, other=rest.matched_text))
+    clock = rest.start_instant.astimezone(caller.tz).time().replace(tzinfo=None)
+    if datetime.combine(day, clock, caller.tz) <= reference:  # later today: next year's
+        day = holiday_date(keys[first.group()], caller.label, day + timedelta(days=1)) or day
+    span = (min(start, first.start()), max(end, first.end()))
+    base |= {"span": span, "matched_text": text[span[0] : span[1]]}
+    return point(datetime.combine(day, time(clock.hour, clock.minute)), caller.tz, caller, base,
+                 "absolute")  # fmt: skip
