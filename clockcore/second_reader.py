@@ -44,6 +44,7 @@ __all__ = [
     "duckling_only",
     "duration_elsewhere",
     "leftover",
+    "readings",
     "second_reader",
 ]
 
@@ -69,7 +70,7 @@ def _masked(text: str, tokens: list[Token]) -> str:
     return "".join(chars)
 
 
-def _readings(
+def readings(
     text: str,
     tokens: list[Token],
     anchor: Anchor,
@@ -140,11 +141,15 @@ def second_reader(
     if anchor is None or read.kind in ("relative", "floating", "invalid"):
         return read
     start, end = group[0].start, group[-1].end
-    readings = _readings(text, tokens, anchor, reference, languages)
-    near = [r for r in readings if r.start < end and r.end > start]
+    proposals = readings(text, tokens, anchor, reference, languages)
+    near = [r for r in proposals if r.start < end and r.end > start]
     clash = _clash(near)
     if clash is not None:
         return _conflict(clash, anchor, reference)
+    for same in (r for r in near if r.start <= start and end <= r.end):
+        theirs = anchored(same, anchor, reference)
+        if not _reads_more(text, same, group) and _unsettled(read, theirs, anchor, reference):
+            return _disagreement(read, theirs, anchor)  # "1/1 0:00" said at 00:30 on 1 Jan
     wider = [r for r in near if _reads_more(text, r, group)]
     if wider:
         widest = max(wider, key=lambda r: r.end - r.start)
@@ -152,7 +157,9 @@ def second_reader(
         theirs = anchored(widest, anchor, reference)
         # "at 10 to 7 pm", which Duckling reads as a range: `anchored` read it as 18:50.
         counted = widest.end_wall is not None and clockforms.minutes_to(widest.text) is not None
-        if _clock_disagrees(read, theirs, anchor) and not counted:
+        if (_clock_disagrees(read, theirs, anchor) and not counted) or _past_and_ahead(
+            read, theirs, anchor, reference
+        ):
             # "quarter to 12pm": the grammar's 12pm is noon, Duckling's reading 23:45.
             return _disagreement(read, theirs, anchor)
         read = theirs
@@ -223,6 +230,39 @@ def _clock_disagrees(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> 
     return min(minutes, 24 * 60 - minutes) > _NEAR.total_seconds() // 60
 
 
+def _unsettled(ours: ParseResult, theirs: ParseResult, anchor: Anchor, reference: datetime) -> bool:
+    """Two readings of the same words at different instants that no rule of ours settles.
+
+    docs/time-rules.md, "Two readers agree": the grammar's reading stands where
+    the difference is one our rules decide (a 24-hour form read 12 hours off, a
+    day and month in the person's order, a weekday a week on); any other
+    difference, or ours already past where theirs is ahead, is a question.
+    """
+    if theirs.needs_clarification or ours.start_instant is None or theirs.start_instant is None:
+        return False
+    if ours.start_instant == theirs.start_instant:
+        return False
+    if ours.start_instant <= reference < theirs.start_instant:
+        return True
+    mine = ours.start_instant.astimezone(anchor.tz)
+    other = theirs.start_instant.astimezone(anchor.tz)
+    if mine.time() != other.time():  # a 24-hour or am/pm form read 12 hours off is settled
+        return abs(mine.hour - other.hour) != 12 or mine.minute != other.minute
+    swapped = mine.year == other.year and (mine.day, mine.month) == (other.month, other.day)
+    return not (swapped or abs((mine.date() - other.date()).days) == 7)
+
+
+def _past_and_ahead(
+    ours: ParseResult, theirs: ParseResult, anchor: Anchor, reference: datetime
+) -> bool:
+    """The same clock time, ours already past and theirs a later day ("el 1/1 0:00" at noon)."""
+    if ours.start_instant is None or theirs.start_instant is None:
+        return False
+    mine = ours.start_instant.astimezone(anchor.tz)
+    other = theirs.start_instant.astimezone(anchor.tz)
+    return mine.time() == other.time() and ours.start_instant <= reference < theirs.start_instant
+
+
 def _disagreement(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> ParseResult:
     options = " or ".join(
         to_iso(found.start_instant, anchor.tz) for found in (ours, theirs) if found.start_instant
@@ -278,13 +318,13 @@ def duckling_only(
     Only a reading that leaves no number outside it: "le 3 mars 2027 à 14h" is
     read by Duckling as "14h" alone, and goes to the written-date fallback.
     """
-    readings = _readings(text, tokens, anchor, reference, languages)
-    clash = _clash(readings)
+    proposals = readings(text, tokens, anchor, reference, languages)
+    clash = _clash(proposals)
     if clash is not None:
         return _conflict(clash, anchor, reference)
-    if len(readings) != 1:
+    if len(proposals) != 1:
         return None
-    (reading,) = readings
+    (reading,) = proposals
     outside = text[: reading.start] + " " + text[reading.end :]
     if DIGIT.search(outside):
         return None
@@ -312,7 +352,7 @@ def duration_elsewhere(
         matched = text[found.start : found.end]
         base: dict[str, object] = {"matched_text": matched, "span": (found.start, found.end)}
         rest = text[: found.start] + " " * len(matched) + text[found.end :]
-        if anchor is not None and (others := _readings(rest, tokens, anchor, reference, languages)):
+        if anchor is not None and (others := readings(rest, tokens, anchor, reference, languages)):
             return result(
                 "relative", needs_clarification=True, **base,
                 clarification_question=LEFTOVER_QUESTION.format(
