@@ -130,10 +130,15 @@ def holiday_date(key: str, zone: str, today: date) -> date | None:
                 return day
     if (zone.startswith("Europe/") or zone in _EUROPEAN_ELSEWHERE) and country not in _ORTHODOX:
         for year in (today.year, today.year + 1):
-            for feast, name in sorted(_EuropeanFeasts(years=year).items()):
+            for feast, name in _feasts(year):
                 if feast >= today and name == key:
                     return feast
     return None
+
+
+@cache
+def _feasts(year: int) -> tuple[tuple[date, str], ...]:
+    return tuple(sorted(_EuropeanFeasts(years=year).items()))
 
 
 @cache

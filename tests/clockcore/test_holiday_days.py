@@ -117,3 +117,12 @@ def test_every_holiday_key_in_the_words_files_is_known() -> None:
     keys = {entry.split("=", 1)[0] for entry in words.table("HOLIDAYS")}
     assert keys <= set(_LIBRARY_NAMES)
     assert all("=" in entry for entry in words.table("HOLIDAYS"))
+
+
+def test_a_holidays_clock_time_already_past_on_the_day_is_next_years() -> None:
+    evening = datetime(2026, 12, 24, 20, 0, tzinfo=ZoneInfo("Europe/Berlin"))
+    found = parse_anchored_time("am Heiligabend um 18 Uhr", "Europe/Berlin", evening, language="de")
+    assert found.start_instant is not None, found.clarification_question
+    assert f"{found.start_instant.astimezone(ZoneInfo('Europe/Berlin')):%Y-%m-%d %H:%M}" == (
+        "2027-12-24 18:00"
+    )
