@@ -63,6 +63,16 @@ _LIBRARY_NAMES = {
     "thanksgiving": r"Thanksgiving(?: Day)?",
     "independence_day": r"Independence Day",
     "labour_day": r"Labou?r Day|Workers?'?s? Day",
+    "halloween": r"Halloween",
+    "valentines_day": r"Valentine's Day",
+    "mothers_day": r"Mother's Day",
+    "fathers_day": r"Father's Day",
+    "st_patricks_day": r"Saint Patrick's Day|St\. Patrick's Day",
+    "memorial_day": r"Memorial Day",
+    "mlk_day": r"Martin Luther King,? Jr\.? Day",
+    "presidents_day": r"Washington's Birthday|Presidents'? Day",
+    "veterans_day": r"Veterans Day",
+    "columbus_day": r"Columbus Day",
 }
 
 

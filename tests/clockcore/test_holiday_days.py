@@ -28,6 +28,8 @@ READ = [
     ("en", "America/Toronto", "Thanksgiving dinner", "2027-10-11", None),
     ("en", "America/Chicago", "barbecue on Labor Day", "2027-09-06", None),
     ("en", "Europe/Dublin", "Easter Monday", "2027-03-29", None),
+    ("en", "America/New_York", "costume party on Halloween at 8pm", "2027-10-31", "20:00"),
+    ("en", "America/Chicago", "office closed on MLK day", "2027-01-18", None),
     ("de", "Europe/Berlin", "erinnere mich am Heiligabend", "2026-12-24", None),
     ("de", "Europe/Berlin", "am Heiligabend um 18 Uhr", "2026-12-24", "18:00"),
     ("de", "Europe/Vienna", "Pfingstmontag 10:30", "2027-05-17", "10:30"),
@@ -88,6 +90,7 @@ def test_a_holiday_with_no_known_country_is_asked(
         ("nl", "Europe/Berlin", "op Koningsdag"),  # the Netherlands' only
         ("en", "America/Chicago", "Easter Monday"),  # no holiday in the US
         ("en", "Europe/Athens", "Easter"),  # the Orthodox date: no Western one guessed
+        ("de", "Europe/Berlin", "am Muttertag"),  # in no German calendar the library keeps
         ("de", "Europe/Berlin", "Ostern am 3.4."),  # two dates
         ("it", "Europe/Rome", "Natale o Pasqua"),  # two holidays
     ],

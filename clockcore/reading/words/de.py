@@ -29,7 +29,8 @@ HOLIDAYS = ("christmas_eve=heiligabend", "christmas_eve=heiligen abend",
             "new_year=neujahr", "epiphany=heilige drei könige", "epiphany=dreikönigstag",
             "good_friday=karfreitag", "easter_sunday=ostersonntag", "easter_sunday=ostern",
             "easter_monday=ostermontag", "ascension=christi himmelfahrt",
-            "whit_sunday=pfingstsonntag", "whit_sunday=pfingsten",
-            "whit_monday=pfingstmontag", "corpus_christi=fronleichnam",
-            "assumption=mariä himmelfahrt", "all_saints=allerheiligen",
-            "labour_day=tag der arbeit")  # fmt: skip
+            "whit_sunday=pfingstsonntag", "whit_sunday=pfingsten", "whit_monday=pfingstmontag",
+            "corpus_christi=fronleichnam", "assumption=mariä himmelfahrt",
+            "all_saints=allerheiligen", "labour_day=tag der arbeit", "halloween=halloween",
+            "valentines_day=valentinstag", "mothers_day=muttertag",
+            "fathers_day=vatertag")  # fmt: skip

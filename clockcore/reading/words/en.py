@@ -48,5 +48,12 @@ HOLIDAYS = ("christmas_eve=christmas eve", "christmas=christmas day", "christmas
             "all_saints=all saints' day", "all_saints=all saints day", "kings_day=king's day",
             "kings_day=kings day", "thanksgiving=thanksgiving day", "thanksgiving=thanksgiving",
             "independence_day=independence day", "independence_day=fourth of july",
-            "independence_day=4th of july", "labour_day=labor day",
-            "labour_day=labour day")  # fmt: skip
+            "independence_day=4th of july", "labour_day=labor day", "labour_day=labour day",
+            "halloween=halloween", "valentines_day=valentine's day",
+            "valentines_day=valentines day", "mothers_day=mother's day", "mothers_day=mothers day",
+            "fathers_day=father's day", "fathers_day=fathers day",
+            "st_patricks_day=st patrick's day", "st_patricks_day=st. patrick's day",
+            "st_patricks_day=saint patrick's day", "memorial_day=memorial day", "mlk_day=mlk day",
+            "mlk_day=martin luther king day", "presidents_day=presidents day",
+            "presidents_day=presidents' day", "veterans_day=veterans day",
+            "columbus_day=columbus day")  # fmt: skip

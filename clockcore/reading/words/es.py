@@ -28,4 +28,6 @@ HOLIDAYS = ("christmas_eve=nochebuena", "christmas=día de navidad", "christmas=
             "whit_sunday=pentecostés", "whit_monday=lunes de pentecostés",
             "corpus_christi=corpus christi", "assumption=día de la asunción",
             "all_saints=día de todos los santos", "all_saints=todos los santos",
-            "labour_day=día del trabajo", "labour_day=día del trabajador")  # fmt: skip
+            "labour_day=día del trabajo", "labour_day=día del trabajador", "halloween=halloween",
+            "valentines_day=san valentín", "mothers_day=día de la madre",
+            "fathers_day=día del padre")  # fmt: skip

@@ -21,8 +21,9 @@ WEEK_WORDS = ("semaine",)
 HOLIDAYS = ("christmas_eve=réveillon de noël", "christmas_eve=veille de noël",
             "christmas=jour de noël", "christmas=noël", "boxing_day=saint-étienne",
             "new_years_eve=saint-sylvestre", "new_year=jour de l'an", "new_year=nouvel an",
-            "epiphany=épiphanie", "good_friday=vendredi saint",
-            "easter_monday=lundi de pâques", "easter_sunday=dimanche de pâques",
-            "easter_sunday=pâques", "ascension=ascension", "whit_monday=lundi de pentecôte",
-            "whit_sunday=pentecôte", "corpus_christi=fête-dieu", "assumption=assomption",
-            "all_saints=toussaint", "labour_day=fête du travail")  # fmt: skip
+            "epiphany=épiphanie", "good_friday=vendredi saint", "easter_monday=lundi de pâques",
+            "easter_sunday=dimanche de pâques", "easter_sunday=pâques", "ascension=ascension",
+            "whit_monday=lundi de pentecôte", "whit_sunday=pentecôte", "corpus_christi=fête-dieu",
+            "assumption=assomption", "all_saints=toussaint", "labour_day=fête du travail",
+            "halloween=halloween", "valentines_day=saint-valentin", "mothers_day=fête des mères",
+            "fathers_day=fête des pères")  # fmt: skip

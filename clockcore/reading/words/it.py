@@ -21,13 +21,12 @@ LOOSE = ("sera", "gen", "mag", "giu", "lug", "ott", "dic")
 NEXT_WORDS = ("prossimo", "prossima")
 THIS_WORDS = ("questo", "questa")
 WEEK_WORDS = ("settimana",)
-HOLIDAYS = ("christmas_eve=vigilia di natale", "christmas=natale",
-            "boxing_day=santo stefano", "new_years_eve=san silvestro",
-            "new_year=capodanno", "epiphany=epifania", "epiphany=befana",
-            "good_friday=venerdì santo", "easter_monday=pasquetta",
-            "easter_monday=lunedì dell'angelo", "easter_sunday=pasqua",
-            "ascension=ascensione", "whit_monday=lunedì di pentecoste",
-            "whit_sunday=pentecoste", "corpus_christi=corpus domini",
-            "assumption=ferragosto", "assumption=assunzione", "all_saints=ognissanti",
-            "all_saints=tutti i santi", "labour_day=festa dei lavoratori",
-            "labour_day=festa del lavoro")  # fmt: skip
+HOLIDAYS = ("christmas_eve=vigilia di natale", "christmas=natale", "boxing_day=santo stefano",
+            "new_years_eve=san silvestro", "new_year=capodanno", "epiphany=epifania",
+            "epiphany=befana", "good_friday=venerdì santo", "easter_monday=pasquetta",
+            "easter_monday=lunedì dell'angelo", "easter_sunday=pasqua", "ascension=ascensione",
+            "whit_monday=lunedì di pentecoste", "whit_sunday=pentecoste",
+            "corpus_christi=corpus domini", "assumption=ferragosto", "assumption=assunzione",
+            "all_saints=ognissanti", "all_saints=tutti i santi", "labour_day=festa dei lavoratori",
+            "labour_day=festa del lavoro", "halloween=halloween", "valentines_day=san valentino",
+            "mothers_day=festa della mamma", "fathers_day=festa del papà")  # fmt: skip

@@ -23,11 +23,12 @@ WEEK_WORDS = ("week",)
 HOLIDAYS = ("christmas_eve=kerstavond", "christmas=eerste kerstdag", "christmas=kerstmis",
             "christmas=kerst", "boxing_day=tweede kerstdag", "new_years_eve=oudejaarsavond",
             "new_years_eve=oudjaar", "new_year=nieuwjaarsdag", "new_year=nieuwjaar",
-            "epiphany=driekoningen", "good_friday=goede vrijdag",
-            "easter_monday=tweede paasdag", "easter_monday=paasmaandag",
-            "easter_sunday=eerste paasdag", "easter_sunday=paaszondag", "easter_sunday=pasen",
-            "ascension=hemelvaartsdag", "ascension=hemelvaart",
+            "epiphany=driekoningen", "good_friday=goede vrijdag", "easter_monday=tweede paasdag",
+            "easter_monday=paasmaandag", "easter_sunday=eerste paasdag", "easter_sunday=paaszondag",
+            "easter_sunday=pasen", "ascension=hemelvaartsdag", "ascension=hemelvaart",
             "whit_monday=tweede pinksterdag", "whit_monday=pinkstermaandag",
             "whit_sunday=eerste pinksterdag", "whit_sunday=pinksteren",
             "corpus_christi=sacramentsdag", "assumption=maria-hemelvaart",
-            "all_saints=allerheiligen", "kings_day=koningsdag")  # fmt: skip
+            "all_saints=allerheiligen", "kings_day=koningsdag", "halloween=halloween",
+            "valentines_day=valentijnsdag", "mothers_day=moederdag",
+            "fathers_day=vaderdag")  # fmt: skip

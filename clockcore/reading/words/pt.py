@@ -23,13 +23,14 @@ LOOSE = ("segunda", "quarta", "fev", "mai", "set", "out", "dez")
 NEXT_WORDS = ("próxima", "próximo", "que vem")
 THIS_WORDS = ("esta", "este", "nesta", "neste")
 WEEK_WORDS = ("semana",)
-HOLIDAYS = ("christmas_eve=véspera de natal", "christmas_eve=consoada",
-            "christmas=dia de natal", "christmas=natal", "new_years_eve=véspera de ano novo",
-            "new_year=dia de ano novo", "new_year=ano novo", "epiphany=dia de reis",
-            "good_friday=sexta-feira santa", "easter_monday=segunda-feira de páscoa",
-            "easter_sunday=domingo de páscoa", "easter_sunday=páscoa",
-            "ascension=dia da ascensão", "whit_sunday=pentecostes",
+HOLIDAYS = ("christmas_eve=véspera de natal", "christmas_eve=consoada", "christmas=dia de natal",
+            "christmas=natal", "new_years_eve=véspera de ano novo", "new_year=dia de ano novo",
+            "new_year=ano novo", "epiphany=dia de reis", "good_friday=sexta-feira santa",
+            "easter_monday=segunda-feira de páscoa", "easter_sunday=domingo de páscoa",
+            "easter_sunday=páscoa", "ascension=dia da ascensão", "whit_sunday=pentecostes",
             "corpus_christi=corpo de deus", "corpus_christi=corpus christi",
             "assumption=dia da assunção", "all_saints=dia de todos os santos",
             "independence_day=dia da independência", "labour_day=dia do trabalho",
-            "labour_day=dia do trabalhador")  # fmt: skip
+            "labour_day=dia do trabalhador", "halloween=halloween",
+            "valentines_day=dia dos namorados", "mothers_day=dia das mães",
+            "fathers_day=dia dos pais")  # fmt: skip
