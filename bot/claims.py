@@ -30,7 +30,14 @@ from wrapper.effects import Effect, Enqueue, ForgetMemory, NewMemory
 from wrapper.reminders import ReminderChange
 from wrapper.schedules import NewSchedule
 
-__all__ = ["Claim", "claim_check", "sets_a_reminder", "unbacked_claim"]
+__all__ = [
+    "CLAIMS",
+    "Claim",
+    "claim_check",
+    "claims_in",
+    "sets_a_reminder",
+    "unbacked_claim",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,27 +323,36 @@ _SENT = Claim(
     _sent,
     "send_message",
 )
-_CLAIMS = (_SNOOZE, _CANCEL, _SET, _STORED, _SENT)
+CLAIMS = (_SNOOZE, _CANCEL, _SET, _STORED, _SENT)
 """In order: a cancel claimed is checked before a set, which often follows in the reply."""
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def unbacked_claim(asked: str, reply: str, staged: Sequence[Effect]) -> Claim | None:
-    """The change `reply` says was made, asked for in `asked`, that nothing `staged` makes.
+def claims_in(asked: str, reply: str) -> tuple[Claim, ...]:
+    """The changes `reply` says were made that the person's words `asked` asked for.
 
     A question claims nothing ("¿A qué hora te lo recuerdo?", "when should I set it for?"):
-    only the reply's other sentences are read.
+    only the reply's other sentences are read. The agent checks them against the turn's
+    staged effects (`unbacked_claim`); `clockbot eval` against what the store holds after
+    the turn (`bot.evaluation.judge`).
     """
     said = "\n".join(
         sentence for sentence in _SENTENCE.split(reply) if not sentence.rstrip().endswith("?")
     )
-    for claim in _CLAIMS:
-        wanted = asks_to_be_reminded(asked) if claim.asked is None else claim.asked.search(asked)
-        if wanted and claim.said.search(said) and not any(map(claim.made, staged)):
-            return claim
-    return None
+    return tuple(
+        claim
+        for claim in CLAIMS
+        if (asks_to_be_reminded(asked) if claim.asked is None else claim.asked.search(asked))
+        and claim.said.search(said)
+    )
+
+
+def unbacked_claim(asked: str, reply: str, staged: Sequence[Effect]) -> Claim | None:
+    """The first change `reply` says was made, asked for in `asked`, that nothing `staged`
+    makes (`claims_in`)."""
+    return next((c for c in claims_in(asked, reply) if not any(map(c.made, staged))), None)
 
 
 def claim_check(claim: Claim) -> Message:

@@ -370,13 +370,18 @@ def eval_command(
     sampling = settings.llm.sampling if settings.llm.enabled else None
     data = write_report(runs, report, about=about, sampling=sampling)
     for mode, results in runs.items():
-        figures = summary(mode, results)
-        share = figures.cached_share_after_first
-        cached = "n/a" if share is None else f"{share:.0%}"
-        typer.echo(
-            f"{mode}: {figures.passed}/{figures.total} scenarios passed; "
-            f"cached share from the 2nd request: {cached}"
-        )
+        for unseen in (False, True):
+            part = [r for r in results if r.outcome.scenario.unseen == unseen]
+            if not part:
+                continue
+            figures = summary(mode, part)
+            share = figures.cached_share_after_first
+            cached = "n/a" if share is None else f"{share:.0%}"
+            typer.echo(
+                f"{mode}{' (unseen)' if unseen else ''}: {figures.passed}/{figures.total} "
+                f"scenarios passed; false claims: {figures.false_claims}; replies without "
+                f"words: {figures.no_words}; cached share from the 2nd request: {cached}"
+            )
     typer.echo(f"sampling: {sampling if sampling is not None else 'none (no model)'}")
     typer.echo(f"report: {report} and {data}")
 

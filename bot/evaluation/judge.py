@@ -1,9 +1,12 @@
 """Judge a played scenario from what clockbot stored and sent; no model is asked.
 
 Each expectation (`bot.evaluation.scenario.Expectation`) becomes one `Check`.
-Two checks run on every scenario: no tool error was left unanswered (the
-model tried the tool again successfully, or asked the person), and no effect
-was made twice. The kinds and their fields are listed in docs/eval.md.
+Four checks run on every scenario: no tool error was left unanswered (the
+model tried the tool again successfully, or asked the person), no effect was
+made twice, no reply claims a change the store does not hold (`false_claims`,
+read by the gateway's own `bot.claims`), and every reply is words for a person
+(`wordless`, the gateway's own `bot.reply_checks`). The kinds and their fields
+are listed in docs/eval.md.
 """
 
 from __future__ import annotations
@@ -18,12 +21,30 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import replies
-from bot.evaluation.runner import Outcome, Said, StoreState, plain
+from bot.claims import claims_in
+from bot.evaluation.runner import Outcome, Said, StoreState, Turn, plain
 from bot.evaluation.scenario import Expectation
+from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
+from bot.reply_checks import TurnFacts, fault_in
+from bot.tools import TOOLS
 from clockcore import to_iso
 from wrapper.history import EARLIER
+from wrapper.reminders import PAUSED
+from wrapper.schedules import WAITING
 
-__all__ = ["Check", "judge", "spoken_times", "tool_errors"]
+__all__ = [
+    "FALSE_CLAIM_CHECK",
+    "NO_WORDS_CHECK",
+    "Check",
+    "false_claims",
+    "judge",
+    "spoken_times",
+    "tool_errors",
+    "wordless",
+]
+
+FALSE_CLAIM_CHECK = "no reply claims a change the store does not hold"
+NO_WORDS_CHECK = "every reply is words for a person"
 
 SLACK = timedelta(minutes=1)
 """How far an instant may be from the expected one (docs/eval.md)."""
@@ -317,8 +338,98 @@ def _duplicates(state: StoreState) -> list[str]:
     return doubled + sent
 
 
+def _rows_by_id(rows: Iterable[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
+    return {row["id"]: row for row in rows}
+
+
+def _made(turn: Turn) -> frozenset[str]:
+    """The changes the store shows `turn` made, named as `bot.claims.Claim.done` names them.
+
+    The same effects back a claim as in the agent (`bot.claims`): a new reminder (one-shot
+    or repeating) backs "set", "stored" and "moved" (a snooze of a sent one is a new job); a
+    moved due time "moved"; a one-shot skipped or paused, a rule no longer active and a
+    forgotten item "cancelled"; a new item "stored"; any new message to go out "sent".
+    """
+    made: set[str] = set()
+    jobs, schedules = _rows_by_id(turn.before.jobs), _rows_by_id(turn.before.schedules)
+    for job in turn.after.jobs:
+        old = jobs.get(job["id"])
+        if old is None:
+            made |= {"set", "stored", "moved", "sent"} if job["kind"] == "reminder" else set()
+            made |= {"sent"} if job["kind"] != "reply" else set()
+            continue
+        if job["due_at"] != old["due_at"] and job["defer_reason"] != PAUSED:
+            made.add("moved")
+        stopped = job["status"] == "skipped" or job["defer_reason"] == PAUSED
+        if old["status"] in WAITING and stopped and job["status"] != old["status"]:
+            made.add("cancelled")
+    for schedule in turn.after.schedules:
+        old = schedules.get(schedule["id"])
+        if old is None:
+            made |= {"set", "stored", "moved"}
+        elif old["state"] != schedule["state"] and schedule["state"] != "active":
+            made.add("cancelled")
+    kept = _rows_by_id(turn.after.memory)
+    if any(row["id"] not in kept for row in turn.before.memory):
+        made.add("cancelled")
+    if set(kept) - {row["id"] for row in turn.before.memory}:
+        made.add("stored")
+    return frozenset(made)
+
+
+def _asked(outcome: Outcome, turn: Turn) -> str:
+    return outcome.scenario.steps[turn.step].say or ""
+
+
+def _answers(outcome: Outcome, turn: Turn) -> list[str]:
+    return [s.text for s in outcome.transcript if s.who == "reply" and s.step == turn.step]
+
+
+def false_claims(outcome: Outcome) -> list[str]:
+    """Each reply that claims a change its turn did not leave in the store, with the change."""
+    found = []
+    for turn in outcome.turns:
+        made, asked = _made(turn), _asked(outcome, turn)
+        for reply in _answers(outcome, turn):
+            unbacked = [c.done for c in claims_in(asked, reply) if c.done not in made]
+            if unbacked:
+                found.append(f"step {turn.step}, {'/'.join(unbacked)} claimed: {reply[:160]!r}")
+    return found
+
+
+_TOOL_NAMES = frozenset(t.name for t in TOOLS)
+
+
+def _facts(outcome: Outcome, turn: Turn) -> TurnFacts:
+    """What the turn gave the model, read back from the history rows it added."""
+    seen = {(h["thread_key"], h["seq"], h["content"]) for h in turn.before.history}
+    added = [h for h in turn.after.history if (h["thread_key"], h["seq"], h["content"]) not in seen]
+    asked = [
+        h["content"] for h in added if h["role"] == "user" and not h["content"].startswith(EARLIER)
+    ]
+    return TurnFacts(
+        tools=_TOOL_NAMES,
+        block=asked[-1] if asked and not outcome.baseline else "",
+        prompt=BASELINE_PROMPT if outcome.baseline else SYSTEM_PROMPT,
+        results=[h["content"] for h in added if h["role"] == "tool"],
+        theirs=_asked(outcome, turn),
+    )
+
+
+def wordless(outcome: Outcome) -> list[str]:
+    """Each reply that is not words for a person (`bot.reply_checks.fault_in`), with why."""
+    found = []
+    for turn in outcome.turns:
+        facts = _facts(outcome, turn)
+        for reply in _answers(outcome, turn):
+            fault = fault_in(reply, facts)
+            if fault is not None:
+                found.append(f"step {turn.step}, {fault.what}: {reply[:160]!r}")
+    return found
+
+
 def judge(outcome: Outcome) -> list[Check]:
-    """Every expectation of the scenario, then the two checks every scenario gets."""
+    """Every expectation of the scenario, then the four checks every scenario gets."""
     if outcome.state is None:
         return [Check("the scenario ran", False, outcome.error or "no store state")]
     state, said = outcome.state, outcome.transcript
@@ -327,6 +438,10 @@ def judge(outcome: Outcome) -> list[Check]:
     checks.append(Check("no tool error left unanswered", not unanswered, "; ".join(unanswered)))
     doubled = _duplicates(state)
     checks.append(Check("no effect made twice", not doubled, "; ".join(doubled)))
+    claimed = false_claims(outcome)
+    checks.append(Check(FALSE_CLAIM_CHECK, not claimed, "; ".join(claimed)))
+    empty = wordless(outcome)
+    checks.append(Check(NO_WORDS_CHECK, not empty, "; ".join(empty)))
     if outcome.error:
         checks.append(Check("the scenario ran without an error", False, outcome.error))
     return checks

@@ -1,7 +1,10 @@
 """The eval's report: per scenario pass or fail with its transcript and store, per capability
-pass rates, tokens, the cached share, latency and tool errors; Markdown and JSON.
+pass rates, false claims and replies without words, tokens, the cached share, latency and
+tool errors; Markdown and JSON.
 
-With a baseline run beside the wrapper's, the tables put both side by side.
+With a baseline run beside the wrapper's, the tables put both side by side. Scenarios of the
+unseen folder (`bot.evaluation.scenario.UNSEEN`) get tables of their own, after the others:
+a figure on scenarios we tuned against is not a figure (docs/eval.md).
 """
 
 from __future__ import annotations
@@ -10,11 +13,11 @@ import dataclasses
 import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
-from bot.evaluation.judge import Check, judge, tool_errors
+from bot.evaluation.judge import Check, false_claims, judge, tool_errors, wordless
 from bot.evaluation.runner import Outcome
 from bot.llm.types import Sampling
 from clockcore import RUNTIME_BLOCK_END, to_iso
@@ -73,6 +76,12 @@ class Summary:
     tool_errors: int
     unanswered_tool_errors: int
     seconds: float
+    false_claims: int = 0
+    """Replies that claimed a change their turn did not leave in the store."""
+    no_words: int = 0
+    """Replies that were not words for a person."""
+    false_claims_by_capability: dict[str, int] = field(default_factory=dict)
+    no_words_by_capability: dict[str, int] = field(default_factory=dict)
 
 
 def _later_requests(calls: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -96,10 +105,15 @@ def summary(mode: str, results: Sequence[Judged]) -> Summary:
     later_prompt = later_cached = 0
     shares: dict[str, float] = {}
     latencies: list[float] = []
+    claimed: dict[str, int] = defaultdict(int)
+    empty: dict[str, int] = defaultdict(int)
     for result in results:
-        tally = by[result.outcome.scenario.capability]
+        capability = result.outcome.scenario.capability
+        tally = by[capability]
         tally[0] += result.passed
         tally[1] += 1
+        claimed[capability] += len(false_claims(result.outcome))
+        empty[capability] += len(wordless(result.outcome))
         for call in result.outcome.calls:
             prompt += call["prompt_tokens"] or 0
             cached += call["cached_tokens"] or 0
@@ -129,6 +143,10 @@ def summary(mode: str, results: Sequence[Judged]) -> Summary:
         tool_errors=errors,
         unanswered_tool_errors=unanswered,
         seconds=sum(r.outcome.seconds for r in results),
+        false_claims=sum(claimed.values()),
+        no_words=sum(empty.values()),
+        false_claims_by_capability=dict(sorted(claimed.items())),
+        no_words_by_capability=dict(sorted(empty.items())),
     )
 
 
@@ -140,19 +158,45 @@ def _rate(passed: int, total: int) -> str:
     return f"{passed}/{total} ({passed / total:.0%})" if total else "-"
 
 
-def markdown(runs: Mapping[str, Sequence[Judged]], *, title: str, about: str = "") -> str:
-    """The report: the figures of each mode side by side, then every scenario in detail."""
-    summaries = {mode: summary(mode, results) for mode, results in runs.items()}
-    verdicts = {
+UNSEEN_ABOUT = (
+    "Scenarios written by someone who had not seen the others, never tuned against "
+    "(docs/eval.md): this is the figure to quote."
+)
+
+
+def _apart(
+    runs: Mapping[str, Sequence[Judged]],
+) -> tuple[dict[str, list[Judged]], dict[str, list[Judged]]]:
+    """`runs` split into the scenarios we tuned against and the unseen ones, mode by mode."""
+    tuned = {mode: [r for r in rs if not r.outcome.scenario.unseen] for mode, rs in runs.items()}
+    unseen = {mode: [r for r in rs if r.outcome.scenario.unseen] for mode, rs in runs.items()}
+    return tuned, unseen
+
+
+def _verdicts(runs: Mapping[str, Sequence[Judged]]) -> dict[str, list[tuple[str, str, bool]]]:
+    return {
         mode: [(r.outcome.scenario.name, r.outcome.scenario.capability, r.passed) for r in results]
         for mode, results in runs.items()
     }
-    lines = _tables(summaries, verdicts, title=title, about=about)
-    for mode in summaries:
+
+
+def markdown(runs: Mapping[str, Sequence[Judged]], *, title: str, about: str = "") -> str:
+    """The report: the figures of each mode side by side (the unseen scenarios apart), then
+    every scenario in detail."""
+    tuned, unseen = _apart(runs)
+    lines: list[str] = []
+    if any(tuned.values()) or not any(unseen.values()):
+        summaries = {mode: summary(mode, results) for mode, results in tuned.items()}
+        lines += _tables(summaries, _verdicts(tuned), title=title, about=about)
+    if any(unseen.values()):
+        summaries = {mode: summary(mode, results) for mode, results in unseen.items()}
+        said = f"{about}\n\n{UNSEEN_ABOUT}" if not lines and about else UNSEEN_ABOUT
+        lines += ["", *_tables(summaries, _verdicts(unseen), title=f"{title}: unseen", about=said)]
+    for mode in runs:
         lines += ["", f"## Details: {mode}", ""]
         for result in runs[mode]:
             lines += _detail(result)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).lstrip("\n") + "\n"
 
 
 def joined(reports: Sequence[tuple[str, Mapping[str, Any]]], *, title: str, about: str = "") -> str:
@@ -160,19 +204,28 @@ def joined(reports: Sequence[tuple[str, Mapping[str, Any]]], *, title: str, abou
 
     Ids repeat per scenario (`wrapper.queries.common.repeatable_ids`), so a greedy run's
     wrapper half and baseline half compare although run at different times; the
-    details stay in each report. Two reports holding the same mode are an error.
+    details stay in each report. Two reports holding the same mode are an error. The
+    unseen scenarios' tables follow the others', as in each report.
     """
-    summaries: dict[str, Summary] = {}
-    verdicts: dict[str, list[tuple[str, str, bool]]] = {}
-    for source, data in reports:
-        for mode, figures in data["summaries"].items():
-            if mode in summaries:
-                raise ValueError(f"{source} holds the {mode} mode again")
-            summaries[mode] = Summary(**figures)
-            verdicts[mode] = [
-                (s["name"], s["capability"], bool(s["passed"])) for s in data["scenarios"][mode]
-            ]
-    return "\n".join(_tables(summaries, verdicts, title=title, about=about)) + "\n"
+    lines: list[str] = []
+    for key, unseen in (("summaries", False), ("summaries_unseen", True)):
+        summaries: dict[str, Summary] = {}
+        verdicts: dict[str, list[tuple[str, str, bool]]] = {}
+        for source, data in reports:
+            for mode, figures in (data.get(key) or {}).items():
+                if mode in summaries:
+                    raise ValueError(f"{source} holds the {mode} mode again")
+                summaries[mode] = Summary(**figures)
+                verdicts[mode] = [
+                    (s["name"], s["capability"], bool(s["passed"]))
+                    for s in data["scenarios"][mode]
+                    if bool(s.get("unseen")) == unseen
+                ]
+        if summaries:
+            named = f"{title}: unseen" if unseen else title
+            said = UNSEEN_ABOUT if unseen else about
+            lines += ["", *_tables(summaries, verdicts, title=named, about=said)]
+    return "\n".join(lines).lstrip("\n") + "\n"
 
 
 def _tables(
@@ -202,16 +255,27 @@ def _tables(
         ),
         ("completion tokens", lambda s: f"{s.completion_tokens:,}"),
         ("median request latency", lambda s: _ms(s.median_latency_ms)),
+        ("false claims (replies)", lambda s: str(s.false_claims)),
+        ("replies without words", lambda s: str(s.no_words)),
         ("tool errors (unanswered)", lambda s: f"{s.tool_errors} ({s.unanswered_tool_errors})"),
         ("wall time", lambda s: f"{s.seconds:.0f} s"),
     ]
     for label, cell in rows:
         lines.append(f"| {label} | " + " | ".join(cell(summaries[m]) for m in modes) + " |")
     capabilities = sorted({c for s in summaries.values() for c in s.by_capability})
-    lines += ["", "## Per capability", "", "| capability | " + " | ".join(modes) + " |"]
-    lines.append("|---|" + "---|" * len(modes))
+    heads = [f"{m}{column}" for m in modes for column in ("", ": false claims", ": no words")]
+    lines += ["", "## Per capability", "", "| capability | " + " | ".join(heads) + " |"]
+    lines.append("|---|" + "---|" * len(heads))
     for capability in capabilities:
-        cells = [_rate(*summaries[m].by_capability.get(capability, (0, 0))) for m in modes]
+        cells = [
+            cell
+            for m in modes
+            for cell in (
+                _rate(*summaries[m].by_capability.get(capability, (0, 0))),
+                str(summaries[m].false_claims_by_capability.get(capability, 0)),
+                str(summaries[m].no_words_by_capability.get(capability, 0)),
+            )
+        ]
         lines.append(f"| {capability} | " + " | ".join(cells) + " |")
     lines += ["", "## Scenarios", ""]
     by_mode = {m: {name: (cap, ok) for name, cap, ok in verdicts[m]} for m in modes}
@@ -233,7 +297,8 @@ def _ms(value: float | None) -> str:
 def _detail(result: Judged) -> list[str]:
     scenario = result.outcome.scenario
     verdict = "pass" if result.passed else "FAIL"
-    lines = [f"### {scenario.name} ({verdict})", ""]
+    unseen = ", unseen" if scenario.unseen else ""
+    lines = [f"### {scenario.name} ({verdict}{unseen})", ""]
     if scenario.description:
         lines += [scenario.description, ""]
     share = cached_share(result.outcome.calls)
@@ -267,14 +332,21 @@ def _turn_line(row: dict[str, Any]) -> str:
 
 def report_json(runs: Mapping[str, Sequence[Judged]]) -> dict[str, Any]:
     """The same report as data: summaries, and per scenario its checks, transcript and store."""
+    tuned, unseen = _apart(runs)
     return {
-        "summaries": {mode: _summary_json(summary(mode, rs)) for mode, rs in runs.items()},
+        "summaries": {mode: _summary_json(summary(mode, rs)) for mode, rs in tuned.items()},
+        "summaries_unseen": {
+            mode: _summary_json(summary(mode, rs)) for mode, rs in unseen.items() if rs
+        },
         "scenarios": {
             mode: [
                 {
                     "name": r.outcome.scenario.name,
                     "capability": r.outcome.scenario.capability,
+                    "unseen": r.outcome.scenario.unseen,
                     "passed": r.passed,
+                    "false_claims": false_claims(r.outcome),
+                    "no_words": wordless(r.outcome),
                     "checks": [{"what": c.what, "ok": c.ok, "found": c.found} for c in r.checks],
                     "transcript": [
                         {"step": s.step, "at": to_iso(s.at, "UTC"), "who": s.who, "text": s.text}

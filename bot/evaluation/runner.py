@@ -33,7 +33,7 @@ from wrapper import tables
 from wrapper.effects import WindowChange, ZoneChange
 from wrapper.queries.common import repeatable_ids
 
-__all__ = ["EvalChannel", "Outcome", "Said", "StoreState", "plain", "run_scenario"]
+__all__ = ["EvalChannel", "Outcome", "Said", "StoreState", "Turn", "plain", "run_scenario"]
 
 USER = "eval"
 
@@ -101,6 +101,16 @@ def plain(value: object) -> object:
     return to_iso(value, "UTC") if isinstance(value, datetime) else value
 
 
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One line the person wrote (step `step`), and the store just before and after its turn:
+    what the turn changed is what the replies of that step may claim (`bot.evaluation.judge`)."""
+
+    step: int
+    before: StoreState
+    after: StoreState
+
+
 @dataclass(slots=True)
 class Outcome:
     """What one run of a scenario produced, before judging."""
@@ -110,6 +120,7 @@ class Outcome:
     transcript: list[Said] = field(default_factory=list)
     state: StoreState | None = None
     calls: list[dict[str, Any]] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
     seconds: float = 0.0
     error: str | None = None
 
@@ -223,6 +234,7 @@ async def run_scenario(
                     await _advance(gateway, clock, step.span)
                     continue
                 outcome.transcript.append(Said(index, clock.now(), "person", step.say))
+                before = await gateway.wrapper.database.run(_read_store)
                 await gateway.accept(
                     Inbound(
                         channel=person.channel,
@@ -235,6 +247,8 @@ async def run_scenario(
                     )
                 )
                 await _settled(gateway, clock)
+                after = await gateway.wrapper.database.run(_read_store)
+                outcome.turns.append(Turn(index, before, after))
             outcome.state = await gateway.wrapper.database.run(_read_store)
             records = await gateway.wrapper.recent_model_calls(limit=10_000)
             outcome.calls = [

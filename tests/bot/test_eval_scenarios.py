@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 
 from bot.config import LLMSettings, Settings
-from bot.evaluation.judge import judge, spoken_times
+from bot.evaluation.judge import FALSE_CLAIM_CHECK, NO_WORDS_CHECK, Check, judge, spoken_times
 from bot.evaluation.report import CACHE_TARGET, judged
-from bot.evaluation.runner import Outcome, StoreState, run_scenario
+from bot.evaluation.run import evaluate, write_report
+from bot.evaluation.runner import Outcome, StoreState, Turn, run_scenario
 from bot.evaluation.runner import Said as EvalSaid
 from bot.evaluation.scenario import (
     Scenario,
@@ -336,3 +337,120 @@ async def test_clockbot_eval_finds_its_scenarios_from_anywhere_and_names_the_rul
     assert "this measures the built-in rules agent" in said
     assert "wrapper: 1/1 scenarios passed" in said
     assert shipped_scenarios() == SCENARIOS
+
+
+UNSEEN_SCENARIO = """\
+capability: one-shot reminders
+description: Written for the test of the unseen folder, not one of the shipped ones.
+person: {zone: America/New_York}
+start: 2026-06-10T14:00:00Z
+steps:
+  - say: remind me in 15 minutes to stretch my legs
+    oracle:
+      - call: {name: remind, args: {text: stretch my legs, when: in 15 minutes}}
+      - reply: I'll remind you at 10:15 to stretch your legs.
+expect:
+  - reminder: {text: stretch, at: "2026-06-10T10:15:00-04:00"}
+"""
+
+
+async def test_unseen_scenarios_are_loaded_and_reported_apart(tmp_path: Path) -> None:
+    """A scenario in the `unseen/` subfolder is played with the others and reported in tables
+    of its own (issue 63: a figure on scenarios we tuned against is not a figure)."""
+    scenarios = tmp_path / "scenarios"
+    (scenarios / "unseen").mkdir(parents=True)
+    shutil.copy(SCENARIOS / "tokyo-time-now.yaml", scenarios)
+    (scenarios / "unseen" / "stretch-in-fifteen.yaml").write_text(UNSEEN_SCENARIO)
+    loaded = load_scenarios(scenarios)
+    assert [(s.name, s.unseen) for s in loaded] == [
+        ("tokyo-time-now", False),
+        ("stretch-in-fifteen", True),
+    ]
+    model = ScriptedModel(*loaded)
+    report = tmp_path / "out" / "report.md"
+    async with FakeLLMServer(responder=model, context_limit=CONTEXT) as server:
+        runs = await evaluate(_settings(tmp_path, server), loaded)
+    write_report(runs, report)
+    data = json.loads(report.with_suffix(".json").read_text())
+    assert data["summaries"]["wrapper"]["total"] == 1
+    assert data["summaries_unseen"]["wrapper"]["total"] == 1
+    assert data["summaries_unseen"]["wrapper"]["by_capability"] == {"one-shot reminders": [1, 1]}
+    assert {s["name"]: s["unseen"] for s in data["scenarios"]["wrapper"]} == {
+        "tokyo-time-now": False,
+        "stretch-in-fifteen": True,
+    }
+    markdown = report.read_text()
+    tuned, unseen = markdown.split("# clockbot eval: unseen", 1)
+    assert "tokyo-time-now" in tuned and "stretch-in-fifteen" not in tuned.split("## Details")[0]
+    assert "| stretch-in-fifteen | one-shot reminders | pass |" in unseen
+    assert "| false claims (replies) | 0 |" in unseen
+    assert "| capability | wrapper | wrapper: false claims | wrapper: no words |" in unseen
+    assert "### stretch-in-fifteen (pass, unseen)" in markdown
+
+
+def test_unseen_is_not_a_field_of_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_text(UNSEEN_SCENARIO + "unseen: true\n")
+    with pytest.raises(ScenarioError, match="unseen/ folder"):
+        load_scenario(path)
+
+
+def _state(jobs: list[dict[str, Any]]) -> StoreState:
+    return StoreState(jobs, [], [], [], {}, [], [])
+
+
+def _job(
+    number: int, text: str, *, kind: str = "reminder", status: str = "pending"
+) -> dict[str, Any]:
+    due = datetime(2026, 6, 11, 13, tzinfo=UTC)
+    return {"id": number, "kind": kind, "text": text, "status": status, "due_at": due,
+            "deferred_from": None, "sent_at": None, "final_text": None, "defer_reason": None,
+            "memory_id": None, "schedule_id": None, "last_error": None}  # fmt: skip
+
+
+def _judged_reply(reply: str, before: StoreState, after: StoreState) -> dict[str, Check]:
+    (scenario,) = [s for s in ALL if s.name == "remind-in-two-minutes"]
+    at = datetime(2026, 3, 9, 8, tzinfo=UTC)
+    transcript = [
+        EvalSaid(0, at, "person", scenario.steps[0].say or ""),
+        EvalSaid(0, at, "reply", reply),
+    ]
+    outcome = Outcome(
+        scenario=scenario, baseline=False, transcript=transcript, state=after,
+        turns=[Turn(0, before, after)],
+    )  # fmt: skip
+    return {c.what: c for c in judge(outcome) if c.what in (FALSE_CLAIM_CHECK, NO_WORDS_CHECK)}
+
+
+def test_a_reply_claiming_a_reminder_the_store_does_not_hold_fails_the_scenario() -> None:
+    empty, tea = _state([]), _state([_job(1, "take the tea out")])
+    claimed = _judged_reply("I'll remind you at 09:02 to take the tea out.", empty, empty)
+    assert not claimed[FALSE_CLAIM_CHECK].ok
+    assert "set claimed" in claimed[FALSE_CLAIM_CHECK].found
+    assert claimed[NO_WORDS_CHECK].ok
+    backed = _judged_reply("I'll remind you at 09:02 to take the tea out.", empty, tea)
+    assert backed[FALSE_CLAIM_CHECK].ok
+    # Only its own turn backs a claim: a reminder set before does not.
+    assert not _judged_reply("The reminder was set.", tea, tea)[FALSE_CLAIM_CHECK].ok
+    # A cancel claimed where the store still holds it waiting.
+    skipped = _state([_job(1, "take the tea out", status="skipped")])
+    assert _judged_reply("Reminder cancelled.", tea, skipped)[FALSE_CLAIM_CHECK].ok is True
+    assert _judged_reply("I've set it.", tea, skipped)[FALSE_CLAIM_CHECK].ok is False
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "``` 5457819197830628 ```",
+        "```",
+        "``` | ```",
+        '<tools><function><name>remind</name><parameters>{"text": "tea"}</parameters></function></tools>',
+        "obj['name'] = 'remind'",
+    ],
+)
+def test_a_reply_that_is_not_words_for_a_person_fails_the_scenario(reply: str) -> None:
+    tea = _state([_job(1, "take the tea out")])
+    checks = _judged_reply(reply, _state([]), tea)
+    assert not checks[NO_WORDS_CHECK].ok
+    assert checks[FALSE_CLAIM_CHECK].ok
+    assert _judged_reply("Tea at 09:02, I'll remind you.", _state([]), tea)[NO_WORDS_CHECK].ok
