@@ -19,7 +19,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.cache_watch import calling, summarising
-from bot.claims import Claim, claim_check, unbacked_claim
+from bot.claims import (
+    Claim,
+    asked_changes,
+    claim_check,
+    not_done_check,
+    refuses,
+    unbacked_claim,
+)
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
@@ -339,6 +346,7 @@ class Agent:
             for key in sentence_keys(m.content)
         }
         spoke = False
+        trial: _Trial | None = None
         for _ in range(MAX_TOOL_ROUNDS):
             request = self._assemble([*earlier], newest)
             completion = await self._complete(request + produced + nudge)
@@ -356,16 +364,25 @@ class Agent:
                 if answer.tool_calls or self._provider.name == "rules"  # its words are ours
                 else unbacked_claim(session.message.text, answer.content, session.staged)
             )
-            if claim is not None and checked:
+            wanted: tuple[Claim, ...] = () if claim is None else (claim,)
+            note = None if claim is None else claim_check(claim)
+            if claim is None and not answer.tool_calls and self._provider.name != "rules":
+                # A refusal, or words beside a request the rules agent reads whole: not the
+                # answer either (issue 63, docs/eval.md); the same fallback as a claim.
+                undone = await self._left_undone(earlier, newest, session, produced, answer, trial)
+                if undone is not None:
+                    wanted, trial = undone.claims, undone.trial or trial
+                    note = not_done_check(wanted, undone.read)
+            if wanted and checked:
                 # Claimed again, or after another check: clockbot acts on the person's words
                 # where the rules agent reads them whole, else says nothing was done.
-                log.info("a reply claimed a change no tool made (%s), again", claim.done)
-                return await self._carry_out(earlier, newest, session, produced, claim)
-            if claim is not None:
-                # "Snoozed" with no snooze called (docs/eval.md): asked once to act or say
-                # so; neither the claim nor the question is kept.
+                log.info("a reply left a change undone (%s), again", wanted[0].done)
+                return await self._carry_out(earlier, newest, session, produced, wanted, trial)
+            if wanted and note is not None:
+                # "Snoozed" with no snooze called (docs/eval.md), a refusal: asked once to act
+                # or say so; neither the reply nor the question is kept.
                 checked = True
-                nudge = [answer, claim_check(claim)]
+                nudge = [answer, note]
                 continue
             fault = None if answer.tool_calls else self._fault(answer, request, produced, session)
             if fault is not None:
@@ -407,23 +424,47 @@ class Agent:
                 return produced
         return produced
 
-    async def _carry_out(
+    async def _left_undone(
         self,
         earlier: Sequence[Message],
         newest: Message,
         session: ToolSession,
         produced: Sequence[Message],
-        claim: Claim,
-    ) -> list[Message]:
-        """The turn after a model claimed `claim` twice with nothing done: the person's words
-        carried out as the rules agent reads them (`bot.rules_agent`), with the same tools.
+        answer: Message,
+        tried: _Trial | None,
+    ) -> _Undone | None:
+        """The changes the person asked for that `answer` (no call, no claim) leaves undone,
+        with the rules agent's reading of their words; None when `answer` answers them.
 
-        Where that makes the change, the reply says what the store will hold
-        (`bot.own_reply`); where the rules agent does not read the words whole (it answers
-        without a call, or its call is refused), the person is told plainly that nothing
-        was done, and asked the refusal's question or to say it once more. Neither of the
-        model's claims is kept.
+        A refusal ("I'm sorry, but I can't assist with that request.", `bot.claims.refuses`)
+        never answers a request for a change. Words that neither act nor ask anything do not
+        either, where the rules agent, tried on a fork of the session (`ToolSession.fork`),
+        reads the request whole and makes the change; a question may be the right answer,
+        and is left alone, as is a turn whose refused call left the person a question (the
+        zone they are in: `_asking` asks it). An earlier `tried` of this turn, with nothing
+        staged since, is the reading: the words are read once.
         """
+        refused = refuses(answer.content)
+        if (not refused and "?" in answer.content) or _question_left(produced, session):
+            return None
+        wanted = tuple(
+            c for c in asked_changes(session.message.text) if not any(map(c.made, session.staged))
+        )
+        if not wanted:
+            return None
+        if tried is None or tried.staged_before != len(session.staged):
+            fork = session.fork()
+            tried = _Trial(fork, await self._rules_read(earlier, newest, fork), len(session.staged))
+        made = tuple(c for c in wanted if any(map(c.made, tried.session.staged)))
+        if made:
+            return _Undone(made, tried)
+        return _Undone(wanted, None) if refused else None
+
+    async def _rules_read(
+        self, earlier: Sequence[Message], newest: Message, session: ToolSession
+    ) -> list[Message]:
+        """The person's words carried out as the rules agent reads them (`bot.rules_agent`),
+        with the same tools on `session`: its calls and their results."""
         rules = RulesProvider()
         done: list[Message] = []
         for _ in range(MAX_TOOL_ROUNDS):
@@ -434,8 +475,34 @@ class Agent:
             for call in completion.message.tool_calls:
                 result = await run_tool(call, session)
                 done.append(Message("tool", result, tool_call_id=call.id, name=call.name))
+        return done
+
+    async def _carry_out(
+        self,
+        earlier: Sequence[Message],
+        newest: Message,
+        session: ToolSession,
+        produced: Sequence[Message],
+        claims: Sequence[Claim],
+        trial: _Trial | None = None,
+    ) -> list[Message]:
+        """The turn after a model left `claims` undone twice (claimed, refused, answered
+        beside them): the person's words carried out as the rules agent reads them.
+
+        Where that makes the change, the reply says what the store will hold
+        (`bot.own_reply`); where the rules agent does not read the words whole (it answers
+        without a call, or its call is refused), the person is told plainly that nothing
+        was done, and asked the refusal's question or to say it once more. Neither of the
+        model's replies is kept. A `trial` of the rules agent on a fork of the session, made
+        when nothing more was staged, is kept instead of reading the words again.
+        """
+        if trial is not None and trial.staged_before == len(session.staged):
+            session.adopt(trial.session)
+            done = trial.done
+        else:
+            done = await self._rules_read(earlier, newest, session)
         carried = [*produced, *done]
-        if any(map(claim.made, session.staged)):
+        if any(claim.made(effect) for claim in claims for effect in session.staged):
             return [*carried, Message("assistant", own_reply(session, carried))]
         language = session.language
         question = _question_left(done, session) or SAY_AGAIN.in_(language)
@@ -648,6 +715,30 @@ class Agent:
             (),
         )
         return without_repeats(completion.message.content.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    """The rules agent's reading tried on a fork of a turn's session (`ToolSession.fork`):
+    its calls and results, and how many effects the turn had staged when it forked."""
+
+    session: ToolSession
+    done: list[Message]
+    staged_before: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Undone:
+    """Changes a reply left undone (`Agent._left_undone`), and the rules agent's trial."""
+
+    claims: tuple[Claim, ...]
+    trial: _Trial | None
+
+    @property
+    def read(self) -> str:
+        """The calls the person's words read as to the rules agent ("" if none)."""
+        done = self.trial.done if self.trial is not None else ()
+        return ", ".join(f"{c.name}({c.arguments})" for m in done for c in m.tool_calls)
 
 
 def _asking(produced: list[Message], session: ToolSession) -> list[Message]:

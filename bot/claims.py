@@ -33,8 +33,11 @@ from wrapper.schedules import NewSchedule
 __all__ = [
     "CLAIMS",
     "Claim",
+    "asked_changes",
     "claim_check",
     "claims_in",
+    "not_done_check",
+    "refuses",
     "sets_a_reminder",
     "unbacked_claim",
 ]
@@ -353,6 +356,55 @@ def unbacked_claim(asked: str, reply: str, staged: Sequence[Effect]) -> Claim | 
     """The first change `reply` says was made, asked for in `asked`, that nothing `staged`
     makes (`claims_in`)."""
     return next((c for c in claims_in(asked, reply) if not any(map(c.made, staged))), None)
+
+
+def asked_changes(asked: str) -> tuple[Claim, ...]:
+    """The kinds of change the person's words `asked` ask for, in `CLAIMS` order."""
+    return tuple(
+        claim
+        for claim in CLAIMS
+        if (asks_to_be_reminded(asked) if claim.asked is None else claim.asked.search(asked))
+    )
+
+
+_REFUSAL = re.compile(
+    r"\b(?:I'?m sorry|I am sorry|sorry|unfortunately)\b.{0,40}\b(?:I\s+)?(?:can(?:'|no)t|cannot"
+    r"|am unable|'m unable|am not able|won't be able)\b"
+    r"|\bI (?:can(?:'|no)t|cannot|am unable to|'m unable to|am not able to) (?:assist|help"
+    r"|do that|comply|set|create|schedule|fulfil)"
+    r"|\bas an (?:AI|language model)\b"
+    r"|\blo siento\b.{0,40}\bno puedo\b|\bno puedo (?:ayudar|hacer|crear|configurar)"
+    r"|\b(?:es )?tut mir leid\b.{0,40}\b(?:kann|können)\b"
+    r"|\bich kann (?:dir |ihnen |dabei |das |leider )*nicht (?:helfen|tun|machen|erstellen)"
+    r"|\bdésolée?\b.{0,40}\bne (?:peux|pourrai) pas\b|\bje ne (?:peux|suis) pas (?:en mesure"
+    r"|vous aider|t'aider|faire|créer)"
+    r"|\bdesculpe?\b.{0,40}\bnão (?:posso|consigo)\b|\bnão posso (?:ajudar|fazer|criar)"
+    r"|\bmi dispiace\b.{0,40}\bnon (?:posso|riesco)\b|\bnon posso (?:aiutar|fare|creare)"
+    r"|\bhet spijt me\b.{0,40}\bkan\b.{0,20}\bniet\b|\bik kan (?:je |u )?(?:daar )?niet (?:mee )?"
+    r"(?:helpen|doen|maken)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def refuses(reply: str) -> bool:
+    """Whether `reply` refuses ("I'm sorry, but I can't assist with that request.", "Lo
+    siento, no puedo…", in the seven languages): to an everyday request, never the answer
+    (issue 63, docs/eval.md)."""
+    return _REFUSAL.search(reply) is not None
+
+
+def not_done_check(claims: Sequence[Claim], read: str) -> Message:
+    """Asked once in a turn after a reply that refused or went beside a request for
+    `claims`, at the end of that request only; `read`: the call the person's words read as
+    to the rules agent ("" if it read none)."""
+    done = " or ".join(dict.fromkeys(c.done for c in claims))
+    tools = " or ".join(dict.fromkeys(c.tools for c in claims))
+    facts = f" Their words read as {read}." if read else ""
+    return Message(
+        "user",
+        f"(clockbot: your reply was not sent: the person asked for something to be {done}, "
+        f"and nothing is {done} yet.{facts} Call {tools} now, or ask them what is missing.)",
+    )
 
 
 def claim_check(claim: Claim) -> Message:

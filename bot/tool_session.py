@@ -8,6 +8,7 @@ and stage effects on the session.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, time
@@ -160,6 +161,18 @@ class ToolSession:
                 f"{what} is about the person everywhere, so it is done only in a direct "
                 "conversation: ask them to write to you directly"
             )
+
+    def fork(self) -> ToolSession:
+        """A copy of this session whose writes are staged apart: tried, then kept (`adopt`)
+        or dropped; what was read once (`their_time`) is not read again."""
+        twin = copy.copy(self)
+        twin.staged = list(self.staged)
+        return twin
+
+    def adopt(self, fork: ToolSession) -> None:
+        """What `fork` (`fork`) staged and learnt since (a zone set), as this session's own."""
+        vars(self).update(vars(fork))
+        self.staged = list(fork.staged)
 
     def next_key(self) -> str:
         """The key of the next message a tool enqueues."""

@@ -1,9 +1,10 @@
-"""No claim without its effect (issue 63, item 2; `bot.claims`, `Agent._carry_out`).
+"""No claim without its effect, and a refusal is not the answer (issue 63, items 2 and 5;
+`bot.claims`, `Agent._left_undone`, `Agent._carry_out`).
 
-A scripted model that claims a change and never calls a tool, asked once and claiming
-again: the person's words are carried out as the rules agent reads them, and the reply
-says what the store holds, in their language. Where the rules agent cannot read them
-whole, the person is told nothing was done. Real gateway and store on a settable clock,
+A scripted model that claims a change and never calls a tool, refuses, or answers beside
+the point, asked once and doing it again: the person's words are carried out as the rules
+agent reads them, and the reply says what the store holds, in their language. Where the
+rules agent cannot read them whole, the person is told nothing was done. Real gateway and store on a settable clock,
 the fake OpenAI server as the model; the person lives in New York.
 """
 
@@ -17,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.claims import unbacked_claim
+from bot.claims import refuses, unbacked_claim
 from bot.config import LimitSettings, LLMSettings, Settings
 from bot.gateway import Gateway
 from bot.replies import DONE_CANCELLED, DONE_REPEATING, DONE_SET, NOTHING_DONE
@@ -133,3 +134,97 @@ async def test_words_the_rules_agent_cannot_read_whole_set_nothing_and_say_so(
     reply = await world.say("remind me about the thing sometime", claim, claim)
     assert await world.reminders() == {}
     assert reply.startswith(NOTHING_DONE.en)
+
+
+REFUSALS = {
+    "en": "I'm sorry, but I can't assist with that request.",
+    "es": "Lo siento, pero no puedo ayudarte con eso.",
+    "de": "Es tut mir leid, aber dabei kann ich dir nicht helfen.",
+    "fr": "Désolé, je ne peux pas faire cela.",
+}
+BESIDE = {
+    "en": "Of course! I will write my response to the person's message now.",
+    "es": "¡Qué buen plan! Que tengas un buen día.",
+    "de": "Das klingt nach einem guten Plan.",
+    "fr": "Bonne journée à vous !",
+}
+
+
+@pytest.mark.parametrize("answer", [REFUSALS, BESIDE], ids=["refuses", "beside-the-point"])
+async def test_a_refusal_or_an_answer_beside_the_point_ends_with_the_effect_and_a_true_reply(
+    world: World, answer: dict[str, str]
+) -> None:
+    for text, language, _ in REQUESTS:
+        said = answer[language]
+        assert unbacked_claim(text, said, []) is None  # no claim: another fallback
+        before = await world.reminders()
+        reply = await world.say(text, said, said)
+        after = await world.reminders()
+        new = {k: v for k, v in after.items() if k not in before}
+        assert len(new) == 1, (text, reply, new)
+        [(stored, (repeats, at))] = new.items()
+        when = say_when(at, NEW_YORK, now=world.clock.now(), language=language)
+        done = DONE_REPEATING if repeats else DONE_SET
+        assert reply == done.in_(language, text=stored, when=when), text
+
+
+async def test_asked_once_with_the_facts_the_model_acts_and_its_words_go(world: World) -> None:
+    """The note after a refusal says what the person's words read as; a model that then
+    calls the tool answers in its own words."""
+    refusal = REFUSALS["en"]
+    call = Reply.tool_call("remind", '{"text": "call the dentist", "when": "tomorrow at 9am"}')
+    reply = await world.say(
+        "remind me tomorrow at 9am to call the dentist", refusal, call, "Set for 9am tomorrow."
+    )
+    assert reply == "Set for 9am tomorrow."
+    assert "call the dentist" in await world.reminders()
+    asked = world.server.completions[-2].json["messages"][-1]["content"]
+    assert "nothing is set yet" in asked
+    assert "remind(" in asked and "call the dentist" in asked
+    assert refusal not in [m.get("content") for m in world.server.completions[-1].json["messages"]]
+
+
+async def test_a_cancel_refused_twice_is_carried_out(world: World) -> None:
+    claim = "I'll remind you tomorrow at 3pm."
+    await world.say("remind me tomorrow at 3pm to call the bank", claim, claim)
+    refusal = REFUSALS["en"]
+    reply = await world.say("cancel the bank reminder", refusal, refusal)
+    assert "call the bank" not in await world.reminders()
+    assert reply == DONE_CANCELLED.en.format(text="call the bank")
+
+
+async def test_a_refusal_the_rules_agent_cannot_read_whole_sets_nothing_and_says_so(
+    world: World,
+) -> None:
+    refusal = REFUSALS["en"]
+    reply = await world.say("remind me about the thing sometime", refusal, refusal)
+    assert await world.reminders() == {}
+    assert reply.startswith(NOTHING_DONE.en)
+
+
+async def test_an_answer_or_a_question_is_left_alone(world: World) -> None:
+    """Words to a question are its answer, and a question back may be right: no fallback."""
+    assert await world.say("what time is it in Tokyo?", "It's 11 pm in Tokyo.") == (
+        "It's 11 pm in Tokyo."
+    )
+    asked = "Sure, at what time tomorrow?"
+    assert await world.say("remind me tomorrow at 9am to call the dentist", asked) == asked
+    assert await world.reminders() == {}
+
+
+@pytest.mark.parametrize(
+    ("reply", "refused"),
+    [
+        *((said, True) for said in REFUSALS.values()),
+        ("I can't assist with that.", True),
+        ("Lo siento, no puedo hacer eso.", True),
+        ("Mi dispiace, ma non posso aiutarti.", True),
+        ("Het spijt me, dat kan ik niet doen.", True),
+        ("Desculpe, não posso ajudar com isso.", True),
+        ("Set: call the dentist, tomorrow 09:00.", False),
+        ("Sorry for the wait! It's 11 pm in Tokyo.", False),
+        ("I can't wait to hear how it went.", False),
+    ],
+)
+def test_refusals_are_read_in_the_seven_languages(reply: str, refused: bool) -> None:
+    assert refuses(reply) is refused
