@@ -25,6 +25,7 @@ from bot.claims import (
     claim_check,
     not_done_check,
     refuses,
+    said_claims,
     unbacked_claim,
 )
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
@@ -204,8 +205,10 @@ class Agent:
         tools: bool = True,
         baseline: bool = False,
         text_calls: bool = True,
+        reader_first: bool = False,
     ) -> None:
         self._context = context_tokens
+        self._reader_first = reader_first
         self._text_calls = text_calls
         self._baseline = baseline
         self._tools: tuple[ToolSpec, ...] = tuple(TOOLS) if tools else ()
@@ -347,6 +350,10 @@ class Agent:
         }
         spoke = False
         trial: _Trial | None = None
+        if self._reader_first and self._provider.name != "rules" and not self._baseline:
+            read = await self._read_first(earlier, newest, session)
+            if read is not None:
+                return read
         for _ in range(MAX_TOOL_ROUNDS):
             request = self._assemble([*earlier], newest)
             completion = await self._complete(request + produced + nudge)
@@ -459,6 +466,50 @@ class Agent:
         if made:
             return _Undone(made, tried)
         return _Undone(wanted, None) if refused else None
+
+    async def _read_first(
+        self, earlier: Sequence[Message], newest: Message, session: ToolSession
+    ) -> list[Message] | None:
+        """Reader first (`llm.mode: reader-first`): the person's words carried out as the rules
+        agent reads them, where it reads them whole, and the model asked only for the words
+        around what was done; None where it does not, and the model answers as ever.
+
+        Whole: the rules agent called tools and none of them refused. The model is given
+        what was done (clockbot's own words for it, `bot.own_reply`); a call, or words that
+        claim any change what was not done, or are no words for a person, give way to clockbot's
+        own (docs/configuration.md, "Reader first").
+        """
+        fork = session.fork()
+        done = await self._rules_read(earlier, newest, fork)
+        results = [m for m in done if m.role == "tool"]
+        if not results or any(tool_error(m.content) for m in results):
+            return None
+        facts = own_reply(fork, done)
+        if not facts:
+            return None
+        session.adopt(fork)
+        ask = replace(
+            newest,
+            content=f"{newest.content}\n\n(clockbot: this is done already: {facts}. Write your "
+            "reply to the person: one or two sentences telling them so, in their language. "
+            "No tool calls.)",
+        )
+        try:  # the tools sent as ever, so the request keeps the cached prefix
+            completion = await self._complete(self._assemble(earlier, ask))
+        except LLMError as exc:
+            log.info("the model could not word what was done (%s); clockbot says it", exc)
+            return [*done, Message("assistant", facts)]
+        words = unechoed(completion.message).content.strip()
+        request = self._assemble(earlier, newest)
+        checked = Message("assistant", words)
+        if (
+            not words
+            or completion.message.tool_calls
+            or any(not any(map(c.made, session.staged)) for c in said_claims(words))
+            or self._fault(checked, request, done, session) is not None
+        ):
+            words = facts
+        return [*done, Message("assistant", words)]
 
     async def _rules_read(
         self, earlier: Sequence[Message], newest: Message, session: ToolSession

@@ -38,6 +38,7 @@ __all__ = [
     "claims_in",
     "not_done_check",
     "refuses",
+    "said_claims",
     "sets_a_reminder",
     "unbacked_claim",
 ]
@@ -333,22 +334,28 @@ CLAIMS = (_SNOOZE, _CANCEL, _SET, _STORED, _SENT)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def claims_in(asked: str, reply: str) -> tuple[Claim, ...]:
-    """The changes `reply` says were made that the person's words `asked` asked for.
+def said_claims(reply: str) -> tuple[Claim, ...]:
+    """Every change `reply` says was made, asked for or not, in `CLAIMS` order.
 
     A question claims nothing ("¿A qué hora te lo recuerdo?", "when should I set it for?"):
-    only the reply's other sentences are read. The agent checks them against the turn's
-    staged effects (`unbacked_claim`); `clockbot eval` against what the store holds after
-    the turn (`bot.evaluation.judge`).
+    only the reply's other sentences are read.
     """
     said = "\n".join(
         sentence for sentence in _SENTENCE.split(reply) if not sentence.rstrip().endswith("?")
     )
+    return tuple(claim for claim in CLAIMS if claim.said.search(said))
+
+
+def claims_in(asked: str, reply: str) -> tuple[Claim, ...]:
+    """The changes `reply` says were made that the person's words `asked` asked for
+    (`said_claims`). The agent checks them against the turn's staged effects
+    (`unbacked_claim`); `clockbot eval` against what the store holds after the turn
+    (`bot.evaluation.judge`).
+    """
     return tuple(
         claim
-        for claim in CLAIMS
+        for claim in said_claims(reply)
         if (asks_to_be_reminded(asked) if claim.asked is None else claim.asked.search(asked))
-        and claim.said.search(said)
     )
 
 

@@ -368,7 +368,8 @@ def eval_command(
         runs = asyncio.run(evaluate(settings, chosen, modes=modes, progress=told))
     about = f"Model: {settings.llm.provider} {settings.llm.model or ''}".rstrip()
     sampling = settings.llm.sampling if settings.llm.enabled else None
-    data = write_report(runs, report, about=about, sampling=sampling)
+    llm_mode = settings.llm.mode if settings.llm.enabled else None
+    data = write_report(runs, report, about=about, sampling=sampling, llm_mode=llm_mode)
     for mode, results in runs.items():
         for unseen in (False, True):
             part = [r for r in results if r.outcome.scenario.unseen == unseen]

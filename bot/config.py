@@ -119,6 +119,7 @@ _CORE_VARS: Mapping[str, tuple[str, ...]] = {
     "CLOCKBOT_LLM_TOOLS": ("llm", "tools"),
     "CLOCKBOT_LLM_TEXT_CALLS": ("llm", "text_calls"),
     "CLOCKBOT_LLM_TEMPERATURE": ("llm", "temperature"),
+    "CLOCKBOT_LLM_MODE": ("llm", "mode"),
     "CLOCKBOT_LLM_TOP_P": ("llm", "top_p"),
     "CLOCKBOT_WORKER_HEARTBEAT": ("worker", "heartbeat"),
     "CLOCKBOT_WORKER_DEAD_AFTER": ("worker", "dead_after"),

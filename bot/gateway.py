@@ -112,6 +112,7 @@ class Gateway:
             wrapper=self.wrapper, provider=self.provider, clock=self._clock,
             contact_window=s.contact_window, context_tokens=context[0] if context else None,
             tools=s.llm.tools, baseline=self._baseline, text_calls=s.llm.reads_text_calls,
+            reader_first=s.llm.mode == "reader-first",
         )  # fmt: skip
         self.turns = Turns(
             wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,

@@ -247,6 +247,10 @@ class LLMSettings(_Group):
             some refuse any other.
         top_p: nucleus sampling's probability mass (above 0, at most 1), sent with every
             request where set; unset (or ``server-default``) sends none.
+        mode: ``native`` (the model calls the tools) or ``reader-first``: a request the
+            built-in reader understands whole (set, list, move, cancel a reminder, a time
+            question) is carried out by clockbot, and the model only writes the words
+            around it (docs/configuration.md, "Reader first").
     """
 
     provider: Literal["openai", "anthropic", "none"] = "none"
@@ -259,6 +263,7 @@ class LLMSettings(_Group):
     text_calls: bool | None = None
     temperature: SamplingField | None = None
     top_p: TopPField | None = None
+    mode: Literal["native", "reader-first"] = "native"
 
     @property
     def sampling(self) -> Sampling:

@@ -369,9 +369,16 @@ def _summary_json(s: Summary) -> dict[str, Any]:
     return dataclasses.asdict(s)
 
 
-def dumps(runs: Mapping[str, Sequence[Judged]], *, sampling: Sampling | None = None) -> str:
-    """`report_json` as text, with the sampling the run's requests carried (null: no model)."""
+def dumps(
+    runs: Mapping[str, Sequence[Judged]],
+    *,
+    sampling: Sampling | None = None,
+    llm_mode: str | None = None,
+) -> str:
+    """`report_json` as text, with the sampling the run's requests carried and the
+    ``llm.mode`` it ran in (null: no model)."""
     data = report_json(runs)
+    data["llm_mode"] = llm_mode
     data["sampling"] = (
         None if sampling is None else {"temperature": sampling.temperature, "top_p": sampling.top_p}
     )

@@ -63,17 +63,21 @@ def write_report(
     *,
     about: str = "",
     sampling: Sampling | None = None,
+    llm_mode: str | None = None,
 ) -> Path:
     """The Markdown report at `path` and the JSON beside it (``.json``); the JSON's path.
 
     `sampling`: what the model's requests carried (None: no model, the rules agent); the
-    report says it under `about`, and the JSON under ``sampling``.
+    report says it under `about`, and the JSON under ``sampling``; `llm_mode` likewise
+    (``llm.mode``: native or reader-first; None: no model), under ``llm_mode``.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     said = f"Sampling: {sampling}." if sampling is not None else "Sampling: none (no model)."
+    if llm_mode is not None:
+        said += f" LLM mode: {llm_mode}."
     about = f"{about}\n\n{said}" if about else said
     path.write_text(markdown(runs, title="clockbot eval", about=about), encoding="utf-8")
     data = path.with_suffix(".json")
-    data.write_text(dumps(runs, sampling=sampling), encoding="utf-8")
+    data.write_text(dumps(runs, sampling=sampling, llm_mode=llm_mode), encoding="utf-8")
     logging.getLogger(__name__).info("report written to %s and %s", path, data)
     return data
