@@ -23,6 +23,7 @@ def make_provider(settings: LLMSettings) -> Provider:
         return OpenAIProvider(
             base_url=settings.base_url, model=settings.model, api_key=key,
             timeout=settings.timeout_seconds, sampling=settings.sampling,
+            constrained=settings.mode == "constrained",
         )  # fmt: skip
     if settings.provider == "anthropic":
         from bot.llm.anthropic_provider import AnthropicProvider

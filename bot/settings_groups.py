@@ -250,7 +250,10 @@ class LLMSettings(_Group):
         mode: ``native`` (the model calls the tools) or ``reader-first``: a request the
             built-in reader understands whole (set, list, move, cancel a reminder, a time
             question) is carried out by clockbot, and the model only writes the words
-            around it (docs/configuration.md, "Reader first").
+            around it (docs/configuration.md, "Reader first"); or ``constrained``
+            (OpenAI-compatible servers that take a JSON schema: llama.cpp, vLLM, Ollama):
+            each model step is one JSON schema, a reply or one call to one of the tools
+            (docs/configuration.md, "Constrained").
     """
 
     provider: Literal["openai", "anthropic", "none"] = "none"
@@ -263,7 +266,7 @@ class LLMSettings(_Group):
     text_calls: bool | None = None
     temperature: SamplingField | None = None
     top_p: TopPField | None = None
-    mode: Literal["native", "reader-first"] = "native"
+    mode: Literal["native", "reader-first", "constrained"] = "native"
 
     @property
     def sampling(self) -> Sampling:
@@ -312,6 +315,10 @@ class LLMSettings(_Group):
                 else ""
             )
             raise _missing(*missing, why=f"with provider {self.provider}{where}")
+        if self.provider == "anthropic" and self.mode == "constrained":
+            raise PydanticCustomError(
+                "mode", "the constrained mode needs an OpenAI-compatible server (llm.mode)"
+            )
         temperature = self.sampling.temperature
         if self.provider == "anthropic" and temperature is not None and temperature > 1:
             raise PydanticCustomError(

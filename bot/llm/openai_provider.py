@@ -8,6 +8,7 @@ the same body bytes, so servers that cache prompt prefixes keep hitting their ca
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import openai
 from openai.types.chat import (
@@ -18,6 +19,7 @@ from openai.types.chat import (
     ChatCompletionMessageToolCallUnionParam,
 )
 
+from bot.llm.constrained import read_step, response_format, tools_note
 from bot.llm.errors import (
     LLMRequestError,
     LLMServerError,
@@ -44,6 +46,9 @@ class OpenAIProvider:
         max_retries: The SDK's retries for connection errors, 408, 409, 429 and 5xx.
         sampling: The temperature and top_p sent with every request; a None one is not
             sent, and the server uses its own (docs/configuration.md, "Sampling").
+        constrained: Each step one JSON schema (`bot.llm.constrained`): the tools go in the
+            system prompt and the ``response_format``, not as native tools, and the answer
+            is read back into a reply or a call (docs/configuration.md, "Constrained").
     """
 
     name = "openai"
@@ -57,8 +62,10 @@ class OpenAIProvider:
         timeout: float = 60,
         max_retries: int = 2,
         sampling: Sampling | None = None,
+        constrained: bool = False,
     ) -> None:
         self.model = model
+        self.constrained = constrained
         self.sampling = sampling or Sampling()
         self._secret = api_key
         self._timeout = timeout
@@ -80,8 +87,11 @@ class OpenAIProvider:
             LLMRequestError: The request was rejected, or a message cannot be expressed.
             LLMError: Any other SDK failure.
         """
+        steps = self.constrained and bool(tools)
+        if steps:
+            messages = _noted(messages, tools_note(tools))
         payload = [_message_param(message) for message in messages]
-        tool_params = self._tool_params(tools)
+        tool_params = [] if steps else self._tool_params(tools)
         with sdk_errors(
             "openai", openai, base=openai.OpenAIError, secret=self._secret, timeout=self._timeout
         ):
@@ -91,8 +101,12 @@ class OpenAIProvider:
                 tools=tool_params or openai.omit,
                 temperature=_given(self.sampling.temperature),
                 top_p=_given(self.sampling.top_p),
+                response_format=response_format(tools) if steps else openai.omit,  # type: ignore[arg-type]
             )
-        return _completion(response)
+        completion = _completion(response)
+        if steps and not completion.message.tool_calls:
+            completion = replace(completion, message=read_step(completion.message.content, tools))
+        return completion
 
     async def aclose(self) -> None:
         """Close the SDK's HTTP client."""
@@ -114,6 +128,14 @@ class OpenAIProvider:
             ]
             self._tools_for = tuple(tools)
         return self._tools
+
+
+def _noted(messages: Sequence[Message], note: str) -> list[Message]:
+    """`messages` with `note` at the end of the system prompt (one added where none is)."""
+    if messages and messages[0].role == "system":
+        first = replace(messages[0], content=f"{messages[0].content}\n\n{note}")
+        return [first, *messages[1:]]
+    return [Message("system", note), *messages]
 
 
 def _given(value: float | None) -> float | openai.Omit:
