@@ -34,7 +34,6 @@ from clockcore.grammar import (
     Token,
 )
 from clockcore.parse_result import ParseResult
-from clockcore.zones import to_iso
 from clockcore.zonetext import Anchor
 
 __all__ = [
@@ -240,7 +239,7 @@ def _unsettled(ours: ParseResult, theirs: ParseResult, anchor: Anchor, reference
     """
     if theirs.needs_clarification or ours.start_instant is None or theirs.start_instant is None:
         return False
-    if ours.start_instant == theirs.start_instant:
+    if ours.start_instant == theirs.start_instant or _same_part_of_day(ours, theirs):
         return False
     if ours.start_instant <= reference < theirs.start_instant:
         return True
@@ -250,6 +249,16 @@ def _unsettled(ours: ParseResult, theirs: ParseResult, anchor: Anchor, reference
         return abs(mine.hour - other.hour) != 12 or mine.minute != other.minute
     swapped = mine.year == other.year and (mine.day, mine.month) == (other.month, other.day)
     return not (swapped or abs((mine.date() - other.date()).days) == 7)
+
+
+def _same_part_of_day(ours: ParseResult, theirs: ParseResult) -> bool:
+    """Both read a span and the spans overlap: "tomorrow morning" is our 06:00-12:00 and
+    Duckling's 00:00-12:00; the part-of-day hours are ours (docs/time-rules.md)."""
+    a, b = ours.start_instant, theirs.start_instant
+    a_end, b_end = ours.end_instant, theirs.end_instant
+    if a is None or b is None or a_end is None or b_end is None:
+        return False
+    return a < a_end and b < b_end and a < b_end and b < a_end
 
 
 def _past_and_ahead(
@@ -265,7 +274,7 @@ def _past_and_ahead(
 
 def _disagreement(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> ParseResult:
     options = " or ".join(
-        to_iso(found.start_instant, anchor.tz) for found in (ours, theirs) if found.start_instant
+        _in_words(found.start_instant, anchor) for found in (ours, theirs) if found.start_instant
     )
     return replace(
         theirs, start_instant=None, end_instant=None, needs_clarification=True,
@@ -290,9 +299,7 @@ def _conflict(
     options = []
     for reading in readings:
         found = anchored(reading, anchor, reference)
-        local = found.start_instant.astimezone(anchor.tz) if found.start_instant else None
-        # Words a person reads ("Wed 2 Dec, 03:00"), never an ISO stamp (docs/talking.md).
-        when = f"{local:%a} {local.day} {local:%b}, {local:%H:%M}" if local else "?"
+        when = _in_words(found.start_instant, anchor) if found.start_instant else "?"
         options.append(f"{reading.text.strip()!r} ({when})")
     text = " or ".join(options)
     return result(
@@ -371,3 +378,9 @@ def duration_elsewhere(
         wall = calendar_step(local, found.steps, found.sign)
         return point(wall, anchor.tz, anchor, base, "relative", shift=found.sign * found.exact)
     return None
+
+
+def _in_words(instant: datetime, anchor: Anchor) -> str:
+    """Words a person reads ("Wed 2 Dec 2026, 03:00"), never an ISO stamp (docs/talking.md)."""
+    local = instant.astimezone(anchor.tz)
+    return f"{local:%a} {local.day} {local:%b} {local.year}, {local:%H:%M}"
