@@ -227,9 +227,8 @@ def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:
 
 
 def _error(kind: str, message: str, ask: str | None = None, choices: Sequence[str] = ()) -> str:
-    error: dict[str, object] = {"error": kind, "message": message}
-    error |= ({"ask": ask} if ask else {}) | ({"choices": list(choices)} if choices else {})
-    return json.dumps(error, ensure_ascii=False)
+    error = {"error": kind, "message": message, "ask": ask, "choices": list(choices)}
+    return json.dumps({k: v for k, v in error.items() if v}, ensure_ascii=False)
 
 
 async def _current_time(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
