@@ -101,7 +101,11 @@ _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                      rf"(?P<month3>{_MONTH_RE})\b"
                      rf"|\b(?:on\s+)?the\s+(?P<yday4>{_MDAY_RE})\s+of\s+(?P<month4>{_MONTH_RE})"
                      r"\s+(?:every|each)\s+year\b"),
-        ("weekdays", r"\b(?:(?:every|each|on)\s+)?(?P<which>weekday|weekend)s?\b"
+        ("weeks_on", rf"\b(?:every|each)\s+(?:(?P<wother>other)\s+|(?P<wn>{_NUM_RE})\s*)?weeks?"
+                     rf"\s+on\s+(?P<wdays>(?:{_DAY_RE})\.?(?:\s*(?:,|and|&)\s*(?:{_DAY_RE})\.?)*)\b"),
+        # "weekdays", "every weekend", "on weekends"; a bare "weekend" is one ("in het weekend")
+        ("weekdays", r"\b(?:(?:every|each|on)\s+|(?=week(?:day|end)s\b))"
+                     r"(?P<which>weekday|weekend)s?\b"
                      r"(?:\s+(?:day|morning|evening)s?)?"),
         ("days", rf"\b(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_DAY_RE})\.?"
                  rf"(?:\s*(?:,|and|&)\s*(?:{_DAY_RE})\.?)*)\b"
@@ -369,6 +373,13 @@ def _frame(text: str) -> tuple[re.Match[str], list[re.Match[str]], dict[str, obj
             parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(_DAY_CODES[c] for c in codes)}
             if g["other"]:
                 parts["INTERVAL"] = 2
+        elif name == "weeks_on":  # "every 2 weeks on Friday", "every other week on Mon and Thu"
+            names = re.findall(_DAY_RE, g["wdays"], re.IGNORECASE)
+            codes = sorted({_DAYS[n.lower()] for n in names})
+            parts = {"FREQ": "WEEKLY", "BYDAY": ",".join(_DAY_CODES[c] for c in codes)}
+            step = 2 if g["wother"] else _number(g["wn"]) if g["wn"] else 1
+            if step != 1:
+                parts["INTERVAL"] = step
         elif name == "interval":
             parts = {"FREQ": _UNITS[g["unit"].lower()]}
             step = _number(g["n"]) if g["n"] else 1

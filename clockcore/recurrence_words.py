@@ -57,6 +57,15 @@ _UNITS = {  # word stems → English unit
     "it": "minut:minutes ora:hours ore:hours giorn:days settiman:weeks mes:months ann:years",
     "nl": "minu:minutes uur:hours dag:days we:weeks maand:months jaar:years",
 }
+_AND = {"es": "y|e", "de": "und", "fr": "et", "pt": "e", "it": "e|ed", "nl": "en"}
+_ARTICLES = {
+    "es": "los|el",
+    "de": "am",
+    "fr": "les|le",
+    "pt": "as|os|nas|nos|na|no|aos",
+    "it": "i|il|le|la",
+    "nl": "op",
+}
 _ORDINALS = {
     "es": "primer:first primero:first segundo:second tercer:third tercero:third "
     "cuarto:fourth ultimo:last",
@@ -75,6 +84,9 @@ _FRAMES: dict[str, list[tuple[str, str]]] = {
         (r"(?:el\s+(?:dia\s+)?|cada\s+|todos\s+los\s+)?{mday}\s+de\s+cada\s+mes",
          "on the {mday}th of every month"),
         (r"(?:cada|todos\s+los)\s+{mday}\s+de\s+{month}", "every {month} {mday}"),
+        (r"(?:cada|todos\s+los|todas\s+las)\s+{n}\s+semanas\s+(?:el|los)\s+{day}",
+         "every {n} weeks on {day}"),
+        (r"(?:cada|todos\s+los)\s+dias?\s+(?:laborables?|habiles?)", "weekdays"),
         (r"cada\s+ano\s+el\s+{mday}\s+de\s+{month}", "every {month} {mday}"),
         (r"(?:cada|todos\s+los|todas\s+las)\s+{n}\s+{unit}", "every {n} {unit}"),
         (r"un\s+{day}\s+si\s+y\s+otro\s+no|cada\s+dos\s+{day}|{day}\s+alternos",
@@ -98,16 +110,21 @@ _FRAMES: dict[str, list[tuple[str, str]]] = {
     "de": [
         (r"(?:jeden|am)\s+{ord}\s+{day}\s+(?:im|jedes|eines)\s+monats?",
          "on the {ord} {day} of every month"),
-        (r"(?:jeden\s+monat\s+am|am|jeden)\s+{mday}\.\s+(?:jedes\s+monats|des\s+monats)?",
+        (r"(?:jeden\s+monat\s+am|jeden)\s+{mday}\.\s+(?!{month})(?:(?:jedes|des)\s+monats)?"
+         r"|am\s+{mday}\.\s+(?:jedes\s+monats|des\s+monats)",
          "on the {mday}th of every month"),
-        (r"(?:jedes\s+jahr\s+am|jeden|am)\s+{mday}\.\s+{month}(?:\s+jedes\s+jahres)?",
+        (r"(?:jedes\s+jahr\s+am|jeden)\s+{mday}\.\s+{month}(?:\s+jedes\s+jahres)?"
+         r"|am\s+{mday}\.\s+{month}\s+jedes\s+jahres",
          "every {month} {mday}"),
+        (r"alle\s+{n}\s+wochen\s+(?:jeweils\s+)?am\s+{day}", "every {n} weeks on {day}"),
+        (r"jede\s+zweite\s+woche\s+am\s+{day}", "every 2 weeks on {day}"),
+        (r"(?:jeden|an)\s+werktage?n?|werktags", "weekdays"),
         (r"alle\s+{n}\s+{unit}", "every {n} {unit}"),
         (r"jede[nrs]?\s+zweiten\s+{day}|alle\s+zwei\s+wochen\s+am\s+{day}", "every other {day}"),
         (r"(?:jeden|immer\s+am|jeweils\s+am)\s+{day}|{day}s", "every {day}"),
         (r"werktags|an\s+wochentagen|montags\s+bis\s+freitags|von\s+montag\s+bis\s+freitag",
          "weekdays"),
-        (r"an\s+wochenenden|jedes\s+wochenende|am\s+wochenende", "weekends"),
+        (r"an\s+wochenenden|jedes\s+wochenende", "weekends"),
         (r"jeden\s+tag|taglich", "daily"),
         (r"jede\s+woche|wochentlich", "weekly"),
         (r"jeden\s+monat|monatlich", "monthly"),
@@ -125,13 +142,17 @@ _FRAMES: dict[str, list[tuple[str, str]]] = {
          "on the {ord} {day} of every month"),
         (r"(?:le|chaque|tous\s+les)\s+{mday}\s+(?:de\s+chaque\s+mois|du\s+mois)",
          "on the {mday}th of every month"),
-        (r"(?:chaque\s+annee\s+le|chaque|tous\s+les|le)\s+{mday}\s+{month}(?:\s+de\s+chaque\s+annee)?",
+        (r"(?:chaque\s+annee\s+le|chaque|tous\s+les)\s+{mday}\s+{month}(?:\s+de\s+chaque\s+annee)?"
+         r"|le\s+{mday}\s+{month}\s+de\s+chaque\s+annee",
          "every {month} {mday}"),
+        (r"(?:toutes\s+les|tous\s+les)\s+{n}\s+semaines\s+(?:le|les)\s+{day}",
+         "every {n} weeks on {day}"),
+        (r"(?:tous\s+les|les|chaque)\s+jours?\s+(?:ouvrables?|ouvres?)", "weekdays"),
         (r"(?:toutes\s+les|tous\s+les)\s+{n}\s+{unit}", "every {n} {unit}"),
         (r"un\s+{day}\s+sur\s+deux|tous\s+les\s+deux\s+{day}", "every other {day}"),
         (r"(?:chaque|tous\s+les)\s+{day}", "every {day}"),
         (r"en\s+semaine|du\s+lundi\s+au\s+vendredi|les\s+jours\s+ouvres", "weekdays"),
-        (r"le\s+week-end|les\s+week-ends|chaque\s+week-end", "weekends"),
+        (r"tous\s+les\s+week-ends|les\s+week-ends|chaque\s+week-end", "weekends"),
         (r"tous\s+les\s+jours|chaque\s+jour|quotidiennement", "daily"),
         (r"toutes\s+les\s+semaines|chaque\s+semaine", "weekly"),
         (r"tous\s+les\s+mois|chaque\s+mois", "monthly"),
@@ -149,12 +170,16 @@ _FRAMES: dict[str, list[tuple[str, str]]] = {
          "on the {ord} {day} of every month"),
         (r"(?:todo\s+)?dia\s+{mday}\s+(?:de\s+cada\s+mes|de\s+todo\s+mes|do\s+mes)",
          "on the {mday}th of every month"),
-        (r"(?:todo\s+ano\s+(?:no\s+)?dia|todo\s+dia|no\s+dia|dia)\s+{mday}\s+de\s+{month}",
+        (r"(?:todo\s+ano\s+(?:no\s+)?dia|todo\s+dia)\s+{mday}\s+de\s+{month}"
+         r"|(?:no\s+)?dia\s+{mday}\s+de\s+{month}\s+de\s+todo\s+ano",
          "every {month} {mday}"),
+        (r"(?:a\s+cada|cada|de)\s+{n}\s+(?:em\s+{n}\s+)?semanas\s+(?:na|no|nas|nos|as|aos)\s+{day}",
+         "every {n} weeks on {day}"),
+        (r"(?:todos\s+os\s+|nos\s+)?dias\s+uteis|todo\s+dia\s+util", "weekdays"),
         (r"(?:a\s+cada|cada|de)\s+{n}\s+(?:em\s+{n}\s+)?{unit}", "every {n} {unit}"),
         (r"{day}\s+sim,?\s+{day}\s+nao|a\s+cada\s+duas\s+{day}", "every other {day}"),
         (r"(?:toda|todo|todas\s+as|todos\s+os|as|aos|nas)\s+{day}", "every {day}"),
-        (r"de\s+segunda\s+a\s+sexta|(?:nos\s+)?dias\s+uteis", "weekdays"),
+        (r"de\s+segunda\s+a\s+sexta", "weekdays"),
         (r"(?:nos|todo)\s+fins?\s+de\s+semana", "weekends"),
         (r"todos\s+os\s+dias|todo\s+dia|diariamente", "daily"),
         (r"toda\s+semana|todas\s+as\s+semanas|semanalmente", "weekly"),
@@ -173,14 +198,18 @@ _FRAMES: dict[str, list[tuple[str, str]]] = {
          "on the {ord} {day} of every month"),
         (r"(?:il|ogni)\s+{mday}\s+(?:di\s+ogni\s+mese|del\s+mese)",
          "on the {mday}th of every month"),
-        (r"(?:ogni\s+anno\s+il|ogni|il)\s+{mday}\s+{month}(?:\s+di\s+ogni\s+anno)?",
+        (r"(?:ogni\s+anno\s+il|ogni)\s+{mday}\s+{month}(?:\s+di\s+ogni\s+anno)?"
+         r"|il\s+{mday}\s+{month}\s+di\s+ogni\s+anno",
          "every {month} {mday}"),
+        (r"ogni\s+{n}\s+settimane\s+(?:il|la|i|le)\s+{day}", "every {n} weeks on {day}"),
+        (r"ogni\s+giorno\s+(?:feriale|lavorativo)|tutti\s+i\s+giorni\s+(?:feriali|lavorativi)"
+         r"|(?:nei\s+)?giorni\s+(?:feriali|lavorativi)", "weekdays"),
         (r"ogni\s+{n}\s+{unit}", "every {n} {unit}"),
         (r"un\s+{day}\s+si\s+e\s+uno\s+no|ogni\s+due\s+{day}|{day}\s+alterni",
          "every other {day}"),
         (r"(?:ogni|tutti\s+i|tutte\s+le)\s+{day}", "every {day}"),
-        (r"(?:nei\s+)?giorni\s+feriali|dal\s+lunedi\s+al\s+venerdi", "weekdays"),
-        (r"(?:nel|ogni|nei)\s+fine\s+settimana|nei\s+weekend", "weekends"),
+        (r"dal\s+lunedi\s+al\s+venerdi", "weekdays"),
+        (r"(?:ogni|nei)\s+fine\s+settimana|nei\s+weekend|ogni\s+weekend", "weekends"),
         (r"ogni\s+giorno|tutti\s+i\s+giorni|quotidianamente", "daily"),
         (r"ogni\s+settimana|tutte\s+le\s+settimane|settimanalmente", "weekly"),
         (r"ogni\s+mese|tutti\s+i\s+mesi|mensilmente", "monthly"),
@@ -198,15 +227,18 @@ _FRAMES: dict[str, list[tuple[str, str]]] = {
          "on the {ord} {day} of every month"),
         (r"(?:elke\s+maand\s+op\s+de|op\s+de|elke)\s+{mday}(?:e|ste|de)?\s+van\s+(?:de|elke)\s+maand",
          "on the {mday}th of every month"),
-        (r"(?:elk\s+jaar\s+op|elke|op)\s+{mday}\s+{month}(?:\s+van\s+elk\s+jaar)?",
+        (r"(?:elk\s+jaar\s+op|elke)\s+{mday}\s+{month}(?:\s+van\s+elk\s+jaar)?"
+         r"|op\s+{mday}\s+{month}\s+van\s+elk\s+jaar",
          "every {month} {mday}"),
+        (r"(?:elke|iedere|om\s+de)\s+{n}\s+weken\s+op\s+{day}", "every {n} weeks on {day}"),
+        (r"(?:elke|iedere)\s+werkdag|op\s+werkdagen", "weekdays"),
         (r"(?:elke|iedere|om\s+de)\s+{n}\s+{unit}", "every {n} {unit}"),
         (r"om\s+de\s+(?:andere\s+)?week\s+op\s+{day}|elke\s+twee\s+weken\s+op\s+{day}",
          "every other {day}"),
         (r"(?:elke|iedere)\s+{day}|op\s+{day}en", "every {day}"),
-        (r"doordeweeks|op\s+werkdagen|van\s+maandag\s+tot\s+(?:en\s+met\s+)?vrijdag",
+        (r"doordeweeks|van\s+maandag\s+tot\s+(?:en\s+met\s+)?vrijdag",
          "weekdays"),
-        (r"in\s+het\s+weekend|elk\s+weekend|in\s+de\s+weekenden", "weekends"),
+        (r"elk\s+weekend|ieder\s+weekend|in\s+de\s+weekenden", "weekends"),
         (r"elke\s+dag|iedere\s+dag|dagelijks", "daily"),
         (r"elke\s+week|iedere\s+week|wekelijks", "weekly"),
         (r"elke\s+maand|iedere\s+maand|maandelijks", "monthly"),
@@ -228,12 +260,14 @@ def _alternatives(words: list[str]) -> str:
 
 def _compile(language: str) -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
     days = _DAYS[language].split()
+    day = rf"(?:{_alternatives(days)})[a-z-]*"
+    joined, articles = _AND[language], _ARTICLES[language]  # "martes y jueves", "los jueves"
     months = _MONTHS[language].split()
     numbers = dict(p.split(":") for p in _NUMBERS[language].split())
     units = dict(p.split(":") for p in _UNITS[language].split())
     ordinals = dict(p.split(":") for p in _ORDINALS[language].split())
     parts = {
-        "day": rf"(?P<day>(?:{_alternatives(days)})[a-z-]*)",
+        "day": rf"(?P<day>{day}(?:\s*(?:,|{joined})\s*(?:(?:{articles})\s+)?{day})*)",
         "month": rf"(?P<month>{_alternatives(months)})",
         "n": rf"(?P<n>\d+|{_alternatives(list(numbers))})",
         "unit": rf"(?P<unit>(?:{_alternatives(list(units))})[a-z]*)",
@@ -248,10 +282,18 @@ def _compile(language: str) -> list[tuple[re.Pattern[str], Callable[[re.Match[st
             if "{day}" in template:
                 # The named group is the pattern's first {day}; another alternative may
                 # hold the day unnamed ("a cada duas terças"): find it in the words.
-                words = [got["day"]] if "day" in got else found.group().split()
-                values["day"] = next(
+                words = got["day"].split() if "day" in got else found.group().split()
+                named = [
                     _ENGLISH_DAYS[i] for w in words for i, d in enumerate(days) if w.startswith(d)
-                )
+                ]
+                if "day" not in got:  # "segunda sim, segunda não": one day, written twice
+                    named = named[:1]
+                values["day"] = " and ".join(dict.fromkeys(named))
+            # The second alternative of a frame holds its parts unnamed: find them in the words.
+            if "{month}" in template and "month" not in got:
+                got["month"] = next(w for w in found.group().split() if w in months)
+            if "{mday}" in template and "mday" not in got:
+                got["mday"] = re.findall(r"\d+", found.group())[0]
             if "month" in got:
                 values["month"] = _ENGLISH_MONTHS[months.index(got["month"])]
             if "n" in got:

@@ -223,8 +223,13 @@ _RANGE_START = re.compile(
     r"(?:[-–—]|\bto\b|\band\b|\buntil\b|\btill\b)\s*$",
     re.IGNORECASE,
 )
+_LISTED_DAY = (
+    r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?\.?\s*(?:,|and|&)\s*"
+)
+# "every Tuesday and Thursday at 7pm": the days listed before the last one belong to the frame.
 _FRAME_START = re.compile(
-    r"\b(?:every(?:\s+other)?|each|(?:on\s+)?the\s+(?:first|second|third|fourth|last))\s+$",
+    r"\b(?:every(?:\s+other)?|each|(?:on\s+)?the\s+(?:first|second|third|fourth|last))\s+"
+    rf"(?:{_LISTED_DAY})*$",
     re.IGNORECASE,
 )
 _REPEAT = re.compile(

@@ -126,6 +126,18 @@ async def test_ping_me_in_45_minutes(world: tuple[Gateway, RecordingChannel]) ->
         ("erinnere mich jeden Montag um 9 Uhr an den Müll", "den Müll", "BYDAY=MO;BYHOUR=9"),
         ("ricordami ogni giorno alle 8 di prendere la pillola", "prendere la pillola",
          "FREQ=DAILY;BYHOUR=8"),
+        # Issue 60: two weekdays, every other week on a weekday, working days; the text
+        # keeps none of the time's words ("every and Thursday at 7pm …" was stored).
+        ("remind me every Tuesday and Thursday at 7pm to water the plants", "water the plants",
+         "BYDAY=TU,TH;BYHOUR=19"),
+        ("erinnere mich jeden Werktag um 7:30 an den Bus", "den Bus",
+         "BYDAY=MO,TU,WE,TH,FR;BYHOUR=7;BYMINUTE=30"),
+        ("recuérdame cada dos semanas el viernes a las 9 pagar el alquiler", "pagar el alquiler",
+         "INTERVAL=2;BYDAY=FR;BYHOUR=9"),
+        ("rappelle-moi tous les jours ouvrables à 7h30 de prendre le bus", "prendre le bus",
+         "BYDAY=MO,TU,WE,TH,FR;BYHOUR=7;BYMINUTE=30"),
+        ("lembra-me todas as terças e quintas às 19h de regar as plantas", "regar as plantas",
+         "BYDAY=TU,TH;BYHOUR=19"),
     ],
 )  # fmt: skip
 async def test_a_repeating_reminder_in_any_language(
