@@ -93,7 +93,9 @@ def instant(
     `day_at_window`: a whole day named without a time of day ("tomorrow",
     "on 1 April") is that day at the start of the person's contact window, not
     its midnight (for a reminder; docs/reminders.md). `day_keeps`: such a day
-    at this local time instead (a reminder moved to "Friday" keeps its 16:00).
+    at this local time instead (a reminder moved to "Friday" keeps its 16:00). A
+    part of the day without a clock time ("tomorrow morning") is its hour moved
+    into that window (docs/time-rules.md, "Parts of the day").
 
     While the person's zone is unknown, only a duration ("in 2 hours") or a
     time that names its own zone is read: "9am" would be 9am in the agent's
@@ -101,7 +103,11 @@ def instant(
     set 9am UTC for a person it had not asked; docs/eval.md).
     """
     parsed = parse_anchored_time(
-        text, context.session_tz, context.clock.now(), language=context.language
+        text,
+        context.session_tz,
+        context.clock.now(),
+        language=context.language,
+        window=context.contact_window,
     )
     if (
         not context.zone_known

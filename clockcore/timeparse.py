@@ -44,7 +44,8 @@ from clockcore.grammar import (
 from clockcore.grammar_values import combine
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
-from clockcore.reading import holiday_days, leftover, number_order, safety
+from clockcore.reading import holiday_days, leftover, number_order, parts_of_day, safety
+from clockcore.reading.waking_hour import waking_hour
 from clockcore.reading.which_week import which_week
 from clockcore.second_reader import (
     LEFTOVER_QUESTION,
@@ -52,6 +53,7 @@ from clockcore.second_reader import (
     duration_elsewhere,
     second_reader,
 )
+from clockcore.window import ContactWindow
 from clockcore.zones import get_zone, require_zone, zone_from_label
 from clockcore.zonetext import Anchor, zone_of
 
@@ -64,7 +66,12 @@ __all__ = [
 
 
 def parse_anchored_time(
-    text: str, tz: str | None, reference_instant: datetime, *, language: str | None = None
+    text: str,
+    tz: str | None,
+    reference_instant: datetime,
+    *,
+    language: str | None = None,
+    window: ContactWindow | None = None,
 ) -> ParseResult:
     """Read the time `text` names, anchored per docs/time-rules.md.
 
@@ -78,6 +85,9 @@ def parse_anchored_time(
         reference_instant: "now" for this decision, aware.
         language: the person's language (ISO 639-1, "es"), as their platform
             reports it: times are read in it and in English. None: English.
+        window: the person's contact window, when known: a part of the day
+            without a clock time ("tomorrow morning") reads as its hour moved
+            into it (`clockcore.reading.parts_of_day`).
 
     Raises:
         UnknownTimezoneError: `tz` is not an IANA id.
@@ -88,7 +98,7 @@ def parse_anchored_time(
     text = text[:MAX_TEXT]
     languages = reading_languages(language)
     try:
-        return _parse_whole(text, caller, reference, languages)
+        return _parse_whole(text, caller, reference, languages, window)
     except OverflowError:
         # A year read out of four digits so far back that no instant holds it ("0001").
         return ParseResult(kind="invalid", reason="that date is out of range", matched_text="")
@@ -102,7 +112,11 @@ def parse_anchored_time(
 
 
 def _parse_whole(
-    text: str, caller: Anchor | None, reference: datetime, languages: tuple[str, ...]
+    text: str,
+    caller: Anchor | None,
+    reference: datetime,
+    languages: tuple[str, ...],
+    window: ContactWindow | None = None,
 ) -> ParseResult:
     def read_at(again: str, at: datetime) -> ParseResult:
         read = partial(_reading, caller=caller, reference=at, languages=languages)
@@ -114,6 +128,9 @@ def _parse_whole(
     found = holiday_days.named(text, caller, reference, languages, read_at)
     found = found or read_at(text, reference)
     found = which_week(text, found, reference, languages)
+    if found.span is not None:
+        found = waking_hour(text, found, reference, dated=_dated(text, *found.span, languages))
+    found = parts_of_day.one_hour(text, found, reference, window)
     return safety.nothing_left(text, found)
 
 
@@ -149,6 +166,16 @@ def _day_word_agrees(text: str, found: ParseResult, reference: datetime) -> Pars
     local = found.start_instant.astimezone(tz)
     if local.date() == day:
         return found
+    if (
+        found.end_instant is not None
+        and found.end_instant != found.start_instant
+        and offset != 0
+        and parts_of_day.part_named(text, found.span) is not None
+    ):  # "mañana por la mañana" read as this morning: the part of the day the word names
+        moved = datetime.combine(day, local.time()) - local.replace(tzinfo=None)
+        return replace(
+            found, start_instant=found.start_instant + moved, end_instant=found.end_instant + moved
+        )
     if found.start_instant != found.end_instant or offset == 0:
         return replace(
             found, start_instant=None, end_instant=None, needs_clarification=True,

@@ -25,6 +25,8 @@ __all__ = [
     "LEFTOVER_QUESTION",
     "TWELVE_QUESTION",
     "Part",
+    "clock_word_after",
+    "counted_after",
     "day_not_as_written",
     "folded",
     "hour_not_as_written",
@@ -230,7 +232,10 @@ def hour_not_as_written(text: str, span: tuple[int, int], hour: int) -> str | No
     """
     start, end = span
     low = folded(text)
-    if _PART_OF_DAY.search(low, start, end) or _NIGHT_WORDS.search(low, start, end):
+    parts = [m.group() for m in _PART_OF_DAY.finditer(low, start, end)]
+    if any(not _NOON_OR_MIDNIGHT.fullmatch(p) for p in parts):
+        return None  # noon and midnight move no hour: "a mediodía 6 uur" is not 12:06
+    if _NIGHT_WORDS.search(low, start, end):
         return None
     if _COMPOUND_PART.search(low, start, end):  # "vrijdagavond om 7 uur"
         return None
@@ -324,6 +329,37 @@ def unclear_approximation(text: str) -> str | None:
             continue  # "around 4pm", "gegen 6 Uhr", "vers 9h": written as a clock time
         return text[approximate.start() : approximate.end()]
     return None
+
+
+_BARE_END = re.compile(r"(?<![\d:.])\d{1,2}\s*$")
+
+
+_COUNT_NOUNS = re.compile(
+    r"\s*(?:people|persons?|leute|personen|menschen|personas|pessoas|persone|mensen|personnes|"
+    r"gente|guests|gaste|invitados|convidados|invites|ospiti|gasten|x\b|%|euros?\b|eur\b|\$)"
+)
+
+
+def counted_after(text: str, span: tuple[int, int]) -> bool:
+    """ "around 5 people", "etwa 5 Leute": a reading ending in a bare number that counts.
+
+    The number is an amount, not an hour (docs/time-rules.md): the reading is no time.
+    """
+    start, end = span
+    low = folded(text)
+    return bool(_BARE_END.search(low, start, end)) and bool(_COUNT_NOUNS.match(low, end))
+
+
+_CLOCK_WORD_AFTER = re.compile(r"\s*(?:uhr|uur|heures?|horas?|ore|h)(?![^\W\d_])")
+
+
+def clock_word_after(text: str, end: int) -> int:
+    """Where a clock word right after a reading ends ("mediodía 6| uur"), or `end`.
+
+    The number before it was written as an hour: the hour check must see it whole.
+    """
+    found = _CLOCK_WORD_AFTER.match(folded(text), end)
+    return end if found is None else found.end()
 
 
 _TWELVE = re.compile(r"(?<![\d:.])12(?![\d]|\s*[ap]\.?\s?m\b|[:.h]\d)")

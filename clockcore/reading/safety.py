@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from clockcore import cues
 from clockcore.grammar import ZONE_KINDS, scan_text
 from clockcore.parse_result import ParseResult
-from clockcore.reading import leftover
+from clockcore.reading import leftover, typos
 from clockcore.zones import zone_from_label
 
 __all__ = ["YEAR_OR_CLOCK_QUESTION", "Reader", "clock_not_year", "nothing_left", "open_range"]
@@ -78,6 +78,8 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
         if token.kind in ZONE_KINDS:  # a zone is not a time: clockcore reads it itself
             chars[token.start : token.end] = " " * (token.end - token.start)
     scanned = "".join(chars)
+    if found.start_instant == found.end_instant and leftover.counted_after(scanned, span):
+        return ParseResult(kind="invalid", reason="a count, not a time", matched_text="")
     local = found.start_instant.astimezone(zone_from_label(found.zone or "UTC"))
     if (left := leftover.left_beside(scanned, span)) is not None:
         question = leftover.LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
@@ -103,11 +105,15 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
     elif found.start_instant == found.end_instant and leftover.twelve_beside_part(text, span):
         question = leftover.TWELVE_QUESTION.format(text=found.matched_text)
     elif found.start_instant == found.end_instant and (
-        other := leftover.hour_not_as_written(scanned, span, local.hour)
+        other := leftover.hour_not_as_written(
+            scanned, (span[0], leftover.clock_word_after(scanned, span[1])), local.hour
+        )
     ):
         question = leftover.HOUR_QUESTION.format(written=other, read=f"{local:%H:%M}")
     elif (unclear := leftover.unclear_approximation(scanned)) is not None:
         question = leftover.APPROXIMATE_QUESTION.format(part=unclear)
+    elif (typo := typos.misspelt_day(scanned, span)) is not None:
+        question = typos.TYPO_QUESTION.format(read=found.matched_text, word=typo[0], guess=typo[1])
     else:
         return found
     return replace(

@@ -159,7 +159,7 @@ async def test_remind_me_again_tonight(world: World) -> None:
     await world.say("remind me in 5 minutes to water the plants")
     await world.wait(timedelta(minutes=5))
     answer = await world.say("remind me again tonight")
-    assert "until Wednesday 10 Jun, 18:00" in answer
+    assert "until Wednesday 10 Jun, 20:00" in answer  # "tonight" is 20:00 (docs/time-rules.md)
     assert [what for what, _ in await _jobs(world)] == ["r:water the plants"]
 
 

@@ -37,16 +37,17 @@ def test_bare_hours_read_as_waking_hours(text: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "start", "end"),
+    ("text", "start"),
     [
-        ("tomorrow morning", "2026-03-08T06:00:00+00:00", "2026-03-08T12:00:00+00:00"),
-        ("tonight", "2026-03-07T18:00:00+00:00", "2026-03-08T00:00:00+00:00"),
-        ("friday evening", "2026-03-13T18:00:00+00:00", "2026-03-14T00:00:00+00:00"),
+        ("tomorrow morning", "2026-03-08T09:00:00+00:00"),
+        ("tonight", "2026-03-07T20:00:00+00:00"),
+        ("friday evening", "2026-03-13T19:00:00+00:00"),
     ],
 )
-def test_periods_are_spans(text: str, start: str, end: str) -> None:
+def test_periods_are_their_documented_hour(text: str, start: str) -> None:
+    # docs/time-rules.md, "Parts of the day": a reminder fires at the hour, not the span's edge.
     parsed = parse_anchored_time(text, "UTC", REFERENCE).to_dict()
-    assert (parsed["start_instant"], parsed["end_instant"]) == (start, end)
+    assert (parsed["start_instant"], parsed["end_instant"]) == (start, start)
 
 
 @pytest.mark.parametrize(

@@ -16,20 +16,25 @@ __all__ = ["LANGUAGES", "TABLES", "table", "tables"]
 LANGUAGES = ("en", "es", "de", "fr", "pt", "it", "nl")
 
 TABLES = (
+    "AFTERNOON_WORDS",
     "APPROXIMATIONS",
     "CLOCK_WORDS",
     "DAY_ARTICLES",
     "DAY_WORDS",
+    "EVENING_WORDS",
     "HOLIDAYS",
     "HOUR_WORDS",
     "LOOSE",
     "MONTHS",
+    "MORNING_WORDS",
     "NEXT_WORDS",
+    "NIGHT_WORDS",
     "PARTS_OF_DAY",
     "RANGE_WORDS",
     "START_WORDS",
     "THIS_WORDS",
     "TIME_PREPOSITIONS",
+    "TONIGHT_WORDS",
     "WEEKDAYS",
     "WEEK_WORDS",
 )

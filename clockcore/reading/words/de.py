@@ -34,3 +34,8 @@ HOLIDAYS = ("christmas_eve=heiligabend", "christmas_eve=heiligen abend",
             "all_saints=allerheiligen", "labour_day=tag der arbeit", "halloween=halloween",
             "valentines_day=valentinstag", "mothers_day=muttertag",
             "fathers_day=vatertag")  # fmt: skip
+MORNING_WORDS = ("früh", "morgens", "vormittag", "vormittags", "am morgen", "heute morgen")
+AFTERNOON_WORDS = ("nachmittag", "nachmittags")
+EVENING_WORDS = ("abend", "abends")
+TONIGHT_WORDS = ("heute abend", "heute nacht")
+NIGHT_WORDS = ("nacht", "nachts")

@@ -57,3 +57,13 @@ HOLIDAYS = ("christmas_eve=christmas eve", "christmas=christmas day", "christmas
             "mlk_day=martin luther king day", "presidents_day=presidents day",
             "presidents_day=presidents' day", "veterans_day=veterans day",
             "columbus_day=columbus day")  # fmt: skip
+MORNING_WORDS = ("morning",)
+"""A part of the day read as the morning hour when no clock time is written (docs/time-rules.md)."""
+AFTERNOON_WORDS = ("afternoon",)
+"""Afternoon words: the afternoon hour."""
+EVENING_WORDS = ("evening",)
+"""Evening words: the evening hour."""
+TONIGHT_WORDS = ("tonight",)
+"""This day's evening ("tonight"): the tonight hour, never a time already past."""
+NIGHT_WORDS = ("night",)
+"""Night words: the night hour."""

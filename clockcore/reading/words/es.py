@@ -31,3 +31,8 @@ HOLIDAYS = ("christmas_eve=nochebuena", "christmas=día de navidad", "christmas=
             "labour_day=día del trabajo", "labour_day=día del trabajador", "halloween=halloween",
             "valentines_day=san valentín", "mothers_day=día de la madre",
             "fathers_day=día del padre")  # fmt: skip
+MORNING_WORDS = ("la mañana", "esta mañana")
+AFTERNOON_WORDS = ("tarde",)
+EVENING_WORDS = ("noche",)
+TONIGHT_WORDS = ("esta noche",)
+NIGHT_WORDS = ()

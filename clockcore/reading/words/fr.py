@@ -27,3 +27,8 @@ HOLIDAYS = ("christmas_eve=réveillon de noël", "christmas_eve=veille de noël"
             "assumption=assomption", "all_saints=toussaint", "labour_day=fête du travail",
             "halloween=halloween", "valentines_day=saint-valentin", "mothers_day=fête des mères",
             "fathers_day=fête des pères")  # fmt: skip
+MORNING_WORDS = ("matin", "matinée")
+AFTERNOON_WORDS = ("après-midi",)
+EVENING_WORDS = ("soir", "soirée")
+TONIGHT_WORDS = ("ce soir", "cette nuit")
+NIGHT_WORDS = ("nuit",)

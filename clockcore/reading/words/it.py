@@ -30,3 +30,8 @@ HOLIDAYS = ("christmas_eve=vigilia di natale", "christmas=natale", "boxing_day=s
             "all_saints=ognissanti", "all_saints=tutti i santi", "labour_day=festa dei lavoratori",
             "labour_day=festa del lavoro", "halloween=halloween", "valentines_day=san valentino",
             "mothers_day=festa della mamma", "fathers_day=festa del papà")  # fmt: skip
+MORNING_WORDS = ("mattina", "mattino", "stamattina", "stamani", "domattina")
+AFTERNOON_WORDS = ("pomeriggio",)
+EVENING_WORDS = ("sera", "serata")
+TONIGHT_WORDS = ("stasera", "questa sera", "stanotte")
+NIGHT_WORDS = ("notte",)

@@ -32,3 +32,8 @@ HOLIDAYS = ("christmas_eve=kerstavond", "christmas=eerste kerstdag", "christmas=
             "all_saints=allerheiligen", "kings_day=koningsdag", "halloween=halloween",
             "valentines_day=valentijnsdag", "mothers_day=moederdag",
             "fathers_day=vaderdag")  # fmt: skip
+MORNING_WORDS = ("ochtend", "morgens", "vanochtend", "vanmorgen")
+AFTERNOON_WORDS = ("middag", "middags", "vanmiddag")
+EVENING_WORDS = ("avond", "avonds")
+TONIGHT_WORDS = ("vanavond", "vannacht")
+NIGHT_WORDS = ("nacht", "nachts")

@@ -34,3 +34,8 @@ HOLIDAYS = ("christmas_eve=véspera de natal", "christmas_eve=consoada", "christ
             "labour_day=dia do trabalhador", "halloween=halloween",
             "valentines_day=dia dos namorados", "mothers_day=dia das mães",
             "fathers_day=dia dos pais")  # fmt: skip
+MORNING_WORDS = ("manhã",)
+AFTERNOON_WORDS = ("tarde",)
+EVENING_WORDS = ("noite",)
+TONIGHT_WORDS = ("hoje à noite", "esta noite", "hoje de noite", "logo à noite")
+NIGHT_WORDS = ()

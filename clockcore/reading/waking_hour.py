@@ -1,0 +1,102 @@
+"""A bare hour is the waking hour people mean, in every language (docs/time-rules.md).
+
+English has read "at 5" as 17:00 and "at 9" as 09:00 since the start
+(`clockcore.grammar_values._clock`): 7–11 in the morning, 12 at noon, 1–6 in
+the afternoon or evening. Duckling reads "a las 5", "um halb drei", "om 9" as
+the next such hour on either half of the day, so the same words meant 05:00
+at one in the night and 17:00 at ten in the morning. `waking_hour` gives a
+Duckling reading of a bare hour the English rule: the hour as the rule reads
+it, on the day the words name, or its next occurrence when they name none.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, timedelta
+
+from clockcore.anchoring import localize, point
+from clockcore.parse_result import ParseResult
+from clockcore.reading.leftover import folded, phrases
+from clockcore.reading.words import table
+from clockcore.zones import zone_from_label
+from clockcore.zonetext import Anchor
+
+__all__ = ["waking_hour"]
+
+_PREPOSITIONS = "|".join(
+    re.escape(w).replace(r"\ ", r"\s+")
+    for w in sorted({folded(w) for w in table("TIME_PREPOSITIONS")}, key=len, reverse=True)
+)
+_HOUR_WORDS = "|".join(sorted({folded(w) for w in table("HOUR_WORDS")}, key=len, reverse=True))
+_CLOCK_WORDS = "|".join(
+    re.escape(w) for w in sorted({folded(w) for w in table("CLOCK_WORDS")}, key=len, reverse=True)
+)
+_GERMAN_AM_BEFORE = "|".join(
+    sorted({folded(w) for w in (*table("WEEKDAYS"), *table("MONTHS"))}, key=len, reverse=True)
+)
+# am/pm after a number; German "am" before a day ("um 5 am Freitag", "am 3.4.") is no "am".
+_AMPM = rf"(?:p\.?\s?m\b|a\.?\s?m\b(?!\s+(?:\d|wochenende|{_GERMAN_AM_BEFORE}))|[ap]\b)"
+# Being woken is in the morning: "wake me at 6", "weck mich um 6", "svegliami alle 6".
+_WAKE = re.compile(
+    r"(?<![^\W_])(?:wake|waken|woken|weck|aufwecken|despiert|despertar|reveill|acord|desperta|"
+    r"svegli|wek)[^\W\d_]*"
+)
+# A time word, up to three words (the "halb", "Viertel vor", "las" of it), then the first number.
+_BARE = re.compile(
+    rf"(?<![^\W_])(?:{_PREPOSITIONS})(?![^\W\d_])\s*(?:[^\W\d_]+\s+){{0,3}}?"
+    rf"(?:(?P<digits>\d{{1,2}})(?![\d:.,/]|\s*h|\s*{_AMPM}"
+    rf"|\s*(?:{_CLOCK_WORDS})(?![^\W\d_]))|(?P<word>{_HOUR_WORDS})(?![^\W\d_]))"
+)
+# Words that settle the half of the day or the hour: then the reading stands as it is.
+_SETTLED = phrases(
+    "PARTS_OF_DAY", "MORNING_WORDS", "AFTERNOON_WORDS", "EVENING_WORDS", "TONIGHT_WORDS",
+    "NIGHT_WORDS",
+)  # fmt: skip
+_SETTLED_TOO = re.compile(
+    rf"\d\s*{_AMPM}|"
+    r"(?<![^\W_])(?:noon|midnight|mittag|mitternacht|midi|minuit|"
+    r"mediodia|medianoche|meio-dia|meia-noite|mezzogiorno|mezzanotte|middernacht|stasera|"
+    r"stamattina|stanotte|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|tonight)(?![^\W\d_])"
+    r"|(?<=[^\W\d_])(?<!uber)(?:abend|avond|morgen|middag|nacht|ochtend|mittag)(?![^\W\d_])"
+)
+
+
+def waking_hour(text: str, found: ParseResult, reference: datetime, *, dated: bool) -> ParseResult:
+    """A Duckling reading of a bare hour ("a las 5", "um halb drei") at its waking hour.
+
+    `dated`: the reading's words name a day ("mañana", "Freitag", "3.4."), which is kept;
+    otherwise the hour is its next occurrence, as "at 9" is in English.
+    """
+    if found.start_instant is None or found.needs_clarification:
+        return found
+    woken = _WAKE.search(folded(text)) is not None  # "wake me at 6": the morning
+    if found.reader != "duckling" and not woken:
+        return found  # clockcore's grammar reads bare hours by this rule itself
+    if found.span is None or found.end_instant != found.start_instant or found.kind != "absolute":
+        return found
+    if not found.zone or found.zone_source is None:
+        return found
+    start, end = found.span
+    low = folded(text)
+    bare = _BARE.search(low, start, end)
+    if bare is None or _SETTLED.search(low, start, end) or _SETTLED_TOO.search(low, start, end):
+        return found
+    if bare.group("digits") and not 1 <= int(bare.group("digits")) <= 12:
+        return found
+    tz = zone_from_label(found.zone)
+    local = found.start_instant.astimezone(tz)
+    written = local.hour % 12 or 12
+    hour = written if woken and written < 12 else written + 12 if written <= 6 else written
+    if hour == local.hour:
+        return found
+    wall = datetime.combine(local.date(), time(hour, local.minute))
+    if not dated:
+        wall = datetime.combine(reference.astimezone(tz).date(), wall.time())
+        instant, _ = localize(wall, tz)
+        if instant is not None and instant <= reference:
+            wall += timedelta(days=1)
+    base: dict[str, object] = {
+        "matched_text": found.matched_text, "span": found.span, "zone": found.zone,
+        "zone_source": found.zone_source, "reader": found.reader,
+    }  # fmt: skip
+    return point(wall, tz, Anchor(tz, found.zone, found.zone_source), base, found.kind)
