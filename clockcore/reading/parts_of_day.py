@@ -40,6 +40,7 @@ PASSED_QUESTION = (
 )
 
 _LONGEST_PART = timedelta(hours=18)
+_DAWN = 5
 # Compound words end with the part: "Freitagabend", "morgenochtend", "zondagavond".
 _SUFFIXES = ("abend", "avond", "ochtend", "middag", "nachmittag", "morgen", "nacht")
 
@@ -107,6 +108,15 @@ def one_hour(
         return found
     tz = zone_from_label(found.zone)
     first = found.start_instant.astimezone(tz)
+    if part in ("night", "tonight") and first.hour < _DAWN:  # "stanotte" 00:00–04:00
+        if found.end_instant <= reference:  # "heute Nacht" said at 10:00 read as last night
+            now = reference.astimezone(tz)
+            return replace(
+                found, start_instant=None, end_instant=None, needs_clarification=True,
+                clarification_question=PASSED_QUESTION.format(
+                    now=f"{now:%H:%M}", words=found.matched_text),
+            )  # fmt: skip
+        return found
     # "tonight" is today's, whatever span a reader gave it ("stanotte": 00:00–04:00 tomorrow)
     today = reference.astimezone(tz).date()
     day = today if part == "tonight" else first.date()

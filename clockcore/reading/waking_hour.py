@@ -53,7 +53,7 @@ _SETTLED = phrases(
     "NIGHT_WORDS",
 )  # fmt: skip
 _SETTLED_TOO = re.compile(
-    rf"\d\s*{_AMPM}|"
+    rf"(?:\d|(?<![^\W_])(?:{_HOUR_WORDS}))\s*{_AMPM}|"
     r"(?<![^\W_])(?:noon|midnight|mittag|mitternacht|midi|minuit|"
     r"mediodia|medianoche|meio-dia|meia-noite|mezzogiorno|mezzanotte|middernacht|stasera|"
     r"stamattina|stanotte|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|tonight)(?![^\W\d_])"

@@ -31,7 +31,7 @@ def _local(found: datetime | None) -> str | None:
 # Said on Thursday 26 November at 10:00: "tomorrow" is 27 November.
 TOMORROW = {
     "en": ("tomorrow morning", "tomorrow afternoon", "tomorrow evening", "tomorrow night"),
-    "de": ("morgen früh", "morgen Nachmittag", "morgen Abend", "morgen Nacht"),
+    "de": ("morgen früh", "morgen Nachmittag", "morgen Abend", None),
     "es": ("mañana por la mañana", "mañana por la tarde", "mañana por la noche", None),
     "fr": ("demain matin", "demain après-midi", "demain soir", None),
     "pt": ("amanhã de manhã", "amanhã à tarde", "amanhã à noite", None),
