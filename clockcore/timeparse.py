@@ -44,7 +44,7 @@ from clockcore.grammar import (
 from clockcore.grammar_values import combine
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
-from clockcore.reading import holiday_days, leftover, number_order, parts_of_day, safety
+from clockcore.reading import day_words, holiday_days, leftover, number_order, parts_of_day, safety
 from clockcore.reading.waking_hour import waking_hour
 from clockcore.reading.which_week import which_week
 from clockcore.second_reader import (
@@ -129,7 +129,9 @@ def _parse_whole(
     found = found or read_at(text, reference)
     found = which_week(text, found, reference, languages)
     if found.span is not None:
-        found = waking_hour(text, found, reference, dated=_dated(text, *found.span, languages))
+        found = waking_hour(
+            text, found, reference, dated=day_words.dated(text, *found.span, languages)
+        )
     found = parts_of_day.one_hour(text, found, reference, window)
     return safety.nothing_left(text, found)
 
@@ -142,50 +144,11 @@ def _reading(
         text, found, reference, lambda again: _parse(again, caller, reference, languages)
     )
     found = _weekday_agrees(text, found, caller, reference, languages)
-    found = _day_word_agrees(text, found, reference)
+    found = day_words.day_word_agrees(text, found, reference)
     found, settled = _modified(text, found, reference, languages)
     if not settled:
         found = _read_whole(text, found, languages)
     return _weak_cue_asks(text, found, languages)
-
-
-def _day_word_agrees(text: str, found: ParseResult, reference: datetime) -> ParseResult:
-    """A day word in the reading ("mañana", "morgen", "demain") names its day.
-
-    Duckling reads "a las 9:50 mañana" and "om 9:50 morgen" as today (mañana
-    and morgen are also "morning"): a time of day moves to the day the word
-    names; anything else that disagrees is a question.
-    """
-    if found.start_instant is None or found.needs_clarification or found.span is None:
-        return found
-    offset = weekdays.named_day_offset(text, *found.span)
-    if offset is None or not found.zone or found.zone_source is None:
-        return found
-    tz = zone_from_label(found.zone)
-    day = reference.astimezone(tz).date() + timedelta(days=offset)
-    local = found.start_instant.astimezone(tz)
-    if local.date() == day:
-        return found
-    if (
-        found.end_instant is not None
-        and found.end_instant != found.start_instant
-        and offset != 0
-        and parts_of_day.part_named(text, found.span) is not None
-    ):  # "mañana por la mañana" read as this morning: the part of the day the word names
-        moved = datetime.combine(day, local.time()) - local.replace(tzinfo=None)
-        return replace(
-            found, start_instant=found.start_instant + moved, end_instant=found.end_instant + moved
-        )
-    if found.start_instant != found.end_instant or offset == 0:
-        return replace(
-            found, start_instant=None, end_instant=None, needs_clarification=True,
-            clarification_question=f"Which day do you mean by {found.matched_text!r}?",
-        )  # fmt: skip
-    base = {k: getattr(found, k) for k in ("matched_text", "span", "zone", "zone_source", "reader")}
-    anchor = Anchor(tz, found.zone, found.zone_source)
-    return point(
-        datetime.combine(day, local.time().replace(tzinfo=None)), tz, anchor, base, found.kind
-    )
 
 
 def _modified(
@@ -206,7 +169,7 @@ def _modified(
     start, end = found.span
     local = found.start_instant.astimezone(tz)
     compound = modifiers.compound_day_before(text, start)
-    dated = _dated(text, start, end, languages)
+    dated = day_words.dated(text, start, end, languages)
     if found.start_instant == found.end_instant and compound and not dated:
         return _compound_day(text, found, compound, anchor, reference), True
     if found.start_instant == found.end_instant and (
@@ -271,15 +234,6 @@ def _compound_day(
 
 
 _HOUR_13_TO_23 = re.compile(r"(?<!\d)(?:1[3-9]|2[0-3])(?:[:.h]\d{2}|\s*(?:uhr|uur|h)\b)", re.I)
-
-
-def _dated(text: str, start: int, end: int, languages: tuple[str, ...]) -> bool:
-    """Whether `text[start:end]` names a day: a day word, a weekday or a date."""
-    return (
-        weekdays.named_day_offset(text, start, end) is not None
-        or bool(weekdays.named_weekdays(text, start, end, languages))
-        or weekdays.names_a_date(text[start:end])
-    )
 
 
 def _read_whole(text: str, found: ParseResult, languages: tuple[str, ...]) -> ParseResult:

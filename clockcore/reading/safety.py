@@ -22,6 +22,22 @@ from clockcore.zones import zone_from_label
 
 __all__ = ["YEAR_OR_CLOCK_QUESTION", "Reader", "clock_not_year", "nothing_left", "open_range"]
 
+LEFTOVER_QUESTION = (
+    "I read {read!r} as the time, but the message also says {left!r}, so I'd rather ask: "
+    "which time do you mean exactly?"
+)
+
+HOUR_QUESTION = (
+    "{written!r} reads as {read} here, not as written: which time do you mean? "
+    "Write it as, say, '09:30' or '21:30'."
+)
+DAY_QUESTION = "{text!r} reads as {read}, not the day {day} written there: which date do you mean?"
+TWELVE_QUESTION = "{text!r}: do you mean 12:00 noon or 00:00 midnight?"
+APPROXIMATE_QUESTION = (
+    "{part!r} could be in the morning or in the evening: which do you mean? "
+    "Write it as, say, '6am' or '18:00'."
+)
+
 Reader = Callable[[str], ParseResult]
 """Reads a text (the same length as the message) as `parse_anchored_time` would."""
 
@@ -82,19 +98,19 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
         return ParseResult(kind="invalid", reason="a count, not a time", matched_text="")
     local = found.start_instant.astimezone(zone_from_label(found.zone or "UTC"))
     if (left := leftover.left_beside(scanned, span)) is not None:
-        question = leftover.LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
+        question = LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
     elif (
         found.end_instant is not None
         and found.end_instant - found.start_instant >= _MOST_OF_A_DAY
         and (dropped := leftover.time_in_a_day(scanned, span)) is not None
     ):
-        question = leftover.LEFTOVER_QUESTION.format(read=found.matched_text, left=dropped)
+        question = LEFTOVER_QUESTION.format(read=found.matched_text, left=dropped)
     elif (
         found.end_instant is not None
         and found.end_instant - found.start_instant <= _MOST_OF_A_DAY + _HOUR
         and (written := leftover.day_not_as_written(scanned, span, local.day)) is not None
     ):
-        question = leftover.DAY_QUESTION.format(text=written, read=f"{local:%Y-%m-%d %H:%M}",
+        question = DAY_QUESTION.format(text=written, read=f"{local:%Y-%m-%d %H:%M}",
                                                 day=re.sub(r"\D", "", written))  # fmt: skip
     elif (
         found.end_instant is not None
@@ -102,16 +118,20 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
         and (edge := leftover.part_edge(scanned, span))
     ):
         question = f"Which time do you mean by {edge!r}?"
+    elif found.start_instant == found.end_instant and (
+        noon := leftover.number_after_noon(scanned, span)
+    ):
+        question = f"Which time do you mean by {noon!r}?"
     elif found.start_instant == found.end_instant and leftover.twelve_beside_part(text, span):
-        question = leftover.TWELVE_QUESTION.format(text=found.matched_text)
+        question = TWELVE_QUESTION.format(text=found.matched_text)
     elif found.start_instant == found.end_instant and (
         other := leftover.hour_not_as_written(
             scanned, (span[0], leftover.clock_word_after(scanned, span[1])), local.hour
         )
     ):
-        question = leftover.HOUR_QUESTION.format(written=other, read=f"{local:%H:%M}")
+        question = HOUR_QUESTION.format(written=other, read=f"{local:%H:%M}")
     elif (unclear := leftover.unclear_approximation(scanned)) is not None:
-        question = leftover.APPROXIMATE_QUESTION.format(part=unclear)
+        question = APPROXIMATE_QUESTION.format(part=unclear)
     elif (typo := typos.misspelt_day(scanned, span)) is not None:
         question = typos.TYPO_QUESTION.format(read=found.matched_text, word=typo[0], guess=typo[1])
     else:

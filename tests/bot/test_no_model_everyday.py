@@ -302,7 +302,7 @@ TABLE: dict[str, list[Row]] = {
         R("todos os dias às 8h lembra-me de tomar as vitaminas", repeats="tomar as vitaminas"),
         R("quais são os meus lembretes?", said=("ligar para o banco", "tirar a pizza"),
           unsaid=_NOT_EN),
-        R("mostra os meus lembretes", said=("renovar o passaporte", "(repete-se)"), unsaid=(" next ",)),
+        R("mostra os meus lembretes", said=("renovar o passaporte", "(toda segunda-feira às 09:00)"), unsaid=(" next ",)),
         R("o que vem por aí?", said=("pagar a renda", "dentista")),
         R("próximos lembretes", said=("ligar para o banco",)),
         R("que horas são em Tóquio?", said=("23:00",), unsaid=_NOT_EN),

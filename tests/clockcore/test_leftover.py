@@ -223,3 +223,12 @@ def test_the_issues_sentences_are_read_as_meant_or_asked(
     assert found.start_instant is not None
     local = found.start_instant.astimezone(ZoneInfo(ZONE))
     assert f"{local:%Y-%m-%d %H:%M}" == meant
+
+
+@pytest.mark.parametrize(
+    ("text", "language"), [("a mezzogiorno 1", "it"), ("à midi 30", "fr"), ("at noon 5", "en")]
+)
+def test_a_bare_number_after_noon_is_no_minute(text: str, language: str) -> None:
+    # Duckling read "a mezzogiorno 1" as 12:01 (found by the mutation property above).
+    read = parse_anchored_time(text, ZONE, REFERENCE, language=language)
+    assert read.needs_clarification and read.start_instant is None, read

@@ -1,0 +1,68 @@
+"""The day a reading's day word names ("mañana", "morgen", "demain"), and whether a span is dated.
+
+A check stage of the reader (`clockcore.timeparse`): Duckling reads "a las 9:50
+mañana" as today, since "mañana" and "morgen" are also "morning"; the day word
+decides the day, and anything else that disagrees is a question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from clockcore import weekdays
+from clockcore.anchoring import point
+from clockcore.parse_result import ParseResult
+from clockcore.reading import parts_of_day
+from clockcore.zones import zone_from_label
+from clockcore.zonetext import Anchor
+
+__all__ = ["dated", "day_word_agrees"]
+
+
+def day_word_agrees(text: str, found: ParseResult, reference: datetime) -> ParseResult:
+    """A day word in the reading ("mañana", "morgen", "demain") names its day.
+
+    Duckling reads "a las 9:50 mañana" and "om 9:50 morgen" as today (mañana
+    and morgen are also "morning"): a time of day moves to the day the word
+    names; anything else that disagrees is a question.
+    """
+    if found.start_instant is None or found.needs_clarification or found.span is None:
+        return found
+    offset = weekdays.named_day_offset(text, *found.span)
+    if offset is None or not found.zone or found.zone_source is None:
+        return found
+    tz = zone_from_label(found.zone)
+    day = reference.astimezone(tz).date() + timedelta(days=offset)
+    local = found.start_instant.astimezone(tz)
+    if local.date() == day:
+        return found
+    if (
+        found.end_instant is not None
+        and found.end_instant != found.start_instant
+        and offset != 0
+        and parts_of_day.part_named(text, found.span) is not None
+    ):  # "mañana por la mañana" read as this morning: the part of the day the word names
+        moved = datetime.combine(day, local.time()) - local.replace(tzinfo=None)
+        return replace(
+            found, start_instant=found.start_instant + moved, end_instant=found.end_instant + moved
+        )
+    if found.start_instant != found.end_instant or offset == 0:
+        return replace(
+            found, start_instant=None, end_instant=None, needs_clarification=True,
+            clarification_question=f"Which day do you mean by {found.matched_text!r}?",
+        )  # fmt: skip
+    base = {k: getattr(found, k) for k in ("matched_text", "span", "zone", "zone_source", "reader")}
+    anchor = Anchor(tz, found.zone, found.zone_source)
+    return point(
+        datetime.combine(day, local.time().replace(tzinfo=None)), tz, anchor, base, found.kind
+    )
+
+
+def dated(text: str, start: int, end: int, languages: tuple[str, ...]) -> bool:
+    """Whether `text[start:end]` names a day: a day word, a weekday or a date."""
+    return (
+        weekdays.named_day_offset(text, start, end) is not None
+        or bool(weekdays.named_weekdays(text, start, end, languages))
+        or weekdays.names_a_date(text[start:end])
+    )
