@@ -323,7 +323,7 @@ async def test_a_turn_out_of_rounds_asks_the_question_its_last_refusal_left(
     server.script(*[Reply.calls(ScriptedToolCall("current_time", "{}"))] * 6)
     ref = _ref(clock, "¿qué hora es ahora mismo?", "m3")
     output = await agent.answer(await wrapper.receive(ref), [], ref)
-    assert output.reply == STUCK.es  # what clockbot says itself, in their language
+    assert output.reply == STUCK.in_("es")  # what clockbot says itself, in their language
 
 
 async def test_a_refused_call_then_another_call_goes_on(
