@@ -112,7 +112,7 @@ _ALL = re.compile(
 )
 """What "cancel" names to cancel every reminder: "all my reminders", "alle meine Erinnerungen"."""
 _YES = re.compile(
-    r"^\s*(?:yes|yep|yeah|sure|ok(?:ay)?|go ahead|s[ií]|ja|oui|sim)\s*[.!]*\s*$", re.I
+    r"^\s*(?:yes|yep|yeah|sure|ok(?:ay)?|go ahead|s[iíì]|ja|oui|sim)\s*[.!]*\s*$", re.I
 )
 _PAUSE_ONE = re.compile(
     r"^\s*pause\s+(?P<id>[rs]\d+)\b\s*(?:(?:until|till|til|through)\s+(?P<until>.+?))?[\s.!]*$",
@@ -182,7 +182,8 @@ class RulesProvider:
             return follow or _say((_zone_said(messages) + done).strip())
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
-            return _say(f"Reminder: {due['what'].strip()}")
+            what = due["what"].strip()
+            return _say(said.REMINDER_DUE.in_(_language_of(what), what=what))
         pending = _pending(messages)
         if pending.kind == "cancel_all":  # its question was "cancel them all?"
             if _YES.match(text):
@@ -299,7 +300,7 @@ class RulesProvider:
             return self._call("pause_reminders", id=one["id"], resume=True)
         if pause := _PAUSE.match(text) or _table_match(words.PAUSE, text):
             if pause["until"] is None:
-                return _say("Until when? For example: 'pause my reminders until Monday'.")
+                return _say(said.PAUSE_UNTIL.in_(_language_of(text)))
             return self._call("pause_reminders", until=pause["until"].strip())
         if _RESUME.match(text) or words.first(words.RESUME, text):
             return self._call("pause_reminders", resume=True)
@@ -317,7 +318,7 @@ class RulesProvider:
                 return _say(ask_start if start is None else ask_end)
             return self._call("set_contact_window", start=start, end=end)
         if _DONE.match(text):
-            return _say("Good, marked done.")
+            return _say(said.MARKED_DONE.in_(_language_of(text)))
         if cancel := _cancel(text):
             what = cancel["what"].strip()
             if not what or _THIS_ONE.match(what):
@@ -375,10 +376,7 @@ class RulesProvider:
             hits = [r for r in listed if _same_clock(r.get("next"), source)]
         hits = [r for r in hits if str(r.get("id", "")).startswith("r")]
         if len(hits) != 1:
-            return _say(
-                f"I can't tell which one-shot reminder {what!r} is; 'what are my reminders' "
-                "lists them (a repeating one is changed by cancelling it and setting it anew)."
-            )
+            return _say(said.WHICH_ONE_SHOT.in_(language, what=what))
         return self._move_one(hits[0], to, source)
 
     def _move_one(
@@ -590,8 +588,8 @@ def _coming_up(block: str, language: str | None) -> str:
         at = datetime.fromisoformat(due["at"]).replace(tzinfo=zone)
         lines.append(f"- {what}: {say_when(at, zone, now=now, language=language)}")
     if not lines:
-        return "Nothing is due in the next 7 days."
-    return "Coming up:\n" + "\n".join(lines)
+        return said.NOTHING_DUE.in_(language)
+    return said.COMING_UP.in_(language) + "\n" + "\n".join(lines)
 
 
 def _directive_reply(directives: object, block: str) -> str:
@@ -641,8 +639,7 @@ def _after_tool(
     if result.name == "remind" and data.get("repeats"):
         nexts = "; ".join(data.get("said") or [_readable(at) for at in data.get("next", [])])
         short = short_reminder_id(str(data["id"]))
-        # English still: tests/bot/test_rules_agent.py holds its words in every language.
-        return said.REPEAT_SET.in_("en", text=data["text"], next=nexts, id=short)
+        return said.REPEAT_SET.in_(language, text=data["text"], next=nexts, id=short)
     if result.name == "remind":
         when = data.get("said") or _readable(data["at"])
         if language != "en" and clock is not None:
@@ -662,20 +659,20 @@ def _after_tool(
     if result.name == "cancel_reminder":
         return said.CANCELED.in_(language, id=short_reminder_id(str(data["id"])))
     if result.name == "set_contact_window":
-        return (
-            f"Your contact hours are now {data['contact_window']} ({data['zone']}). Outside "
-            "them, anything I would send waits for a decision, not for the clock."
-        )
+        return said.CONTACT_HOURS.in_(language, window=data["contact_window"], zone=data["zone"])
     if result.name == "pause_reminders":
         if data.get("resumed"):
             return said.RESUMED.in_(language)
         until = data.get("until") and _when_said(data, "until", language)
         if not until:
             return said.PAUSED_OPEN.in_(language)
-        held = "".join(f"\n- {h['text']}, due {h['was']}" for h in data.get("held") or [])
+        held = [
+            said.HELD_ONE.in_(language, text=h["text"], was=h["was"])
+            for h in data.get("held") or []
+        ]
         paused = said.PAUSED.in_(language, until=until)
-        return paused + (f" These come then instead:{held}" if held else "")
-    return "Done."
+        return paused + (f" {said.HELD.in_(language)}\n" + "\n".join(held) if held else "")
+    return said.DONE.in_(language)
 
 
 def _listing(reminders: list[dict[str, object]], language: str = "en") -> str:
@@ -978,11 +975,7 @@ def _matching(
         hits = [
             r for r in listed if r.get("id") and typed in (r["id"], short_reminder_id(str(r["id"])))
         ]
-        return (
-            hits[0]
-            if len(hits) == 1
-            else f"I can't find a reminder {what.strip()!r} still to come."
-        )
+        return hits[0] if len(hits) == 1 else said.NO_SUCH_ID.in_(language, id=what.strip())
     words = _words(what)
     hits = [r for r in listed if r.get("id") and all(w in str(r["text"]).casefold() for w in words)]
     if len(hits) == 1:
@@ -990,8 +983,7 @@ def _matching(
     if not hits:
         return said.NOT_FOUND.in_(language, what=what.strip())
     names = "; ".join(f"{short_reminder_id(str(r['id']))}: {r['text']}" for r in hits)
-    example = f"cancel {short_reminder_id(str(hits[0]['id']))}"
-    return f"Several reminders match: {names}. Which one? Say its id, e.g. {example!r}."
+    return said.SEVERAL_MATCH.in_(language, names=names, id=short_reminder_id(str(hits[0]["id"])))
 
 
 def _same_clock(iso: object, clock: re.Match[str]) -> bool:

@@ -14,31 +14,43 @@ __all__ = [
     "CANCELED",
     "CANCELED_ALL",
     "CANCEL_ALL_ASK",
+    "COMING_UP",
+    "CONTACT_HOURS",
     "DIFFERENCE_AHEAD",
     "DIFFERENCE_NONE",
+    "DONE",
+    "HELD",
+    "HELD_ONE",
     "HOW_LONG",
     "LISTED_NEXT",
     "LISTED_PAUSED",
     "LISTING",
+    "MARKED_DONE",
     "MORNING_OR_EVENING",
     "MOVED",
     "NEEDS_LLM",
     "NOTHING_CANCELED",
+    "NOTHING_DUE",
     "NOTHING_ERASED",
     "NOT_FOUND",
     "NO_PLACE",
     "NO_REMINDERS",
+    "NO_SUCH_ID",
     "PAUSED",
     "PAUSED_OPEN",
+    "PAUSE_UNTIL",
     "PLACE_UNSURE",
+    "REMINDER_DUE",
     "REMIND_SET",
     "REPEAT_SET",
     "RESUMED",
+    "SEVERAL_MATCH",
     "SNOOZED",
     "THREAD_ZONE_SET",
     "TIME_IN",
     "WHEN_ASK",
     "WHEN_UNREAD",
+    "WHICH_ONE_SHOT",
     "ZONE_ASKED",
     "ZONE_SET",
 ]
@@ -92,3 +104,23 @@ THREAD_ZONE_SET = Said(
 PLACE_UNSURE = Said(
     "Do you mean {town} ({zone})? Say 'yes', or name a bigger city or an IANA zone."
 )
+
+# The frames and questions of the rules agent, once said in English alone (issue 61).
+COMING_UP = Said("Coming up:")
+NOTHING_DUE = Said("Nothing is due in the next 7 days.")
+HELD = Said("These come then instead:")
+HELD_ONE = Said("- {text}, due {was}")
+PAUSE_UNTIL = Said("Until when? For example: 'pause my reminders until Monday'.")
+SEVERAL_MATCH = Said("Several reminders match: {names}. Which one? Say its id, e.g. 'cancel {id}'.")
+NO_SUCH_ID = Said("I can't find a reminder {id!r} still to come.")
+MARKED_DONE = Said("Good, marked done.")
+WHICH_ONE_SHOT = Said(
+    "I can't tell which one-shot reminder {what!r} is; 'what are my reminders' lists them (a "
+    "repeating one is changed by cancelling it and setting it anew)."
+)
+CONTACT_HOURS = Said(
+    "Your contact hours are now {window} ({zone}). Outside them, anything I would send waits "
+    "for a decision, not for the clock."
+)
+REMINDER_DUE = Said("Reminder: {what}")
+DONE = Said("Done.")

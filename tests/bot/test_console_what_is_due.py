@@ -117,11 +117,11 @@ async def test_every_change_shows_at_once_in_the_block_and_the_answer(tmp_path: 
     [
         (
             "es", ["recuérdame mañana a las 15 llamar al banco"], "¿qué tengo pendiente?",
-            ["clockbot> Coming up:", "- llamar al banco: jueves 11 jun, 15:00 (dentro de 1 día)"],
+            ["clockbot> Próximamente:", "- llamar al banco: jueves 11 jun, 15:00 (dentro de 1 día)"],
         ),
         (
             "de", ["erinnere mich morgen um 15 Uhr an die Bank"], "was steht an?",
-            ["clockbot> Coming up:", "- die Bank: Donnerstag 11 Juni, 15:00 (in 1 Tag)"],
+            ["clockbot> Als Nächstes:", "- die Bank: Donnerstag 11 Juni, 15:00 (in 1 Tag)"],
         ),
     ],
 )  # fmt: skip
