@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.catalog import Said
+
 NOW_NEEDS_OFFSET = (
     "--now must be an ISO-8601 instant with an offset, e.g. 2026-03-07T10:00:00-05:00"
 )
@@ -53,25 +55,29 @@ CHANNEL_NEEDS_EXTRA = "the {channel} channel needs the {extra} extra: {install}"
 INSTALL_EXTRA = "pip install 'clockbot[{extra}]'"
 
 # What a tool refusal tells the person (`BadArguments.ask`), apart from its note to the model:
-# the rules agent and every fallback say these, never the note (docs/talking.md).
-ASK_TIME_PASSED = "{when} has already passed. When should it be instead?"
-ASK_UNREADABLE_TIME = (
-    "I can't read {text!r} as a time ({reason}). Say it like 'tomorrow at 9am' or 'in 2 hours'."
-)
-ASK_DAY_BEGUN = "{text!r} has already begun. At what time?"
+# the rules agent and every fallback say these, never the note (docs/talking.md). Each is a
+# `Said`, in the person's language from the catalogs (docs/languages.md); the DST questions
+# stay English, since the rules agent reads its own question back to take the answer.
 ASK_DST_GAP = "{head}. Did you mean {first} or {second}?"
 ASK_DST_FOLD = "{head}. Did you mean the first {first} or the second, an hour later?"
-ASK_WHICH_REMINDER = "Which reminder? “what are my reminders” lists them with their ids."
-ASK_NO_SUCH_REMINDER = (
+ASK_TIME_PASSED = Said("{when} has already passed. When should it be instead?")
+ASK_UNREADABLE_TIME = Said(
+    "I can't read {text!r} as a time. Say it like 'tomorrow at 9am' or 'in 2 hours'."
+)
+ASK_DAY_BEGUN = Said("{text!r} has already begun. At what time?")
+ASK_WHICH_REMINDER = Said("Which reminder? “what are my reminders” lists them with their ids.")
+ASK_NO_SUCH_REMINDER = Said(
     "I can't find a reminder {id} still to come; “what are my reminders” lists them."
 )
-ASK_SEVERAL_END_IN = (
+ASK_SEVERAL_END_IN = Said(
     "Several of your reminders end in {id}; “what are my reminders” lists their ids."
 )
-ASK_PAUSE_UNTIL = "Until when? For example: “pause {id} until Friday”."
-ASK_REPEATING_NOT_SNOOZED = (
+ASK_PAUSE_UNTIL = Said("Until when? For example: “pause {id} until Friday”.")
+ASK_REPEATING_NOT_SNOOZED = Said(
     "A repeating reminder comes again by itself; to hold it, say “pause {id} until Friday”."
 )
-ASK_NOTHING_MORE = "The last reminder here does not repeat: nothing more will come."
-ASK_NOT_A_REPEAT = "I can't read {phrase!r} as a repeating time; say it like 'every Monday at 9am'."
-SAY_NOT_DONE = "I couldn't do that. Could you say it another way?"
+ASK_NOTHING_MORE = Said("The last reminder here does not repeat: nothing more will come.")
+ASK_NOT_A_REPEAT = Said(
+    "I can't read {phrase!r} as a repeating time; say it like 'every Monday at 9am'."
+)
+SAY_NOT_DONE = Said("I couldn't do that. Could you say it another way?")

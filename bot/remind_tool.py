@@ -130,12 +130,14 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
                 " The person's message asks for no repeat: for a one-time reminder, call "
                 "remind again without every."
             )
-        raise BadArguments(problem, ask=rule.clarification_question or _not_a_repeat(phrase))
+        raise BadArguments(
+            problem, ask=rule.clarification_question or _not_a_repeat(phrase, context)
+        )
     return rule
 
 
-def _not_a_repeat(phrase: str) -> str:
-    return messages.ASK_NOT_A_REPEAT.format(phrase=phrase)
+def _not_a_repeat(phrase: str, context: ToolSession) -> str:
+    return messages.ASK_NOT_A_REPEAT.in_(context.language, phrase=phrase)
 
 
 def _repeating(
@@ -147,7 +149,7 @@ def _repeating(
     if rule.rrule is None or rule.dtstart is None:
         raise BadArguments(
             rule.clarification_question or "say the repeat like 'every Monday at 9am'",
-            ask=rule.clarification_question or _not_a_repeat(text),
+            ask=rule.clarification_question or _not_a_repeat(text, context),
         )
     for effect in context.staged:
         if isinstance(effect, NewSchedule) and (effect.text, effect.rrule) == (text, rule.rrule):
@@ -225,7 +227,7 @@ def _one_shot(
     if at <= context.clock.now():
         raise BadArguments(
             f"{theirs or when!r} is {iso(at, context)}, which has already passed",
-            ask=messages.ASK_TIME_PASSED.format(when=said(at, context)),
+            ask=messages.ASK_TIME_PASSED.in_(context.language, when=said(at, context)),
         )
     content = memory_content(text)
     for effect in context.staged:

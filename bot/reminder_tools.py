@@ -160,23 +160,27 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
         if job is None:
             raise BadArguments(
                 "no reminder was sent in this conversation; give an id",
-                ask=messages.ASK_WHICH_REMINDER,
+                ask=messages.ASK_WHICH_REMINDER.in_(context.language),
             )
     else:
         parsed = parse_reminder_id(named)
         if parsed is None:
             raise BadArguments(
-                f"{named!r} is not a reminder id like 'r40'", ask=messages.ASK_WHICH_REMINDER
+                f"{named!r} is not a reminder id like 'r40'",
+                ask=messages.ASK_WHICH_REMINDER.in_(context.language),
             )
         if parsed[0] == "s":
             raise BadArguments(
                 "a recurring reminder comes again by itself; to hold it, use pause_reminders",
-                ask=messages.ASK_REPEATING_NOT_SNOOZED.format(id=short_reminder_id(named)),
+                ask=messages.ASK_REPEATING_NOT_SNOOZED.in_(
+                    context.language, id=short_reminder_id(named)
+                ),
             )
         job = await wrapper.reminders.job(envelope.user_key, parsed[1])
         if job is None or (context.group is not None and job.thread_key != context.group):
             raise BadArguments(
-                f"no reminder {named!r}", ask=messages.ASK_NO_SUCH_REMINDER.format(id=named)
+                f"no reminder {named!r}",
+                ask=messages.ASK_NO_SUCH_REMINDER.in_(context.language, id=named),
             )
     moved = job.status in WAITING  # not sent yet: it moves
     # Moved to "Friday", a reminder keeps its time of day (issue 61: a change touches only
@@ -225,7 +229,7 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
     if until is None and target.startswith("r"):
         raise BadArguments(
             "a one-shot reminder is paused until a time: give until",
-            ask=messages.ASK_PAUSE_UNTIL.format(id=target),
+            ask=messages.ASK_PAUSE_UNTIL.in_(context.language, id=target),
         )
     context.stage(ReminderChange(context.envelope.user_key, target, "pause", until))
     if until is None:
@@ -256,7 +260,7 @@ async def _this_one(context: ToolSession) -> str:
     if last is None:
         raise BadArguments(
             "no reminder was sent in this conversation; give an id",
-            ask=messages.ASK_WHICH_REMINDER,
+            ask=messages.ASK_WHICH_REMINDER.in_(context.language),
         )
     if last.schedule_id is not None:
         return f"s{last.schedule_id}"
@@ -265,7 +269,7 @@ async def _this_one(context: ToolSession) -> str:
     if len(same) != 1:
         raise BadArguments(
             "the reminder last sent here does not repeat: nothing more will come",
-            ask=messages.ASK_NOTHING_MORE,
+            ask=messages.ASK_NOTHING_MORE.in_(context.language),
         )
     return reminder_id(same[0])
 
@@ -284,7 +288,8 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     parsed = parse_reminder_id(named)
     if parsed is None:
         raise BadArguments(
-            f"{named!r} is not a reminder id like 's12' or 'r40'", ask=messages.ASK_WHICH_REMINDER
+            f"{named!r} is not a reminder id like 's12' or 'r40'",
+            ask=messages.ASK_WHICH_REMINDER.in_(context.language),
         )
     _, number = parsed
     if any(isinstance(e, NewSchedule) and e.id == number for e in context.staged):
@@ -296,12 +301,12 @@ async def _owned(arguments: Mapping[str, Any], context: ToolSession) -> str:
     if len(found) > 1:
         raise BadArguments(
             f"several reminders end in {named!r}; give the whole id",
-            ask=messages.ASK_SEVERAL_END_IN.format(id=named),
+            ask=messages.ASK_SEVERAL_END_IN.in_(context.language, id=named),
         )
     if not found:
         raise BadArguments(
             f"no reminder {named!r} still to come; list_reminders shows them",
-            ask=messages.ASK_NO_SUCH_REMINDER.format(id=named),
+            ask=messages.ASK_NO_SUCH_REMINDER.in_(context.language, id=named),
         )
     return found[0]
 
@@ -325,7 +330,7 @@ def _future(
     if at <= context.clock.now():
         raise BadArguments(
             f"{text!r} is {iso(at, context)}, which has already passed",
-            ask=messages.ASK_TIME_PASSED.format(when=said(at, context)),
+            ask=messages.ASK_TIME_PASSED.in_(context.language, when=said(at, context)),
         )
     return at
 

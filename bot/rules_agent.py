@@ -625,7 +625,7 @@ def _after_tool(
         return said.ZONE_ASKED.in_(language)
     if "error" in data:
         # The person's words, never the note to the model (docs/talking.md).
-        return str(data.get("ask") or SAY_NOT_DONE)
+        return str(data.get("ask") or SAY_NOT_DONE.in_(language))
     if result.name == "set_timezone":
         return ""  # said by `_zone_said`
     if result.name == "current_time":

@@ -131,7 +131,7 @@ def instant(
         raise BadArguments(
             f"{reason} in {text!r}; pass the time in the "
             "person's own words ('in 2 hours', 'tomorrow at 9am'), or ask them",
-            ask=messages.ASK_UNREADABLE_TIME.format(text=text, reason=reason),
+            ask=messages.ASK_UNREADABLE_TIME.in_(context.language, text=text),
         )
     if day_keeps is not None and parsed.end_instant is not None:
         day = _whole_day(parsed.start_instant, parsed.end_instant, context)
@@ -168,7 +168,7 @@ def _window_start(text: str, start: datetime, end: datetime, context: TimeContex
         raise BadArguments(
             f"{text!r} names a day that has begun, without a time of day: ask the person "
             "what time, then pass their words",
-            ask=messages.ASK_DAY_BEGUN.format(text=text),
+            ask=messages.ASK_DAY_BEGUN.in_(context.language, text=text),
         )
     return at
 

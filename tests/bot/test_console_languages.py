@@ -2,7 +2,8 @@
 
 Through the console with no LLM, on a settable clock and a real SQLite store: the
 repeating reminder's confirmation, "what's coming up" and the question a pause
-without an end asks, in four languages, and what was stored.
+without an end asks, in four languages, and what was stored; then the questions
+the tools ask (a day begun, a time passed) in five more.
 """
 
 from __future__ import annotations
@@ -91,3 +92,26 @@ async def test_the_frames_come_in_the_persons_language(
         (once, "2026-06-11 08:00:00.000000"),  # Thursday, 10:00 in Madrid
         (repeating, "2026-06-15 07:00:00.000000"),  # its next Monday, 09:00 in Madrid
     ]
+
+
+ASKED = [
+    ("erinnere mich heute an die Bank", "„heute“ hat schon begonnen. Um welche Uhrzeit?"),
+    ("rappelle-moi hier à 9h d'appeler maman",
+     "mardi 9 juin, 09:00 (il y a 1 jour) est déjà passé. Quand faut-il le mettre à la place ?"),
+    ("ricordami ieri alle 9 di chiamare la mamma",
+     "martedì 9 giu, 09:00 (1 giorno fa) è già passato. Quando deve essere invece?"),
+    ("lembra-me hoje de ligar para a mãe", "«hoje» já começou. A que horas?"),
+    ("herinner me gisteren om 9 uur aan de huur",
+     "dinsdag 9 jun, 09:00 (1 dag geleden) is al voorbij. Wanneer moet het dan zijn?"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "asked"), ASKED, ids=[line for line, _ in ASKED])
+async def test_a_tools_question_comes_in_the_persons_language(
+    tmp_path: Path, line: str, asked: str
+) -> None:
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(datetime(2026, 6, 10, 8, tzinfo=UTC))  # 10:00 in Berlin
+    shown = await say(settings, clock, "clock: home tz Europe/Berlin", line)
+    assert shown[1:] == [f"clockbot> {asked}"]
+    assert rows(tmp_path, "SELECT count(*) FROM outbox WHERE kind = 'reminder'") == [(0,)]
