@@ -520,6 +520,14 @@ async def test_an_empty_answer_is_asked_for_words_once_and_not_kept(
     )
 
 
+async def _in_berlin(wrapper: InteractionWrapper) -> None:
+    """The person lives in Berlin: Christmas is read with their country's calendar (in UTC,
+    which has no country, clockcore asks which date it is; docs/time-rules.md, holidays)."""
+    await wrapper.save_settings(
+        ZoneChange(user_key="telegram:42", thread_key=None, zone="Europe/Berlin", scope="home")
+    )
+
+
 async def test_an_empty_answer_to_a_question_is_asked_with_the_results_said(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
@@ -527,6 +535,7 @@ async def test_an_empty_answer_to_a_question_is_asked_with_the_results_said(
     for "what was done", and Qwen wrote "The person was reminded that Christmas is in 2
     days" (docs/eval.md). Asked for the answer with the result's `said`, it has the fact."""
     wrapper, clock = store
+    await _in_berlin(wrapper)
     server.script(
         Reply.calls(
             ScriptedToolCall("remind", json.dumps({"text": "Christmas", "when": "in 2 days"}))
@@ -552,9 +561,10 @@ async def test_sending_the_answer_to_a_question_is_the_reply(
     then replied "Christmas is in 2 days" (docs/eval.md). Our answer's words are the reply,
     and the model is not asked again; other words stay unsent."""
     wrapper, clock = store
+    await _in_berlin(wrapper)
     today = clock.now().date()
     said = (
-        f"Christmas is Friday 25 December 2026 in UTC, {(date(2026, 12, 25) - today).days} "
+        f"Christmas is Friday 25 December 2026 in Berlin, {(date(2026, 12, 25) - today).days} "
         f"days after today ({today:%A} {today.day} {today:%B %Y})"
     )
     server.script(Reply.calls(ScriptedToolCall("send_message", json.dumps({"text": said}))))
