@@ -171,7 +171,8 @@ class RulesProvider:
         if last.role == "tool":
             if last.name == "set_timezone" and "error" not in last.content:
                 # The city it asked for: now the request that needed it (docs/talking.md).
-                request = _pending(messages).request
+                pending = _pending(messages)  # only a request that waited for the zone
+                request = pending.request if pending.kind == "zone" else ""
                 if request and _REMIND.match(request):
                     block = _split(_newest_user(messages).content)[0]
                     return await asyncio.to_thread(self._answer, block, request)

@@ -389,12 +389,12 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
             ask=question,
         )
     envelope = context.envelope
-    context.stage(
-        ZoneChange(
-            user_key=envelope.user_key, thread_key=envelope.thread_key, zone=canonical, scope=where
-        )
-    )
-    if where == "thread" or envelope.session_tz_source in ("user", "default"):
+    # A conversation on their old home's time follows the new one (issue 61; docs/talking.md).
+    both = where == "home" and context.group is None and envelope.session_tz == envelope.user_tz
+    scopes: tuple[Literal["thread", "home"], ...] = ("home", "thread") if both else (where,)
+    for scope_ in scopes:
+        context.stage(ZoneChange(envelope.user_key, envelope.thread_key, canonical, scope_))
+    if "thread" in scopes or envelope.session_tz_source in ("user", "default"):
         context.session_tz = canonical
         context.zone_known = True
     return {

@@ -284,6 +284,10 @@ class MessageChain:
             queries.update_thread(conn, turn.thread_key, **thread_changes)
             turn.thread = dataclasses.replace(turn.thread, **thread_changes)
         if directives.home_tz is not None and person_wide:
+            if turn.thread.session_tz and turn.thread.session_tz == turn.person.own_zone:
+                # On their old home's time, the conversation follows the new home.
+                queries.update_thread(conn, turn.thread_key, session_tz=directives.home_tz)
+                turn.thread = dataclasses.replace(turn.thread, session_tz=directives.home_tz)
             _set_home(turn, conn, directives.home_tz)
         if directives.mode is not None and person_wide:
             overrides = {**(turn.person.policy_overrides), "mode": directives.mode}

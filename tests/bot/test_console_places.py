@@ -100,3 +100,43 @@ async def test_a_city_is_answered_at_once(tmp_path: Path) -> None:
     assert said[1] == "clockbot> " + TIME_IN.in_(
         "en", time="15:00", day="Wednesday 10 Jun", place="Lisbon (Europe/Lisbon)"
     )
+
+
+@pytest.mark.parametrize(
+    ("lives", "language", "asked", "stored_utc"),
+    [
+        ("ich wohne in Berlin", "de", "erinnere mich morgen um 9 an den Zahnarzt",
+         "2026-06-11 07:00:00.000000"),
+        ("vivo en Ciudad de México", "es", "recuérdame mañana a las 10 regar las plantas",
+         "2026-06-11 16:00:00.000000"),
+    ],
+)  # fmt: skip
+async def test_where_they_live_is_where_their_own_conversation_is(
+    tmp_path: Path, lives: str, language: str, asked: str, stored_utc: str
+) -> None:
+    # A fresh user: the conversation kept New York (from "I live in New York") after
+    # "ich wohne in Berlin", so 09:00 was stored in New York while the reply said 09:00.
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    await say(settings, clock, "I live in New York", "remind me tomorrow at 9 to call the bank")
+    said = await say(settings, clock, lives, asked)
+    home_tz, thread_tz = _zones(tmp_path)
+    assert home_tz == thread_tz != "America/New_York", said
+    waiting = rows(
+        tmp_path, "SELECT text, due_at FROM outbox WHERE kind = 'reminder' ORDER BY due_at"
+    )
+    assert sorted(due for _, due in waiting) == sorted(["2026-06-11 13:00:00.000000", stored_utc])
+    assert ("09:00" if language == "de" else "10:00") in said[1], said
+
+
+async def test_a_home_set_by_directive_moves_a_conversation_on_the_old_home(
+    tmp_path: Path,
+) -> None:
+    # "Lisbon" answered the city question; `clock: home tz America/New_York` left time
+    # questions in Lisbon. A trip's zone (another than the home) stays: the test above it.
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    await say(settings, clock, "I live in Lisbon", "clock: home tz America/New_York")
+    assert _zones(tmp_path) == ("America/New_York", "America/New_York")
+    await say(settings, clock, "I'm in Tokyo this week", "clock: home tz Europe/Berlin")
+    assert _zones(tmp_path) == ("Europe/Berlin", "Asia/Tokyo")
