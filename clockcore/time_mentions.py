@@ -21,6 +21,7 @@ from clockcore.grammar import (
 )
 from clockcore.parse_result import TimeExpression
 from clockcore.reading.bare_numbers import no_number_is_a_time
+from clockcore.reading.leftover import left_beside
 from clockcore.recurrence_words import frame_spans
 from clockcore.second_reader import DIGIT, WORDS, leftover
 from clockcore.timeparse import parse_anchored_time, reading_languages
@@ -44,7 +45,10 @@ def locate_time(text: str, *, language: str | None = None) -> TimeExpression | N
     if found.span is None:
         return None
     start, end = found.span
-    whole = not (found.needs_clarification and leftover(text, start, end) is not None)
+    # Asked because something time-like is left beside it ("il 24/12 alle 21", in any
+    # language: the leftover rule's scanner), the span is not the whole time.
+    beside = leftover(text, start, end) or left_beside(text, (start, end))
+    whole = not (found.needs_clarification and beside is not None)
     return TimeExpression(start=start, end=end, text=text[start:end], whole=whole)
 
 

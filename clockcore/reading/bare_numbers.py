@@ -28,6 +28,7 @@ _TIME_WORDS = frozenset(
         *TRIGGER_WORDS,
         *(set(NUMBER_WORDS) - {"a", "an"}),
         *(entry for name in _WORD_TABLES for entry in table(name)),
+        *(entry.partition("=")[2] for entry in table("HOLIDAYS")),  # "halloween=halloween"
         *_EXTRA_WORDS,
     )
 )
