@@ -389,8 +389,8 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
             ask=question,
         )
     envelope = context.envelope
-    # A conversation on their old home's time follows the new one (issue 61; docs/talking.md).
-    both = where == "home" and context.group is None and envelope.session_tz == envelope.user_tz
+    held = envelope.session_tz_source == "thread" and envelope.session_tz == envelope.user_tz
+    both = where == "home" and context.group is None and held  # docs/talking.md, home zone
     scopes: tuple[Literal["thread", "home"], ...] = ("home", "thread") if both else (where,)
     for scope_ in scopes:
         context.stage(ZoneChange(envelope.user_key, envelope.thread_key, canonical, scope_))
