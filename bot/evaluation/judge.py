@@ -11,7 +11,6 @@ are listed in docs/eval.md.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections import Counter
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import replies
+from bot import catalog, replies
 from bot.claims import claims_in
 from bot.evaluation.runner import Outcome, Said, StoreState, Turn, plain
 from bot.evaluation.scenario import Expectation
@@ -191,7 +190,7 @@ def _replies(said: list[Said], step: int | None) -> list[str]:
 _FALLBACKS = frozenset(
     text
     for reply in (replies.NO_WORDS, replies.STUCK, replies.NOT_A_TOOL, replies.UNAVAILABLE)
-    for text in dataclasses.astuple(reply)
+    for text in catalog.texts(reply.msgid)
 )
 """The replies clockbot gives in place of the model's words, in every language."""
 

@@ -194,7 +194,7 @@ def test_a_clash_names_both_readings() -> None:
     now = datetime(2026, 3, 7, 10, tzinfo=UTC)
     result = parse_anchored_time("el 30 de febrero", "UTC", now, language="es")
     assert result.clarification_question is not None
-    assert "'el 30' (Mon 30 Mar, 00:00)" in result.clarification_question
+    assert "'el 30' (Mon 30 Mar 2026, 00:00)" in result.clarification_question
     assert "'febrero'" in result.clarification_question
     assert "T00:00" not in result.clarification_question  # words for a person, no ISO stamp
 
