@@ -18,11 +18,6 @@ from datetime import date, datetime, time, timedelta
 from functools import cache
 from importlib import resources
 
-import holidays
-from holidays.groups.christian import ChristianHolidays
-from holidays.groups.international import InternationalHolidays
-from holidays.holiday_base import HolidayBase
-
 from clockcore import weekdays
 from clockcore.anchoring import asked, day_start, point, result
 from clockcore.parse_result import ParseResult
@@ -76,32 +71,6 @@ _LIBRARY_NAMES = {
 }
 
 
-class _EuropeanFeasts(HolidayBase, ChristianHolidays, InternationalHolidays):
-    """The feasts kept across Europe, on the Gregorian calendar, named by their keys."""
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        ChristianHolidays.__init__(self)
-        InternationalHolidays.__init__(self)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-
-    def _populate_public_holidays(self) -> None:
-        self._add_new_years_day("new_year")
-        self._add_epiphany_day("epiphany")
-        self._add_good_friday("good_friday")
-        self._add_easter_sunday("easter_sunday")
-        self._add_easter_monday("easter_monday")
-        self._add_ascension_thursday("ascension")
-        self._add_pentecost("whit_sunday")
-        self._add_pentecost_monday("whit_monday")
-        self._add_corpus_christi_day("corpus_christi")
-        self._add_assumption_of_mary_day("assumption")
-        self._add_all_saints_day("all_saints")
-        self._add_christmas_eve("christmas_eve")
-        self._add_christmas_day("christmas")
-        self._add_christmas_day_two("boxing_day")
-        self._add_new_years_eve("new_years_eve")
-
-
 @cache
 def _zone_countries() -> dict[str, str]:
     """IANA zone → ISO 3166 country, from the tz database's zone.tab (package tzdata)."""
@@ -132,40 +101,21 @@ def country_of(zone: str) -> str | None:
 
 def holiday_date(key: str, zone: str, today: date) -> date | None:
     """The next day, `today` included, that is holiday `key` where `zone` is; None if none."""
+    # The library costs ~60 ms to import: it loads at the first holiday named, not at start.
+    from clockcore.reading.holiday_calendar import country_days, feasts
+
     country = country_of(zone)
     pattern = re.compile(_LIBRARY_NAMES[key], re.IGNORECASE)
     for year in (today.year, today.year + 1):
-        for day, names in _country_days(country, year) if country else ():
+        for day, names in country_days(country, year) if country else ():
             if day >= today and any(pattern.fullmatch(name) for name in names):
                 return day
     if (zone.startswith("Europe/") or zone in _EUROPEAN_ELSEWHERE) and country not in _ORTHODOX:
         for year in (today.year, today.year + 1):
-            for feast, name in _feasts(year):
+            for feast, name in feasts(year):
                 if feast >= today and name == key:
                     return feast
     return None
-
-
-@cache
-def _feasts(year: int) -> tuple[tuple[date, str], ...]:
-    return tuple(sorted(_EuropeanFeasts(years=year).items()))
-
-
-@cache
-def _country_days(country: str, year: int) -> tuple[tuple[date, tuple[str, ...]], ...]:
-    """A country's holidays of one year, every category, by their English names."""
-    try:
-        kind = holidays.country_holidays(country)
-    except NotImplementedError:  # a country the library does not know
-        return ()
-    language = "en_US" if "en_US" in kind.supported_languages else None
-    calendar = holidays.country_holidays(
-        country, years=year, language=language, categories=kind.supported_categories
-    )
-    return tuple(
-        (day, tuple(n for n in names.split("; ") if "(observed)" not in n))
-        for day, names in sorted(calendar.items())
-    )
 
 
 @cache

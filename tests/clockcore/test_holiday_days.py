@@ -6,6 +6,8 @@ next year's.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -129,3 +131,21 @@ def test_a_holidays_clock_time_already_past_on_the_day_is_next_years() -> None:
     assert f"{found.start_instant.astimezone(ZoneInfo('Europe/Berlin')):%Y-%m-%d %H:%M}" == (
         "2027-12-24 18:00"
     )
+
+
+def test_the_holidays_library_loads_only_when_a_holiday_is_named() -> None:
+    """Start-up does not pay for the library (~60 ms): reading "at 9" leaves it unloaded."""
+    probe = (
+        "import sys\n"
+        "from datetime import datetime, UTC\n"
+        "from clockcore.timeparse import parse_anchored_time\n"
+        "parse_anchored_time('tomorrow at 9', 'Europe/Berlin', datetime(2026, 12, 1, tzinfo=UTC))\n"
+        "before = 'holidays' in sys.modules\n"
+        "parse_anchored_time('on Christmas Eve at 6pm', 'Europe/Berlin',"
+        " datetime(2026, 12, 1, tzinfo=UTC))\n"
+        "print(before, 'holidays' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["False", "True"]
