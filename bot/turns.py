@@ -28,24 +28,10 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot import everyday_words as words
 from bot.agent import RETRY_LEASE, Agent, message_to_stored
-from bot.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
-from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
+from bot.commands import NoModelCommands
 from bot.duckling_pool import reading_for
 from bot.llm.errors import LLMContextOverflow, LLMError
-from bot.my_data import (
-    CONFIRM_WITHIN,
-    ERASE_ASK_REPLY,
-    ERASE_NOTHING_TO_CONFIRM,
-    ERASED_REPLY,
-    PRIVATE_ONLY_REPLY,
-    Ask,
-    ask_of,
-    asked_to_erase,
-    declined_erase,
-    summary,
-)
 from bot.prompt import user_turn
 from bot.replies import (
     GAVE_UP,
@@ -55,22 +41,9 @@ from bot.replies import (
     UNAVAILABLE,
     language_of,
 )
-from bot.rules_replies import NOTHING_ERASED
-from bot.sender_check import (
-    CONFIRMED_SUFFIX,
-    UNPROVEN_IN_GROUP_REPLY,
-    check_reply,
-    confirmed_reply,
-    new_check_token,
-    person_wide,
-    privileged,
-    tokens_in,
-)
-from channels.base import Channel, Inbound, Outgoing
-from channels.poll_votes import NATIVE_POLL, Vote, read_vote
+from channels.base import Channel, Inbound
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
-from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import Effect, Enqueue
 from wrapper.keys import (
     group_mail_thread,
@@ -80,12 +53,10 @@ from wrapper.keys import (
     user_key,
 )
 from wrapper.limits import Admission, TurnLimits
-from wrapper.meeting_polls import MeetingVote, NewMeetingPoll
+from wrapper.meeting_polls import NewMeetingPoll
 from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
 from wrapper.pending import WaitingTurn
-from wrapper.sender_checks import CHECK_LIFETIME, NewSenderCheck, TakeSenderCheck
 from wrapper.turn_commit import TurnCommit
-from wrapper.web import LINK_LIFETIME, NewSignInLink, new_token, token_hash
 
 __all__ = ["MAX_TURN_ATTEMPTS", "Turns"]
 
@@ -117,7 +88,6 @@ class Turns:
         limits: TurnLimits | None = None,
         public_url: str | None = None,
     ) -> None:
-        self._public_url = public_url
         self._wrapper = wrapper
         self._agent = agent
         self._clock = clock
@@ -128,6 +98,9 @@ class Turns:
         self._tasks: set[asyncio.Task[None]] = set()
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._woken = asyncio.Event()
+        self._commands = NoModelCommands(
+            owner=self, wrapper=wrapper, clock=clock, channels=channels, public_url=public_url
+        )
 
     @property
     def busy(self) -> bool:
@@ -238,29 +211,7 @@ class Turns:
         # model too: an export reads their every row (issue 35, row 7).
         if not await self._admitted(waiting, envelope):
             return
-        private = is_private_thread(ref.channel, ref.thread_id)
-        if not private and person_wide(ref.text):
-            await self._answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
-            return
-        if not ref.proven:
-            if private and await self._sender_confirmed(waiting, envelope):
-                return
-            if privileged(ref.text):
-                await self._wait_for_sender_proof(waiting, envelope)
-                return
-        vote = read_vote(ref.text) if ref.reply_to else None
-        if vote is not None and await self._vote(vote, waiting, envelope):
-            return
-        if (ask := ask_of(ref.text)) is not None:
-            await self._my_data(ask, waiting, envelope)
-            return
-        if private and await self._erase_declined(waiting, envelope):
-            return
-        if asks_for_dashboard(ref.text):
-            await self._dashboard(waiting, envelope)
-            return
-        if (feed := calendar_ask(ref.text)) is not None:
-            await self._calendar(feed, waiting, envelope)
+        if await self._commands.answered(waiting, envelope):
             return
         history = await self._wrapper.history.load(envelope.thread_key)
         # "typing" only while the model thinks: a folded or held message of a flood would
@@ -272,7 +223,7 @@ class Turns:
         except LLMContextOverflow as exc:
             # Compacting did not make it fit: say so once instead of retrying for ever.
             log.error("a %s message does not fit the model's context: %s", ref.channel, exc)
-            await self._answer_plainly(waiting, envelope, TOO_LONG_FOR_MODEL.in_(language_of(ref)))
+            await self.answer_plainly(waiting, envelope, TOO_LONG_FOR_MODEL.in_(language_of(ref)))
             return
         except LLMError as exc:
             log.warning("model unavailable for a %s message: %s", ref.channel, exc)
@@ -283,7 +234,7 @@ class Turns:
         if output.effects and not ref.proven:
             # Read-only for a sender nobody proved: what the model would change waits for
             # the address to confirm, and its words about it are not sent (bot.sender_check).
-            await self._wait_for_sender_proof(waiting, envelope)
+            await self._commands.hold_for_proof(waiting, envelope)
             return
         reply = self._enqueue(ref, envelope, "reply", output.reply)
         polls = tuple(e for e in output.effects if isinstance(e, NewMeetingPoll))
@@ -296,181 +247,9 @@ class Turns:
             effects=(*others, reply, *polls),  # a poll follows the answer that introduces it
             waiting=waiting,
         )
-        await self._commit(commit)
+        await self.commit(commit)
 
-    async def _wait_for_sender_proof(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
-        """Keep an unproven sender's privileged request until a reply brings back its token.
-
-        Only in a private thread, whose answers go to the address the mail claims alone, so
-        only its owner learns the token (`bot.sender_check`); in a group thread the request
-        is refused instead: everyone in the thread would read the token.
-        """
-        ref = waiting.ref
-        if not is_private_thread(ref.channel, ref.thread_id):
-            await self._answer_plainly(waiting, envelope, UNPROVEN_IN_GROUP_REPLY)
-            return
-        token = new_check_token()
-        request = ref.text[:2_000]
-        until = self._clock.now() + CHECK_LIFETIME
-        check = NewSenderCheck(
-            envelope.user_key, token_hash(token), request, until, envelope.thread_key
-        )
-        log.info("a privileged %s request waits for its sender's confirmation", ref.channel)
-        await self._answer_plainly(waiting, envelope, check_reply(token, request), check)
-
-    async def _sender_confirmed(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
-        """If the message carries a held request's token, run that request again as proven.
-
-        The request is journaled under a new id before this turn commits: a crash in
-        between repeats this turn, and the journal drops the second copy.
-        """
-        ref = waiting.ref
-        tokens = tokens_in(ref.text, ref.route.get("subject", ""))
-        if not tokens or ref.message_id is None:
-            return False
-        held = await self._wrapper.held_request(
-            envelope.user_key,
-            envelope.thread_key,
-            [token_hash(t) for t in tokens],
-            now=self._clock.now(),
-        )
-        if held is None:
-            return False
-        digest, request = held
-        again = Inbound(
-            channel=ref.channel, thread_id=ref.thread_id, user_id=ref.user_id, text=request,
-            message_id=ref.message_id + CONFIRMED_SUFFIX, received_at=ref.received_at,
-            route=ref.route, language=ref.language, proven=True,
-        )  # fmt: skip
-        await self.intake(again)
-        taken = TakeSenderCheck(envelope.user_key, digest)
-        await self._answer_plainly(waiting, envelope, confirmed_reply(request), taken)
-        return True
-
-    async def _my_data(self, ask: Ask, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
-        """Answer 'what do you know about me' and 'delete my data' (`bot.my_data`), no model."""
-        ref = waiting.ref
-        if not is_private_thread(ref.channel, ref.thread_id):
-            await self._answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
-        elif ask is Ask.SHOW:
-            document = await self._wrapper.export_person(envelope.user_key)
-            text = summary(document, zone=envelope.user_tz) if document else ERASED_REPLY
-            await self._answer_plainly(waiting, envelope, text)
-        elif ask is Ask.ERASE:
-            await self._answer_plainly(waiting, envelope, ERASE_ASK_REPLY)
-        else:
-            await self._erase(waiting, envelope)
-
-    async def _erase_declined(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
-        """A "no" to "delete my data", answered: nothing was deleted (`bot.my_data`)."""
-        ref = waiting.ref
-        declined = words.first(words.DECLINE, words.plain(ref.text))
-        if declined is None:
-            return False  # most messages: no journal read
-        texts = await self._wrapper.recent_texts(
-            envelope.user_key, envelope.thread_key,
-            since=ref.received_at - CONFIRM_WITHIN, until=ref.received_at,
-        )  # fmt: skip
-        if not declined_erase(ref.text, texts):
-            return False
-        said = NOTHING_ERASED.in_(language_of(ref) or declined[0])
-        await self._answer_plainly(waiting, envelope, said)
-        return True
-
-    async def _no_link_here(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
-        """Whether a private link must not be given here, said: a group thread (anyone
-        there could use it first), or no public URL to put in it. Then answered."""
-        ref = waiting.ref
-        if not is_private_thread(ref.channel, ref.thread_id):
-            await self._answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
-            return True
-        if not self._public_url:
-            await self._answer_plainly(waiting, envelope, NOT_SET_UP_REPLY)
-            return True
-        return False
-
-    async def _vote(self, vote: Vote, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
-        """A vote on the meeting poll it answers: kept, no model, no reply.
-
-        False: it answers no poll, and the model reads it as words; but a native
-        poll's vote on a poll not known here is dropped (`NATIVE_POLL`).
-        """
-        ref = waiting.ref
-        replied = ref.reply_to or ""
-        poll = await self._wrapper.poll_replied(ref.channel, replied)
-        if poll is None and not replied.startswith(NATIVE_POLL):
-            return False
-        choices = None if vote.withdrawn else vote.choices
-        # A vote counts from a member of the poll's thread (`wrapper.meeting_polls`) whose
-        # channel proved who they are: a forged "Bob" decided a poll (docs/SECURITY.md).
-        counted = poll is not None and ref.proven
-        if poll is not None and not counted:
-            log.info("a %s vote from an unproven sender was not counted", ref.channel)
-        effects = (MeetingVote(poll.id, envelope.user_key, choices),) if poll and counted else ()
-        commit = TurnCommit(
-            thread_key=envelope.thread_key, at=self._clock.now(), effects=effects, waiting=waiting
-        )
-        await self._commit(commit)
-        return True
-
-    async def _dashboard(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
-        """Answer 'dashboard' with a one-time sign-in link (`bot.dashboard`), no model."""
-        if await self._no_link_here(waiting, envelope):
-            return
-        assert self._public_url is not None
-        token = new_token()
-        until = self._clock.now() + LINK_LIFETIME
-        link = NewSignInLink(envelope.user_key, token_hash(token), until)
-        await self._answer_plainly(waiting, envelope, link_reply(self._public_url, token), link)
-
-    async def _calendar(
-        self, ask: FeedAsk, waiting: WaitingTurn, envelope: ContextEnvelope
-    ) -> None:
-        """Answer "calendar" and "new calendar link" (`bot.calendar_feed`), no model."""
-        if await self._no_link_here(waiting, envelope):
-            return
-        assert self._public_url is not None
-        if ask is FeedAsk.SHOW:
-            made = await self._wrapper.calendar_feed_made(envelope.user_key)
-            if made is not None:
-                reply = have_one_reply(made, envelope.user_tz or "UTC")
-                await self._answer_plainly(waiting, envelope, reply)
-                return
-        token = new_token()
-        feed = NewCalendarFeed(envelope.user_key, token_hash(token))
-        await self._answer_plainly(waiting, envelope, feed_reply(self._public_url, token), feed)
-
-    async def _erase(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> None:
-        ref = waiting.ref
-        within = CONFIRM_WITHIN
-        if ref.message_id is not None and ref.message_id.endswith(CONFIRMED_SUFFIX):
-            within += CHECK_LIFETIME  # "delete my data: yes" waited for the address to confirm
-        texts = await self._wrapper.recent_texts(
-            envelope.user_key,
-            envelope.thread_key,
-            since=ref.received_at - within,
-            until=ref.received_at,
-        )
-        if not asked_to_erase(texts):
-            await self._answer_plainly(waiting, envelope, ERASE_NOTHING_TO_CONFIRM)
-            return
-        route = ref.route or await self._wrapper.routes.get(envelope.thread_key)
-        erased = await self._wrapper.erase_person(envelope.user_key)
-        log.info("erased a person on request (%d identities)", len(erased.identities))
-        channel = self._channels.get(ref.channel)
-        if channel is None:
-            return
-        # Said on every channel, the console (which has no route) too: docs/data.md.
-        last = Outgoing(
-            kind="reply", thread_id=ref.thread_id, user_id=ref.user_id, text=ERASED_REPLY,
-            route=route or {}, key=f"{ref.key}#erased",
-        )  # fmt: skip
-        try:
-            await channel.send(last)
-        except Exception as exc:  # the erasure stands; only the last word is lost
-            log.warning("the erasure's confirmation was not sent: %s", type(exc).__name__)
-
-    async def _answer_plainly(
+    async def answer_plainly(
         self, waiting: WaitingTurn, envelope: ContextEnvelope, text: str, *also: Effect
     ) -> None:
         """Reply without the model, and without adding to the model's conversation.
@@ -482,7 +261,7 @@ class Turns:
             thread_key=envelope.thread_key, at=self._clock.now(), effects=(*also, reply),
             waiting=waiting,
         )  # fmt: skip
-        await self._commit(commit)
+        await self.commit(commit)
 
     async def _admitted(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
         """Whether the turn may ask the model (`wrapper.limits`); else it is folded or held here.
@@ -507,13 +286,13 @@ class Turns:
                 thread_key=envelope.thread_key, at=self._clock.now(),
                 history=(message_to_stored(unanswered),), waiting=waiting,
             )  # fmt: skip
-            await self._commit(commit)
+            await self.commit(commit)
             self._woken.set()  # more held messages may be waiting behind it
         elif verdict.admission is Admission.HOLD:
             log.info("a %s message is held for the turn limit", ref.channel)
         return False
 
-    async def _commit(self, commit: TurnCommit) -> bool:
+    async def commit(self, commit: TurnCommit) -> bool:
         if await self._wrapper.commit_turn(commit):
             self._on_commit()
             return True
@@ -551,7 +330,7 @@ class Turns:
         commit = TurnCommit(
             thread_key=envelope.thread_key, at=self._clock.now(), effects=(reply,), waiting=waiting
         )
-        await self._commit(commit)
+        await self.commit(commit)
 
     def _enqueue(self, ref: MessageRef, envelope: ContextEnvelope, what: str, text: str) -> Enqueue:
         if len(text) > MAX_TEXT_CHARS:
@@ -675,4 +454,4 @@ class Turns:
                 history=tuple(message_to_stored(m) for m in output.messages),
                 job=decision,
             )
-            return decision if await self._commit(commit) else None
+            return decision if await self.commit(commit) else None
