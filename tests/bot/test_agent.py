@@ -1166,7 +1166,7 @@ async def test_console_chat_answers_every_piped_line_whatever_the_turn_limit(
 )
 def test_a_due_job_always_says_what_it_reminds_of(written: str, job: str, sent: str) -> None:
     """Issue 36, third run: a proactive turn answered "I'm glad I could help!" for a reminder."""
-    from bot.agent import _carrying
+    from bot.agent.turn import _carrying
 
     assert _carrying(written, job) == sent
 

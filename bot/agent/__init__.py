@@ -1,0 +1,41 @@
+"""The agent: one turn of the model with its tools, and what keeps its words true.
+
+- `bot.agent.turn`: `Agent`, a turn as a function of its inputs (envelope, history,
+  text → messages and effects), and a proactive job's decision.
+
+The names below are what the rest of clockbot uses; the modules are the agent's own.
+"""
+
+from __future__ import annotations
+
+from bot.agent.turn import (
+    COMPACT_AFTER_CHARS,
+    CONTEXT_SHARE,
+    KEEP_RECENT,
+    MAX_TOOL_ROUNDS,
+    RETRY_LEASE,
+    SUMMARY_AGAIN,
+    SUMMARY_PROMPT,
+    Agent,
+    ProactiveOutput,
+    TurnOutput,
+    message_to_stored,
+    speak_up,
+    stored_to_message,
+)
+
+__all__ = [
+    "COMPACT_AFTER_CHARS",
+    "CONTEXT_SHARE",
+    "KEEP_RECENT",
+    "MAX_TOOL_ROUNDS",
+    "RETRY_LEASE",
+    "SUMMARY_AGAIN",
+    "SUMMARY_PROMPT",
+    "Agent",
+    "ProactiveOutput",
+    "TurnOutput",
+    "message_to_stored",
+    "speak_up",
+    "stored_to_message",
+]
