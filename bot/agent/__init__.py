@@ -1,7 +1,11 @@
 """The agent: one turn of the model with its tools, and what keeps its words true.
 
 - `bot.agent.turn`: `Agent`, a turn as a function of its inputs (envelope, history,
-  text → messages and effects), and a proactive job's decision.
+  text → messages and effects), its compaction, and a proactive job's decision.
+- `bot.agent.conversation`: one turn's rounds with the model, and the ordered list of
+  repairs (empty answer, a change left undone, machinery or no words, a reply passed
+  on, the same refused call again) that keep what it says true.
+- `bot.agent.asks`: what a turn asks the model and the person, and what its calls said.
 
 The names below are what the rest of clockbot uses; the modules are the agent's own.
 """

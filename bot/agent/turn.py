@@ -14,25 +14,17 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
+from bot.agent.asks import asking, call_arguments, send_text, speak_up
+from bot.agent.conversation import MAX_TOOL_ROUNDS, Conversation, Model
 from bot.cache_watch import calling, summarising
-from bot.claims import (
-    Claim,
-    asked_changes,
-    claim_check,
-    not_done_check,
-    refuses,
-    said_claims,
-    unbacked_claim,
-)
 from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
 from bot.llm.text_calls import with_text_calls
 from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
-from bot.model_words import sentence_keys, uncopied, unechoed, without_repeats
-from bot.own_reply import own_reply, results_said
+from bot.model_words import unechoed, without_repeats
+from bot.own_reply import results_said
 from bot.prompt import (
     SYSTEM_PROMPT,
     assemble,
@@ -40,12 +32,9 @@ from bot.prompt import (
     proactive_turn,
     user_turn,
 )
-from bot.reminder_words import only_asks_about_time
-from bot.replies import NO_WORDS, NOT_A_TOOL, NOTHING_DONE, SAY_AGAIN, STUCK
+from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK
 from bot.reply_checks import Fault, TurnFacts, fault_in
-from bot.rules_agent import RulesProvider
-from bot.tool_errors import tool_error, tool_result
-from bot.tools import TOOLS, ToolSession, run_tool
+from bot.tools import TOOLS, ToolSession
 from clockcore import (
     RUNTIME_BLOCK_END,
     Clock,
@@ -57,7 +46,7 @@ from clockcore import (
     to_iso,
 )
 from wrapper import InteractionWrapper
-from wrapper.effects import Effect, ZoneChange
+from wrapper.effects import Effect
 from wrapper.history import EARLIER, StoredMessage
 from wrapper.outbox import OutboxItem
 from wrapper.turn_commit import Compaction
@@ -80,7 +69,6 @@ log = logging.getLogger(__name__)
 
 RETRY_LEASE = timedelta(minutes=10)
 """The last resort: how long a live worker's claim on a message lasts before any may take it."""
-MAX_TOOL_ROUNDS = 6
 """Model calls in one turn before the agent stops asking for more tool rounds."""
 _SCAN_ON_LOOP = 2_000  # characters of a reply scanned for written calls on the event loop
 COMPACT_AFTER_CHARS = 60_000
@@ -113,45 +101,6 @@ can pass from the prompt into a summary."""
 
 SUMMARY_AGAIN = "No tool can help here and nobody reads this but you: write the summary now."
 """Before a summary answered with a call or nothing is asked alone (`Agent._summarise`)."""
-
-
-def speak_up(produced: Sequence[Message], *, question: bool = False) -> Message:
-    """Asked once in a turn after an empty answer, at the end of that one request only.
-
-    It names the tools the turn ran. The first wording ("your last message to the person
-    was empty. Answer them now in words.") was read by Qwen2.5-Coder-1.5B as a question
-    about "the person's last message" and refused, 42 times in one run; this one was
-    answered in 5 replays of 5 (docs/eval.md, fifth run). On a message that only asks
-    about time (`question`) it asks for the answer, with the last result's `said`:
-    asked for "what was done", Qwen answered "how many days until Christmas?" with "The
-    person was reminded that Christmas is in 2 days" (docs/eval.md, twelfth run).
-    """
-    names = ", ".join(dict.fromkeys(call.name for m in produced for call in m.tool_calls))
-    if names and question:
-        said = _last_said(produced)
-        return Message(
-            "user",
-            f"(clockbot: the tools are done ({names}). Write your reply to the person: one "
-            f"sentence answering their question.{f' The results say: {said}.' if said else ''})",
-        )
-    if names:
-        return Message(
-            "user",
-            f"(clockbot: the tools are done ({names}). Write your reply to the person: "
-            "one sentence saying what was done.)",
-        )
-    return Message("user", "(clockbot: write your reply to the person's message now.)")
-
-
-def _last_said(produced: Sequence[Message]) -> str:
-    """The `said` of the last tool result that has one ("" if none), as one line."""
-    for message in reversed(produced):
-        said = tool_result(message.content).get("said") if message.role == "tool" else None
-        if isinstance(said, list):
-            said = "; ".join(str(line) for line in said)
-        if said:
-            return " ".join(str(said).split())[:300]
-    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,9 +206,7 @@ class Agent:
 
             session = session_for()
             try:
-                produced = await self._converse(
-                    [stored_to_message(m) for m in stored], newest, session
-                )
+                produced = await self._conversation(stored, newest, session).run()
             except LLMContextOverflow as exc:
                 # The estimate missed: compact now, keeping only the last exchange, and try
                 # once more with a fresh session (the failed attempt's staged effects go).
@@ -270,10 +217,8 @@ class Agent:
                     raise
                 log.warning("the model's context overflowed (%s); compacted, trying again", exc)
                 session = session_for()
-                produced = await self._converse(
-                    [stored_to_message(m) for m in stored], newest, session
-                )
-        produced = _asking(produced, session)
+                produced = await self._conversation(stored, newest, session).run()
+        produced = asking(produced, session)
         final = produced[-1]
         # Out of rounds with no question left for the person; or two empty answers
         # (`speak_up` asked once in between).
@@ -321,7 +266,7 @@ class Agent:
                 break
         # A message put in send_message instead of the answer is the message (seen on a
         # 1.5B model, docs/eval.md): the turn's words, unless it deferred or wrote some.
-        sent = "" if answer.content.strip() or until is not None else _send_text(answer.tool_calls)
+        sent = "" if answer.content.strip() or until is not None else send_text(answer.tool_calls)
         results = [
             Message("tool", _outcome(call, until, sent), tool_call_id=call.id, name=call.name)
             for call in answer.tool_calls
@@ -334,230 +279,15 @@ class Agent:
             text = item.text
         return ProactiveOutput(text, (prompt, answer, *results), until, reason)
 
-    async def _converse(
-        self, earlier: Sequence[Message], newest: Message, session: ToolSession
-    ) -> list[Message]:
-        produced: list[Message] = []
-        nudge: list[Message] = []
-        checked = False
-        # The person's sentences, read once a turn; a compaction's summary is ours, however
-        # often a model repeats it.
-        theirs = {
-            key
-            for m in (*earlier, newest)
-            if m.role == "user" and not m.content.startswith(EARLIER)
-            for key in sentence_keys(m.content)
-        }
-        spoke = False
-        trial: _Trial | None = None
-        if self._reader_first and self._provider.name != "rules" and not self._baseline:
-            read = await self._read_first(earlier, newest, session)
-            if read is not None:
-                return read
-        for _ in range(MAX_TOOL_ROUNDS):
-            request = self._assemble([*earlier], newest)
-            completion = await self._complete(request + produced + nudge)
-            written = uncopied(unechoed(completion.message), theirs)
-            answer = await self._read_text_calls(written, session.language)
-            if not answer.tool_calls and not answer.content.strip() and not nudge:
-                # An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
-                # docs/eval.md): ask once more for the words; neither message is kept.
-                nudge = [speak_up(produced, question=only_asks_about_time(session.message.text))]
-                spoke = True
-                continue
-            nudge = []
-            claim = (
-                None
-                if answer.tool_calls or self._provider.name == "rules"  # its words are ours
-                else unbacked_claim(session.message.text, answer.content, session.staged)
-            )
-            wanted: tuple[Claim, ...] = () if claim is None else (claim,)
-            note = None if claim is None else claim_check(claim)
-            if claim is None and not answer.tool_calls and self._provider.name != "rules":
-                # A refusal, or words beside a request the rules agent reads whole: not the
-                # answer either (issue 63, docs/eval.md); the same fallback as a claim.
-                undone = await self._left_undone(earlier, newest, session, produced, answer, trial)
-                if undone is not None:
-                    wanted, trial = undone.claims, undone.trial or trial
-                    note = not_done_check(wanted, undone.read)
-            if wanted and checked:
-                # Claimed again, or after another check: clockbot acts on the person's words
-                # where the rules agent reads them whole, else says nothing was done.
-                log.info("a reply left a change undone (%s), again", wanted[0].done)
-                return await self._carry_out(earlier, newest, session, produced, wanted, trial)
-            if wanted and note is not None:
-                # "Snoozed" with no snooze called (docs/eval.md), a refusal: asked once to act
-                # or say so; neither the reply nor the question is kept.
-                checked = True
-                nudge = [answer, note]
-                continue
-            fault = None if answer.tool_calls else self._fault(answer, request, produced, session)
-            if fault is not None:
-                # Machinery or no words (`bot.reply_checks`): asked once more, then clockbot
-                # says what the turn did itself (`bot.own_reply`); the faulty reply is not kept.
-                log.info("a reply was not sent to the person: %s", fault.what)
-                if not checked and not (spoke and not answer.content.strip()):
-                    checked = True
-                    nudge = [answer, Message("user", fault.note)]
-                    continue
-                produced.append(Message("assistant", own_reply(session, produced)))
-                return produced
-            produced.append(answer)
-            if not answer.tool_calls:
-                return produced
-            refused_before = _refused_with_question(produced)
-            repeated = bool(refused_before)
-            passed_on = ""
-            for call in answer.tool_calls:
-                result = await run_tool(call, session)
-                produced.append(
-                    Message(role="tool", content=result, tool_call_id=call.id, name=call.name)
-                )
-                if not passed_on and _is_reply(call, result):
-                    passed_on = _send_text([call])
-                asked = bool(tool_error(result).get("ask"))
-                repeated = repeated and asked and _signature(call) in refused_before
-            if passed_on:
-                # `send_message` passing on the answer to their question: those words are
-                # the reply (`bot.tools._passes_on`); asked again, Qwen wrote other ones.
-                passed = Message(role="assistant", content=passed_on)
-                if self._fault(passed, request, produced, session) is not None:
-                    passed = Message("assistant", own_reply(session, produced))
-                produced.append(passed)
-                return produced
-            if repeated:
-                # The same refused calls again (a 1.5B model sent one six times, docs/eval.md):
-                # only the person can settle it, so the turn ends and asks them.
-                return produced
-        return produced
-
-    async def _left_undone(
-        self,
-        earlier: Sequence[Message],
-        newest: Message,
-        session: ToolSession,
-        produced: Sequence[Message],
-        answer: Message,
-        tried: _Trial | None,
-    ) -> _Undone | None:
-        """The changes the person asked for that `answer` (no call, no claim) leaves undone,
-        with the rules agent's reading of their words; None when `answer` answers them.
-
-        A refusal ("I'm sorry, but I can't assist with that request.", `bot.claims.refuses`)
-        never answers a request for a change. Words that neither act nor ask anything do not
-        either, where the rules agent, tried on a fork of the session (`ToolSession.fork`),
-        reads the request whole and makes the change; a question may be the right answer,
-        and is left alone, as is a turn whose refused call left the person a question (the
-        zone they are in: `_asking` asks it). An earlier `tried` of this turn, with nothing
-        staged since, is the reading: the words are read once.
-        """
-        refused = refuses(answer.content)
-        if (not refused and "?" in answer.content) or _question_left(produced, session):
-            return None
-        wanted = tuple(
-            c for c in asked_changes(session.message.text) if not any(map(c.made, session.staged))
-        )
-        if not wanted:
-            return None
-        if tried is None or tried.staged_before != len(session.staged):
-            fork = session.fork()
-            tried = _Trial(fork, await self._rules_read(earlier, newest, fork), len(session.staged))
-        made = tuple(c for c in wanted if any(map(c.made, tried.session.staged)))
-        if made:
-            return _Undone(made, tried)
-        return _Undone(wanted, None) if refused else None
-
-    async def _read_first(
-        self, earlier: Sequence[Message], newest: Message, session: ToolSession
-    ) -> list[Message] | None:
-        """Reader first (`llm.mode: reader-first`): the person's words carried out as the rules
-        agent reads them, where it reads them whole, and the model asked only for the words
-        around what was done; None where it does not, and the model answers as ever.
-
-        Whole: the rules agent called tools and none of them refused. The model is given
-        what was done (clockbot's own words for it, `bot.own_reply`); a call, or words that
-        claim any change what was not done, or are no words for a person, give way to clockbot's
-        own (docs/configuration.md, "Reader first").
-        """
-        fork = session.fork()
-        done = await self._rules_read(earlier, newest, fork)
-        results = [m for m in done if m.role == "tool"]
-        if not results or any(tool_error(m.content) for m in results):
-            return None
-        facts = own_reply(fork, done)
-        if not facts:
-            return None
-        session.adopt(fork)
-        ask = replace(
-            newest,
-            content=f"{newest.content}\n\n(clockbot: this is done already: {facts}. Write your "
-            "reply to the person: one or two sentences telling them so, in their language. "
-            "No tool calls.)",
-        )
-        try:  # the tools sent as ever, so the request keeps the cached prefix
-            completion = await self._complete(self._assemble(earlier, ask))
-        except LLMError as exc:
-            log.info("the model could not word what was done (%s); clockbot says it", exc)
-            return [*done, Message("assistant", facts)]
-        words = unechoed(completion.message).content.strip()
-        request = self._assemble(earlier, newest)
-        checked = Message("assistant", words)
-        if (
-            not words
-            or completion.message.tool_calls
-            or any(not any(map(c.made, session.staged)) for c in said_claims(words))
-            or self._fault(checked, request, done, session) is not None
-        ):
-            words = facts
-        return [*done, Message("assistant", words)]
-
-    async def _rules_read(
-        self, earlier: Sequence[Message], newest: Message, session: ToolSession
-    ) -> list[Message]:
-        """The person's words carried out as the rules agent reads them (`bot.rules_agent`),
-        with the same tools on `session`: its calls and their results."""
-        rules = RulesProvider()
-        done: list[Message] = []
-        for _ in range(MAX_TOOL_ROUNDS):
-            completion = await rules.complete(self._assemble(earlier, newest) + done, TOOLS)
-            if not completion.message.tool_calls:
-                break
-            done.append(completion.message)
-            for call in completion.message.tool_calls:
-                result = await run_tool(call, session)
-                done.append(Message("tool", result, tool_call_id=call.id, name=call.name))
-        return done
-
-    async def _carry_out(
-        self,
-        earlier: Sequence[Message],
-        newest: Message,
-        session: ToolSession,
-        produced: Sequence[Message],
-        claims: Sequence[Claim],
-        trial: _Trial | None = None,
-    ) -> list[Message]:
-        """The turn after a model left `claims` undone twice (claimed, refused, answered
-        beside them): the person's words carried out as the rules agent reads them.
-
-        Where that makes the change, the reply says what the store will hold
-        (`bot.own_reply`); where the rules agent does not read the words whole (it answers
-        without a call, or its call is refused), the person is told plainly that nothing
-        was done, and asked the refusal's question or to say it once more. Neither of the
-        model's replies is kept. A `trial` of the rules agent on a fork of the session, made
-        when nothing more was staged, is kept instead of reading the words again.
-        """
-        if trial is not None and trial.staged_before == len(session.staged):
-            session.adopt(trial.session)
-            done = trial.done
-        else:
-            done = await self._rules_read(earlier, newest, session)
-        carried = [*produced, *done]
-        if any(claim.made(effect) for claim in claims for effect in session.staged):
-            return [*carried, Message("assistant", own_reply(session, carried))]
-        language = session.language
-        question = _question_left(done, session) or SAY_AGAIN.in_(language)
-        return [*carried, Message("assistant", f"{NOTHING_DONE.in_(language)} {question}")]
+    def _conversation(
+        self, stored: Sequence[StoredMessage], newest: Message, session: ToolSession
+    ) -> Conversation:
+        model = Model(
+            assemble=self._assemble, complete=self._complete, read_calls=self._read_text_calls,
+            fault=self._fault, ours=self._provider.name == "rules",
+            reader_first=self._reader_first and not self._baseline,
+        )  # fmt: skip
+        return Conversation(model, [stored_to_message(m) for m in stored], newest, session)
 
     def _fault(
         self,
@@ -768,92 +498,6 @@ class Agent:
         return without_repeats(completion.message.content.strip())
 
 
-@dataclass(frozen=True, slots=True)
-class _Trial:
-    """The rules agent's reading tried on a fork of a turn's session (`ToolSession.fork`):
-    its calls and results, and how many effects the turn had staged when it forked."""
-
-    session: ToolSession
-    done: list[Message]
-    staged_before: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Undone:
-    """Changes a reply left undone (`Agent._left_undone`), and the rules agent's trial."""
-
-    claims: tuple[Claim, ...]
-    trial: _Trial | None
-
-    @property
-    def read(self) -> str:
-        """The calls the person's words read as to the rules agent ("" if none)."""
-        done = self.trial.done if self.trial is not None else ()
-        return ", ".join(f"{c.name}({c.arguments})" for m in done for c in m.tool_calls)
-
-
-def _asking(produced: list[Message], session: ToolSession) -> list[Message]:
-    """`produced`, its reply asking the question a refused call left for the person.
-
-    A time the tools refused for want of the zone (``zone_unknown``), or a zone
-    given only as "EST", is set once the person says which: read whole or ask.
-    A 1.5B model told the person "I need to know the person's timezone." and,
-    given "Which timezone do you mean by EST?", wrote "please ask the user
-    which timezone you mean by EST." (docs/eval.md): the person never learnt
-    what to write. Where the turn's reply asks nothing, the error's ``ask`` is
-    added, to the reply and to the history alike; a turn that ended on tool
-    results (out of rounds, or a refused call sent again) ends on the question
-    instead of "I got stuck".
-    """
-    question = _question_left(produced, session)
-    if question is None or not produced:
-        return produced
-    final = produced[-1]
-    if final.role != "assistant":
-        return [*produced, Message("assistant", question)]
-    if "?" in (final.content or "") or question in (final.content or ""):
-        return produced
-    asked = f"{final.content.rstrip()}\n\n{question}" if final.content else question
-    return [*produced[:-1], replace(final, content=asked)]
-
-
-def _question_left(produced: Sequence[Message], session: ToolSession) -> str | None:
-    """The ``ask`` of the turn's last refusal that carried one, unless the turn settled it.
-
-    A zone set in the turn settles the questions about a zone (``zone_unknown``,
-    and `set_timezone`'s "which zone do you mean by EST?"), not the others
-    (which reminder, a time already past). A group is never asked for anyone's
-    zone (``zone_unknown``).
-    """
-    zone_set = any(isinstance(e, ZoneChange) for e in session.staged)
-    for message in reversed(produced):
-        error = tool_error(message.content) if message.role == "tool" else {}
-        if not error.get("ask"):
-            continue
-        unknown = error["error"] == "zone_unknown"
-        if (zone_set and (unknown or message.name == "set_timezone")) or (
-            unknown and session.group is not None
-        ):
-            continue
-        return str(error["ask"])
-    return None
-
-
-def _refused_with_question(produced: Sequence[Message]) -> set[tuple[str, str]]:
-    """The calls in `produced` refused with a question for the person (`_signature`)."""
-    calls = {call.id: call for m in produced for call in m.tool_calls}
-    return {
-        _signature(calls[m.tool_call_id])
-        for m in produced
-        if m.role == "tool" and m.tool_call_id in calls and tool_error(m.content).get("ask")
-    }
-
-
-def _signature(call: ToolCall) -> tuple[str, str]:
-    """A call as its name and arguments: the same call again, whatever its id."""
-    return call.name, call.arguments or ""
-
-
 _WORD = re.compile(r"\w+")
 
 
@@ -945,24 +589,10 @@ def _template_refused(exc: LLMTemplateError) -> None:
     )
 
 
-def _is_reply(call: ToolCall, result: str) -> bool:
-    """Whether `call` was a `send_message` whose words the tool took as the turn's reply."""
-    return call.name == "send_message" and tool_result(result).get("reply") is True
-
-
-def _send_text(calls: Sequence[ToolCall]) -> str:
-    """The text of the first `send_message` call among `calls`, or ""."""
-    for call in calls:
-        text = _arguments(call).get("text") if call.name == "send_message" else None
-        if isinstance(text, str):
-            return text.strip()
-    return ""
-
-
 def _outcome(call: ToolCall, until: datetime | None, sent: str = "") -> str:
     """What a tool call in a proactive turn came to: ``defer`` acts, and a `send_message`
     whose text became the message (`sent`) is that message; nothing else acts."""
-    if call.name == "send_message" and sent and _send_text([call]) == sent:
+    if call.name == "send_message" and sent and send_text([call]) == sent:
         return json.dumps({"ok": True, "sent": "this text is the message that goes out now"})
     if call.name != "defer":
         return json.dumps({"ok": False, "error": "only defer takes effect in a proactive turn"})
@@ -971,17 +601,8 @@ def _outcome(call: ToolCall, until: datetime | None, sent: str = "") -> str:
     return json.dumps({"ok": True, "deferred_until": until.isoformat()})
 
 
-def _arguments(call: ToolCall) -> dict[str, Any]:
-    """A proactive turn's call's arguments; {} when they are not a JSON object."""
-    try:
-        arguments = json.loads(call.arguments or "{}")
-    except json.JSONDecodeError:
-        return {}
-    return arguments if isinstance(arguments, dict) else {}
-
-
 def _deferral(call: ToolCall, zone: str | None, now: datetime) -> tuple[datetime, str] | None:
-    arguments = _arguments(call)
+    arguments = call_arguments(call)
     until_text, reason = arguments.get("until"), arguments.get("reason")
     if not isinstance(until_text, str) or not isinstance(reason, str):
         return None

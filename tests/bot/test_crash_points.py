@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-import bot.agent.turn
+import bot.agent.conversation
 from bot.agent import Agent
 from bot.config import Settings, WorkerSettings
 from bot.gateway import Gateway
@@ -98,7 +98,7 @@ class CrashingChannel(RecordingChannel):
 
 def _install(monkeypatch: pytest.MonkeyPatch, injector: Injector) -> None:
     """Put the crash points into the real code paths (undone before the restart)."""
-    run_tool = bot.agent.turn.run_tool
+    run_tool = bot.agent.conversation.run_tool
 
     async def counting_run_tool(call: Any, session: Any) -> str:
         result = await run_tool(call, session)
@@ -122,7 +122,7 @@ def _install(monkeypatch: pytest.MonkeyPatch, injector: Injector) -> None:
         injector.at("after the commit")
         return done
 
-    monkeypatch.setattr(bot.agent.turn, "run_tool", counting_run_tool)
+    monkeypatch.setattr(bot.agent.conversation, "run_tool", counting_run_tool)
     monkeypatch.setattr(Agent, "answer", answering)
     monkeypatch.setattr(InteractionWrapper, "commit_turn", committing)
 
