@@ -248,7 +248,6 @@ LONG_MODULES = {
     "wrapper/core.py": "one class: the wrapper's facade",
     "bot/turns.py": "one class: a message's life in the gateway",
     "bot/rules_agent.py": "one class: the agent without a model",
-    "bot/agent/turn.py": "one job: an agent turn, its compaction and its tools' rounds",
     "channels/email/reading.py": "one job: a raw mail to an Inbound or a refusal",
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
     "wrapper/outbox.py": "one class: the outbox and its claims",

@@ -1,7 +1,8 @@
 """The agent: one turn of the model with its tools, and what keeps its words true.
 
 - `bot.agent.turn`: `Agent`, a turn as a function of its inputs (envelope, history,
-  text → messages and effects), its compaction, and a proactive job's decision.
+  text → messages and effects), and a proactive job's decision.
+- `bot.agent.compaction`: past the budget, older turns become one summary.
 - `bot.agent.conversation`: one turn's rounds with the model, and the ordered list of
   repairs (empty answer, a change left undone, machinery or no words, a reply passed
   on, the same refused call again) that keep what it says true.
@@ -12,19 +13,21 @@ The names below are what the rest of clockbot uses; the modules are the agent's 
 
 from __future__ import annotations
 
-from bot.agent.turn import (
+from bot.agent.asks import speak_up
+from bot.agent.compaction import (
     COMPACT_AFTER_CHARS,
     CONTEXT_SHARE,
     KEEP_RECENT,
-    MAX_TOOL_ROUNDS,
-    RETRY_LEASE,
     SUMMARY_AGAIN,
     SUMMARY_PROMPT,
+)
+from bot.agent.conversation import MAX_TOOL_ROUNDS
+from bot.agent.turn import (
+    RETRY_LEASE,
     Agent,
     ProactiveOutput,
     TurnOutput,
     message_to_stored,
-    speak_up,
     stored_to_message,
 )
 

@@ -52,6 +52,7 @@ __all__ = ["MAX_TOOL_ROUNDS", "Conversation", "Model"]
 log = logging.getLogger(__name__)
 
 MAX_TOOL_ROUNDS = 6
+"""Model calls in one turn before the agent stops asking for more tool rounds."""
 
 
 @dataclass(frozen=True, slots=True)
