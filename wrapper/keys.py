@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 __all__ = [
+    "Address",
     "group_mail_thread",
     "is_private_thread",
     "private_mail_thread",
@@ -75,3 +78,50 @@ def is_private_thread(channel: str, thread_id: str) -> bool:
     if thread_id.startswith(_GROUP_MAIL):
         return False
     return channel in _PRIVATE_CHANNELS or thread_id.startswith("dm:")
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    """Who a message is from and where it goes: one agent, channel, thread and person.
+
+    The keys are built from it (`thread_key`, `user_key`) and read back into it
+    (`parse`), so a message's route travels as one value instead of five loose fields
+    (docs/ARCHITECTURE.md, "Words"). `user` is the channel's id of the person.
+    """
+
+    agent: str
+    channel: str
+    thread: str
+    user: str
+
+    def __post_init__(self) -> None:
+        if not self.agent or ":" in self.agent or not self.channel or ":" in self.channel:
+            raise ValueError(f"agent and channel must be non-empty, without ':': {self!r}")
+        if not self.thread or not self.user:
+            raise ValueError(f"thread and user must be non-empty: {self!r}")
+
+    @property
+    def thread_key(self) -> str:
+        return thread_key(self.agent, self.channel, self.thread)
+
+    @property
+    def user_key(self) -> str:
+        return user_key(self.channel, self.user)
+
+    @property
+    def private(self) -> bool:
+        """A direct conversation with one person (`is_private_thread`)."""
+        return is_private_thread(self.channel, self.thread)
+
+    @classmethod
+    def parse(cls, thread: str, user: str) -> Address:
+        """The address a stored thread key and user key name.
+
+        Raises:
+            ValueError: a key is not in clockbot's shape, or the two name other channels.
+        """
+        agent, channel, thread_id = split_thread_key(thread)
+        user_channel, user_id = split_user_key(user)
+        if not channel or channel != user_channel:
+            raise ValueError(f"{thread!r} and {user!r} are not one channel's keys")
+        return cls(agent, channel, thread_id, user_id)
