@@ -35,11 +35,11 @@ __all__ = [
     "Claim",
     "asked_changes",
     "claim_check",
-    "claims_in",
     "not_done_check",
     "refuses",
     "said_claims",
     "sets_a_reminder",
+    "unbacked",
     "unbacked_claim",
 ]
 
@@ -111,8 +111,9 @@ _SNOOZE = Claim(
         r"push",
         r"reschedule",
         r"change",
+        r"pospon\w*",
         r"pospón",
-        r"posponer",
+        r"aplaza\w*",
         r"luego",
         r"mueve",
         r"mover",
@@ -120,11 +121,13 @@ _SNOOZE = Claim(
         r"cambiar",
         r"später",
         r"verschieb\w*",
+        r"schieb\w*",
         r"änder\w*",
         r"plus tard",
         r"déplace\w*",
         r"décale\w*",
         r"reporte\w*",
+        r"repousse\w*",
         r"mais tarde",
         r"depois",
         r"muda\w*",
@@ -133,10 +136,16 @@ _SNOOZE = Claim(
         r"piu tardi",
         r"sposta\w*",
         r"rinvia\w*",
+        r"rimanda\w*",
         r"later",
         r"verplaats\w*",
         r"verzet",
-        r"uitstellen",
+        r"uitstel\w*",
+        r"stel\b.{0,30}\buit",
+        # "again" with a span after it: "recuérdamelo otra vez en 10 minutos".
+        r"(?:again|otra vez|de nuevo|nochmal|noch einmal|erneut|encore|de nouveau|ancora"
+        r"|di nuovo|outra vez|de novo|opnieuw|nog een keer|nog eens)"
+        r" (?:in|en|dans|tra|fra|daqui a|over|após)",
     ),
     _snoozed,
     "snooze",
@@ -346,23 +355,32 @@ def said_claims(reply: str) -> tuple[Claim, ...]:
     return tuple(claim for claim in CLAIMS if claim.said.search(said))
 
 
-def claims_in(asked: str, reply: str) -> tuple[Claim, ...]:
-    """The changes `reply` says were made that the person's words `asked` asked for
-    (`said_claims`). The agent checks them against the turn's staged effects
-    (`unbacked_claim`); `clockbot eval` against what the store holds after the turn
-    (`bot.evaluation.judge`).
+def unbacked(asked: str, reply: str, made: Callable[[Claim], bool]) -> tuple[Claim, ...]:
+    """The changes `reply` says were made, where the person's words `asked` asked for one,
+    that `made` says were not (the agent: the turn's staged effects, `unbacked_claim`;
+    `clockbot eval`: what the store holds after the turn, `bot.evaluation.judge`).
+
+    A claim of what was asked is checked as it is. A claim of another kind, itself not
+    made, counts only while nothing that was asked was made: after "snooze 10 minutes", "Done, I'll remind
+    you again at 9:41" with no snooze claims the snooze (then the snooze is what is
+    returned); after a snooze that was made, the same words describe it.
     """
-    return tuple(
-        claim
-        for claim in said_claims(reply)
-        if (asks_to_be_reminded(asked) if claim.asked is None else claim.asked.search(asked))
-    )
+    wanted = asked_changes(asked)
+    if not wanted:
+        return ()
+    said = said_claims(reply)
+    direct = tuple(c for c in said if c in wanted and not made(c))
+    if direct or any(map(made, wanted)):
+        return direct
+    other = any(c not in wanted and not made(c) for c in said)
+    return tuple(c for c in wanted if not made(c)) if other else ()
 
 
 def unbacked_claim(asked: str, reply: str, staged: Sequence[Effect]) -> Claim | None:
     """The first change `reply` says was made, asked for in `asked`, that nothing `staged`
-    makes (`claims_in`)."""
-    return next((c for c in claims_in(asked, reply) if not any(map(c.made, staged))), None)
+    makes (`unbacked`)."""
+    found = unbacked(asked, reply, lambda claim: any(map(claim.made, staged)))
+    return found[0] if found else None
 
 
 def asked_changes(asked: str) -> tuple[Claim, ...]:

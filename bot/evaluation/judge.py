@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import catalog, replies
-from bot.claims import claims_in
+from bot.claims import unbacked
 from bot.evaluation.runner import Outcome, Said, StoreState, Turn, plain
 from bot.evaluation.scenario import Expectation
 from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
@@ -390,9 +390,9 @@ def false_claims(outcome: Outcome) -> list[str]:
     for turn in outcome.turns:
         made, asked = _made(turn), _asked(outcome, turn)
         for reply in _answers(outcome, turn):
-            unbacked = [c.done for c in claims_in(asked, reply) if c.done not in made]
-            if unbacked:
-                found.append(f"step {turn.step}, {'/'.join(unbacked)} claimed: {reply[:160]!r}")
+            false = [c.done for c in unbacked(asked, reply, lambda c, m=made: c.done in m)]
+            if false:
+                found.append(f"step {turn.step}, {'/'.join(false)} claimed: {reply[:160]!r}")
     return found
 
 

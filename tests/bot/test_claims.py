@@ -142,3 +142,40 @@ def test_a_question_claims_nothing(asked: str, reply: str) -> None:
 
 def test_a_stored_claim_is_backed_by_a_note() -> None:
     assert unbacked_claim("please remember my sister arrives Friday", "Saved.", [NOTE]) is None
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "snooze 10 minutes",
+        "posponlo 10 minutos",
+        "recuérdamelo otra vez en 10 minutos",
+        "schieb das 10 Minuten",
+        "repousse de 10 minutes",
+        "rimanda di 10 minuti",
+        "adia 10 minutos",
+        "stel 10 minuten uit",
+    ],
+)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Hecho, te lo recuerdo otra vez a las 9:41",  # seen after a failed snooze (issue 63)
+        "Done! I'll remind you again at 9:41.",
+        "Erledigt, ich erinnere dich um 9:41 nochmal.",
+    ],
+)
+def test_a_snooze_said_as_a_new_reminder_with_nothing_done_is_the_snooze_unbacked(
+    asked: str, reply: str
+) -> None:
+    claim = unbacked_claim(asked, reply, [])
+    assert claim is not None and claim.done == "moved"
+
+
+def test_words_of_another_kind_describe_a_change_that_was_made() -> None:
+    """After a snooze that was made, "I'll remind you again at 9:41" tells of it."""
+    moved = [ReminderChange("console:me", "r4", "move", AT)]
+    assert (
+        unbacked_claim("snooze 10 minutes", "Done! I'll remind you again at 9:41.", moved) is None
+    )
+    assert unbacked_claim("thanks again", "I'll remind you again at 9:41.", []) is None
