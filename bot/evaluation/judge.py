@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import catalog, replies
-from bot.claims import unbacked
+from bot.claims import Claim, unbacked
 from bot.evaluation.runner import Outcome, Said, StoreState, Turn, plain
 from bot.evaluation.scenario import Expectation
 from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
@@ -389,8 +389,12 @@ def false_claims(outcome: Outcome) -> list[str]:
     found = []
     for turn in outcome.turns:
         made, asked = _made(turn), _asked(outcome, turn)
+
+        def held(claim: Claim, made: frozenset[str] = made) -> bool:
+            return claim.done in made
+
         for reply in _answers(outcome, turn):
-            false = [c.done for c in unbacked(asked, reply, lambda c, m=made: c.done in m)]
+            false = [c.done for c in unbacked(asked, reply, held)]
             if false:
                 found.append(f"step {turn.step}, {'/'.join(false)} claimed: {reply[:160]!r}")
     return found
