@@ -1,8 +1,7 @@
 """A reply that says something was set, moved, cancelled, stored or sent when no tool did it.
 
-Qwen2.5-Coder-1.5B answered "snooze 10 minutes" with "The reminder has been
-snoozed for 10 minutes." and called nothing (docs/eval.md): the person would
-trust a reminder that was never moved. `unbacked_claim` finds such a reply;
+A person would trust a reminder that was never moved (docs/eval.md, M11).
+`unbacked_claim` finds such a reply;
 the agent then asks the model once to call the tool or say it is not done
 (`bot.agent`). Only where the person's message asked for that change: "thanks"
 answered "I'll remind you at 9" refers to an earlier turn, and asking the
@@ -361,9 +360,9 @@ def unbacked(asked: str, reply: str, made: Callable[[Claim], bool]) -> tuple[Cla
     `clockbot eval`: what the store holds after the turn, `bot.evaluation.judge`).
 
     A claim of what was asked is checked as it is. A claim of another kind, itself not
-    made, counts only while nothing that was asked was made: after "snooze 10 minutes", "Done, I'll remind
-    you again at 9:41" with no snooze claims the snooze (then the snooze is what is
-    returned); after a snooze that was made, the same words describe it.
+    made, counts only while nothing that was asked was made: after "snooze 10 minutes",
+    "Done, I'll remind you again at 9:41" with no snooze claims the snooze (then the
+    snooze is what is returned); after a snooze that was made, the same words tell of it.
     """
     wanted = asked_changes(asked)
     if not wanted:

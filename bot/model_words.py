@@ -23,7 +23,7 @@ __all__ = ["sentence_keys", "uncopied", "unechoed", "without_repeats"]
 
 
 _ECHOED_BLOCK = re.compile(
-    re.escape(RUNTIME_BLOCK_START.removesuffix("]"))  # Gemma 3 270M left off the "]"
+    re.escape(RUNTIME_BLOCK_START.removesuffix("]"))  # its "]" left off: docs/eval.md, M18
     + r".*?(?:"
     + re.escape(RUNTIME_BLOCK_END)
     + r"|\Z)|"
@@ -35,11 +35,10 @@ last line alone."""
 
 
 def unechoed(message: Message) -> Message:
-    """`message` without a runtime block the model copied into it (seen on a 1.5B model).
+    """`message` without a runtime block the model copied into it (docs/eval.md, M18).
 
     Nor with the turns it wrote after its own (`_own_turn`), nor with the
-    system prompt from its first sentence on: the pretrained Gemma 3 270M
-    answered every message with the prompt, word for word. The block is the
+    system prompt from its first sentence on (docs/eval.md, M19). The block is the
     system's facts for the model, never words for the person, and never the
     model's own: it goes from what is sent *and* from the history. Kept there,
     the copy taught the model that its turns begin with a block, and it copied
@@ -50,7 +49,7 @@ def unechoed(message: Message) -> Message:
     stutter (`_STUTTER`) are said once.
     """
     content = _own_turn(message.content)
-    # The system prompt said back (Gemma 3 270M, docs/eval.md), in any case: "you are clockbot".
+    # The system prompt said back (docs/eval.md, M19), in any case: "you are clockbot".
     if said_back := _PROMPT_SAID_BACK.search(content):
         content = content[: said_back.start()].rstrip()
     unblocked, copies = _ECHOED_BLOCK.subn("", content)
@@ -62,10 +61,9 @@ def unechoed(message: Message) -> Message:
 
 _PROMPT_SAID_BACK = re.compile(re.escape(PROMPT_OPENING), re.IGNORECASE)
 _STUTTER = re.compile(r"([^\W\d_](?:[^\W\d_]| ){1,39}?)\1{7,}")
-"""A word's piece said eight times or more in a row, said once: Gemma 3 270M answered
-"に通客icionalicional…" to its token limit, 2,677 characters with no sentence to loop on
-(docs/eval.md). Letters and spaces only, so a long number, a rule of dashes or a table's
-"|---|---|" stays; "hahahahahahahahaha" becomes "ha", a small price."""
+"""A word's piece said eight times or more in a row, said once (docs/eval.md, M20): a
+stutter with no sentence to loop on. Letters and spaces only, so a long number, a rule of
+dashes or a table's "|---|---|" stays; "hahahahahahahahaha" becomes "ha", a small price."""
 _LOOPED = 3
 """A sentence, or a pair, this many times in a row: the model is going round in a loop."""
 _LONG_LOOP = 3
@@ -77,11 +75,8 @@ _LONGEST_LOOP = 64
 def _unlooped(content: str) -> str:
     """`content` said once, where the model went round in a loop (`_looping`).
 
-    Gemma 3 270M answered every line of long-conversation with "I'm not sure if
-    I'm going to be able to do this week." until its token limit, 1,150
-    characters a reply (docs/eval.md): sent to the person as it was, and kept in
-    the history, where the thread filled the window and compacted every four
-    turns. Each sentence goes once (`without_repeats`), and the copy the token
+    A loop sent as it was fills the thread's window (docs/eval.md, M21). Each
+    sentence goes once (`without_repeats`), and the copy the token
     limit cut short, the start of a sentence already said, goes too. A sentence
     that comes back with others between ("- Take the pill." under each day) is
     no loop and stays.
@@ -98,11 +93,7 @@ def _unlooped(content: str) -> str:
 
 def _looping(said: Sequence[str]) -> bool:
     """Whether `said` comes round in a loop: a sentence or a pair `_LOOPED` times in a row,
-    a longer run (`_LONG_LOOP` sentences or more) twice in a row.
-
-    Gemma 3 270M's loops in later runs were three lines long (the sentence, a stray
-    word, a few characters of another script), then the person's last paragraph of
-    some ten sentences, copied back again and again (docs/eval.md).
+    a longer run (`_LONG_LOOP` sentences or more) twice in a row (docs/eval.md, M21).
     """
     for period in range(1, min(len(said) // 2, _LONGEST_LOOP) + 1):
         copies = _LOOPED if period < _LONG_LOOP else 2
@@ -120,9 +111,8 @@ _TURN_MARKER = re.compile(
     r"|</?tool_response>"
 )
 """The chat templates' turn markers written as text (ChatML, Llama 3, Phi-3, Gemma), and the
-tags Qwen's and Hermes' templates put around a tool's result, a turn that is not the model's:
-Qwen2.5-Coder-1.5B answered "how many days until Christmas?" with its four tool results,
-each in "<tool_response>" tags, and the person was sent the JSON (docs/eval.md)."""
+tags Qwen's and Hermes' templates put around a tool's result, a turn that is not the model's
+(docs/eval.md, M22)."""
 
 
 def _own_turn(content: str) -> str:
@@ -130,8 +120,7 @@ def _own_turn(content: str) -> str:
 
     A server whose template does not fit the model does not stop at the end of
     the model's turn, and the model writes the person's next turn and its own
-    after it: Gemma 3 270M served with ChatML answered "<|im_end|>user" over and
-    over (docs/eval.md). The markers and what follows them are never words for
+    after it (docs/eval.md, M23). The markers and what follows them are never words for
     the person; nothing before the first one stays an empty answer. A reply
     that explains a template by quoting its markers is cut too: rare, and far
     less harm than a template's tokens sent as words.
@@ -144,12 +133,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def without_repeats(text: str) -> str:
-    """`text` with each sentence once, in order, lines kept.
-
-    Asked to shorten two summaries, a 1.5B model wrote one pair of sentences
-    over and over until its token limit (docs/eval.md): the summary kept is
-    what it said, once.
-    """
+    """`text` with each sentence once, in order, lines kept (docs/eval.md, M24)."""
     seen: set[str] = set()
     lines = []
     for line in text.splitlines():
@@ -186,12 +170,9 @@ def uncopied(message: Message, theirs: Collection[str]) -> Message:
 
     A copy: `_COPIED_RUN` sentences or more in a row, `_COPIED_CHARS` characters
     or more, each one of `theirs` (the `sentence_keys` of the person's messages
-    in the history, read once a turn), the last perhaps cut short by the token limit. Gemma 3 270M
-    answered long-conversation's lines with the person's paragraph about a
-    supplier call, six sentences word for word, and again on each later turn
-    (docs/eval.md): no words for the person, and kept, every copy added the
-    paragraph's tokens to the history again, until the thread filled the window
-    and compacted. A sentence or two quoted stays ("You said: the dentist is on
+    in the history, read once a turn), the last perhaps cut short by the token
+    limit (docs/eval.md, M25): no words for the person, and kept, each copy fills
+    the history. A sentence or two quoted stays ("You said: the dentist is on
     Thursday at four."), and so does a short list said back.
     """
     lines = message.content.splitlines()

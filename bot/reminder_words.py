@@ -83,10 +83,8 @@ def asks_to_keep_in_mind(text: str) -> bool:
 def only_asks_about_time(text: str) -> bool:
     """Whether `text` asks how long, when or what time, and for no reminder or note.
 
-    Asked "what time is that for me?" about a call, Qwen2.5-Coder-1.5B set a
-    reminder for the call; asked "what time is it in Kathmandu?", it sent the
-    question back to the person as a message (docs/eval.md). Such a message wants
-    an answer in the reply: the tools that send answer with its facts instead
+    Such a message wants an answer in the reply, not a reminder or a message sent
+    (docs/eval.md, M12): the tools that send answer with its facts instead
     (`bot.tools._answer_instead`).
     """
     return asks_about_time(text) and not (asks_to_be_reminded(text) or asks_to_keep_in_mind(text))

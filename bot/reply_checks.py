@@ -2,9 +2,8 @@
 
 A reply is words for a person. What the model was given to work with (the
 runtime block, the system prompt, the tools and their results) is machinery,
-never words for anyone: a small model writes its tool call as text, says the
-runtime block back, or answers with a fenced id (docs/eval.md, "Nothing of the
-machinery reaches the person"). `fault_in` runs the checks below in order, one
+never words for anyone (docs/eval.md, M27, and "Nothing of the machinery
+reaches the person"). `fault_in` runs the checks below in order, one
 row each, on the reply the agent is about to send; the agent asks the model
 once more with the fault's note, and if the next reply has a fault too, sends
 words of its own built from what the turn did (`bot.own_reply`).

@@ -75,16 +75,14 @@ UTC_FALLBACK_NOTICE = (
     "The user's timezone is not known, so times are in UTC. Before scheduling anything or "
     f'naming a local time, ask them: "{CITY_QUESTION}"'
 )
-"""Ends with the question itself: told to "ask for their city or IANA zone", a 1.5B model
-passed the instruction on ("please ask for their city or IANA zone first", docs/eval.md)."""
+"""Ends with the question itself: an instruction to ask is passed on (docs/eval.md, M13)."""
 
 
 def place_answer_notice(zone: str) -> str:
     """The notice for a bare place answering the city question (step 5).
 
-    Given "Toronto" after "Which city are you in?" for a reminder, a 1.5B model
-    wrote "Toronto" back and set nothing (docs/eval.md): the request that waited
-    for the zone is two messages up, and the notice says it can be done now.
+    The request that waited for the zone is two messages up, and the notice says it
+    can be done now (docs/eval.md, M14).
     """
     return (
         f'Their zone is now {zone}, from this answer to "{CITY_QUESTION}": a time they '

@@ -5,8 +5,8 @@ CLOCK turns temporal awareness on for a message that is "time-related"
 the questions a person asks about time often hold none: "how long has it been
 since I last wrote to you?", "which day did I last message you?", "¿cuánto
 tiempo ha pasado?". Without awareness the runtime block leaves out the very
-lines that answer them (the session's start, the last message), and a 1.5B
-model guessed (docs/eval.md).
+lines that answer them (the session's start, the last message), and a model
+guesses (docs/eval.md, M15).
 
 Read in the seven languages confirmations are said in. A phrase that can only
 ask about time ("how long", "wie lange") counts anywhere; a bare "when" only in
@@ -91,8 +91,8 @@ def counts_to(
     """What "how many days until Christmas?" counts to, read whole in `tz`; None if nothing.
 
     The thing counted to often holds no expression a message scan finds ("until
-    Christmas" is an open interval, not a time to act on), and a 1.5B model counted
-    291 days as 290 in its head (docs/eval.md). Only the words after the count's
+    Christmas" is an open interval, not a time to act on), and a model counts wrong in
+    its head (docs/eval.md, M15). Only the words after the count's
     "until" are read, whole, as `parse_anchored_time` reads them: a reading that
     asks is no answer.
     """

@@ -29,13 +29,8 @@ __all__ = [
 def speak_up(produced: Sequence[Message], *, question: bool = False) -> Message:
     """Asked once in a turn after an empty answer, at the end of that one request only.
 
-    It names the tools the turn ran. The first wording ("your last message to the person
-    was empty. Answer them now in words.") was read by Qwen2.5-Coder-1.5B as a question
-    about "the person's last message" and refused, 42 times in one run; this one was
-    answered in 5 replays of 5 (docs/eval.md, fifth run). On a message that only asks
-    about time (`question`) it asks for the answer, with the last result's `said`:
-    asked for "what was done", Qwen answered "how many days until Christmas?" with "The
-    person was reminded that Christmas is in 2 days" (docs/eval.md, twelfth run).
+    It names the tools the turn ran; on a message that only asks about time (`question`)
+    it asks for the answer, with the last result's `said` (docs/eval.md, M5).
     """
     names = ", ".join(dict.fromkeys(call.name for m in produced for call in m.tool_calls))
     if names and question:
@@ -69,11 +64,9 @@ def asking(produced: list[Message], session: ToolSession) -> list[Message]:
     """`produced`, its reply asking the question a refused call left for the person.
 
     A time the tools refused for want of the zone (``zone_unknown``), or a zone
-    given only as "EST", is set once the person says which: read whole or ask.
-    A 1.5B model told the person "I need to know the person's timezone." and,
-    given "Which timezone do you mean by EST?", wrote "please ask the user
-    which timezone you mean by EST." (docs/eval.md): the person never learnt
-    what to write. Where the turn's reply asks nothing, the error's ``ask`` is
+    given only as "EST", is set once the person says which: read whole or ask;
+    a model's own words for it told the person nothing to write (docs/eval.md,
+    M8). Where the turn's reply asks nothing, the error's ``ask`` is
     added, to the reply and to the history alike; a turn that ended on tool
     results (out of rounds, or a refused call sent again) ends on the question
     instead of "I got stuck".

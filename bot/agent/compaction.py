@@ -56,10 +56,8 @@ SUMMARY_PROMPT = (
     "asked, what was decided, promised or scheduled, with dates as absolute timestamps. "
     "Plain sentences, at most 200 words. Reply with the summary only, no tool calls."
 )
-"""A 1.5B model's summary made the person's visiting sister the person ("Marta plans to
-repaint the hallway"), and the next answer could not say who was visiting (docs/eval.md):
-the prompt asks for each name with who it is to them. Its examples name nobody, so no name
-can pass from the prompt into a summary."""
+"""Each name with who it is to the person (docs/eval.md, M1); its examples name nobody, so
+no name can pass from the prompt into a summary."""
 
 SUMMARY_AGAIN = "No tool can help here and nobody reads this but you: write the summary now."
 """Before a summary answered with a call or nothing is asked alone (`Compactor._summarise`)."""
@@ -192,11 +190,9 @@ class Compactor:
         """The summary of an earlier one (`carried`, kept whole) and the messages after it.
 
         Only `newer` is summarised; the earlier summary is carried word for word
-        until the two pass `SUMMARY_CHARS`, when the model shortens them together.
-        Summarised again at every compaction, and cut to 300 characters as a
-        transcript line, a 1.5B model's summary lost within nine compactions who
-        the person's visiting sister was (docs/eval.md). `room`: the characters of
-        transcript one summary request may carry.
+        until the two pass `SUMMARY_CHARS`, when the model shortens them together:
+        summarised again each time, a summary loses who people are (docs/eval.md, M2).
+        `room`: the characters of transcript one summary request may carry.
         """
         if self._provider.name == "rules":
             return _tail("\n".join(filter(None, (carried, _their_lines(newer)))))
@@ -212,13 +208,9 @@ class Compactor:
 
         The request opens with the system prompt and the tools every turn sends, so
         a server with one prefix cache (llama.cpp's slot) still holds them for the
-        turn after the compaction. Asked under a system prompt of its own, the
-        summary evicted them, and every turn after a compaction read its ~3,000
-        tokens again (long-conversation's cached share 39%, docs/eval.md). A model
-        that answers with a call, or nothing, is asked once more behind the same
-        prefix (`SUMMARY_AGAIN`), and only then under the summary prompt alone, with
-        no tools: Qwen2.5-Coder-1.5B's one summary asked alone in a run cost the
-        turn after it 4,041 tokens with 3 cached (docs/eval.md, thirteenth run).
+        turn after the compaction (docs/eval.md, M3). A model that answers with a
+        call, or nothing, is asked once more behind the same prefix
+        (`SUMMARY_AGAIN`), and only then under the summary prompt alone, no tools.
         """
         for asked in (SUMMARY_PROMPT, f"{SUMMARY_AGAIN} {SUMMARY_PROMPT}"):
             ask = Message("user", f"(clockbot: {asked})\n\n{transcript}")
@@ -230,7 +222,7 @@ class Compactor:
             answer, unknown = await self._with_text_calls(completion.message)
             if answer.content.strip() and not answer.tool_calls and not unknown:
                 return without_repeats(answer.content.strip())
-            # What came instead, by kind, never the words (docs/eval.md asks what Qwen wrote).
+            # What came instead, by kind, never the words.
             called = [c.name for c in answer.tool_calls] + list(unknown)
             log.info(
                 "a summary request was answered with %s",

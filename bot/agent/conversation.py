@@ -203,8 +203,7 @@ class Conversation:
     # --- the repairs, in order --------------------------------------------------------------
 
     async def _empty(self, answer: Message) -> _Verdict:
-        """An empty answer, often right after a good tool result (Qwen2.5-Coder-1.5B,
-        docs/eval.md): asked once for the words; neither message is kept."""
+        """An empty answer (docs/eval.md, M4): asked once for the words; neither is kept."""
         if answer.tool_calls or answer.content.strip() or self._nudged:
             return None
         self._spoke = True
@@ -249,7 +248,7 @@ class Conversation:
 
     def _passed_on(self) -> _End | None:
         """`send_message` passing on the answer to their question: those words are the reply
-        (`bot.tools._passes_on`); asked again, Qwen wrote other ones."""
+        (`bot.tools._passes_on`; docs/eval.md, M6)."""
         if not self._passed:
             return None
         passed = Message(role="assistant", content=self._passed)
@@ -258,8 +257,8 @@ class Conversation:
         return _End([*self.produced, passed])
 
     def _refused_again(self) -> _End | None:
-        """The same refused calls again (a 1.5B model sent one six times, docs/eval.md): only
-        the person can settle it, so the turn ends and asks them (`asking`)."""
+        """The same refused calls again (docs/eval.md, M7): only the person can settle it, so
+        the turn ends and asks them (`asking`)."""
         return _End(self.produced) if self._repeated else None
 
     # --- the rules agent's reading, where the model leaves a change undone -------------------

@@ -237,8 +237,8 @@ class Agent:
             if call.name == "defer" and (deferral := _deferral(call, zone, now)) is not None:
                 until, reason = deferral
                 break
-        # A message put in send_message instead of the answer is the message (seen on a
-        # 1.5B model, docs/eval.md): the turn's words, unless it deferred or wrote some.
+        # A message put in send_message instead of the answer is the message: the turn's
+        # words, unless it deferred or wrote some (docs/eval.md, M9).
         sent = "" if answer.content.strip() or until is not None else send_text(answer.tool_calls)
         results = [
             Message("tool", _outcome(call, until, sent), tool_call_id=call.id, name=call.name)
@@ -328,9 +328,8 @@ _WORD = re.compile(r"\w+")
 def _carrying(written: str, job: str) -> str:
     """What a due job sends: the model's words when they carry the job's, else the job's own.
 
-    A reminder must say what it reminds of. A small model's proactive turn can
-    answer with chatter ("I'm glad I could help!") instead (docs/eval.md, third
-    run), and a reminder sent on time without its text is a reminder lost. The
+    A reminder must say what it reminds of: sent on time without its text, with a
+    model's chatter instead (docs/eval.md, M10), it is a reminder lost. The
     model's words are kept when they share one of the job's words of four letters
     or more ("Pill time!" for "take the pill"; of three, when the job has none
     longer); otherwise the job goes out as the person asked for it.

@@ -176,8 +176,7 @@ def _replies(said: list[Said], step: int | None) -> list[str]:
 
     "I couldn't find the words for that one; could you ask me again?" is what
     clockbot says when the model gave no words: its "?" is no question the
-    model asked, and Gemma 3 270M passed three "ask first" checks on it alone
-    (docs/eval.md).
+    model asked (docs/eval.md, M17).
     """
     return [
         s.text

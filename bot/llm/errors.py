@@ -90,8 +90,7 @@ class LLMContextOverflow(LLMRequestError):
 
 
 class LLMTemplateError(LLMRequestError):
-    """The server's chat template refuses the conversation's roles (e.g. Gemma 3's, which
-    demands strictly alternating user/assistant and so cannot carry a tool call and its result)."""
+    """The server's chat template refuses the conversation's roles (docs/eval.md, M26)."""
 
 
 _OVERFLOW = re.compile(

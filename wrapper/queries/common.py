@@ -47,10 +47,9 @@ def chosen_hex(nbytes: int) -> str:
 def repeatable_ids(seed: str) -> Iterator[None]:
     """Within the block, `chosen_id` and `chosen_hex` repeat for the same `seed`.
 
-    For `clockbot eval` alone (docs/eval.md): the ids reach the model in tool
-    results, and their digits alone changed what a 1.5B model answered to the
-    same request served greedy, so a run did not repeat, and the wrapper and the
-    baseline saw different ids. One scenario at a time: the source is the process's.
+    For `clockbot eval` alone: the ids reach the model in tool results, and their
+    digits alone change what a model answers (docs/eval.md, M16), so the wrapper and
+    the baseline see the same ids. One scenario at a time: the source is the process's.
     """
     global _repeatable  # one process-wide source, set by the eval only
     previous, _repeatable = _repeatable, random.Random(seed)  # noqa: S311 -- not a secret
