@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from bot.reminder_words import REMIND_ME
+from clockcore import guess_language
+
 __all__ = [
     "ASKING_PREFIX",
     "CANCEL",
@@ -19,6 +22,7 @@ __all__ = [
     "DIFFERENCE",
     "FILLER",
     "GREETING",
+    "HINTS",
     "HOW_LONG",
     "IN",
     "LABEL",
@@ -38,6 +42,7 @@ __all__ = [
     "first",
     "matching",
     "plain",
+    "said_in",
 ]
 
 Table = Mapping[str, re.Pattern[str]]
@@ -301,3 +306,28 @@ DECLINE = _table(
     nl=r"^(?:nee|neen|nee,?\s+dank\s*je|laat\s+maar|liever\s+niet)$",
 )
 """A "no" to a question it asked ("cancel all my reminders?", "delete my data?"): nothing done."""
+
+
+HINTS = (
+    LIVE_IN, LIST, UPCOMING, TIME_IN, DIFFERENCE, CANCEL, MOVE, PAUSE, RESUME, WAKE, LABEL,
+    HOW_LONG, GREETING, SNOOZE,
+)  # fmt: skip
+"""The request tables, each of which says the language of the words it matches."""
+_ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)
+
+
+def said_in(text: str) -> str | None:
+    """The language `text` is written in, or None when its words do not say.
+
+    The request it makes says it ("verschiebe … auf Donnerstag" matches the German
+    MOVE), the guessed language first where several match ("cancela" is Spanish and
+    Portuguese); else the language its words are clearly in (`guess_language`).
+    """
+    guessed = guess_language(text)
+    text = plain(text)
+    for table in HINTS:
+        if found := matching(table, text):
+            return guessed if guessed in found else found[0]
+    if asking := _ASKING.search(text):
+        return asking.lastgroup
+    return guessed

@@ -11,11 +11,12 @@ begin with the previous request's messages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
 from bot.llm.types import Message
-from clockcore import as_utc, render_block
+from clockcore import RUNTIME_BLOCK_END, as_utc, render_block
 
 __all__ = [
     "BASELINE_PROMPT",
@@ -23,6 +24,7 @@ __all__ = [
     "SYSTEM_PROMPT",
     "assemble",
     "baseline_system",
+    "person_words",
     "proactive_turn",
     "user_turn",
 ]
@@ -160,3 +162,16 @@ def proactive_turn(
         "later time and a short reason. The reminder already exists: no other tool acts here."
     )
     return Message(role="user", content=f"{render_block(lines)}\n\n{job}" if facts else job)
+
+
+_DUE_JOB = re.compile(r"^A (?:reminder|scheduled message)[^:]*is due now: (?P<what>.+)$", re.M)
+"""The job line of a `proactive_turn`, whose text is the person's own words."""
+
+
+def person_words(content: str) -> str:
+    """What a stored user turn holds of the person's words: what they wrote after the
+    runtime block, or, in a proactive turn, the text of the reminder they set."""
+    _, ended, text = content.partition(RUNTIME_BLOCK_END)
+    text = text if ended else content
+    job = _DUE_JOB.search(text)
+    return (job["what"] if job else text).strip()

@@ -320,7 +320,8 @@ _BARE_SPAN = re.compile(
 def _is_duration(text: str, context: ToolSession) -> bool:
     """Whether `text` names a span from now ("30 min", "in an hour"), not a clock time."""
     now = context.clock.now()
-    return parse_anchored_time(text, context.session_tz, now).kind == "relative"
+    read = parse_anchored_time(text, context.session_tz, now, language=context.language)
+    return read.kind == "relative"
 
 
 def _future(

@@ -11,7 +11,10 @@ English text, and the seven languages' words live in ``bot/locale``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from bot.catalog import Said
+from bot.everyday_words import said_in
 from clockcore import MessageRef, guess_language
 
 __all__ = [
@@ -39,6 +42,7 @@ __all__ = [
     "TOO_LONG_FOR_MODEL",
     "UNAVAILABLE",
     "Said",
+    "conversation_language",
     "language_of",
 ]
 
@@ -50,6 +54,22 @@ large to store is not read whole for it."""
 def language_of(ref: MessageRef) -> str | None:
     """The language to answer `ref` in: its platform's, else its words' (None: English)."""
     return ref.language or guess_language(ref.text[:_GUESS_CHARS])
+
+
+def conversation_language(ref: MessageRef, earlier: Iterable[str] = ()) -> str | None:
+    """The language `ref` is read and answered in: its platform's, else its words'
+    (`bot.everyday_words.said_in`), else that of the newest of `earlier` (the person's
+    words before it, oldest first) whose words say; None: English.
+
+    A short message ("Montag", "make that 11") seldom says its language itself; it
+    is in the conversation's (docs/languages.md).
+    """
+    if ref.language:
+        return ref.language
+    for text in (ref.text, *reversed(list(earlier))):
+        if (found := said_in(text[:_GUESS_CHARS])) is not None:
+            return found
+    return None
 
 
 UNAVAILABLE = Said(

@@ -40,7 +40,6 @@ from clockcore import (
     parse_directives,
     parse_recurrence,
     require_zone,
-    to_iso,
     without_time,
 )
 from clockcore.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
@@ -286,10 +285,10 @@ class RulesProvider:
         if other := words.first(words.SNOOZE, text):
             language, snooze = other
             when = snooze["when"].strip()
-            later = _as_read(f"{words.IN[language]} {when}" if when[:1].isdigit() else when,
-                             language, block) if when else "in 10 minutes"  # fmt: skip
-            if when[:1].isdigit():  # a span: the tool moves a reminder not yet due that much
-                later = _as_span(later, block)
+            # "30 Minuten" is a span: the tool reads it in the conversation's language
+            later = (f"{words.IN[language]} {when}" if when[:1].isdigit() else when) or (
+                "in 10 minutes"
+            )
             if snooze["id"]:
                 return self._call("snooze", id=snooze["id"], until=later)
             return self._call("snooze", until=later)
@@ -422,7 +421,7 @@ class RulesProvider:
             if not re.search(r"\d", answer):
                 return None  # no time, and no number: a message of its own
             return _say(said.WHEN_UNREAD.in_(language, text=answer))
-        return self._call("remind", text=pending.what, when=_as_read(answer, language, block))
+        return self._call("remind", text=pending.what, when=answer)
 
     def _reminder(
         self, rest: str, language: str, what: str | None = None, block: str = ""
@@ -438,7 +437,7 @@ class RulesProvider:
         what = what or _content(without_time(rest, found))
         # Not read whole ("every Monday at 9am"): the tool reads it all, and asks.
         when = found.text if found.whole else rest.strip()
-        return self._call("remind", text=what, when=_as_read(when, language, block))
+        return self._call("remind", text=what, when=when)
 
 
 _PART_OF_DAY = re.compile(
@@ -809,7 +808,7 @@ def _an_answer(text: str) -> bool:
     return (
         0 < len(plain) <= 30
         and not _REMIND.match(plain)
-        and not any(words.matching(table, plain) for table in _HINTS)
+        and not any(words.matching(table, plain) for table in words.HINTS)
     )
 
 
@@ -1018,28 +1017,13 @@ def _say(text: str) -> Completion:
     )
 
 
-_HINTS = (
-    words.LIVE_IN, words.LIST, words.UPCOMING, words.TIME_IN, words.DIFFERENCE, words.CANCEL,
-    words.MOVE, words.PAUSE, words.RESUME, words.WAKE, words.LABEL, words.HOW_LONG,
-    words.GREETING,
-)  # fmt: skip
-_ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)
-
-
 def _language_of(text: str, otherwise: str = "en") -> str:
-    """The language to answer `text` in: its words', else the language whose request it is.
+    """The language to answer `text` in: its words' (`words.said_in`), else `otherwise`.
 
-    `otherwise` when neither says: a short answer ("ja", "18 Uhr") is said in the
+    `otherwise` when they do not say: a short answer ("ja", "18 Uhr") is said in the
     language of the request it answers (`_reply_language`).
     """
-    guessed = guess_language(text)
-    plain = words.plain(text)
-    for table in _HINTS:
-        if found := words.matching(table, plain):
-            return str(guessed) if guessed in found else found[0]
-    if asking := _ASKING.search(plain):
-        return asking.lastgroup or otherwise
-    return str(guessed) if guessed in SPOKEN_LANGUAGES else otherwise
+    return words.said_in(text) or otherwise
 
 
 def _reply_language(messages: Sequence[Message]) -> str:
@@ -1182,59 +1166,6 @@ def _morning(rest: str, language: str) -> str:
         if language == "en"
         else f"{rest} {words.MORNING[language]}"
     )
-
-
-def _as_span(at: str, block: str) -> str:
-    """An instant `_as_read` gave for a span, as the span ("in 60 minutes"), else `at`.
-
-    A snooze by a span moves a reminder not yet due that much later than it was
-    (`bot.reminder_tools`), so the tool must see a span, not the instant it ends at now.
-    """
-    known = _block_now(block)
-    try:
-        end = datetime.fromisoformat(at)
-    except ValueError:
-        return at
-    if known is None or end.tzinfo is None:
-        return at
-    minutes = round((end - known[0]).total_seconds() / 60)
-    return f"in {minutes} minutes" if minutes > 0 else at
-
-
-_ZONE_UNKNOWN = "User timezone: not known"
-"""The runtime block's line while the person's zone is unknown (`clockcore.envelope`)."""
-
-
-def _as_read(when: str, language: str, block: str) -> str:
-    """`when` as the tools will read it: the words, or the instant read in `language`.
-
-    The tools read a time in the language guessed from the person's whole message;
-    a short message ("svegliami alle 7") is guessed as none, and then read as
-    English. For the other six languages the rules agent, which knows the language
-    from the words that asked, reads a point in time itself, in the session's zone,
-    and passes the instant, which the tools take as it is (docs/time-rules.md). A
-    reading that asks, a day without a time, or a time passed keeps the words: the
-    tool asks, in the person's words.
-    """
-    known = _block_now(block)
-    if known is None or language == "en":
-        return when
-    now, zone = known
-    read = parse_anchored_time(when, zone, now, language=language)
-    at = read.start_instant
-    if (
-        # While the person's zone is unknown only a span or a time naming its zone is
-        # read; the tool asks for the zone otherwise ("demain à 7h" in UTC is a confident
-        # wrong time), and an instant passed from here would skip that.
-        (_ZONE_UNKNOWN in block and read.kind != "relative" and read.zone_source != "text")
-        or at is None
-        or read.needs_clarification
-        or read.kind not in ("absolute", "relative")
-        or read.end_instant != at  # a day, not a time of it: the tool asks what time
-        or at <= now  # passed: the tool says so in the person's words
-    ):
-        return when
-    return to_iso(at, get_zone(zone))
 
 
 def _when_said(data: dict[str, object], key: str, language: str) -> str:

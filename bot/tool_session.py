@@ -93,9 +93,11 @@ class ToolSession:
     session's zone from then on). `bot.turns` commits `staged` with the turn.
 
     `message` is the one the turn answers: every message a tool enqueues is
-    keyed ``<message.key>#<n>``, `n` counting the turn's tool calls, and times
-    are read in its language (else the one its words look like). `can_send`
-    False (no outbox here) turns the sending tools off.
+    keyed ``<message.key>#<n>``, `n` counting the turn's tool calls. Times are
+    read, and questions and errors said, in `language`, the conversation's
+    (`bot.replies.conversation_language`; "Montag" alone says none), else the
+    one the message's words look like. `can_send` False (no outbox here) turns
+    the sending tools off.
 
     In a group thread (`group` is its key) the tools read and change only what
     was made in that thread, and the person-wide ones (home zone, contact
@@ -112,11 +114,12 @@ class ToolSession:
         clock: Clock,
         contact_window: ContactWindow,
         message: MessageRef,
+        language: str | None = None,
         can_send: bool = True,
     ) -> None:
         self.wrapper = wrapper
         self.message = message
-        self.language = language_of(message)
+        self.language = language or language_of(message)
         self.envelope = envelope
         self.clock = clock
         self.contact_window = contact_window

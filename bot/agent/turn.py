@@ -34,10 +34,11 @@ from bot.prompt import (
     SYSTEM_PROMPT,
     assemble,
     baseline_system,
+    person_words,
     proactive_turn,
     user_turn,
 )
-from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK
+from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK, conversation_language
 from bot.reply_checks import Fault, TurnFacts, fault_in
 from bot.tools import TOOLS, ToolSession
 from clockcore import (
@@ -170,11 +171,14 @@ class Agent:
                 list(history), thread_key=envelope.thread_key, newest=newest
             )
 
+            earlier = (person_words(m.content) for m in history if m.role == "user")
+            language = conversation_language(ref, earlier)
+
             def session_for() -> ToolSession:
                 return ToolSession(
                     wrapper=self._wrapper, envelope=envelope, clock=self._clock,
                     contact_window=envelope.contact.contact_window, message=ref,
-                    can_send=self._can_send,
+                    language=language, can_send=self._can_send,
                 )  # fmt: skip
 
             session = session_for()
