@@ -12,7 +12,8 @@ sentence saying that free conversation needs an LLM.
 Changing a reminder named by its words takes two tool calls: `list_reminders`,
 then, when exactly one reminder matches, the change; several matches are asked
 about, none is said. "Move the 3pm one to 4" keeps the day and, for a bare
-hour, the half of the day of the time it names (4 after 3pm is 16:00).
+hour, the half of the day of the time it names (4 after 3pm is 16:00); any other
+bare hour is the reader's waking hour ("make that 11" is 11:00).
 """
 
 from __future__ import annotations
@@ -388,11 +389,8 @@ class RulesProvider:
         wanted = _CLOCK.match(target)
         if wanted is not None and wanted["ap"] is None and source is not None and source["ap"]:
             target = f"{target}{source['ap']}"  # "to 4" after "3pm" is 4pm
-        elif wanted is not None and wanted["ap"] is None and int(wanted["h"]) <= 12:
-            # "make that 11" of a 10:00 reminder is 11:00; "make it 4" of a 15:00 one, 16:00.
-            # A bare 12 is noon: "12am" would move an 11:00 reminder to midnight.
-            half = "pm" if next_at.hour >= 12 or int(wanted["h"]) == 12 else "am"
-            target = f"{target}{half}"
+        # Any other bare hour is the reader's waking hour (docs/time-rules.md): "make that
+        # 11" is 11:00 whether the reminder was at 10:00 or 15:00, "make it 4" is 16:00.
         if wanted is not None:
             target = f"{next_at:%Y-%m-%d} at {target}"  # the same day
         elif _day_without_time(target):
