@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from bot import messages
@@ -182,16 +182,23 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
                 f"no reminder {named!r}",
                 ask=messages.ASK_NO_SUCH_REMINDER.in_(context.language, id=named),
             )
+    copy = await _snoozed_copy(job, context) if job.status not in WAITING else None
+    sent = copy is not None or job.status not in WAITING  # a span counts from now
+    job = copy or job  # snoozed again: its waiting copy moves, no second copy (issue 61)
     moved = job.status in WAITING  # not sent yet: it moves
     # Moved to "Friday", a reminder keeps its time of day (issue 61: a change touches only
     # what the words name); a sent one snoozed to a day comes at the window's start.
     local = job.due_at.astimezone(get_zone(context.session_tz)).time()
     at = _future(until, context, day_at_window=not moved, day_keeps=local if moved else None)
     now = context.clock.now()
-    if moved and job.due_at > now and _is_duration(until, context):
+    # A span counts in whole seconds: the reader's instant is now's, microseconds and all,
+    # and a clock read twice drifted the reminder to 04:29:59.999 (docs/reminders.md).
+    if _is_duration(until, context):
+        span = timedelta(seconds=round((at - now).total_seconds()))
         # "snooze r12 30 min" on a reminder due tomorrow: 30 minutes later than it was, not
         # 30 minutes from now (which moved it ten hours earlier).
-        at = job.due_at + (at - now)
+        later_than_due = not sent and job.due_at > now
+        at = (job.due_at if later_than_due else now.replace(microsecond=0)) + span
     if moved:
         context.stage(ReminderChange(envelope.user_key, reminder_id(job), "move", at))
     else:
@@ -200,7 +207,7 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
         "snoozed": reminder_id(job), "text": job.text, "until": iso(at, context),
         "said": said(at, context),
     }  # fmt: skip
-    return {**shown, "moved": True} if moved else shown
+    return {**shown, "moved": True} if moved and not sent else shown
 
 
 async def _cancel_reminder(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
@@ -251,7 +258,8 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
 
 
 async def _this_one(context: ToolSession) -> str:
-    """The repeating reminder "this one" means: the one replied to, else the last sent here.
+    """The reminder "this one" means: of the one replied to, else the last sent here, its
+    schedule, else its snoozed copy still to come (`_snoozed_copy`).
 
     A snoozed copy of an occurrence is a one-shot job; it stands for the
     person's active repeating reminder with the same text.
@@ -264,6 +272,8 @@ async def _this_one(context: ToolSession) -> str:
         )
     if last.schedule_id is not None:
         return f"s{last.schedule_id}"
+    if (copy := await _snoozed_copy(last, context)) is not None:
+        return reminder_id(copy)  # snoozed: the copy that would come again
     schedules, _ = await in_scope(context)
     same = [s for s in schedules if s.text == last.text and s.state != "ended"]
     if len(same) != 1:
@@ -272,6 +282,20 @@ async def _this_one(context: ToolSession) -> str:
             ask=messages.ASK_NOTHING_MORE.in_(context.language),
         )
     return reminder_id(same[0])
+
+
+async def _snoozed_copy(sent: OutboxItem, context: ToolSession) -> OutboxItem | None:
+    """The waiting copy a snooze of `sent` made (same thread and text, made after it was
+    sent), or None: snoozed again or stopped, that copy is the reminder meant."""
+    if sent.sent_at is None:
+        return None
+    _, one_shots = await in_scope(context)
+    copies = [
+        job for job in one_shots
+        if job.thread_key == sent.thread_key and job.text == sent.text
+        and job.created_at >= sent.sent_at and job.status in WAITING
+    ]  # fmt: skip
+    return min(copies, key=lambda job: job.due_at, default=None)
 
 
 async def _reminder_meant(context: ToolSession) -> OutboxItem | None:

@@ -155,6 +155,51 @@ async def test_snooze_20_min_brings_the_reminder_back_once(world: World) -> None
     assert await world.wait(timedelta(hours=1)) == []
 
 
+async def test_snoozing_again_moves_the_snoozed_copy_and_stop_this_one_stops_it(
+    world: World,
+) -> None:
+    """Issue 61: three "snooze 30 min" left three copies, and "stop this one" said "nothing
+    more will come" over a copy that then came."""
+    await world.say("remind me in 5 minutes to take the pizza out")
+    await world.wait(timedelta(minutes=5))  # sent at 10:05
+    assert "until Wednesday 10 Jun, 10:35" in await world.say("snooze 30 min")
+    world.clock.advance(timedelta(minutes=2))
+    assert "until Wednesday 10 Jun, 10:37" in await world.say("snooze it 30 min")  # from now
+    assert "until Wednesday 10 Jun, 20:00" in await world.say("remind me again tonight")
+    assert await _jobs(world) == [("r:take the pizza out", datetime(2026, 6, 11, tzinfo=UTC))]
+    answer = await world.say("stop this one")
+    assert answer.startswith("Canceled r"), answer
+    assert await _jobs(world) == []
+    assert await world.wait(timedelta(days=1)) == []
+
+
+class _TickingClock(SettableClock):
+    """A clock that moves a little each time it is read, as a real one does."""
+
+    def now(self) -> datetime:
+        return self.advance(timedelta(microseconds=137))
+
+
+async def test_a_snooze_by_a_span_lands_on_whole_seconds(tmp_path: Path) -> None:
+    """Issue 61: two reads of a real clock moved a 04:00 reminder to 04:29:59.999358."""
+    clock = _TickingClock(WEDNESDAY + timedelta(microseconds=250_000))
+    channel = RecordingChannel()
+    settings = Settings(home=tmp_path, http_port=0)
+    async with Gateway(settings, channels=[channel], clock=clock, poll_interval=0.05) as gateway:
+        world = World(gateway, channel, clock)
+        await world.say("clock: home tz America/New_York")
+        await world.say("remind me tomorrow at 4am to call Tokyo")
+        (number,) = await _ids(world)
+        answer = await world.say(f"snooze r{number} 30 min")
+        assert "Thursday 11 Jun, 04:30" in answer, answer
+        assert await _jobs(world) == [("r:call Tokyo", datetime(2026, 6, 11, 8, 30, tzinfo=UTC))]
+
+
+async def _ids(world: World) -> list[int]:
+    _, one_shots = await world.gateway.wrapper.reminders.reminders(USER)
+    return [j.id for j in one_shots]
+
+
 async def test_remind_me_again_tonight(world: World) -> None:
     await world.say("remind me in 5 minutes to water the plants")
     await world.wait(timedelta(minutes=5))
