@@ -30,6 +30,7 @@ __all__ = [
     "LIVE_IN",
     "MORNING",
     "MOVE",
+    "MOVE_IT",
     "NOT_A_PLACE",
     "PAUSE",
     "POLITE",
@@ -157,13 +158,31 @@ CANCEL = _table(
 MOVE = _table(
     en=r"^(?:move|change|shift)\s+(?P<what>.+?)\s+(?:one\s+|reminder\s+)?to\s+(?P<to>.+)$",
     de=r"^(?:verschieb(?:e)?|leg(?:e)?)\s+(?P<what>.+?)\s+(?:auf|nach)\s+(?P<to>.+)$",
-    es=r"^(?:mueve|cambia|pasa)\s+(?P<what>.+?)\s+(?:a|para)\s+(?P<to>.+)$",
+    es=r"^(?:mueve|cambia|pasa)\s+(?P<what>.+?)\s+(?:a|al|para)\s+(?P<to>.+)$",
     fr=r"^(?:d[ée]place|d[ée]cale|change)\s+(?P<what>.+?)\s+(?:à|a|pour|au)\s+(?P<to>.+)$",
     it=r"^(?:sposta|cambia)\s+(?P<what>.+?)\s+(?:a|al|alle|per)\s+(?P<to>.+)$",
     pt=r"^(?:muda|mude|passa|move)\s+(?P<what>.+?)\s+(?:para|pra)\s+(?P<to>.+)$",
     nl=r"^(?:verplaats|verzet|zet)\s+(?P<what>.+?)\s+(?:naar|op)\s+(?P<to>.+)$",
 )
 """"Move the bank reminder to 11", "verschiebe r12 auf 11 Uhr"."""
+
+MOVE_IT = _table(
+    de=r"^(?:(?:eigentlich|lieber|doch|nein)[\s,]+)*(?:(?:verschieb|leg|mach|setz|stell)e?\s+"
+    r"(?:es|das|sie|ihn)\s+(?:lieber\s+)?(?:auf|nach|um|f[üu]r|zu)|(?:lieber|doch)"
+    r"(?=\s+(?:um|am|auf)\s))\s+(?P<to>.+)$",
+    es=r"^(?:(?:mejor|no|perd[óo]n)[\s,]+)*(?:(?:mu[ée]ve|c[áa]mbia|p[áa]sa|pon)(?:lo|la)"
+    r"(?:\s+(?:para|a|al))?|mejor(?=\s+(?:a|al|el|para)\s))\s+(?P<to>.+)$",
+    fr=r"^(?:(?:en\s+fait|plut[ôo]t|non)[\s,]+)*(?:d[ée]place|d[ée]cale|mets|change)-l[ea]"
+    r"(?:\s+(?:à|a|au|pour))?\s+(?P<to>.+)$",
+    it=r"^(?:(?:anzi|no|meglio)[\s,]+)*(?:sposta|cambia|metti)(?:lo|la)"
+    r"(?:\s+(?:a|al|per))?\s+(?P<to>.+)$",
+    pt=r"^(?:(?:na\s+verdade|melhor|n[ãa]o)[\s,]+)*(?:muda|mude|passa|move|p[õo]e)"
+    r"[- ]?(?:o|a|lo|la)\s+(?:para|pra)\s+(?P<to>.+)$",
+    nl=r"^(?:(?:eigenlijk|liever|nee)[\s,]+)*(?:verplaats|verzet|zet|maak)\s+(?:het|hem|dat|die)"
+    r"\s+(?:naar|op|om)\s+(?P<to>.+)$",
+)
+""""Verschiebe es auf Donnerstag", "muévelo al jueves", "mejor a las 11": the reminder just set
+(else the one just sent) to another time; English is `bot.rules_agent`'s "make that 11"."""
 
 PAUSE = _table(
     en=r"^pause\s+(?:all\s+)?(?:of\s+)?(?:my\s+)?reminders?\b\s*"
@@ -310,7 +329,7 @@ DECLINE = _table(
 
 HINTS = (
     LIVE_IN, LIST, UPCOMING, TIME_IN, DIFFERENCE, CANCEL, MOVE, PAUSE, RESUME, WAKE, LABEL,
-    HOW_LONG, GREETING, SNOOZE,
+    HOW_LONG, GREETING, SNOOZE, MOVE_IT,
 )  # fmt: skip
 """The request tables, each of which says the language of the words it matches."""
 _ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)

@@ -329,7 +329,7 @@ class RulesProvider:
             if (every := _ALL.match(what)) and every["yes"]:
                 return self._call("cancel_reminder", id="all")
             return self._call("list_reminders")
-        if _move(text) or _THAT.match(text):
+        if _move(text) or _that(text):
             return self._call("list_reminders")
         return None
 
@@ -354,11 +354,12 @@ class RulesProvider:
             if isinstance(found, str):
                 return _say(found)
             return self._call("cancel_reminder", id=found["id"])
-        if that := _THAT.match(text):
+        if that := _that(text):
             hit = _just_set(messages, listed)
+            to = _clock_words(that["to"])
             if hit is None:
-                return self._call("snooze", until=that["to"])  # the one just sent
-            return self._move_one(hit, that["to"])
+                return self._call("snooze", until=to)  # the one just sent
+            return self._move_one(hit, to)
         if move := _move(text):
             language = _language_of(text)
             return self._move(listed, move["what"], _clock_words(move["to"]), language)
@@ -1050,6 +1051,11 @@ def _table_match(table: words.Table, text: str) -> re.Match[str] | None:
     return hit[1] if hit else None
 
 
+def _that(text: str) -> re.Match[str] | None:
+    """ "actually make that 11", "muévelo al jueves": the reminder just set, to `to`."""
+    return _THAT.match(text) or _table_match(words.MOVE_IT, words.plain(text))
+
+
 def _cancel(text: str) -> re.Match[str] | None:
     """ "cancel the pizza reminder", "lösche r12", "annule le rappel de la pizza"."""
     return _CANCEL.match(text) or _table_match(words.CANCEL, words.plain(text))
@@ -1072,7 +1078,7 @@ def _move(text: str) -> re.Match[str] | None:
 
 
 _CLOCK_WORDS = re.compile(
-    r"^(?:(?:at|um|om|a|à|às|as|las|la|alle|le|les|ore)\s+)?(?P<h>\d{1,2})(?:[:h.](?P<m>\d\d))?"
+    r"^(?:(?:at|um|om|a|à|às|as|las|la|alle|le|les|ore)\s+){0,2}(?P<h>\d{1,2})(?:[:h.](?P<m>\d\d))?"
     r"\s*(?P<ap>am|pm)?\s*(?:h|uhr|uur)?$",
     re.IGNORECASE,
 )

@@ -59,3 +59,45 @@ async def test_a_bare_hour_in_a_change_is_the_waking_hour(
     )
     assert said[-1].startswith(f"clockbot> {told}"), said[-1]
     assert _waiting(tmp_path) == [stored]
+
+
+@pytest.mark.parametrize(
+    ("zone", "lines", "told", "stored"),
+    [
+        (
+            "Europe/Madrid",
+            ("recuérdame mañana a las 15 llamar al fontanero", "muévelo al jueves",
+             "mejor a las 11"),
+            ("Movido: llamar al fontanero, al jueves 3 dic, 15:00.",
+             "Movido: llamar al fontanero, al jueves 3 dic, 11:00."),
+            ("llamar al fontanero", "2026-12-03 10:00:00.000000"),
+        ),
+        (
+            "Europe/Madrid",
+            ("recuérdame mañana a las 15 llamar al fontanero", "mueve lo del fontanero al viernes"),
+            ("Movido: llamar al fontanero, al viernes 4 dic, 15:00.",),
+            ("llamar al fontanero", "2026-12-04 14:00:00.000000"),
+        ),
+        (
+            "Europe/Berlin",
+            ("erinnere mich morgen um 15 Uhr an den Klempner", "verschiebe es auf Donnerstag",
+             "eigentlich lieber um 11"),
+            ("Verschoben: den Klempner, auf Donnerstag 3 Dez., 15:00.",
+             "Verschoben: den Klempner, auf Donnerstag 3 Dez., 11:00."),
+            ("den Klempner", "2026-12-03 10:00:00.000000"),
+        ),
+    ],
+)  # fmt: skip
+async def test_it_moves_to_a_weekday_and_an_hour_in_the_persons_language(
+    tmp_path: Path,
+    zone: str,
+    lines: tuple[str, ...],
+    told: tuple[str, ...],
+    stored: tuple[str, str],
+) -> None:
+    """ "muévelo al jueves", "mueve lo de Juan al martes" got the no-model paragraph."""
+    said = await say(
+        Settings(home=tmp_path), SettableClock(TUESDAY), f"clock: home tz {zone}", *lines
+    )
+    assert said[2:] == [f"clockbot> {line}" for line in told]
+    assert _waiting(tmp_path) == [stored]
