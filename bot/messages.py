@@ -72,6 +72,7 @@ ASK_NO_SUCH_REMINDER = Said(
 ASK_SEVERAL_END_IN = Said(
     "Several of your reminders end in {id}; “what are my reminders” lists their ids."
 )
+ASK_NOT_PAUSED = Said("Nothing to resume: that is not paused.")
 ASK_PAUSE_UNTIL = Said("Until when? For example: “pause {id} until Friday”.")
 ASK_REPEATING_NOT_SNOOZED = Said(
     "A repeating reminder comes again by itself; to hold it, say “pause {id} until Friday”."

@@ -228,7 +228,14 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
         context.personal("pausing all their reminders")
     target = await _owned(arguments, context) if arguments.get("id") is not None else "all"
     if arguments.get("resume"):
-        context.stage(ReminderChange(context.envelope.user_key, target, "resume"))
+        user_key, now = context.envelope.user_key, context.clock.now()
+        if not await context.wrapper.reminders.paused(user_key, target, now=now):
+            # "resume r2" of one never paused said "back on" (issue 61): it was on all along.
+            raise BadArguments(
+                f"{target} is not paused: nothing to resume",
+                ask=messages.ASK_NOT_PAUSED.in_(context.language),
+            )
+        context.stage(ReminderChange(user_key, target, "resume"))
         return {"id": target, "resumed": True}
     until_text = text_arg(arguments, "until", required=False)
     # "until Monday": when their Monday starts (the contact window), not its midnight

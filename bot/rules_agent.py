@@ -194,6 +194,9 @@ class RulesProvider:
                 return _say(said.NOTHING_CANCELED.in_(asked_in if asked_in in no else no[0]))
         if pending.kind == "when" and (asked := self._when(pending, text, block)) is not None:
             return asked
+        if pending.kind == "place" and (no := words.matching(words.DECLINE, words.plain(text))):
+            asked_in = _language_of(pending.request)  # "Atlantis, ZA?" "nein"
+            return _say(said.PLACE_DECLINED.in_(asked_in if asked_in in no else no[0]))
         if pending.kind == "place" and _YES.match(text):  # "Atlantis, ZA?" "yes"
             text = pending.request.replace(pending.what, pending.choices[0], 1)
             return await asyncio.to_thread(self._answer, block, text)

@@ -39,6 +39,7 @@ __all__ = [
     "PAUSED",
     "PAUSED_OPEN",
     "PAUSE_UNTIL",
+    "PLACE_DECLINED",
     "PLACE_UNSURE",
     "REMINDER_DUE",
     "REMIND_SET",
@@ -100,6 +101,9 @@ WHEN_UNREAD = Said(
 THREAD_ZONE_SET = Said(
     "Got it: in this conversation I'll read times in {zone} until you say otherwise (your home "
     "timezone stays as it is)."
+)
+PLACE_DECLINED = Said(
+    "All right. Name a bigger city near it, or an IANA zone such as Europe/Lisbon."
 )
 PLACE_UNSURE = Said(
     "Do you mean {town} ({zone})? Say 'yes', or name a bigger city or an IANA zone."

@@ -31,6 +31,7 @@ from wrapper.schedules import (
     create_in,
     list_in,
     pause_in,
+    paused_in,
     resume_in,
     schedules,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "overview_in",
     "owner_in",
     "parse_reminder_id",
+    "paused_target_in",
     "reminder_id",
     "resolve_reminder_id",
     "short_reminder_id",
@@ -250,6 +252,29 @@ def change_in(conn: Connection, change: ReminderChange, *, now: datetime) -> boo
     return False
 
 
+def paused_target_in(conn: Connection, user_key: str, target: str, *, now: datetime) -> bool:
+    """Whether `target` (``s<id>``, ``r<id>``, ``all``: any of them) is paused, so that
+    resuming it changes something (docs/reminders.md)."""
+    person = q.load_person(conn, user_key)
+    if person is None:
+        return False
+
+    def held(job: OutboxItem | None) -> bool:
+        return job is not None and job.status == "deferred" and job.defer_reason == PAUSED
+
+    if target == "all":
+        return any(
+            paused_in(conn, person.user_id, s.id, now=now) for s in list_in(conn, person.user_id)
+        ) or any(held(job) for job in one_shots_in(conn, person.user_id))
+    parsed = parse_reminder_id(target)
+    if parsed is None:
+        return False
+    kind, number = parsed
+    if kind == "r":
+        return held(job_in(conn, person.user_id, number))
+    return paused_in(conn, person.user_id, number, now=now)
+
+
 def overview_in(conn: Connection, user_key: str | None) -> tuple[list[Schedule], list[OutboxItem]]:
     """Everyone's reminders (or those of the person behind `user_key`), for the operator."""
     if user_key is not None:
@@ -314,6 +339,12 @@ class Reminders:
     async def resume(self, user_key: str, schedule_id: int, *, now: datetime) -> bool:
         """`resume_in` for the person behind `user_key`."""
         return await self._for_person(user_key, lambda c, p: resume_in(c, p, schedule_id, now=now))
+
+    async def paused(self, user_key: str, target: str, *, now: datetime) -> bool:
+        """`paused_target_in`."""
+        return await self._db.run(
+            lambda conn: paused_target_in(conn, user_key, target, now=now), inline=True
+        )
 
     async def change(self, change: ReminderChange, *, now: datetime) -> bool:
         """`change_in`, in its own transaction."""

@@ -57,6 +57,7 @@ __all__ = [
     "list_in",
     "new_schedule_id",
     "pause_in",
+    "paused_in",
     "resume_in",
     "rezone_in",
     "rule_zone_in",
@@ -369,23 +370,31 @@ def pause_in(
     return True
 
 
-def resume_in(conn: Connection, person_id: str, schedule_id: int, *, now: datetime) -> bool:
-    """Resume a schedule paused (for good or until a time) from its next occurrence after now.
-
-    False when it was not paused: active with its next occurrence waiting, or ended.
-    """
+def paused_in(conn: Connection, person_id: str, schedule_id: int, *, now: datetime) -> bool:
+    """Whether the schedule is paused, for good or until a time (its next occurrence after
+    now is not the one waiting); False when it is not the person's, or ended."""
     schedule = _owned(conn, person_id, schedule_id)
     if schedule is None or schedule.state == "ended":
         return False
+    if schedule.state != "active":
+        return True
     nxt = _next(conn, schedule, now)
     waiting = conn.execute(
-        select(outbox.c.id, outbox.c.occurs_at).where(
+        select(outbox.c.occurs_at).where(
             outbox.c.schedule_id == schedule_id, outbox.c.status.in_(WAITING)
         )
-    ).all()
-    if schedule.state == "active" and (
-        nxt is None or not waiting or all(at <= nxt[0] for _, at in waiting)
-    ):
+    ).scalars()
+    return nxt is not None and any(at > nxt[0] for at in waiting)
+
+
+def resume_in(conn: Connection, person_id: str, schedule_id: int, *, now: datetime) -> bool:
+    """Resume a schedule paused (for good or until a time) from its next occurrence after now.
+
+    False when it was not paused (`paused_in`): active with its next occurrence waiting, or
+    ended.
+    """
+    schedule = _owned(conn, person_id, schedule_id)
+    if schedule is None or not paused_in(conn, person_id, schedule_id, now=now):
         return False  # not paused: its next occurrence already waits
     _set_state(conn, schedule_id, "active", now)
     _skip_waiting(conn, schedule_id, "resumed: the next occurrence comes sooner")

@@ -101,3 +101,32 @@ async def test_it_moves_to_a_weekday_and_an_hour_in_the_persons_language(
     )
     assert said[2:] == [f"clockbot> {line}" for line in told]
     assert _waiting(tmp_path) == [stored]
+
+
+async def test_resuming_what_is_not_paused_says_so(tmp_path: Path) -> None:
+    """ "resume r2" of a reminder never paused said "Your reminders are back on"."""
+    said = await say(
+        Settings(home=tmp_path), SettableClock(TUESDAY), "clock: home tz Europe/Berlin",
+        "remind me tomorrow at 9 to call the bank", "resume r2", "setze meine Erinnerungen fort",
+        "pause my reminders until friday", "resume r2",
+    )  # fmt: skip
+    assert said[2] == "clockbot> Nothing to resume: that is not paused."
+    assert said[3] == "clockbot> Nichts fortzusetzen: das ist nicht pausiert."
+    assert said[-1] == "clockbot> Your reminders are back on."
+    assert _waiting(tmp_path) == [("call the bank", "2026-12-02 08:00:00.000000")]
+
+
+async def test_a_no_to_which_place_asks_for_another(tmp_path: Path) -> None:
+    """ "nein" after "Meinst du Atlantis, ZA?" got the no-model paragraph, in English."""
+    said = await say(
+        Settings(home=tmp_path), SettableClock(TUESDAY), "clock: home tz Europe/Berlin",
+        "wie spät ist es in Atlantis", "nein", "what time is it in Atlantis", "no",
+    )  # fmt: skip
+    assert said[1].startswith("clockbot> Meinst du Atlantis"), said[1]
+    assert said[2] == (
+        "clockbot> Gut. Nenne eine größere Stadt in der Nähe oder eine IANA-Zone wie Europe/Berlin."
+    )
+    assert said[4] == (
+        "clockbot> All right. Name a bigger city near it, or an IANA zone such as Europe/Lisbon."
+    )
+    assert rows(tmp_path, "SELECT default_tz FROM users") == [("Europe/Berlin",)]
