@@ -178,8 +178,7 @@ class RulesProvider:
                     return await asyncio.to_thread(self._answer, block, request)
             follow = self._follow_up(last, _newest_text(messages), messages)
             language = _reply_language(messages)
-            now = _block_now(_split(_newest_user(messages).content)[0])
-            done = _after_tool(last, language, now)
+            done = _after_tool(last, language)
             return follow or _say((_zone_said(messages) + done).strip())
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
@@ -616,9 +615,7 @@ def _directive_reply(directives: object, block: str) -> str:
     return "\n".join(lines) or "Done."
 
 
-def _after_tool(
-    result: Message, language: str = "en", clock: tuple[datetime, str] | None = None
-) -> str:
+def _after_tool(result: Message, language: str = "en") -> str:
     try:
         data = json.loads(result.content)
     except json.JSONDecodeError:
@@ -643,11 +640,8 @@ def _after_tool(
         short = short_reminder_id(str(data["id"]))
         return said.REPEAT_SET.in_(language, text=data["text"], next=nexts, id=short)
     if result.name == "remind":
+        # The tool said it in the conversation's language (`bot.replies.conversation_language`).
         when = data.get("said") or _readable(data["at"])
-        if language != "en" and clock is not None:
-            # The tool read a short answer ("18 Uhr") as no language: said again in theirs.
-            at = datetime.fromisoformat(data["at"])
-            when = say_when(at, clock[1], now=clock[0], language=language)
         return said.REMIND_SET.in_(language, when=when)
     if result.name == "list_reminders":
         return _listing(data.get("reminders", []), language)
