@@ -210,11 +210,12 @@ def _change_job(conn: Connection, job: OutboxItem, change: ReminderChange, now: 
         return False
     where = and_(outbox.c.id == job.id, outbox.c.status.in_(WAITING))
     changed = bool(conn.execute(update(outbox).where(where).values(**values)).rowcount)
-    if changed and job.memory_id is not None and "due_at" in values:
-        # Its memory item is due when the reminder is: one source of truth for what is due
-        # (docs/reminders.md), so /mydata and an export never show the time it had before.
+    if changed and job.memory_id is not None and ("due_at" in values or change.action == "cancel"):
+        # Its memory item is due when the reminder is, and no longer once it is canceled: one
+        # source of truth for what is due (docs/reminders.md), so /mydata and an export never
+        # show a time it had before, nor one that will not come.
         due = update(t.memory).where(t.memory.c.id == job.memory_id)
-        conn.execute(due.values(due_at=values["due_at"]))
+        conn.execute(due.values(due_at=values.get("due_at")))
     return changed
 
 

@@ -62,3 +62,26 @@ async def test_a_moved_reminder_is_due_at_its_new_time_everywhere(
     assert f"- remembered: {what} (due Thursday 11 Jun 2026, 15:00)" in mine
     assert f"- to send you on Thursday 11 Jun 2026, 15:00: {what}" in mine
     assert "10:00" not in mine
+
+
+@pytest.mark.parametrize(
+    ("remind", "cancel", "what"),
+    [
+        ("remind me tomorrow at 10 to call the bank", "cancel r2", "call the bank"),
+        ("erinnere mich morgen um 10 Uhr an die Müllabfuhr", "lösche r2", "die Müllabfuhr"),
+        ("recuérdame mañana a las 10 llamar al banco", "cancela todos mis recordatorios: sí",
+         "llamar al banco"),
+    ],
+)  # fmt: skip
+async def test_a_canceled_reminder_is_no_longer_due_anywhere(
+    tmp_path: Path, remind: str, cancel: str, what: str
+) -> None:
+    """Issue 61: /mydata listed "remembered: die Müllabfuhr (due …)" after "r89 gelöscht"."""
+    settings = Settings(home=tmp_path)
+    clock = SettableClock(WEDNESDAY)
+    await say(settings, clock, "clock: home tz Europe/Berlin", remind, cancel)
+    assert rows(tmp_path, "SELECT content, due_at FROM memory_items") == [(what, None)]
+    mine = "\n".join(await say(settings, clock, "/mydata"))
+    assert f"- remembered: {what}\n" in mine, mine  # kept, with no time it will not come at
+    assert "to send you" not in mine
+    assert "due" not in mine
