@@ -130,3 +130,26 @@ async def test_a_no_to_which_place_asks_for_another(tmp_path: Path) -> None:
         "clockbot> All right. Name a bigger city near it, or an IANA zone such as Europe/Lisbon."
     )
     assert rows(tmp_path, "SELECT default_tz FROM users") == [("Europe/Berlin",)]
+
+
+@pytest.mark.parametrize(
+    ("line", "stored"),
+    [
+        ("remind me every other week on tuesday at 10am to water the plants",
+         ("water the plants", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;BYHOUR=10;BYMINUTE=0;BYSECOND=0")),
+        ("erinnere mich jede zweite Woche am Freitag um 17 Uhr an das Putzen",
+         ("das Putzen", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR;BYHOUR=17;BYMINUTE=0;BYSECOND=0")),
+        ("recuérdame cada dos semanas el viernes a las 17 limpiar",
+         ("limpiar", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR;BYHOUR=17;BYMINUTE=0;BYSECOND=0")),
+    ],
+)  # fmt: skip
+async def test_every_other_week_on_a_day_is_set_without_a_question(
+    tmp_path: Path, line: str, stored: tuple[str, str]
+) -> None:
+    """ "every other week on tuesday at 10am" asked "Which days should it repeat on?"; the
+    Spanish one lost its Friday."""
+    said = await say(
+        Settings(home=tmp_path), SettableClock(TUESDAY), "clock: home tz Europe/Berlin", line
+    )
+    assert "?" not in said[1], said[1]
+    assert rows(tmp_path, "SELECT text, rrule FROM schedules") == [stored]
