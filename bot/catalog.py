@@ -1,6 +1,7 @@
 """What clockbot says itself, from one gettext catalog per language (docs/languages.md).
 
-The catalogs are ``bot/locale/<language>/LC_MESSAGES/clockbot.po``, shipped in
+The catalogs are ``bot/locale/<language>/LC_MESSAGES/clockbot.po`` (the web
+pages have their own domain, ``web.po``: `bot.web.words`), shipped in
 the package and read with Babel's `read_po` the first time a language is asked
 for: no compiled ``.mo`` to build, so a fresh clone and ``pip install`` both work
 as they are. A message's id is its English text, as gettext has it; the
@@ -34,10 +35,10 @@ LANGUAGES = SPOKEN_LANGUAGES
 
 
 @cache
-def catalog(language: str) -> Catalog:
-    """The catalog of `language` (one of `LANGUAGES`), read once."""
-    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as file:
-        return read_po(file, locale=language, domain=DOMAIN)
+def catalog(language: str, domain: str = DOMAIN) -> Catalog:
+    """The catalog of `language` (one of `LANGUAGES`) in `domain` ("web": the pages'), read once."""
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po").open("rb") as file:
+        return read_po(file, locale=language, domain=domain)
 
 
 def _language(language: str | None) -> str:
