@@ -49,6 +49,7 @@ __all__ = [
     "new_token",
     "operator_mark",
     "prune_web_in",
+    "recent_words_in",
     "redeem_in",
     "retry_in",
     "session_in",
@@ -327,6 +328,18 @@ def message_times_in(conn: Connection, user_id: str, *, since: datetime) -> list
             )
         ).scalars()
     )
+
+
+def recent_words_in(conn: Connection, user_id: str, *, limit: int = 20) -> str:
+    """The person's last `limit` messages (any channel), joined: what language they write in."""
+    j = t.journal.c
+    texts = conn.execute(
+        select(j.text)
+        .where(j.user_key.in_(_identity_keys_of(user_id)))
+        .order_by(j.received_at.desc())
+        .limit(limit)
+    ).scalars()
+    return "\n".join(texts)
 
 
 # --------------------------------------------------------------------------- the operator's page

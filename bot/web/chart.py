@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime, time
+from gettext import NullTranslations
 from html import escape
 
 from clockcore import ContactWindow, get_zone
@@ -28,18 +29,29 @@ def by_local_hour(instants: Iterable[datetime], zone: str) -> list[int]:
     return counts
 
 
-def hours_svg(counts: Sequence[int], window: ContactWindow, *, zone: str) -> str:
-    """The SVG markup (safe to embed as is) for 24 hourly `counts`, `window` shaded."""
+def hours_svg(
+    counts: Sequence[int],
+    window: ContactWindow,
+    *,
+    zone: str,
+    said: NullTranslations | None = None,
+) -> str:
+    """The SVG markup (safe to embed as is) for 24 hourly `counts`, `window` shaded.
+
+    `said` words its title and description (the pages' catalog, `bot.web.words`); None: English.
+    """
+    said = said or NullTranslations()
     if len(counts) != 24:
         raise ValueError("one count per hour: 24")
     top = max(max(counts), 1)
     plot_w, plot_h = _W - _LEFT - _RIGHT, _H - _TOP - _BOTTOM
     slot = plot_w / 24
+    title = said.gettext("Messages by local hour (%(zone)s)") % {"zone": zone}
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}" role="img" '
         f'aria-labelledby="chart-title chart-desc" class="chart">',
-        f'<title id="chart-title">Messages by local hour ({escape(zone)})</title>',
-        f'<desc id="chart-desc">{escape(_describe(counts, window))}</desc>',
+        f'<title id="chart-title">{escape(title)}</title>',
+        f'<desc id="chart-desc">{escape(_describe(counts, window, said))}</desc>',
     ]
     for hour in range(24):
         if window.contains(time(hour, 30)):
@@ -67,13 +79,22 @@ def hours_svg(counts: Sequence[int], window: ContactWindow, *, zone: str) -> str
     return "".join(parts)
 
 
-def _describe(counts: Sequence[int], window: ContactWindow) -> str:
+def _describe(counts: Sequence[int], window: ContactWindow, said: NullTranslations) -> str:
     total = sum(counts)
     inside = sum(c for h, c in enumerate(counts) if window.contains(time(h, 30)))
     if not total:
-        return f"No messages yet. Contact window {window}."
+        return said.gettext("No messages yet. Contact window %(window)s.") % {"window": window}
     busiest = max(range(24), key=lambda h: counts[h])
-    return (
-        f"{total} messages; {inside} inside the contact window {window}; "
-        f"the busiest hour is {busiest:02d}:00 with {counts[busiest]}."
-    )
+    return said.ngettext(
+        "%(total)d message; %(inside)d inside the contact window %(window)s; "
+        "the busiest hour is %(hour)s with %(most)d.",
+        "%(total)d messages; %(inside)d inside the contact window %(window)s; "
+        "the busiest hour is %(hour)s with %(most)d.",
+        total,
+    ) % {
+        "total": total,
+        "inside": inside,
+        "window": window,
+        "hour": f"{busiest:02d}:00",
+        "most": counts[busiest],
+    }

@@ -26,6 +26,7 @@ Who may see what:
 from __future__ import annotations
 
 import asyncio
+import gettext
 import hashlib
 import hmac
 import logging
@@ -45,6 +46,7 @@ from bot.duckling_pool import reading_for
 from bot.http import Health
 from bot.web.chart import by_local_hour, hours_svg
 from bot.web.guard import SignInBackoff, client_address, retry_after, same_origin
+from bot.web.words import browser_language, day_label, page_language, when, words
 from channels.base import HttpRoute
 from clockcore import (
     Clock,
@@ -62,7 +64,7 @@ from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import WindowChange, ZoneChange
 from wrapper.outbox import OutboxItem
-from wrapper.reminders import ReminderAction, ReminderChange, reminder_id
+from wrapper.reminders import PAUSED, ReminderAction, ReminderChange, reminder_id
 from wrapper.schedules import Schedule
 from wrapper.web import (
     SESSION_LIFETIME,
@@ -73,6 +75,7 @@ from wrapper.web import (
     message_times_in,
     new_token,
     operator_mark,
+    recent_words_in,
     redeem_in,
     retry_in,
     session_in,
@@ -103,11 +106,18 @@ _HEADERS = {
 _HERE = Path(__file__).parent
 _SIGNIN_LINK = re.compile(r"(/ui/signin/)[A-Za-z0-9_-]+")
 """A sign-in link in a reply: the timeline shows it without its token (a shared screen)."""
+_OPERATOR_LANGUAGE = "en"
+"""The operator's page stays English, as the command line does (docs/languages.md)."""
 
 
 def csrf_token(session_token: str) -> str:
     """The CSRF token of a session: an HMAC of its (secret, HttpOnly) cookie value."""
     return hmac.new(session_token.encode(), b"clockbot-csrf", hashlib.sha256).hexdigest()
+
+
+def _said(language: str) -> gettext.NullTranslations:
+    """The pages' words in `language` (`bot.web.words`)."""
+    return words(language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +168,7 @@ class WebPages:
         self._backoff = SignInBackoff()
         self._health = health
         self._css = (_HERE / "static" / "style.css").read_text(encoding="utf-8")
-        self._templates = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(_HERE / "templates"),
-            autoescape=jinja2.select_autoescape(["html"]),
-            undefined=jinja2.StrictUndefined,
-        )
+        self._templates: dict[str, jinja2.Environment] = {}
 
     def routes(self) -> list[HttpRoute]:
         """Every page and form, for `bot.http.HttpServer`."""
@@ -186,12 +192,41 @@ class WebPages:
 
     # ------------------------------------------------------------- plumbing
 
-    def _page(self, name: str, *, status: int = 200, **context: Any) -> web.Response:
-        body = self._templates.get_template(name).render(**context)
-        return web.Response(text=body, status=status, content_type="text/html", headers=_HEADERS)
+    def _environment(self, language: str) -> jinja2.Environment:
+        """The templates with Jinja2's i18n extension reading `language`'s web catalog."""
+        environment = self._templates.get(language)
+        if environment is None:
+            environment = jinja2.Environment(
+                loader=jinja2.FileSystemLoader(_HERE / "templates"),
+                autoescape=jinja2.select_autoescape(["html"]),
+                undefined=jinja2.StrictUndefined,
+                extensions=["jinja2.ext.i18n"],
+            )
+            environment.policies["ext.i18n.trimmed"] = True
+            environment.install_gettext_translations(  # type: ignore[attr-defined]
+                words(language), newstyle=True
+            )
+            self._templates[language] = environment
+        return environment
 
-    def _problem(self, status: int, title: str, text: str) -> web.Response:
-        return self._page("message.html", status=status, title=title, text=text, signed=None)
+    def _page(self, name: str, language: str, *, status: int = 200, **context: Any) -> web.Response:
+        template = self._environment(language).get_template(name)
+        body = template.render(language=language, **context)
+        headers = {**_HEADERS, "Content-Language": language, "Vary": "Accept-Language, Cookie"}
+        return web.Response(text=body, status=status, content_type="text/html", headers=headers)
+
+    def _problem(self, language: str, status: int, title: str, text: str) -> web.Response:
+        return self._page(
+            "message.html", language, status=status, title=title, text=text, signed=None
+        )
+
+    async def _language(self, request: web.Request, user_id: str | None = None) -> str:
+        """The page's language: the person's own (their messages), their browser's, or English."""
+        accept = request.headers.get("Accept-Language")
+        if user_id is None:
+            return page_language(accept)
+        written = await self._db.run(lambda conn: recent_words_in(conn, user_id))
+        return page_language(accept, written)
 
     async def _signed_in(self, request: web.Request) -> _Signed | None:
         token = request.cookies.get(COOKIE)
@@ -216,10 +251,10 @@ class WebPages:
         if signed is None:
             if request.method == "GET":
                 raise web.HTTPSeeOther("/ui/")
-            raise web.HTTPForbidden(text="not signed in")
+            raise web.HTTPForbidden(text=_browser_words(request).gettext("You are not signed in."))
         if signed.session.admin != admin:
             raise web.HTTPForbidden(
-                text="this page is for the operator"
+                text=_browser_words(request).gettext("This page is for the operator.")
                 if admin
                 else "an operator's session has no person's pages"
             )
@@ -233,14 +268,22 @@ class WebPages:
         if not isinstance(sent, str) or not hmac.compare_digest(
             sent.encode("utf-8", "replace"), signed.csrf.encode()
         ):
-            raise web.HTTPForbidden(text="the form's CSRF token is missing or wrong")
+            raise web.HTTPForbidden(
+                text=_browser_words(request).gettext(
+                    "This form is out of date: open the page again and retry."
+                )
+            )
         return {k: v for k, v in form.items() if isinstance(v, str)}
 
     def _same_site(self, request: web.Request) -> None:
         """403 for a POST another site's page made (`bot.web.guard.same_origin`)."""
         if not same_origin(request, self._public_url):
             log.warning("a cross-site %s to %s was refused", request.method, request.path)
-            raise web.HTTPForbidden(text="this form must be sent from clockbot's own page")
+            raise web.HTTPForbidden(
+                text=_browser_words(request).gettext(
+                    "This form must be sent from clockbot's own page."
+                )
+            )
 
     def _set_session(self, response: web.StreamResponse, token: str) -> None:
         response.set_cookie(
@@ -261,7 +304,8 @@ class WebPages:
         signed = await self._signed_in(request)
         if signed is not None:
             raise web.HTTPSeeOther("/ui/operator" if signed.session.admin else "/ui/timeline")
-        return self._page("index.html", signed=None, admin=self._admin_token is not None)
+        language = await self._language(request)
+        return self._page("index.html", language, signed=None, admin=self._admin_token is not None)
 
     async def _style(self, request: web.Request) -> web.Response:
         return web.Response(
@@ -271,7 +315,7 @@ class WebPages:
     async def _signin_page(self, request: web.Request) -> web.Response:
         # A GET changes nothing: link previews fetch it too. The button posts.
         token = request.match_info["token"]
-        return self._page("signin.html", signed=None, token=token)
+        return self._page("signin.html", await self._language(request), signed=None, token=token)
 
     async def _signin(self, request: web.Request) -> web.Response:
         self._same_site(request)
@@ -283,11 +327,16 @@ class WebPages:
         )
         if opened is None:
             log.info("a sign-in link was refused (unknown, used or expired)")
+            language = await self._language(request)
+            said = _said(language)
             return self._problem(
+                language,
                 403,
-                "This link does not work",
-                "It was used already, it expired (links last 10 minutes), or it is not one "
-                "of ours. Write “dashboard” to the bot for a new one.",
+                said.gettext("This link does not work"),
+                said.gettext(
+                    "It was used already, it expired (links last 10 minutes), or it is not one "
+                    "of ours. Write “dashboard” to the bot for a new one."
+                ),
             )
         response = web.HTTPSeeOther("/ui/timeline")
         self._set_session(response, session)
@@ -300,8 +349,12 @@ class WebPages:
         wait = self._backoff.wait(address, now)
         if wait is not None:
             log.warning("an operator sign-in was refused: too many wrong tokens")
+            said = _said(language := await self._language(request))
             response = self._problem(
-                429, "Too many tries", "Too many wrong tokens. Wait a while and try again."
+                language,
+                429,
+                said.gettext("Too many tries"),
+                said.gettext("Too many wrong tokens. Wait a while and try again."),
             )
             response.headers["Retry-After"] = retry_after(wait)
             return response
@@ -316,7 +369,13 @@ class WebPages:
         ):
             self._backoff.failed(address, now)
             log.warning("an operator sign-in was refused")
-            return self._problem(403, "Not signed in", "That is not the operator's token.")
+            said = _said(language := await self._language(request))
+            return self._problem(
+                language,
+                403,
+                said.gettext("Not signed in"),
+                said.gettext("That is not the operator's token."),
+            )
         self._backoff.succeeded(address)
         session = new_token()
         await self._db.run(
@@ -337,20 +396,21 @@ class WebPages:
 
     # ------------------------------------------------------------- a person's pages
 
-    async def _signed_in_person(
-        self, request: web.Request
-    ) -> tuple[_Signed, str, str, ContactWindow]:
-        """The signed-in person's session, person id, zone and contact window."""
+    async def _signed_in_person(self, request: web.Request) -> _Person:
+        """The signed-in person: session, id, zone, contact window and language."""
         signed = await self._person(request)
         session = signed.session
         assert session.user_id is not None
         assert session.user_key is not None
         zone = await self._zone_of(session)
         window = await self._wrapper.contact_window_of(session.user_key)
-        return signed, session.user_id, zone, window
+        language = await self._language(request, session.user_id)
+        return _Person(signed, session.user_id, session.user_key, zone, window, language)
 
     async def _timeline(self, request: web.Request) -> web.Response:
-        signed, user_id, zone, window = await self._signed_in_person(request)
+        person = await self._signed_in_person(request)
+        user_id, zone, window, language = person.id, person.zone, person.window, person.language
+        said = _said(language)
         now = self._clock.now()
         since = now - timedelta(days=TIMELINE_DAYS)
         entries = await self._db.run(lambda conn: timeline_in(conn, user_id, since=since))
@@ -360,18 +420,22 @@ class WebPages:
         for entry in entries:
             local = entry.at.astimezone(tz)
             if not days or days[-1]["date"] != local.date():
-                days.append({"date": local.date(), "label": _day(local, today), "entries": []})
+                label = day_label(local, today, language)
+                days.append({"date": local.date(), "label": label, "entries": []})
             days[-1]["entries"].append(
                 {
                     "entry": replace(entry, text=_SIGNIN_LINK.sub(r"\1…", entry.text)),
                     "time": f"{local:%H:%M}",
                     "outside": not window.contains(local.time()),
-                    "until": _until(entry.until, local, tz) if entry.until else None,
+                    "until": _until(entry.until, local, tz, language) if entry.until else None,
+                    "state": _state(entry.state, said),
+                    "note": said.gettext("paused by you") if entry.note == PAUSED else entry.note,
                 }
             )
         return self._page(
-            "timeline.html", signed=signed, zone=zone, window=str(window), days=days,
-            today=_day(now.astimezone(tz), today), now=_when(now, tz), tab="timeline",
+            "timeline.html", language, signed=person.signed, zone=zone, window=str(window),
+            days=days, today=day_label(now.astimezone(tz), today, language),
+            now=when(now, tz, language), tab="timeline",
         )  # fmt: skip
 
     async def _reminders(
@@ -382,22 +446,21 @@ class WebPages:
         status: int = 200,
         new_feed: tuple[str, str] | None = None,
     ) -> web.Response:
-        signed = await self._person(request)
-        session = signed.session
-        assert session.user_key is not None
-        zone = await self._zone_of(session)
+        person = await self._signed_in_person(request)
+        zone, language = person.zone, person.language
         tz = get_zone(zone)
-        schedules, one_shots = await self._wrapper.reminders.reminders(session.user_key)
+        schedules, one_shots = await self._wrapper.reminders.reminders(person.key)
         now = self._clock.now()
         done = request.query.get("done")
-        made = await self._wrapper.calendar_feed_made(session.user_key)
+        made = await self._wrapper.calendar_feed_made(person.key)
         return self._page(
-            "reminders.html", status=status, signed=signed, zone=zone, tab="reminders",
-            recurring=[_recurring(s, zone, now) for s in schedules],
-            one_shots=[_one_shot(j, tz) for j in one_shots],
+            "reminders.html", language, status=status, signed=person.signed, zone=zone,
+            tab="reminders",
+            recurring=[_recurring(s, zone, now, language) for s in schedules],
+            one_shots=[_one_shot(j, tz, language) for j in one_shots],
             error=error, done=done if done and len(done) < 30 else None,
             feeds=self._public_url is not None, new_feed=new_feed,
-            feed_made=_when(made, tz) if made is not None else None,
+            feed_made=when(made, tz, language) if made is not None else None,
         )  # fmt: skip
 
     async def _new_feed(self, request: web.Request) -> web.Response:
@@ -418,6 +481,9 @@ class WebPages:
         form = await self._form(request, signed)
         session = signed.session
         assert session.user_key is not None
+        assert session.user_id is not None
+        language = await self._language(request, session.user_id)
+        said = _said(language)
         target = request.match_info["rid"]
         action = form.get("action", "")
         now = self._clock.now()
@@ -428,28 +494,34 @@ class WebPages:
         elif action == "move":
             zone = await self._zone_of(session)
             with reading_for(session.user_key):  # a reader child's wait is not the loop's
-                read = await asyncio.to_thread(_read_time, form.get("when", ""), zone, now)
+                read = await asyncio.to_thread(
+                    _read_time, form.get("when", ""), zone, now, said, language
+                )
             if isinstance(read, str):
                 return await self._reminders(request, error=read, status=400)
             change, until = "move", read
         elif action in ("pause", "resume", "cancel"):
             change = action  # type: ignore[assignment]
         else:
-            return await self._reminders(request, error="Unknown change.", status=400)
+            return await self._reminders(request, error=said.gettext("Unknown change."), status=400)
         if target.startswith("s") and change == "move":
             return await self._reminders(
-                request, error="A repeating reminder is paused or cancelled, not moved.", status=400
+                request,
+                error=said.gettext("A repeating reminder is paused or cancelled, not moved."),
+                status=400,
             )
         if target.startswith("r") and change == "pause":
             return await self._reminders(
-                request, error="Snooze it or change its time instead.", status=400
+                request, error=said.gettext("Snooze it or change its time instead."), status=400
             )
         done = await self._wrapper.reminders.change(
             ReminderChange(session.user_key, target, change, until), now=now
         )
         if not done:
             return await self._reminders(
-                request, error="That reminder is not one of yours that can change now.", status=404
+                request,
+                error=said.gettext("That reminder is not one of yours that can change now."),
+                status=404,
             )
         self._wake()
         raise web.HTTPSeeOther(f"/ui/reminders?done={target}")
@@ -457,14 +529,16 @@ class WebPages:
     async def _hours(
         self, request: web.Request, *, error: str | None = None, status: int = 200
     ) -> web.Response:
-        signed, user_id, zone, window = await self._signed_in_person(request)
+        person = await self._signed_in_person(request)
+        user_id, zone, window, language = person.id, person.zone, person.window, person.language
         since = self._clock.now() - timedelta(days=CHART_DAYS)
         times = await self._db.run(lambda conn: message_times_in(conn, user_id, since=since))
         counts = by_local_hour(times, zone)
+        svg = hours_svg(counts, window, zone=zone, said=_said(language))
         return self._page(
-            "hours.html", status=status, signed=signed, zone=zone, tab="hours",
+            "hours.html", language, status=status, signed=person.signed, zone=zone, tab="hours",
             window=window, window_text=f"{window.start:%H:%M}-{window.end:%H:%M}",
-            svg=Markup(hours_svg(counts, window, zone=zone)),  # noqa: S704 (made here, escaped)
+            svg=Markup(svg),  # noqa: S704 (made here, escaped)
             counts=list(enumerate(counts)), days=CHART_DAYS, error=error,
             saved=request.query.get("saved") == "1",
         )  # fmt: skip
@@ -474,22 +548,26 @@ class WebPages:
         form = await self._form(request, signed)
         user_key = signed.session.user_key
         assert user_key is not None
+        assert signed.session.user_id is not None
+        said = _said(await self._language(request, signed.session.user_id))
         zone_text = form.get("zone", "").strip()
         window_text = form.get("window", "").strip()
         try:
             window = ContactWindow.parse(window_text) if window_text else None
-        except (ValueError, ClockError) as exc:
-            return await self._hours(request, error=f"Contact window: {exc}", status=400)
+        except (ValueError, ClockError):
+            error = said.gettext(
+                "“%(window)s” is not a contact window: write two times, such as 09:00-21:00."
+            ) % {"window": window_text}
+            return await self._hours(request, error=error, status=400)
         zone: str | None = None
         if zone_text:
             zone = _zone(zone_text)
             if zone is None:
-                return await self._hours(
-                    request,
-                    error=f"“{zone_text}” is not a timezone or a place I know. "
-                    "Try an IANA name such as Europe/Berlin.",
-                    status=400,
-                )
+                error = said.gettext(
+                    "“%(zone)s” is not a timezone or a place I know. "
+                    "Try an IANA name such as Europe/Berlin."
+                ) % {"zone": zone_text}
+                return await self._hours(request, error=error, status=400)
         changes: list[ZoneChange | WindowChange] = []
         if zone is not None:
             changes.append(ZoneChange(user_key=user_key, thread_key=None, zone=zone, scope="home"))
@@ -517,8 +595,9 @@ class WebPages:
         calls = await self._wrapper.recent_model_calls(limit=30)
         workers = await self._wrapper.workers.alive(now=now)
         return self._page(
-            "operator.html", signed=signed, health=health, counts=sorted(counts.items()),
-            failed=failed, waiting=waiting, waiting_total=waiting_total, stats=stats,
+            "operator.html", _OPERATOR_LANGUAGE, signed=signed, health=health,
+            counts=sorted(counts.items()), failed=failed, waiting=waiting,
+            waiting_total=waiting_total, stats=stats,
             calls=calls, tab="operator", now=_when(now, get_zone("UTC")), workers=workers,
             worker=self._worker,
             retried=request.query.get("retried"),
@@ -533,7 +612,9 @@ class WebPages:
         job = int(raw)
         now = self._clock.now()
         if not await self._db.run(lambda conn: retry_in(conn, job, now=now)):
-            return self._problem(404, "Not retried", f"Job {job} is not a failed job.")
+            return self._problem(
+                _OPERATOR_LANGUAGE, 404, "Not retried", f"Job {job} is not a failed job."
+            )
         log.info("the operator retried outbox job %d", job)
         self._wake()
         raise web.HTTPSeeOther(f"/ui/operator?retried={job}")
@@ -542,25 +623,54 @@ class WebPages:
 # --------------------------------------------------------------------------- helpers
 
 
-def _until(until: datetime, local: datetime, tz: Any) -> str:
+@dataclass(frozen=True, slots=True)
+class _Person:
+    """A signed-in person as their pages need them."""
+
+    signed: _Signed
+    id: str
+    key: str
+    zone: str
+    window: ContactWindow
+    language: str
+
+
+def _browser_words(request: web.Request) -> gettext.NullTranslations:
+    """The pages' words in the browser's language: for a refusal read before any session."""
+    return words(browser_language(request.headers.get("Accept-Language")) or "en")
+
+
+def _state(state: str | None, said: gettext.NullTranslations) -> str:
+    """A timeline entry's state as the person reads it (`wrapper.web.Entry`)."""
+    shown = {
+        "waiting": said.gettext("waiting"),
+        "sent": said.gettext("sent"),
+        "late": said.gettext("sent late"),
+        "deferred": said.gettext("held back"),
+        "failed": said.gettext("not delivered"),
+        "planned": said.gettext("planned"),
+        "in_progress": said.gettext("in progress"),
+        "likely_done": said.gettext("likely done"),
+        "done": said.gettext("done"),
+        "canceled": said.gettext("cancelled"),
+        "expired": said.gettext("expired"),
+    }
+    return shown.get(state or "", state or "")
+
+
+def _until(until: datetime, local: datetime, tz: Any, language: str) -> str:
     """An entry's end: its time alone on the entry's own day, else its date and time."""
     end = until.astimezone(tz)
-    return f"{end:%H:%M}" if end.date() == local.date() else _when(until, tz)
+    return f"{end:%H:%M}" if end.date() == local.date() else when(until, tz, language)
 
 
 def _when(at: datetime, tz: Any) -> str:
-    return f"{at.astimezone(tz):%a %d %b %Y, %H:%M}"
+    """An instant on the operator's page (English, `_OPERATOR_LANGUAGE`)."""
+    return when(at, tz, _OPERATOR_LANGUAGE)
 
 
-def _day(local: datetime, today: Any) -> str:
-    if local.date() == today:
-        return f"Today, {local:%a %d %b}"
-    if (today - local.date()).days == 1:
-        return f"Yesterday, {local:%a %d %b}"
-    return f"{local:%a %d %b %Y}"
-
-
-def _recurring(schedule: Schedule, zone: str, now: datetime) -> dict[str, Any]:
+def _recurring(schedule: Schedule, zone: str, now: datetime, language: str) -> dict[str, Any]:
+    said = _said(language)
     where = "UTC" if schedule.elapsed else (schedule.zone or zone)
     upcoming: list[datetime] = []
     if schedule.next_at is not None and schedule.state == "active":
@@ -568,43 +678,59 @@ def _recurring(schedule: Schedule, zone: str, now: datetime) -> dict[str, Any]:
             schedule.rrule, schedule.dtstart, where, after=schedule.next_at, count=2
         )]  # fmt: skip
     tz = get_zone(zone)
+    states = {"active": said.gettext("active"), "paused": said.gettext("paused")}
     return {
         "id": reminder_id(schedule),
         "text": schedule.text,
-        "rule": say_rule(schedule.rrule),
-        "zone": schedule.zone or f"yours ({zone})",
+        "rule": say_rule(schedule.rrule, language),
+        "zone": schedule.zone or said.gettext("yours (%(zone)s)") % {"zone": zone},
         "state": schedule.state,
-        "next": [_when(at, tz) for at in upcoming],
+        "state_label": states.get(schedule.state, schedule.state),
+        "next": [when(at, tz, language) for at in upcoming],
     }
 
 
-def _one_shot(job: OutboxItem, tz: Any) -> dict[str, Any]:
+def _one_shot(job: OutboxItem, tz: Any, language: str) -> dict[str, Any]:
+    said = _said(language)
+    paused = job.status == "deferred"
+    reason = job.defer_reason if paused else None
     return {
         "id": reminder_id(job),
         "text": job.text,
-        "due": _when(job.occurs_at or job.due_at, tz),
-        "state": "paused" if job.status == "deferred" else "waiting",
-        "reason": job.defer_reason if job.status == "deferred" else None,
+        "due": when(job.occurs_at or job.due_at, tz, language),
+        "state": said.gettext("paused") if paused else said.gettext("waiting"),
+        "reason": said.gettext("paused by you") if reason == PAUSED else reason,
     }
 
 
-def _read_time(text: str, zone: str, now: datetime) -> datetime | str:
-    """The instant `text` names, read whole in `zone`, or what to tell the person."""
+def _read_time(
+    text: str, zone: str, now: datetime, said: gettext.NullTranslations, language: str
+) -> datetime | str:
+    """The instant `text` names, read whole in `zone`, or what to tell the person (`said`)."""
     text = text.strip()
     if not text:
-        return "Write when, for example “tomorrow 9” or “in 2 hours”."
+        return said.gettext("Write when, for example “tomorrow 9” or “in 2 hours”.")
     if len(text) > 200:
-        return "That is too long to be a time."
+        return said.gettext("That is too long to be a time.")
     parsed = parse_anchored_time(text, zone, now, language=guess_language(text))
     if parsed.needs_clarification:
-        return parsed.clarification_question or f"“{text}” can mean more than one time."
+        # The reader's own question is worded for the chat, in English (docs/languages.md).
+        return said.gettext(
+            "“%(text)s” can mean more than one time: write the day and the time more exactly."
+        ) % {"text": text}
     if parsed.start_instant is None:
-        return parsed.reason or f"I cannot read a time in “{text}”."
+        return said.gettext("I cannot read a time in “%(text)s”.") % {"text": text}
     leftover = (text[: parsed.span[0]] + text[parsed.span[1] :]) if parsed.span else ""
     if parsed.span is None or leftover.strip(" ,.;:!?"):
-        return f"I read only “{parsed.matched_text}” of “{text}”: please write just the time."
+        return said.gettext("I read only “%(read)s” of “%(text)s”: please write just the time.") % {
+            "read": parsed.matched_text,
+            "text": text,
+        }
     if parsed.start_instant <= now:
-        return f"“{text}” is {_when(parsed.start_instant, get_zone(zone))}, which has passed."
+        return said.gettext("“%(text)s” is %(when)s, which has passed.") % {
+            "text": text,
+            "when": when(parsed.start_instant, get_zone(zone), language),
+        }
     return parsed.start_instant
 
 

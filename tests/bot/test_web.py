@@ -9,25 +9,29 @@ walk the same pages in Chromium.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import aiohttp
 import pytest
 
+from bot.catalog import catalog
 from bot.config import Settings
 from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard
 from bot.gateway import Gateway
 from bot.my_data import PRIVATE_ONLY_REPLY
 from bot.web.pages import COOKIE
+from bot.web.words import WEB_DOMAIN, words
 from channels.base import ChannelError
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support import staged
 from wrapper.effects import ZoneChange
+from wrapper.schedules import NewSchedule, new_schedule_id
 from wrapper.web import token_hash
 
 ADMIN = "operator-token-0123456789"
@@ -41,9 +45,13 @@ class Site:
     channel: RecordingChannel
     base: str
 
-    def browser(self) -> aiohttp.ClientSession:
-        """A client with its own cookies (one browser), following no redirects by itself."""
-        return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), base_url=self.base)
+    def browser(self, language: str | None = None) -> aiohttp.ClientSession:
+        """A client with its own cookies (one browser), following no redirects by itself;
+        `language` is its ``Accept-Language``."""
+        headers = {"Accept-Language": language} if language else None
+        return aiohttp.ClientSession(
+            cookie_jar=aiohttp.CookieJar(unsafe=True), base_url=self.base, headers=headers
+        )
 
     async def link_for(self, user: str, message_id: str) -> str:
         """Have `user` write "dashboard" in their DM; the path of the link the bot sent."""
@@ -59,8 +67,10 @@ class Site:
         assert found is not None, reply.text
         return "/ui/signin/" + found.group(2)
 
-    async def signed_in(self, user: str, message_id: str) -> aiohttp.ClientSession:
-        client = self.browser()
+    async def signed_in(
+        self, user: str, message_id: str, language: str | None = None
+    ) -> aiohttp.ClientSession:
+        client = self.browser(language)
         path = await self.link_for(user, message_id)
         async with client.post(path, allow_redirects=False) as response:
             assert response.status == 303
@@ -154,7 +164,7 @@ async def test_a_link_signs_in_once_and_shows_the_timeline_in_the_persons_zone(s
         assert "/ui/signin/…" in text  # the bot's reply with the link, its token left out
         assert path.rsplit("/", 1)[1] not in text
         tokyo_now = datetime.now(ZoneInfo("Asia/Tokyo"))
-        assert f"{tokyo_now:%a %d %b}" in text  # the day heading is Tokyo's date
+        assert f"Today, {tokyo_now:%a} {tokyo_now.day} {tokyo_now:%b}" in text  # Tokyo's date
         assert "contact window" in text
     async with site.browser() as again:  # the same link, a second time
         async with again.post(path, allow_redirects=False) as response:
@@ -409,3 +419,150 @@ async def test_a_repeating_reminder_is_shown_in_words(site: Site) -> None:
     assert status == 200
     assert "every Tuesday and Thursday at 19:00" in text
     assert "FREQ=" not in text and "BYDAY" not in text
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_NAMES = frozenset({"berlin", "europe", "telegram", "iana", "clockbot", "dashboard", "hh", "mm"})
+"""Names on the pages in every language: a zone, a platform, the command a person types."""
+_URL = re.compile(r"\w+://\S+")
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta"})
+
+
+def _words_of(texts: Iterable[str]) -> set[str]:
+    """The words of `texts`, lower-cased, without placeholders and HTML tags."""
+    words_: set[str] = set()
+    for text in texts:
+        bare = re.sub(r"<[^>]+>|%\(\w+\)[sd]", " ", text)
+        words_.update(word.lower() for word in _WORD.findall(bare))
+    return words_
+
+
+def _catalog_texts(language: str) -> list[str]:
+    texts: list[str] = []
+    for message in catalog(language, WEB_DOMAIN):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            texts.extend(str(s) for s in strings)
+    return texts
+
+
+def _english_only(language: str) -> set[str]:
+    """The English catalog's words that `language`'s catalog does not use too."""
+    return _words_of(_catalog_texts("en")) - _words_of(_catalog_texts(language)) - _NAMES
+
+
+class _PageWords(HTMLParser):
+    """What a person reads on a page (text, placeholders, labels), without their own words
+    (an element of class "text": a message or a reminder as they wrote it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.words: list[str] = []
+        self._open: list[bool] = []  # per open element: inside a person's words
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        theirs = bool(self._open and self._open[-1]) or "text" in (found.get("class") or "").split()
+        if not theirs:
+            for name in ("placeholder", "aria-label", "title"):
+                self.words.extend(_WORD.findall(found.get(name) or ""))
+        if tag not in _VOID:
+            self._open.append(theirs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in _VOID and self._open:
+            self._open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if not (self._open and self._open[-1]):
+            self.words.extend(_WORD.findall(_URL.sub(" ", data)))  # an address is no word
+
+
+def _english_on(page: str, language: str) -> set[str]:
+    reader = _PageWords()
+    reader.feed(page)
+    return {word.lower() for word in reader.words} & _english_only(language)
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+async def test_every_page_a_person_reads_is_in_their_browsers_language(
+    site: Site, language: str
+) -> None:
+    said = words(language)
+    shown: dict[str, str] = {}
+
+    async def read(client: aiohttp.ClientSession, name: str, path: str, status: int = 200) -> str:
+        got, text = await _page(client, path)
+        assert got == status, (name, got)
+        shown[name] = text
+        return text
+
+    async with site.browser(f"{language}-CH,{language};q=0.9,en;q=0.5") as stranger:
+        await read(stranger, "sign-in", "/ui/")
+        await read(stranger, "link", await site.link_for("9", "l1"))
+        status, shown["refused link"], _ = await _post(stranger, "/ui/signin/made-up", {})
+        assert status == 403
+        status, shown["wrong operator token"], _ = await _post(
+            stranger, "/ui/admin", {"token": "x"}
+        )
+        assert status == 403
+        status, refused, _ = await _post(stranger, "/ui/settings", {"zone": "UTC"})
+        assert status == 403
+        shown["refusal"] = f"<p>{refused}</p>"
+    await site.gw.wrapper.save_settings(
+        ZoneChange(user_key="test:7", thread_key=None, zone="Europe/Berlin", scope="home")
+    )
+    person = await site.signed_in("7", "m1", f"{language};q=0.8, en;q=0.2")
+    await _reminder(site, "7", "Pflanzen gießen", timedelta(hours=2))
+    start = datetime.now(ZoneInfo("Europe/Berlin")).replace(
+        hour=19, minute=0, second=0, microsecond=0, tzinfo=None
+    )
+    await site.gw.wrapper.reminders.create(
+        NewSchedule(
+            id=new_schedule_id(), user_key="test:7", thread_key="main:test:dm:7",
+            channel="test", thread_id="dm:7", user_id="7", text="Müll rausbringen",
+            rrule="FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=19;BYMINUTE=0", dtstart=start,
+            zone="Europe/Berlin", origin_tz="Europe/Berlin",
+        ),
+        now=datetime.now(UTC),
+    )  # fmt: skip
+    async with person:
+        await read(person, "timeline", "/ui/timeline")
+        reminders = await read(person, "reminders", "/ui/reminders")
+        await read(person, "hours", "/ui/hours")
+        csrf = _CSRF.search(reminders)
+        assert csrf is not None
+        [job] = re.findall(r'id="(r\d+)"', reminders)
+        for when in ("blorp", "", "gestern um 9"):
+            status, shown[f"move to {when!r}"], _ = await _post(
+                person,
+                f"/ui/reminders/{job}",
+                {"csrf": csrf.group(1), "action": "move", "when": when},
+            )
+            assert status == 400, when
+        status, shown["bad zone"], _ = await _post(
+            person, "/ui/settings", {"csrf": csrf.group(1), "zone": "Atlantis/Nowhere"}
+        )
+        assert status == 400
+        status, shown["calendar"], _ = await _post(person, "/ui/calendar", {"csrf": csrf.group(1)})
+        assert status == 200
+    assert f'<html lang="{language}">' in shown["timeline"]
+    assert said.gettext("Reminders") in shown["reminders"]  # the check below reads a real page
+    assert said.gettext("Repeating") in shown["reminders"]
+    assert said.gettext("Get a calendar link") not in shown["calendar"]
+    for name, page in shown.items():
+        assert _english_on(page, language) == set(), name
+
+
+async def test_the_language_a_person_writes_in_wins_over_their_browsers(site: Site) -> None:
+    assert site.channel.sink is not None
+    for n, words_ in enumerate(
+        ("wie spät ist es in Tokio?", "ich bin jetzt zu Hause und gehe schlafen")
+    ):
+        await site.channel.sink(inbound(words_, f"w{n}"))
+    await site.gw.settle()
+    async with await site.signed_in("7", "w9", "fr-FR,fr") as person:
+        status, text = await _page(person, "/ui/reminders")
+    assert status == 200
+    assert '<html lang="de">' in text
+    assert words("de").gettext("Repeating") in text

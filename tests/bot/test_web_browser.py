@@ -9,9 +9,11 @@ reminders; she and Bob agree on a meeting in a Telegram group poll, and it shows
 timeline; she gets a calendar link on the reminders page and the feed holds her
 reminder and the meeting; the operator signs in, sees a failed job and retries it, and Telegram gets it.
 
+Carla's browser asks for German, and her reminders page is German (docs/languages.md).
+
 Every page is checked at phone width and at 200% zoom (no sideways scrolling).
 Screenshots of the timeline, the reminders and the operator page, at desktop and phone
-widths, go to ``$CLOCKBOT_SCREENSHOTS`` (``make screenshots`` sets ``docs/screenshots``),
+widths, and of Carla's German reminders page at desktop width, go to ``$CLOCKBOT_SCREENSHOTS`` (``make screenshots`` sets ``docs/screenshots``),
 else to the test's temporary directory.
 """
 
@@ -26,15 +28,19 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 import pytest
+from babel.dates import format_date
 from icalendar import Calendar
 
 from bot.config import Settings
 from bot.gateway import Gateway
 from channels.telegram import TelegramChannel
+from clockcore.spoken_rules import say_rule
 from tests.support import staged
 from tests.support.browser import DESKTOP, PHONE, ZOOMED, Browser, browser  # noqa: F401
 from tests.support.fake_telegram import FakeTelegram, TgUser
+from wrapper.effects import ZoneChange
 from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
+from wrapper.schedules import NewSchedule, new_schedule_id
 
 ADMIN = "operator-token-0123456789"
 _LINK = re.compile(r"https?://\S+(/ui/signin/[A-Za-z0-9_-]+)")
@@ -74,6 +80,16 @@ async def _meet(tg: FakeTelegram, gw: Gateway, *people: TgUser) -> PollOption:
         await gw.settle()
     await tg.wait_until(lambda: any(m.plain.startswith("Decided") for m in tg.sent), "decided")
     return slot
+
+
+async def _reminder_for(gw: Gateway, user_id: int, text: str, *, hours: int) -> int:
+    """A one-time reminder for a Telegram user in `hours`, staged as the remind tool stages it."""
+    now = datetime.now(UTC)
+    return await staged.queued(
+        gw.outbox, kind="reminder", channel="telegram", thread_id=f"dm:{user_id}",
+        thread_key=f"agent:main:telegram:dm:{user_id}", user_key=f"telegram:{user_id}",
+        user_id=str(user_id), text=text, due_at=now + timedelta(hours=hours), now=now,
+    )  # fmt: skip
 
 
 def _shots(tmp_path: Path) -> Path:
@@ -142,7 +158,9 @@ async def test_people_and_the_operator_in_a_browser(
             assert "call the bank" in timeline
             assert "heading to the gym" in timeline
             tokyo = datetime.now(ZoneInfo("Asia/Tokyo"))
-            assert f"Today, {tokyo:%a %d %b}" in timeline  # her day, not the server's
+            assert (
+                f"Today, {tokyo:%a} {tokyo.day} {tokyo:%b}" in timeline
+            )  # her day, not the server's
             assert "Meeting with Bob Lane" in timeline and meeting.label in timeline
             await _shoot(browser, shots, "timeline")
             await _fits(browser, "/ui/timeline")
@@ -162,7 +180,9 @@ async def test_people_and_the_operator_in_a_browser(
             [moved] = [j for j in await gw.outbox.listing(limit=50) if j.id == reminder.id]
             local = moved.due_at.astimezone(ZoneInfo("Asia/Tokyo"))
             assert (local.date(), local.hour) == (tokyo.date() + timedelta(days=1), 9)
-            assert f"{local:%a %d %b %Y}, 09:00" in await browser.text(f"#r{reminder.id}")
+            assert f"{local:%a}, {local.day} {local:%b %Y}, 09:00" in await browser.text(
+                f"#r{reminder.id}"
+            )
             # Her calendar: the button shows a feed link once, and the feed has the reminder.
             await browser.click("#calendar button")
             shown = await browser.text("#calendar")
@@ -229,7 +249,7 @@ async def test_people_and_the_operator_in_a_browser(
             [kept] = [j for j in await gw.outbox.listing(limit=50) if j.id == reminder.id]
             assert (kept.status, kept.due_at) == ("pending", moved.due_at)
             await browser.open("/ui/operator")
-            assert "this page is for the operator" in await browser.text()
+            assert "This page is for the operator." in await browser.text()
 
             # The operator: a failed job, retried from the page, reaches Telegram.
             tg.fail_next("sendMessage", 400, description="Bad Request: chat not found")
@@ -257,3 +277,39 @@ async def test_people_and_the_operator_in_a_browser(
             [done] = [j for j in await gw.outbox.listing(limit=50) if j.id == failed.id]
             assert done.status == "sent"
             assert tg.sent[-1].chat_id == bob.id
+
+            # Carla's browser asks for German: her reminders page is German, dates included.
+            carla = tg.user(33, "carla", first_name="Carla", last_name="Roth")
+            found = _LINK.search(await say(carla, "dashboard"))
+            assert found is not None
+            await gw.wrapper.save_settings(
+                ZoneChange(user_key="telegram:33", thread_key=None, zone="Europe/Berlin",
+                           scope="home")
+            )  # fmt: skip
+            await _reminder_for(gw, carla.id, "Zahnarzt anrufen", hours=3)
+            rule = "FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=19;BYMINUTE=0"
+            await gw.wrapper.reminders.create(
+                NewSchedule(
+                    id=new_schedule_id(), user_key="telegram:33",
+                    thread_key="agent:main:telegram:dm:33", channel="telegram",
+                    thread_id="dm:33", user_id="33", text="Müll rausbringen", rrule=rule,
+                    dtstart=datetime(2026, 1, 6, 19, 0), zone="Europe/Berlin",  # noqa: DTZ001 (wall time)
+                    origin_tz="Europe/Berlin",
+                ),
+                now=datetime.now(UTC),
+            )  # fmt: skip
+            await browser.forget()
+            await browser.language("de-DE,de;q=0.9,en;q=0.5")
+            await browser.open(found.group(1))
+            await browser.click("#signin")
+            await browser.open("/ui/reminders")
+            page = await browser.text()
+            berlin = (datetime.now(UTC) + timedelta(hours=3)).astimezone(ZoneInfo("Europe/Berlin"))
+            assert "Erinnerungen" in page and "Demnächst" in page, page
+            assert "Coming up" not in page and "Snooze" not in page
+            assert format_date(berlin, "EEE", locale="de") in page  # "Mi.", not "Wed"
+            assert say_rule(rule, "de") in page and "Europe/Berlin" in page
+            await browser.size(*DESKTOP)
+            shot = shots / "reminders-de-desktop.png"
+            await browser.screenshot(shot)
+            assert shot.stat().st_size > 5_000

@@ -116,6 +116,18 @@ class Browser:
         """Drop every cookie: a new visitor."""
         await self._call(self.driver.delete_all_cookies)
 
+    async def language(self, accept_language: str) -> None:
+        """Send `accept_language` as the browser's ``Accept-Language`` from now on."""
+
+        def override() -> None:
+            agent = self.driver.execute_script("return navigator.userAgent;")
+            self.driver.execute_cdp_cmd(
+                "Network.setUserAgentOverride",
+                {"userAgent": agent, "acceptLanguage": accept_language},
+            )
+
+        await self._call(override)
+
     async def screenshot(self, path: Path) -> None:
         """The whole page (not just the window) as a PNG."""
         path.parent.mkdir(parents=True, exist_ok=True)
