@@ -46,26 +46,22 @@ from bot.duckling_pool import reading_for
 from bot.http import Health
 from bot.web.chart import by_local_hour, hours_svg
 from bot.web.guard import SignInBackoff, client_address, retry_after, same_origin
+from bot.web.shown import (
+    one_shot_card,
+    read_time,
+    recurring_card,
+    state_label,
+    until_label,
+    zone_named,
+)
 from bot.web.words import browser_language, day_label, page_language, when, words
 from channels.base import HttpRoute
-from clockcore import (
-    Clock,
-    ContactWindow,
-    get_zone,
-    guess_language,
-    parse_anchored_time,
-    require_zone,
-)
+from clockcore import Clock, ContactWindow, get_zone
 from clockcore.errors import ClockError
-from clockcore.places import lookup_place
-from clockcore.recurrence import occurrences
-from clockcore.spoken_rules import say_rule
 from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
 from wrapper.effects import WindowChange, ZoneChange
-from wrapper.outbox import OutboxItem
-from wrapper.reminders import PAUSED, ReminderAction, ReminderChange, reminder_id
-from wrapper.schedules import Schedule
+from wrapper.reminders import PAUSED, ReminderAction, ReminderChange
 from wrapper.web import (
     SESSION_LIFETIME,
     WebSession,
@@ -427,8 +423,8 @@ class WebPages:
                     "entry": replace(entry, text=_SIGNIN_LINK.sub(r"\1…", entry.text)),
                     "time": f"{local:%H:%M}",
                     "outside": not window.contains(local.time()),
-                    "until": _until(entry.until, local, tz, language) if entry.until else None,
-                    "state": _state(entry.state, said),
+                    "until": until_label(entry.until, local, tz, language) if entry.until else None,
+                    "state": state_label(entry.state, said),
                     "note": said.gettext("paused by you") if entry.note == PAUSED else entry.note,
                 }
             )
@@ -456,8 +452,8 @@ class WebPages:
         return self._page(
             "reminders.html", language, status=status, signed=person.signed, zone=zone,
             tab="reminders",
-            recurring=[_recurring(s, zone, now, language) for s in schedules],
-            one_shots=[_one_shot(j, tz, language) for j in one_shots],
+            recurring=[recurring_card(s, zone, now, language) for s in schedules],
+            one_shots=[one_shot_card(j, tz, language) for j in one_shots],
             error=error, done=done if done and len(done) < 30 else None,
             feeds=self._public_url is not None, new_feed=new_feed,
             feed_made=when(made, tz, language) if made is not None else None,
@@ -495,7 +491,7 @@ class WebPages:
             zone = await self._zone_of(session)
             with reading_for(session.user_key):  # a reader child's wait is not the loop's
                 read = await asyncio.to_thread(
-                    _read_time, form.get("when", ""), zone, now, said, language
+                    read_time, form.get("when", ""), zone, now, said, language
                 )
             if isinstance(read, str):
                 return await self._reminders(request, error=read, status=400)
@@ -561,7 +557,7 @@ class WebPages:
             return await self._hours(request, error=error, status=400)
         zone: str | None = None
         if zone_text:
-            zone = _zone(zone_text)
+            zone = zone_named(zone_text)
             if zone is None:
                 error = said.gettext(
                     "“%(zone)s” is not a timezone or a place I know. "
@@ -640,105 +636,6 @@ def _browser_words(request: web.Request) -> gettext.NullTranslations:
     return words(browser_language(request.headers.get("Accept-Language")) or "en")
 
 
-def _state(state: str | None, said: gettext.NullTranslations) -> str:
-    """A timeline entry's state as the person reads it (`wrapper.web.Entry`)."""
-    shown = {
-        "waiting": said.gettext("waiting"),
-        "sent": said.gettext("sent"),
-        "late": said.gettext("sent late"),
-        "deferred": said.gettext("held back"),
-        "failed": said.gettext("not delivered"),
-        "planned": said.gettext("planned"),
-        "in_progress": said.gettext("in progress"),
-        "likely_done": said.gettext("likely done"),
-        "done": said.gettext("done"),
-        "canceled": said.gettext("cancelled"),
-        "expired": said.gettext("expired"),
-    }
-    return shown.get(state or "", state or "")
-
-
-def _until(until: datetime, local: datetime, tz: Any, language: str) -> str:
-    """An entry's end: its time alone on the entry's own day, else its date and time."""
-    end = until.astimezone(tz)
-    return f"{end:%H:%M}" if end.date() == local.date() else when(until, tz, language)
-
-
 def _when(at: datetime, tz: Any) -> str:
     """An instant on the operator's page (English, `_OPERATOR_LANGUAGE`)."""
     return when(at, tz, _OPERATOR_LANGUAGE)
-
-
-def _recurring(schedule: Schedule, zone: str, now: datetime, language: str) -> dict[str, Any]:
-    said = _said(language)
-    where = "UTC" if schedule.elapsed else (schedule.zone or zone)
-    upcoming: list[datetime] = []
-    if schedule.next_at is not None and schedule.state == "active":
-        upcoming = [schedule.next_at, *occurrences(
-            schedule.rrule, schedule.dtstart, where, after=schedule.next_at, count=2
-        )]  # fmt: skip
-    tz = get_zone(zone)
-    states = {"active": said.gettext("active"), "paused": said.gettext("paused")}
-    return {
-        "id": reminder_id(schedule),
-        "text": schedule.text,
-        "rule": say_rule(schedule.rrule, language),
-        "zone": schedule.zone or said.gettext("yours (%(zone)s)") % {"zone": zone},
-        "state": schedule.state,
-        "state_label": states.get(schedule.state, schedule.state),
-        "next": [when(at, tz, language) for at in upcoming],
-    }
-
-
-def _one_shot(job: OutboxItem, tz: Any, language: str) -> dict[str, Any]:
-    said = _said(language)
-    paused = job.status == "deferred"
-    reason = job.defer_reason if paused else None
-    return {
-        "id": reminder_id(job),
-        "text": job.text,
-        "due": when(job.occurs_at or job.due_at, tz, language),
-        "state": said.gettext("paused") if paused else said.gettext("waiting"),
-        "reason": said.gettext("paused by you") if reason == PAUSED else reason,
-    }
-
-
-def _read_time(
-    text: str, zone: str, now: datetime, said: gettext.NullTranslations, language: str
-) -> datetime | str:
-    """The instant `text` names, read whole in `zone`, or what to tell the person (`said`)."""
-    text = text.strip()
-    if not text:
-        return said.gettext("Write when, for example “tomorrow 9” or “in 2 hours”.")
-    if len(text) > 200:
-        return said.gettext("That is too long to be a time.")
-    parsed = parse_anchored_time(text, zone, now, language=guess_language(text))
-    if parsed.needs_clarification:
-        # The reader's own question is worded for the chat, in English (docs/languages.md).
-        return said.gettext(
-            "“%(text)s” can mean more than one time: write the day and the time more exactly."
-        ) % {"text": text}
-    if parsed.start_instant is None:
-        return said.gettext("I cannot read a time in “%(text)s”.") % {"text": text}
-    leftover = (text[: parsed.span[0]] + text[parsed.span[1] :]) if parsed.span else ""
-    if parsed.span is None or leftover.strip(" ,.;:!?"):
-        return said.gettext("I read only “%(read)s” of “%(text)s”: please write just the time.") % {
-            "read": parsed.matched_text,
-            "text": text,
-        }
-    if parsed.start_instant <= now:
-        return said.gettext("“%(text)s” is %(when)s, which has passed.") % {
-            "text": text,
-            "when": when(parsed.start_instant, get_zone(zone), language),
-        }
-    return parsed.start_instant
-
-
-def _zone(text: str) -> str | None:
-    """An IANA id or a known place's zone, or None."""
-    try:
-        return require_zone(text)
-    except ClockError:
-        pass
-    match = lookup_place(text)
-    return match.zone if match is not None else None
