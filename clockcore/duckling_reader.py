@@ -41,7 +41,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -73,6 +73,7 @@ _STEP = {
 }
 _LOCK = threading.Lock()
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")
+_MEZZA = re.compile(r"(?<=\be )mezza\b", re.IGNORECASE)
 # Words that write a range's end, between two numbers: "9-10am", "from 9 to 5", "between 2
 # and 4pm", "von 9 bis 10 Uhr", "entre 14h et 16h", "tra le 14 e le 16", "tussen 14 en 16".
 _RANGE_MARK = re.compile(
@@ -204,6 +205,10 @@ def read(text: str, local_reference: datetime, *, language: str = "en") -> list[
     stamp = int(local_reference.replace(tzinfo=UTC).timestamp())
     # The Rust bridge panics on NUL and lone surrogates: they are no part of a time anyway.
     clean = _UNSAFE.sub(" ", text)
+    # Duckling's Italian reads "alle 9 e mezzo" but drops "e mezza", the more usual
+    # half hour: the same words, the same length, so the spans stay the person's.
+    clean = _MEZZA.sub(lambda m: m.group()[:-1] + ("O" if m.group().endswith("A") else "o"), clean)
+    clean, added, widen = _with_years(clean, local_reference, language)
     engine = _engine_in_use.get("engine", entities)
     try:
         found_entities = engine(clean, stamp, language)
@@ -211,6 +216,10 @@ def read(text: str, local_reference: datetime, *, language: str = "en") -> list[
         return []
     found = []
     for entity in found_entities:
+        if added:
+            start = _back(int(entity["start"]), added)
+            entity = {**entity, "start": widen.get(start, start),
+                      "end": _back(int(entity["end"]), added)}  # fmt: skip
         try:
             reading = _reading(text, entity)
         except ValueError:
@@ -219,6 +228,69 @@ def read(text: str, local_reference: datetime, *, language: str = "en") -> list[
         if reading is not None:
             found.append(reading)
     return sorted(found, key=lambda r: (r.start, -r.end))
+
+
+_DAY_FIRST = frozenset({"es", "de", "fr", "pt", "it", "nl"})
+_DAY_MONTH = re.compile(
+    r"(?P<cue>(?<![^\W_])(?:el\s+d[ií]a|el|il|il\s+giorno|le|am|op|on|by|due|no\s+dia|o\s+dia|dia|"
+    r"d[ií]a|giorno|del|al|dal|entro|desde|hasta|at[eé]|fino\s+al|vanaf|tot|ab|bis|jusqu'au|"
+    r"avant\s+le|pour\s+le|per\s+il|para\s+el|para\s+o|en)\s+)"
+    r"(?P<day>\d{1,2})/(?P<month>\d{1,2})(?![\d/]|[.:,]\d)",
+    re.IGNORECASE,
+)
+# The word for "day" before a written date, which Duckling's Portuguese reads on its own
+# ("dia 5" beside "5/3 às 14h"): blanked, as it says nothing the date does not.
+_DAY_WORD = re.compile(r"(?<![^\W_])(?:d[ií]a|giorno)(?=\s+$)", re.IGNORECASE)
+
+
+def _with_years(
+    text: str, local_reference: datetime, language: str
+) -> tuple[str, list[tuple[int, int]], dict[int, int]]:
+    """`text` with the year written after each day-first "24/12", where each was added,
+    and where a reading that starts at a date blanked of its "dia" starts instead.
+
+    Duckling's Spanish, Italian and Portuguese drop "el 24/12 a las 10" and "dia 5/3
+    às 14h" (they read "el 24" and "12 a"), and read "24/12/2026 a las 10" whole. The
+    year is the date's next occurrence, as docs/time-rules.md reads a date without one;
+    day first, as in the person's language ("Numbers follow the person's language"); only
+    after a word that makes the numbers a date ("el", "il", "dia", "on"), since a bare
+    "3/4" in a sentence is no date.
+    """
+    if language not in _DAY_FIRST or "/" not in text:
+        return text, [], {}
+    pieces: list[str] = []
+    added: list[tuple[int, int]] = []
+    widen: dict[int, int] = {}
+    at = 0
+    for match in _DAY_MONTH.finditer(text):
+        day, month = int(match["day"]), int(match["month"])
+        year = local_reference.year
+        if (month, day) < (local_reference.month, local_reference.day):
+            year += 1
+        try:
+            date(year, month, day)
+        except ValueError:
+            continue
+        cue = _DAY_WORD.sub(lambda word: " " * len(word.group()), match["cue"])
+        if (word := _DAY_WORD.search(match["cue"])) is not None:
+            widen[match.start("day")] = match.start() + word.start()
+        pieces.append(text[at : match.start()] + cue + text[match.start("day") : match.end()])
+        suffix = f"/{year}"
+        added.append((match.end() + sum(n for _, n in added), len(suffix)))
+        pieces.append(suffix)
+        at = match.end()
+    pieces.append(text[at:])
+    return "".join(pieces), added, widen
+
+
+def _back(index: int, added: list[tuple[int, int]]) -> int:
+    """Where `index` of the text with years added stands in the person's text."""
+    shift = 0
+    for where, length in added:
+        if index <= where:
+            break
+        shift += min(length, index - where)
+    return index - shift
 
 
 def entities(text: str, stamp: int, language: str) -> list[dict[str, Any]]:

@@ -330,6 +330,19 @@ def combine(
         start, end = day_start(day, tz), day_start(day + timedelta(days=1), tz)
         return result("absolute", start_instant=start, end_instant=end, **base)
 
+    this = period_tok is not None and period_tok.text(text).strip().lower().startswith("this")
+    if period is not None and clock is None and this:
+        # "this afternoon": today's; its hour is the part of the day's
+        # (clockcore.reading.parts_of_day, docs/time-rules.md)
+        first, last = PERIODS[period]
+        start = day_start(today, tz) if first == 0 else local_boundary(today, first, tz)
+        end = (
+            day_start(today + timedelta(days=1), tz)
+            if last == 24
+            else local_boundary(today, last, tz)
+        )
+        return result("absolute", start_instant=start, end_instant=end, **base)
+
     if clock is not None:
         day = today
         wall = datetime.combine(day, clock)

@@ -21,9 +21,8 @@ from clockcore.grammar import (
 )
 from clockcore.parse_result import TimeExpression
 from clockcore.reading.bare_numbers import no_number_is_a_time
-from clockcore.reading.leftover import left_beside
 from clockcore.recurrence_words import frame_spans
-from clockcore.second_reader import DIGIT, WORDS, leftover
+from clockcore.second_reader import DIGIT, WORDS
 from clockcore.timeparse import parse_anchored_time, reading_languages
 
 __all__ = [
@@ -45,11 +44,13 @@ def locate_time(text: str, *, language: str | None = None) -> TimeExpression | N
     if found.span is None:
         return None
     start, end = found.span
-    # Asked because something time-like is left beside it ("il 24/12 alle 21", in any
-    # language: the leftover rule's scanner), the span is not the whole time.
-    beside = leftover(text, start, end) or left_beside(text, (start, end))
-    whole = not (found.needs_clarification and beside is not None)
-    return TimeExpression(start=start, end=end, text=text[start:end], whole=whole)
+    # Asked about, the span may not be the whole time: something time-like beside it
+    # ("il 24/12 alle 21"), a misspelt day ("tmorrow at 8pm"), words the span dropped
+    # ("alle 8 e mezza"). Read alone it would be a confident other time, so a caller
+    # reads the whole text, which asks (docs/time-rules.md, "Read whole or ask").
+    return TimeExpression(
+        start=start, end=end, text=text[start:end], whole=not found.needs_clarification
+    )
 
 
 _LOCATE_AT = datetime(2026, 1, 1, 12, tzinfo=UTC)

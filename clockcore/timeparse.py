@@ -44,8 +44,16 @@ from clockcore.grammar import (
 from clockcore.grammar_values import combine
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
-from clockcore.reading import day_words, holiday_days, leftover, number_order, parts_of_day, safety
-from clockcore.reading.waking_hour import waking_hour
+from clockcore.reading import (
+    day_words,
+    holiday_days,
+    leftover,
+    number_order,
+    parts_of_day,
+    safety,
+    words,
+)
+from clockcore.reading.waking_hour import hour_as_written, waking_hour
 from clockcore.reading.which_week import which_week
 from clockcore.second_reader import (
     LEFTOVER_QUESTION,
@@ -122,18 +130,27 @@ def _parse_whole(
         read = partial(_reading, caller=caller, reference=at, languages=languages)
         found = read(again)
         if starts := leftover.open_starts(again):
-            found = safety.open_range(again, found, starts, read)
+            found = safety.open_range(again, found, starts, read, _marker(languages[0]))
         return found
 
     found = holiday_days.named(text, caller, reference, languages, read_at)
     found = found or read_at(text, reference)
     found = which_week(text, found, reference, languages)
+    found = day_words.small_hours(text, found, reference)
     if found.span is not None:
-        found = waking_hour(
-            text, found, reference, dated=day_words.dated(text, *found.span, languages)
-        )
+        dated = day_words.dated(text, *found.span, languages)
+        found = waking_hour(text, found, reference, dated=dated)
+        found = hour_as_written(text, found, reference, dated=dated)
     found = parts_of_day.one_hour(text, found, reference, window)
     return safety.nothing_left(text, found)
+
+
+def _marker(language: str) -> str:
+    """The person's word for "at" before an hour ("alle", "um", "om"), or "at"."""
+    try:
+        return words.tables(language).TIME_PREPOSITIONS[0]  # type: ignore[no-any-return]
+    except KeyError:
+        return "at"
 
 
 def _reading(

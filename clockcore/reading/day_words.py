@@ -8,7 +8,7 @@ decides the day, and anything else that disagrees is a question.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 from clockcore import weekdays
 from clockcore.anchoring import point
@@ -17,7 +17,7 @@ from clockcore.reading import parts_of_day
 from clockcore.zones import zone_from_label
 from clockcore.zonetext import Anchor
 
-__all__ = ["dated", "day_word_agrees"]
+__all__ = ["SMALL_HOURS_QUESTION", "dated", "day_word_agrees", "small_hours"]
 
 
 def day_word_agrees(text: str, found: ParseResult, reference: datetime) -> ParseResult:
@@ -66,3 +66,43 @@ def dated(text: str, start: int, end: int, languages: tuple[str, ...]) -> bool:
         or bool(weekdays.named_weekdays(text, start, end, languages))
         or weekdays.names_a_date(text[start:end])
     )
+
+
+SMALL_HOURS_QUESTION = "{written!r}, said at {now}: do you mean {first} or {second}?"
+_NIGHT_ENDS = time(4)
+"""Until then a night goes on: "tomorrow" said at 00:20 may be the day that just began
+(as with the night readers give from midnight, 00:00–04:00, docs/time-rules.md)."""
+
+
+def small_hours(text: str, found: ParseResult, reference: datetime) -> ParseResult:
+    """ "tomorrow at 9" said at 00:20: the day that began 20 minutes ago, or the next?
+
+    Said between midnight and 04:00, a day word counted from today ("tomorrow",
+    "morgen", "mañana", "übermorgen") is a question naming both days, with them as
+    the candidates (docs/time-rules.md, "Day words in the small hours").
+    """
+    if found.start_instant is None or found.needs_clarification or found.span is None:
+        return found
+    offset = weekdays.named_day_offset(text, *found.span)
+    if offset is None or offset < 1 or not found.zone:
+        return found
+    tz = zone_from_label(found.zone)
+    now = reference.astimezone(tz)
+    local = found.start_instant.astimezone(tz)
+    if now.time() >= _NIGHT_ENDS or local.date() != now.date() + timedelta(days=offset):
+        return found
+    point_in_time = found.end_instant == found.start_instant
+    wall = local.replace(tzinfo=None).time()
+    first, second = (
+        datetime.combine(now.date() + timedelta(days=days), wall, tz).astimezone(UTC)
+        for days in (offset - 1, offset)
+    )
+    shape = "%a %b %-d %H:%M" if point_in_time else "%a %b %-d"
+    question = SMALL_HOURS_QUESTION.format(
+        written=found.matched_text, now=f"{now:%H:%M}",
+        first=first.astimezone(tz).strftime(shape), second=second.astimezone(tz).strftime(shape),
+    )  # fmt: skip
+    return replace(
+        found, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=question, candidates=(first, second),
+    )  # fmt: skip

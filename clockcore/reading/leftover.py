@@ -20,6 +20,7 @@ from clockcore.reading.words import table
 
 __all__ = [
     "Part",
+    "approximate_hour",
     "clock_word_after",
     "counted_after",
     "day_not_as_written",
@@ -30,6 +31,7 @@ __all__ = [
     "open_starts",
     "part_edge",
     "phrases",
+    "pm_not_as_written",
     "time_in_a_day",
     "time_like_parts",
     "twelve_beside_part",
@@ -142,6 +144,24 @@ _AMOUNT_AHEAD = re.compile(
     r"day|dag|tag|dia|jour|giorn|week|woche|semaine|semana|settiman|weken|"
     r"month|monat|mois|mes|maand|year|jahr|ans?\b|annee|ano|anni|anno|jaar)[^\W\d_]*"
 )
+# A meal after a start, end or time word: "after lunch", "nach dem Mittagessen", "depois do
+# almoço". No table holds its hour, so a reading beside it is a question (docs/time-rules.md).
+_MEAL = re.compile(
+    r"(?<![^\W_])(?:"
+    + "|".join(
+        re.escape(w).replace(r"\ ", r"\s+")
+        for w in sorted(
+            _words("RANGE_WORDS") | _words("START_WORDS") | {"at"},  # "a comer" is no time
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")\s*(?:(?:the|le|la|l'|les|el|los|las|de|dem|der|den|das|do|da|du|des|del|della|il|lo|"
+    r"o|a|het)\s*)?(?:"
+    + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(_words("MEALS"), key=len,
+                                                                     reverse=True))
+    + r")(?![^\W\d_])"
+)  # fmt: skip
 _HOUR_WORD_CLOCK = re.compile(rf"(?<![^\W_])(?:{_HOUR_WORDS})\s+(?:{_CLOCK_WORDS})(?![^\W_])")
 _ISH = re.compile(r"(?<![^\W_])ish(?![^\W_])")
 _HHMM_AFTER_DATE = re.compile(
@@ -167,6 +187,8 @@ def time_like_parts(text: str) -> list[Part]:
     for found in _SHAPES.finditer(low):
         parts.append(Part(found.start(), found.end(), found.span(), written_form=True))
     for found in _HOUR_WORD_CLOCK.finditer(low):
+        parts.append(Part(found.start(), found.end(), found.span()))
+    for found in _MEAL.finditer(low):
         parts.append(Part(found.start(), found.end(), found.span()))
     for found in _AMOUNT_AHEAD.finditer(low):
         parts.append(Part(found.start(), found.end(), found.span()))
@@ -230,6 +252,28 @@ def hour_not_as_written(text: str, span: tuple[int, int], hour: int) -> str | No
     return None
 
 
+_PM = re.compile(
+    rf"(?:\d|(?<![^\W_])(?:{_HOUR_WORDS}|fifteen|thirty|forty|fifty|twenty|o'?clock))"
+    r"[\s-]?p\.?\s?m\b\.?"
+)
+
+
+def pm_not_as_written(text: str, span: tuple[int, int], hour: int) -> str | None:
+    """ "seven thirty pm" in `text[span]` read as a morning `hour`, as written; or None.
+
+    Duckling reads "at seven thirty pm" as 07:30: pm written, the morning read.
+    """
+    start, end = span
+    if hour >= 12:
+        return None
+    low = folded(text)
+    for match in _PM.finditer(low, start, end):
+        before = re.search(r"[^\W_]+(?:[\s-]+[^\W_]+){0,2}[\s-]?$", low[start : match.start()])
+        begin = start + before.start() if before else match.start()
+        return " ".join(text[begin : match.end()].split())
+    return None
+
+
 _COMPOUND_PART = re.compile(r"[^\W\d_]+(?:abend|avond|morgen|middag|nacht|ochtend|mittag)\b")
 _DURATION_BEFORE = re.compile(
     r"(?:\b(?:in|en|dans|em|tra|fra|over|binnen|daqui a|dentro de|entro|within|hace|ha|faz|vor|"
@@ -280,7 +324,7 @@ _NIGHT_WORDS = re.compile(
     r"(?<![^\W_])(?:tonight|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|stasera|"
     r"stamattina|stamani|stanotte|anoche)(?![^\W\d_])"
 )
-_SETTLED_AFTER = re.compile(rf"\s*(?:[ap]\.?\s?m\b|[ap]\b|(?:{_CLOCK_WORDS})(?![^\W\d_]))")
+_SETTLED_AFTER = re.compile(r"\s*(?:[ap]\.?\s?m\b|[ap]\b)")
 # A unit or a count after the number: "about 5 minutes", "around 20 people" is no hour.
 _COUNTED = re.compile(
     r"\s*(?:sec|seg|min|minut|hour|hr|stund|std|uren|hora|day|dag|tag|dia|jour|giorn|week|"
@@ -303,11 +347,35 @@ def unclear_approximation(text: str) -> str | None:
     for approximate in found:
         number = approximate.group("number")
         hour = re.match(r"\d+", number)
-        if hour is not None and not 1 <= int(hour.group()) <= 12:
-            continue
+        if hour is not None and (not 1 <= int(hour.group()) <= 12 or number.startswith("0")):
+            continue  # "gegen 17 Uhr", "rond 06:00": a 24-hour clock
         if _SETTLED_AFTER.match(low, approximate.end()) or _COUNTED.match(low, approximate.end()):
-            continue  # "around 4pm", "gegen 6 Uhr", "vers 9h": written as a clock time
-        return text[approximate.start() : approximate.end()]
+            continue  # "around 4pm": written with its half of the day; "about 5 minutes"
+        # "gegen 5 Uhr", "rond 5 uur", "vers 5h": people say them of 17:00 as of 05:00
+        clock = _CLOCK_AFTER.match(low, approximate.end())
+        return text[approximate.start() : clock.end() if clock else approximate.end()]
+    return None
+
+
+_CLOCK_AFTER = re.compile(rf"\s*(?:{_CLOCK_WORDS})(?![^\W\d_])")
+_TIME_ARTICLE = re.compile(r"(?:las|las?|das|as|le|les|alle|the)\s+\S+$")
+
+
+def approximate_hour(text: str) -> str | None:
+    """An approximate hour no reader read ("5ish", "a eso de las 5", "por volta das 5").
+
+    Returned as written, for a question, when it may be morning or evening and it
+    stands as a time: "-ish", an article of the hour ("las", "das", "le"), or the
+    number last in the message. "about 5 of us" is no time.
+    """
+    part = unclear_approximation(text)
+    if part is None:
+        return None
+    low = folded(part)
+    at = folded(text).find(low)
+    after = text[at + len(part) :].lstrip()
+    if "ish" in low or _TIME_ARTICLE.search(low) or not after or not after[0].isalnum():
+        return part
     return None
 
 

@@ -18,6 +18,7 @@ from clockcore import cues
 from clockcore.grammar import ZONE_KINDS, scan_text
 from clockcore.parse_result import ParseResult
 from clockcore.reading import leftover, typos
+from clockcore.reading.words import table
 from clockcore.zones import zone_from_label
 
 __all__ = ["YEAR_OR_CLOCK_QUESTION", "Reader", "clock_not_year", "nothing_left", "open_range"]
@@ -47,33 +48,61 @@ def open_range(
     found: ParseResult,
     starts: list[tuple[tuple[int, int], tuple[int, int]]],
     read: Reader,
+    marker: str = "at",
 ) -> ParseResult:
     """ "ab 18 Uhr", "à partir de 18h", "from 6pm": an open range reads as its start.
 
     The text is read again with the start words blanked; the reading stands, widened
     to the start word, when it holds the number the word stood before
-    (docs/time-rules.md). Otherwise the first reading stays, and the leftover rule
-    asks about the start word.
+    (docs/time-rules.md). A bare number left ("domani dalle 18") is read again with
+    `marker`, the person's word for "at" ("alle"), in the start word's place. Otherwise
+    the first reading stays, and the leftover rule asks about the start word.
     """
     if found.start_instant is not None and not found.needs_clarification and found.span:
         begin, end = found.span
         if all(begin <= word and number <= end for (word, _), (_, number) in starts):
             return found  # "from 4 to 6 of May": read whole, start word and all
+    blank, held = _without_start_words(text, found, starts, read, " ")
+    if held:
+        return blank
+    # "domani dalle 18" without "dalle" leaves a bare "18", which no reader reads as a
+    # time: the start word marked it as one, as "at" does.
+    marked, held = _without_start_words(text, found, starts, read, marker)
+    return marked if held else blank
+
+
+def _without_start_words(
+    text: str,
+    found: ParseResult,
+    starts: list[tuple[tuple[int, int], tuple[int, int]]],
+    read: Reader,
+    instead: str,
+) -> tuple[ParseResult, bool]:
+    """`text` read again with each start word replaced by `instead`, and whether that
+    reading holds the number after a start word (then it is widened to the word).
+
+    `found` stands when the text read again reads nothing, or another hour.
+    """
     chars = list(text)
     for (word_start, word_end), _ in starts:
-        chars[word_start:word_end] = " " * (word_end - word_start)
+        if len(instead) > word_end - word_start:
+            return found, False  # "às" does not fit where "a" stood: the spans would move
+        chars[word_start:word_end] = instead.ljust(word_end - word_start)
     again = read("".join(chars))
     if again.start_instant is None or again.needs_clarification or again.span is None:
-        return found
+        return found, False
     begin, end = again.span
     local = again.start_instant.astimezone(zone_from_label(again.zone or "UTC"))
+    held = False
     for (word_start, _), (number_start, number_end) in starts:
         if begin <= number_start and number_end <= end:
             hour = re.match(r"\d{1,2}(?!\d)", text[number_start:number_end])
             if hour and int(hour.group()) not in (local.hour, local.hour % 12 or 12):
-                return found  # "from 9 to 5" read again as 04:51: not the start written
-            begin = min(begin, word_start)
-    return replace(again, span=(begin, end), matched_text=text[begin:end])
+                return found, False  # "from 9 to 5" read again as 04:51: not the start
+            begin, held = min(begin, word_start), True
+    if instead.strip() and not held:
+        return found, False  # the marker was not written: only a reading it completes
+    return replace(again, span=(begin, end), matched_text=text[begin:end]), held
 
 
 def nothing_left(text: str, found: ParseResult) -> ParseResult:
@@ -83,6 +112,8 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
     "Nothing time-like left over"): "Donnerstag ab 9:30" read as 9:30 leaves
     "Donnerstag" and "ab 9:30", and is asked about, naming both.
     """
+    if found.start_instant is None and not found.needs_clarification:
+        return _approximate_unread(text, found)
     if found.start_instant is None or found.needs_clarification:
         return found
     span = found.span
@@ -125,6 +156,10 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
     elif found.start_instant == found.end_instant and leftover.twelve_beside_part(text, span):
         question = TWELVE_QUESTION.format(text=found.matched_text)
     elif found.start_instant == found.end_instant and (
+        half := leftover.pm_not_as_written(scanned, span, local.hour)
+    ):
+        question = HOUR_QUESTION.format(written=half, read=f"{local:%H:%M}")
+    elif found.start_instant == found.end_instant and (
         other := leftover.hour_not_as_written(
             scanned, (span[0], leftover.clock_word_after(scanned, span[1])), local.hour
         )
@@ -142,6 +177,20 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
     )  # fmt: skip
 
 
+def _approximate_unread(text: str, found: ParseResult) -> ParseResult:
+    """ "5ish", "a eso de las 5", "por volta das 5", which no reader reads: asked about
+    (morning or evening?) rather than passed over (docs/time-rules.md)."""
+    part = leftover.approximate_hour(cues.masked(text))
+    if part is None:
+        return found
+    at = text.find(part)
+    return ParseResult(
+        kind="absolute", needs_clarification=True,
+        clarification_question=APPROXIMATE_QUESTION.format(part=part), matched_text=part,
+        span=(at, at + len(part)) if at >= 0 else None,
+    )  # fmt: skip
+
+
 _MOST_OF_A_DAY = timedelta(hours=23)
 _HOUR = timedelta(hours=1)  # a whole day, even one that loses an hour to DST
 
@@ -150,11 +199,22 @@ _FOUR_AFTER_DATE = re.compile(
     r"(?:[^\W\d_]{3,}\.?|\d{1,2}[./]\d{1,2}\.?|\d{1,2}(?:st|nd|rd|th|\.)?),?\s+(\d{4})(?!\d)"
 )
 _NEAR_YEARS = 10
+_MONTH = timedelta(days=28)
 """How far from now a year must be before four digits that are a clock time read as one."""
 
 
 _PLAUSIBLE_YEARS = (1900, 2099)
 """Four digits in this range may be a year as well as a clock time: then clockbot asks."""
+LONE_YEAR_QUESTION = "In {text!r}, is {digits} really the year {digits}? Which date do you mean?"
+_MONTH_OR_DATE = re.compile(
+    r"\d{1,2}[./-]\d{1,2}|(?<![^\W_])(?:"
+    + "|".join(
+        sorted(
+            {leftover.folded(w) for w in table("MONTHS") + table("LOOSE")}, key=len, reverse=True
+        )
+    )
+    + r")(?![^\W\d_])",
+)
 YEAR_OR_CLOCK_QUESTION = "In {text!r}, is {digits} the year {digits} or the time {clock}?"
 
 
@@ -168,6 +228,19 @@ def clock_not_year(text: str, found: ParseResult, reference: datetime, read: Rea
         return found
     start, end = found.span
     year = found.start_instant.astimezone(zone_from_label(found.zone or "UTC")).year
+    narrow = found.end_instant is not None and found.end_instant - found.start_instant < _MONTH
+    if (
+        narrow
+        and abs(year - reference.year) > _NEAR_YEARS
+        and not _MONTH_OR_DATE.search(leftover.folded(text), start, end)
+    ):  # a day or a time in a year long past or far ahead, with no month written
+        lone = re.search(rf"(?<![\d.,:/-]){year}(?![\d.,:/-])", text[start:end])
+        if lone is not None:  # "sala 1045 giovedì alle 15": a room, not Thursday of 1045
+            return replace(
+                found, start_instant=None, end_instant=None, needs_clarification=True,
+                clarification_question=LONE_YEAR_QUESTION.format(text=found.matched_text,
+                                                                 digits=lone.group()),
+            )  # fmt: skip
     for match in _FOUR_AFTER_DATE.finditer(text, start, end):
         digits = match.group(1)
         hour, minute = int(digits[:2]), int(digits[2:])

@@ -21,7 +21,7 @@ from clockcore.reading.words import table
 from clockcore.zones import zone_from_label
 from clockcore.zonetext import Anchor
 
-__all__ = ["waking_hour"]
+__all__ = ["hour_as_written", "waking_hour"]
 
 _PREPOSITIONS = "|".join(
     re.escape(w).replace(r"\ ", r"\s+")
@@ -95,6 +95,51 @@ def waking_hour(text: str, found: ParseResult, reference: datetime, *, dated: bo
         instant, _ = localize(wall, tz)
         if instant is not None and instant <= reference:
             wall += timedelta(days=1)
+    base: dict[str, object] = {
+        "matched_text": found.matched_text, "span": found.span, "zone": found.zone,
+        "zone_source": found.zone_source, "reader": found.reader,
+    }  # fmt: skip
+    return point(wall, tz, Anchor(tz, found.zone, found.zone_source), base, found.kind)
+
+
+_HOUR_24 = re.compile(
+    r"(?<![\d:.])(?P<hour>\d{1,2})(?:h(?P<minute>\d{2})?(?![^\W\d_])"
+    r"|\s*(?:uhr|uur|heures?|horas?)(?![^\W\d_]))"
+)
+
+
+def hour_as_written(
+    text: str, found: ParseResult, reference: datetime, *, dated: bool
+) -> ParseResult:
+    """ "à 10h" said at 10:00: the next 10:00, not 22:00 (docs/time-rules.md, "A 24-hour
+    form keeps its hour").
+
+    Duckling reads an undated "10h", "10 Uhr" as the next such hour on either half of
+    the day: said at 10:00 that is 22:00. With no day named and nothing but the one
+    clock form in the reading, its hour as written is read at its next occurrence;
+    anything else stays for the hour check to ask about.
+    """
+    if dated or found.start_instant is None or found.needs_clarification:
+        return found
+    if found.span is None or found.end_instant != found.start_instant or found.kind != "absolute":
+        return found
+    if found.reader != "duckling" or not found.zone or found.zone_source is None:
+        return found
+    start, end = found.span
+    low = folded(text)
+    forms = list(_HOUR_24.finditer(low, start, end))
+    if len(forms) != 1 or _SETTLED.search(low, start, end) or _SETTLED_TOO.search(low, start, end):
+        return found
+    hour = int(forms[0]["hour"])
+    tz = zone_from_label(found.zone)
+    local = found.start_instant.astimezone(tz)
+    minute = int(forms[0]["minute"] or local.minute)
+    if hour > 23 or hour == local.hour or (local.hour - hour) % 12 != 0:
+        return found
+    wall = datetime.combine(reference.astimezone(tz).date(), time(hour, minute))
+    instant, _ = localize(wall, tz)
+    if instant is not None and instant <= reference:
+        wall += timedelta(days=1)
     base: dict[str, object] = {
         "matched_text": found.matched_text, "span": found.span, "zone": found.zone,
         "zone_source": found.zone_source, "reader": found.reader,

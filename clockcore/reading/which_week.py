@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from clockcore import weekdays
 from clockcore.anchoring import day_start
@@ -63,15 +63,20 @@ def which_week(
     if local.date() not in (this_week, this_week + timedelta(days=7)):
         return found  # "last Tuesday", "Tuesday in two weeks"
     point = found.end_instant == found.start_instant
+    coming = weekday < today.weekday() and _NEXT.search(low) and not _THIS.search(low)
+    if coming or (weekday == today.weekday() and _NEXT.search(low)):
+        # "next Monday" said on a Tuesday is the coming Monday, "next Tuesday" on a Tuesday
+        # a week today, in every language (Duckling reads "lunedì prossimo", "el lunes que
+        # viene" a week later): the documented day, the wall time kept.
+        day = this_week if weekday != today.weekday() else this_week + timedelta(days=7)
+        return found if local.date() == day else _moved(found, local, day, tz)
     if weekday == today.weekday():
-        if _NEXT.search(low):  # "next Tuesday" on a Tuesday: not today
-            return found
         if not _THIS.search(low):  # a weekday alone is its next occurrence after today
             return found if local.date() != today else _week_on(found, local, tz)
         if point and local.date() != today and local - timedelta(days=7) <= reference:
             return found  # today's is past: only a week today is ahead
     elif weekday < today.weekday() or not _NEXT.search(low) or _THIS.search(low):
-        return found  # "next Monday" on a Tuesday: the coming one is already next week
+        return found  # a weekday alone, or "this Monday" said on a Tuesday
     wall = local.replace(tzinfo=None).time()
     first, second = (
         datetime.combine(day, wall, tz).astimezone(UTC)
@@ -91,7 +96,11 @@ def which_week(
 
 def _week_on(found: ParseResult, local: datetime, tz: tzinfo) -> ParseResult:
     """`found` a week later, wall time kept: "Dienstag" said on a Tuesday, read as today."""
-    day = local.date() + timedelta(days=7)
+    return _moved(found, local, local.date() + timedelta(days=7), tz)
+
+
+def _moved(found: ParseResult, local: datetime, day: date, tz: tzinfo) -> ParseResult:
+    """`found` on `day`, its wall time and length kept."""
     if found.end_instant == found.start_instant:
         moved = datetime.combine(day, local.replace(tzinfo=None).time(), tz).astimezone(UTC)
         return replace(found, start_instant=moved, end_instant=moved)

@@ -372,7 +372,6 @@ _SIDNEY = "places: 'Sídney' is looked up as a Sidney in the United States (Amer
 XFAIL: dict[tuple[str, int], str] = {
     ("es", 19): _SIDNEY,
     ("es", 23): _SIDNEY,
-    ("it", 9): "reader: 'lunedì prossimo' on a Wednesday is read as 22 June, not 15 June",
     ("it", 20): "reader: counts_to has no 'alle' after 'quanto manca' (docs/time-cues.md)",
     ("it", 21): "reader: counts_to has no 'alle' after 'quanto tempo manca'",
     ("pt", 21): "reader: counts_to has no 'quanto falta até'",

@@ -152,7 +152,7 @@ def test_each_language_defines_the_same_tables() -> None:
         ("giovedì dalle 9:30", (14, 18), "giovedì"),
         ("tomorrow at 9, or Friday", (0, 13), "Friday"),
         ("at 9 on 3.2.", (0, 4), "3.2."),
-        ("call me at 9 after lunch", (8, 12), None),
+        ("call me at 9 after lunch", (8, 12), "after lunch"),  # a meal: no hour of its own
         ("message 5 about the project at 9", (30, 32), None),
         ("de 15e", (0, 5), None),
         ("we sat down at 9", (13, 16), None),

@@ -36,7 +36,7 @@ _MARKERS = sorted(
     reverse=True,
 )
 _FIRST_TIME_WORD = re.compile(
-    r"\d|\b(?!(?:at|on|the|um|am|a|las|la|à|às|as|alle|om|op|le|el|de|dalle|van|"
+    r"\d|\b(?!(?:at|on|the|um|am|a|las|la|à|às|as|alle|om|op|le|el|il|dia|día|giorno|no|de|dalle|van|"
     + "|".join(map(re.escape, _MARKERS))
     + r")\b)\w",
     re.I,

@@ -39,3 +39,16 @@ AFTERNOON_WORDS = ("nachmittag", "nachmittags")
 EVENING_WORDS = ("abend", "abends")
 TONIGHT_WORDS = ("heute abend", "heute nacht")
 NIGHT_WORDS = ("nacht", "nachts")
+MEALS = ("frühstück", "mittagessen", "abendessen", "abendbrot", "mittagspause")
+NOT_DAYS = (
+    "aber",
+    "leute",
+    "hebt",
+    "haut",
+    "vierte",
+    "viertel",
+    "vierten",
+    "sorgen",
+    "borgen",
+    "monat",
+)

@@ -67,3 +67,29 @@ TONIGHT_WORDS = ("tonight",)
 """This day's evening ("tonight"): the tonight hour, never a time already past."""
 NIGHT_WORDS = ("night",)
 """Night words: the night hour."""
+MEALS = ("breakfast", "brunch", "lunch", "lunchtime", "dinner", "dinnertime", "supper")
+"""Meals: time-like after a start, end or time word ("after lunch", "nach dem Mittagessen").
+
+No table holds their hour, so a reading beside one is asked about (docs/time-rules.md).
+"""
+NOT_DAYS = (
+    "layer",
+    "payer",
+    "western",
+    "home",
+    "hole",
+    "hope",
+    "hose",
+    "lines",
+    "lanes",
+    "tours",
+    "dues",
+    "cues",
+    "domain",
+    "remain",
+    "banana",
+    "marked",
+    "domino",
+    "dominion",
+)
+"""Everyday words one or two letters from a day word: never asked about as a misspelt day."""

@@ -36,3 +36,19 @@ AFTERNOON_WORDS = ("tarde",)
 EVENING_WORDS = ("noche",)
 TONIGHT_WORDS = ("esta noche",)
 NIGHT_WORDS = ()
+MEALS = ("desayuno", "desayunar", "almuerzo", "almorzar", "comida", "comer", "cena", "cenar")
+NOT_DAYS = (
+    "toda",
+    "todas",
+    "vienen",
+    "mares",
+    "partes",
+    "lunas",
+    "hoja",
+    "manzana",
+    "segundo",
+    "sexto",
+    "quinto",
+    "banana",
+    "domino",
+)

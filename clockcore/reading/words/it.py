@@ -35,3 +35,17 @@ AFTERNOON_WORDS = ("pomeriggio",)
 EVENING_WORDS = ("sera", "serata")
 TONIGHT_WORDS = ("stasera", "questa sera", "stanotte")
 NIGHT_WORDS = ("notte",)
+MEALS = ("colazione", "pranzo", "pranzare", "cena", "cenare")
+NOT_DAYS = (
+    "ogni",
+    "anche",
+    "aver",
+    "terra",
+    "terza",
+    "cerca",
+    "sesta",
+    "domini",
+    "romani",
+    "fretta",
+    "monta",
+)

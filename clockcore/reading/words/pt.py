@@ -15,7 +15,8 @@ TIME_PREPOSITIONS = ("às", "pelas")
 APPROXIMATIONS = ("por volta de", "por volta das", "lá pelas", "cerca de", "umas",
                   "aproximadamente")  # fmt: skip
 RANGE_WORDS = ("a partir de", "a partir das", "desde", "até", "até as", "depois de",
-               "depois das", "após", "antes de", "antes das", "há", "faz", "menos de",
+               "depois das", "depois do", "depois da", "após", "antes de", "antes das", "há",
+               "faz", "menos de",
                "mais de", "dentro de")  # fmt: skip
 START_WORDS = ("a partir de", "a partir das", "desde", "depois de", "depois das", "após")
 DAY_ARTICLES = ("dia", "o dia", "no dia")
@@ -39,3 +40,13 @@ AFTERNOON_WORDS = ("tarde",)
 EVENING_WORDS = ("noite",)
 TONIGHT_WORDS = ("hoje à noite", "esta noite", "hoje de noite", "logo à noite")
 NIGHT_WORDS = ()
+MEALS = (
+    "café da manhã",
+    "pequeno-almoço",
+    "pequeno almoço",
+    "almoço",
+    "almoçar",
+    "jantar",
+    "lanche",
+)
+NOT_DAYS = ("demais", "terra", "cerca", "quarto", "quinto", "sexto", "segundo", "banana", "dominó")
