@@ -43,6 +43,7 @@ from clockcore import (
     parse_anchored_time,
     parse_recurrence,
 )
+from clockcore.reading import leftover
 
 REFERENCE = datetime.fromisoformat("2026-03-07T10:00:00-05:00")
 ZONES = ("America/New_York", "Europe/Berlin", "Asia/Kathmandu", None)
@@ -473,6 +474,7 @@ _YEAR = re.compile(r"(?<!\d)(?:1[5-9]|2\d)\d\d(?!\d)")
 _DECIMAL = re.compile(r"(\d+[.,]\d+)\s*(hours?|minutes?)", re.IGNORECASE)
 _CLOCK_ONLY = re.compile(r"(?:at\s+)?\d{1,2}:\d{2}")
 _YEARS_AHEAD = re.compile(r"\bin\s+\w+\s+years\b", re.IGNORECASE)
+_NEXT_WORDS = leftover.phrases("NEXT_WORDS")
 _AGO_WORDS = re.compile(r"\b(?:ago|before|earlier|vor|hace|il y a|h[áa]|fa|geleden)\b", re.I)
 
 
@@ -491,7 +493,10 @@ def _convention(case: External, local: datetime, end: datetime) -> str | None:
     - 24-hour: Duckling reads a bare "4:15" as the next of 04:15 and 16:15;
       clockbot reads it on the 24-hour clock, as written;
     - first-of-month: Duckling reads "at 8 in 2 years" on the first of the
-      month three years on; clockbot on the same day of the month.
+      month three years on; clockbot on the same day of the month;
+    - coming: the corpus reads "next Monday" said later in the week ("prossimo
+      lunedì" on a Tuesday) a week after the coming Monday; clockbot reads the
+      coming one (docs/time-rules.md).
     """
     expected = case.expected
     within = case.until is not None and expected <= local and end <= case.until
@@ -519,6 +524,13 @@ def _convention(case: External, local: datetime, end: datetime) -> str | None:
         and (local.year, local.month, local.hour) == (expected.year, expected.month, expected.hour)
     ):
         return "first-of-month"
+    if (
+        _NEXT_WORDS.search(leftover.folded(case.text))
+        and case.now < local
+        and expected - local == timedelta(days=7)
+        and local.weekday() < case.now.weekday()
+    ):
+        return "coming"
     if case.elapsed and not _AGO_WORDS.search(case.text):
         mirrored = case.now + (case.now - expected)
         if _truncate(local, case.grain) == _truncate(mirrored, case.grain):

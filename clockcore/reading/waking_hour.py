@@ -115,9 +115,9 @@ def hour_as_written(
     form keeps its hour").
 
     Duckling reads an undated "10h", "10 Uhr" as the next such hour on either half of
-    the day: said at 10:00 that is 22:00. With no day named and nothing but the one
-    clock form in the reading, its hour as written is read at its next occurrence;
-    anything else stays for the hour check to ask about.
+    the day: said at 10:00 that is 22:00. Said within the hour written, with no day
+    named and nothing but the one clock form in the reading, the hour as written is
+    read at its next occurrence; anything else stays for the hour check to ask about.
     """
     if dated or found.start_instant is None or found.needs_clarification:
         return found
@@ -136,6 +136,8 @@ def hour_as_written(
     minute = int(forms[0]["minute"] or local.minute)
     if hour > 23 or hour == local.hour or (local.hour - hour) % 12 != 0:
         return found
+    if reference.astimezone(tz).hour != hour:
+        return found  # "3 Uhr" said at 04:30: 15:00 or 03:00? the hour check asks
     wall = datetime.combine(reference.astimezone(tz).date(), time(hour, minute))
     instant, _ = localize(wall, tz)
     if instant is not None and instant <= reference:
