@@ -14,6 +14,7 @@ from clockcore.anchoring import FLOATING_QUESTION, NotATime, day_start, point, r
 from clockcore.clockforms import impossible_hour
 from clockcore.cues import MOST_NUMBERS
 from clockcore.parse_result import ParseResult
+from clockcore.reading import number_order
 from clockcore.reading.bare_numbers import no_number_is_a_time
 from clockcore.zonetext import Anchor
 
@@ -112,8 +113,14 @@ def _written_in_capitals(text: str, zone: object) -> bool:
     return re.search(rf"(?<![\w]){re.escape(str(name).upper())}(?![\w])", text) is not None
 
 
-def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> ParseResult | None:
-    """Written dates outside the grammar ("8. März 2026"), read by dateparser, anchored here."""
+def library_fallback(
+    text: str, anchor: Anchor | None, reference: datetime, day_first: bool | None = None
+) -> ParseResult | None:
+    """Written dates outside the grammar ("8. März 2026"), read by dateparser, anchored here.
+
+    dateparser reads "3.1." in Dutch month first: a reading that does not keep a numeric
+    date's numbers in the person's order (`day_first`) is none (`number_order.keeps_numbers`).
+    """
     from dateparser.timezone_parser import pop_tz_offset_from_string
 
     if len(text) > _FALLBACK_MAX or not re.search(r"\d|[^\x00-\x7f]", text):
@@ -148,6 +155,8 @@ def library_fallback(text: str, anchor: Anchor | None, reference: datetime) -> P
     found = data["date_obj"]
     parts = data["parts"] or ()
     if found is None or "day" not in parts or "month" not in parts:
+        return None
+    if not number_order.keeps_numbers(text, (0, len(text)), (found.day, found.month), day_first):
         return None
     if not _DIRECTED.search(stripped) and _counted_from_now(
         parser, stripped, local_reference, found

@@ -34,6 +34,7 @@ from clockcore.grammar import (
     Token,
 )
 from clockcore.parse_result import ParseResult
+from clockcore.reading import number_order
 from clockcore.zonetext import Anchor
 
 __all__ = [
@@ -69,6 +70,15 @@ def _masked(text: str, tokens: list[Token]) -> str:
     return "".join(chars)
 
 
+def _numbers_kept(text: str, reading: duckling_reader.Reading, day_first: bool | None) -> bool:
+    """Whether `reading` keeps the day and month of the numeric dates it touches: Duckling's
+    Dutch read "1.1." said on 2 January as 1 February, and "3.1." as "3.1" beside a day
+    "1." (`number_order.keeps_numbers`); a reading that does not is dropped."""
+    wall = reading.walls[0]
+    span = (reading.start, reading.end)
+    return number_order.keeps_numbers(text, span, (wall.day, wall.month), day_first)
+
+
 def readings(
     text: str,
     tokens: list[Token],
@@ -91,7 +101,8 @@ def readings(
                 and cues.cue(text, reading.start, reading.end, languages) != "none"
             ):
                 found.setdefault((reading.start, reading.end), reading)
-    spans = list(found.values())
+    order = number_order.day_first(languages[0], anchor.label)
+    spans = [r for r in found.values() if _numbers_kept(text, r, order)]
     # A reading inside another ("9h" in "demain à 9h") is a part of it, not a second time.
     outer = [
         r

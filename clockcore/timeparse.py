@@ -402,9 +402,11 @@ def _parse(
             found := duckling_only(text, tokens, anchor, reference, languages)
         ):
             return found
-        fallback = library_fallback(
-            text, anchor if isinstance(anchor, Anchor) else caller, reference
+        fallback_anchor = anchor if isinstance(anchor, Anchor) else caller
+        order = number_order.day_first(
+            languages[0], fallback_anchor.label if fallback_anchor else None
         )
+        fallback = library_fallback(text, fallback_anchor, reference, order)
         if fallback is not None:
             return fallback
     except AmbiguousText as ambiguous:

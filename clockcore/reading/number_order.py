@@ -9,10 +9,11 @@ country (UTC).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["day_first"]
+__all__ = ["day_first", "keeps_numbers"]
 
 _DAY_FIRST_LANGUAGES = frozenset({"de", "es", "fr", "pt", "it", "nl"})
 
@@ -31,6 +32,30 @@ def day_first(language: str, zone: str | None) -> bool | None:
     if zone.startswith("US/") or zone in _us_zones():
         return False
     return True if zone in _country_zones() else None
+
+
+_NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})[./-](\d{1,2})(?:[./-]\d{2,4})?\.?(?!\d)")
+
+
+def keeps_numbers(
+    text: str, span: tuple[int, int], day_month: tuple[int, int], day_first: bool | None
+) -> bool:
+    """Whether a reading of `text[span]` as (day, month) `day_month` keeps the numbers of
+    each numeric date ("3.1.", "3/1", "3-1-2027") it overlaps, in the person's order
+    (`day_first`; either order where it is not known). A reading that does not is no
+    reading of that text: another reader's order or a piece of the date ("1." of "3.1.")
+    read alone. Shapes that are no date either way ("13.30.") are left alone.
+    """
+    start, end = span
+    for shape in _NUMERIC_DATE.finditer(text):
+        if shape.end() <= start or end <= shape.start():
+            continue
+        a, b = int(shape[1]), int(shape[2])
+        orders = {(a, b), (b, a)} if day_first is None else {(a, b) if day_first else (b, a)}
+        meant = {(day, month) for day, month in orders if 1 <= day <= 31 and 1 <= month <= 12}
+        if meant and day_month not in meant:
+            return False
+    return True
 
 
 @lru_cache(maxsize=1)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clockcore import parse_anchored_time
-from clockcore.reading.number_order import day_first
+from clockcore.reading.number_order import day_first, keeps_numbers
 
 pytestmark = pytest.mark.usefixtures("needs_duckling")
 
@@ -102,3 +102,33 @@ def test_four_digits_after_a_date_are_its_clock_time_or_asked(
         return  # "7 Jan 2027": a year near now stays a year
     assert (local.month, local.day) == (month, day), f"{text!r}: read {local}"
     assert (local.hour, local.minute) == (h, m), f"{text!r}: read {local}"
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "meant"),
+    [
+        ("1.1.", datetime(2027, 1, 2, 0, 30, tzinfo=UTC), (1, 1)),  # test_agreement[nl] found it
+        ("3.1.", datetime(2026, 12, 2, 12, 30, tzinfo=UTC), (3, 1)),
+        ("5.3.", datetime(2026, 12, 2, 12, 30, tzinfo=UTC), (5, 3)),
+        ("1.12.", datetime(2026, 12, 2, 12, 30, tzinfo=UTC), (1, 12)),
+        ("op 5.3. om 9 uur", datetime(2026, 12, 2, 12, 30, tzinfo=UTC), (5, 3)),
+    ],
+)
+def test_a_dutch_numeric_date_is_never_another_date(
+    text: str, said: datetime, meant: tuple[int, int]
+) -> None:
+    """Duckling's and dateparser's Dutch read "3.1." as 1 March and "1.1." said on 2 January
+    as 1 February: a reading is the day-first date or no reading (asked, never wrong)."""
+    found = parse_anchored_time(text, "Europe/Amsterdam", said, language="nl")
+    if found.start_instant is not None and not found.needs_clarification:
+        local = found.start_instant.astimezone(ZoneInfo("Europe/Amsterdam"))
+        assert (local.day, local.month) == meant
+
+
+def test_keeps_numbers_reads_the_persons_order() -> None:
+    assert keeps_numbers("am 3.1.", (3, 7), (3, 1), day_first=True)
+    assert not keeps_numbers("am 3.1.", (3, 7), (1, 3), day_first=True)
+    assert keeps_numbers("on 3/1", (3, 6), (1, 3), day_first=False)
+    assert keeps_numbers("on 3/1", (3, 6), (1, 3), day_first=None)  # either, where not known
+    assert not keeps_numbers("op 3.1.", (5, 7), (1, 1), day_first=True)  # "1." of "3.1."
+    assert keeps_numbers("om 13.30.", (3, 9), (13, 1), day_first=True)  # no date either way
