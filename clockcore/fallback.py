@@ -14,7 +14,7 @@ from clockcore.anchoring import FLOATING_QUESTION, NotATime, day_start, point, r
 from clockcore.clockforms import impossible_hour
 from clockcore.cues import MOST_NUMBERS
 from clockcore.parse_result import ParseResult
-from clockcore.reading import number_order
+from clockcore.reading import leftover, number_order
 from clockcore.reading.bare_numbers import no_number_is_a_time
 from clockcore.zonetext import Anchor
 
@@ -156,6 +156,8 @@ def library_fallback(
     parts = data["parts"] or ()
     if found is None or "day" not in parts or "month" not in parts:
         return None
+    if not re.search(r"\d", text) and not leftover.time_like_parts(text):
+        return None  # "à à" read as 1 January: no number, and no word of a day or a month
     if not number_order.keeps_numbers(text, (0, len(text)), (found.day, found.month), day_first):
         return None
     if not _DIRECTED.search(stripped) and _counted_from_now(

@@ -312,6 +312,7 @@ def left_beside(text: str, span: tuple[int, int]) -> str | None:
             and part.written_form
             and not re.search(r"\d", uncovered + others)
             and not _HALF_OF_DAY.fullmatch(uncovered)  # "5p" read as "5" lost its pm
+            and not _CLOCK_SUFFIX.fullmatch(uncovered)  # "vor 16u" read as "vor 16": 16:00?
         ):
             continue  # "de 15e" read as "de 15": one written form cut short, its only number
         return text[part.start : part.end]
@@ -320,6 +321,7 @@ def left_beside(text: str, span: tuple[int, int]) -> str | None:
 
 _PART_OF_DAY = phrases("PARTS_OF_DAY")
 _HALF_OF_DAY = re.compile(r"\s*[ap]\.?\s?m?\.?", re.IGNORECASE)
+_CLOCK_SUFFIX = re.compile(r"\s*(?:h|u|uhr|uur)\.?", re.IGNORECASE)
 _NIGHT_WORDS = re.compile(
     r"(?<![^\W_])(?:tonight|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|stasera|"
     r"stamattina|stamani|stanotte|anoche)(?![^\W\d_])"

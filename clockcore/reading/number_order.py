@@ -34,7 +34,14 @@ def day_first(language: str, zone: str | None) -> bool | None:
     return True if zone in _country_zones() else None
 
 
-_NUMERIC_DATE = re.compile(r"(?<![\d.])(\d{1,2})[./-](\d{1,2})(?:[./-]\d{2,4})?\.?(?!\d)")
+_NUMERIC_DATE = re.compile(
+    r"(?<![\d.:])(?P<a>\d{1,2})"
+    r"(?:/(?P<b>\d{1,2})(?:/\d{2,4})?(?![\d:])"  # "3/1", "3/1/2027"
+    r"|\.(?P<c>\d{1,2})\.(?:\d{2,4}(?!\d))?"  # "3.1.", "3.1.2027": a time "9.30" has no last dot
+    r"|-(?P<d>\d{1,2})-\d{2,4}(?!\d))"  # "3-1-2027": "9-10" alone is a range
+)
+"""Numeric dates whose order a reading must keep; both numbers 12 or less (else the order
+is plain, and every reader keeps it)."""
 
 
 def keeps_numbers(
@@ -44,13 +51,15 @@ def keeps_numbers(
     each numeric date ("3.1.", "3/1", "3-1-2027") it overlaps, in the person's order
     (`day_first`; either order where it is not known). A reading that does not is no
     reading of that text: another reader's order or a piece of the date ("1." of "3.1.")
-    read alone. Shapes that are no date either way ("13.30.") are left alone.
+    read alone.
     """
     start, end = span
     for shape in _NUMERIC_DATE.finditer(text):
         if shape.end() <= start or end <= shape.start():
             continue
-        a, b = int(shape[1]), int(shape[2])
+        a, b = int(shape["a"]), int(shape["b"] or shape["c"] or shape["d"])
+        if a > 12 or b > 12:
+            continue
         orders = {(a, b), (b, a)} if day_first is None else {(a, b) if day_first else (b, a)}
         meant = {(day, month) for day, month in orders if 1 <= day <= 31 and 1 <= month <= 12}
         if meant and day_month not in meant:

@@ -56,7 +56,7 @@ def misspelt_day(text: str, span: tuple[int, int]) -> tuple[str, str] | None:
     after = _WORD.search(low, end)
     for found in ([before[-1]] if before else []) + ([after] if after else []):
         word = found.group()
-        if len(word) < _SHORTEST or word in _KNOWN or word[:-1] in _DAYS:
+        if len(word) < _SHORTEST or word in _KNOWN or (word[-1] == "s" and word[:-1] in _DAYS):
             continue  # a time word, an everyday word, or a plural ("fridays", "freitags")
         if text[found.start()].isupper() and text[: found.start()].strip():
             continue  # "dinner with Frida at 7": a name inside the sentence, not "Friday"

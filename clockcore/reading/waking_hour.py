@@ -34,8 +34,9 @@ _CLOCK_WORDS = "|".join(
 _GERMAN_AM_BEFORE = "|".join(
     sorted({folded(w) for w in (*table("WEEKDAYS"), *table("MONTHS"))}, key=len, reverse=True)
 )
-# am/pm after a number; German "am" before a day ("um 5 am Freitag", "am 3.4.") is no "am".
-_AMPM = rf"(?:p\.?\s?m\b|a\.?\s?m\b(?!\s+(?:\d|wochenende|{_GERMAN_AM_BEFORE}))|[ap]\b)"
+# am/pm after a number; German "am" before a day ("um 5 am Freitag", "am 3.4.") is no "am";
+# a lone "a"/"p" only right after the digits ("7p"): "el 1/12 a las 10" has the Spanish "a".
+_AMPM = rf"(?:p\.?\s?m\b|a\.?\s?m\b(?!\s+(?:\d|wochenende|{_GERMAN_AM_BEFORE}))|(?<=\d)[ap]\b)"
 # Being woken is in the morning: "wake me at 6", "weck mich um 6", "svegliami alle 6".
 _WAKE = re.compile(
     r"(?<![^\W_])(?:wake|waken|woken|weck|aufwecken|despiert|despertar|reveill|acord|desperta|"

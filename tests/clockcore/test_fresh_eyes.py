@@ -278,3 +278,27 @@ def test_a_24_hour_form_said_at_its_own_hour_is_its_next_occurrence() -> None:
 )  # fmt: skip
 def test_an_italian_open_range_reads_its_start(text: str, when: datetime) -> None:
     assert _read("it", text).start_instant == when
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("el 1/12 a las 10", "es"),  # "12 a" was read as "12 am": Duckling's 22:00 stood
+        ("el 1/12 a las 10 llamar", "es"),
+        ("dia 1/12 as 10 ligar", "pt"),
+    ],
+)
+def test_a_preposition_a_after_a_date_is_no_am(text: str, language: str) -> None:
+    """Said at 18:10 on 1 December, "a las 10" on that day is 10:00 as written (passed: the
+    tools ask), never 22:00."""
+    said = datetime(2026, 12, 1, 17, 10, tzinfo=UTC)
+    found = parse_anchored_time(text, "Europe/Madrid", said, language=language)
+    if found.start_instant is not None and not found.needs_clarification:
+        assert found.start_instant.astimezone(ZoneInfo("Europe/Madrid")).hour == 10
+
+
+def test_a_lone_a_or_p_right_after_the_digits_is_still_am_or_pm() -> None:
+    said = datetime(2026, 12, 1, 7, 10, tzinfo=UTC)
+    found = parse_anchored_time("meet at 7p", "Europe/Madrid", said, language="en")
+    assert found.start_instant is not None
+    assert found.start_instant.astimezone(ZoneInfo("Europe/Madrid")).hour == 19
