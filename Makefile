@@ -80,8 +80,11 @@ check-real-model: $(STAMP)  ## 20 turns on Gemma 3 270M in llama.cpp, 4K context
 	$(BIN)/python bench/real_model_check.py
 
 MODEL ?= qwen
-eval-local: $(STAMP)  ## the scenario eval on Qwen2.5-Coder-1.5B in llama.cpp, and the baseline (MODEL=gemma: Gemma 3 270M)
-	$(BIN)/python bench/eval_local.py --model $(MODEL)
+SAMPLING ?= greedy
+MODE ?= native
+SCENARIOS ?= all
+eval-local: $(STAMP)  ## the scenario eval on Qwen2.5-Coder-1.5B in llama.cpp, and the baseline (MODEL=gemma, SAMPLING=greedy|server|clockbot, MODE=native|constrained|reader-first, SCENARIOS=all|team|unseen)
+	$(BIN)/python bench/eval_local.py --model $(MODEL) --sampling $(SAMPLING) --mode $(MODE) --scenarios $(SCENARIOS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis site

@@ -356,6 +356,29 @@ def tiny_model(venv: Path) -> Path:
     return path
 
 
+def server_command(
+    binary: Path,
+    model: Path,
+    *,
+    port: int,
+    slot_dir: Path,
+    ctx: int,
+    n_predict: int,
+    greedy: bool = False,
+    chat_template: Path | None = None,
+) -> list[str]:
+    """`llama_server`'s argv: greedy adds ``--temp 0``; otherwise the server's own sampling."""
+    return [
+        str(binary), "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
+        "--ctx-size", str(ctx), "--parallel", "1", "--jinja", "--metrics",
+        "--slot-save-path", str(slot_dir), "--n-predict", str(n_predict),
+        "--seed", "7", "--threads", str(max(1, min(os.cpu_count() or 1, 4))),
+        "--cache-ram", "0",  # only the slot's own cache: nothing carried across the two runs
+        *(["--temp", "0"] if greedy else []),
+        *(["--chat-template-file", str(chat_template)] if chat_template else []),
+    ]  # fmt: skip
+
+
 @contextlib.contextmanager
 def llama_server(
     binary: Path,
@@ -375,15 +398,10 @@ def llama_server(
     port = free_port()
     slot_dir = Path(tempfile.mkdtemp(prefix="llama-slots-"))
     log = tempfile.NamedTemporaryFile("w+", prefix="llama-server-", suffix=".log", delete=False)  # noqa: SIM115
-    command = [
-        str(binary), "--model", str(model), "--host", "127.0.0.1", "--port", str(port),
-        "--ctx-size", str(ctx), "--parallel", "1", "--jinja", "--metrics",
-        "--slot-save-path", str(slot_dir), "--n-predict", str(n_predict),
-        "--seed", "7", "--threads", str(max(1, min(os.cpu_count() or 1, 4))),
-        "--cache-ram", "0",  # only the slot's own cache: nothing carried across the two runs
-        *(["--temp", "0"] if greedy else []),
-        *(["--chat-template-file", str(chat_template)] if chat_template else []),
-    ]  # fmt: skip
+    command = server_command(
+        binary, model, port=port, slot_dir=slot_dir, ctx=ctx, n_predict=n_predict,
+        greedy=greedy, chat_template=chat_template,
+    )  # fmt: skip
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
     url = f"http://127.0.0.1:{port}"
     try:
