@@ -141,6 +141,11 @@ def _with_the_reader(
         read = locate_time(remaining, language=language)
         if read is None:
             break
+        if not read.whole and (framed := _frames_blanked(remaining, language)) != remaining:
+            # "jeden Tag um 20 Uhr": the repeat's words are the recurrence reader's, not
+            # something left beside "um 20 Uhr" (`_with_frames` joins them after).
+            again = locate_time(framed, language=language)
+            read = again if again is not None and again.whole else read
         start, end, whole = read.start, read.end, read.whole
         parts: tuple[str, ...] = ("reader",)
         for other in [s for s in spans if s[0] < end and start < s[1]]:
@@ -153,6 +158,13 @@ def _with_the_reader(
         TimeExpression(start=s, end=e, text=text[s:e], parts=p, whole=w)
         for s, e, p, w in sorted(spans)
     ]
+
+
+def _frames_blanked(text: str, language: str | None) -> str:
+    """`text` with its repeating-time frames ("jeden Tag", "todos los días") blanked."""
+    for (start, end), _ in frame_spans(text, language):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _with_frames(

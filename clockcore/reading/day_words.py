@@ -69,15 +69,15 @@ def dated(text: str, start: int, end: int, languages: tuple[str, ...]) -> bool:
 
 
 SMALL_HOURS_QUESTION = "{written!r}, said at {now}: do you mean {first} or {second}?"
-_NIGHT_ENDS = time(4)
-"""Until then a night goes on: "tomorrow" said at 00:20 may be the day that just began
-(as with the night readers give from midnight, 00:00–04:00, docs/time-rules.md)."""
+_NIGHT_ENDS = time(1)
+"""Until then the day before goes on: "tomorrow" said at 00:20 may be the day that just
+began. One hour: later in the night people count from the new day (docs/time-rules.md)."""
 
 
 def small_hours(text: str, found: ParseResult, reference: datetime) -> ParseResult:
     """ "tomorrow at 9" said at 00:20: the day that began 20 minutes ago, or the next?
 
-    Said between midnight and 04:00, a day word counted from today ("tomorrow",
+    Said between midnight and 01:00, a day word counted from today ("tomorrow",
     "morgen", "mañana", "übermorgen") is a question naming both days, with them as
     the candidates (docs/time-rules.md, "Day words in the small hours").
     """

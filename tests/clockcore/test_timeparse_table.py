@@ -292,8 +292,8 @@ def check_span(
 
 
 def small_hours(zone: str | tzinfo, ref: datetime) -> bool:
-    """Whether `ref` is between midnight and 04:00 in `zone`."""
-    return ref.astimezone(as_tz(zone)).hour < 4
+    """Whether `ref` is between midnight and 01:00 in `zone`."""
+    return ref.astimezone(as_tz(zone)).hour < 1
 
 
 def asked_in_the_small_hours(text: str, result: ParseResult, ref: datetime) -> bool:
