@@ -61,8 +61,8 @@ import wrapper_bench as wb
 from sqlalchemy import Engine, event
 
 from clockcore import SettableClock
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
+from wrapper.store import tables as t
 
 TARGET_PG_TO_SQLITE = 0.8
 TARGET_SCALE_4 = 1.6

@@ -4,7 +4,7 @@ Builds a store on a throwaway cluster with wrapper_bench's people (10,000 x 5
 threads), 1,000,000 journaled messages spread over their threads, 1,000,000
 memory items (100 a person, ~30% due) and 50,000 open actions, then ANALYZEs
 and explains, with a real person's values, the hot path's `READ`,
-`OPEN_ACTIONS`, `ACTIONS`, `UPCOMING` and `WRITE` (`wrapper/hot.py`): the statements a
+`OPEN_ACTIONS`, `ACTIONS`, `UPCOMING` and `WRITE` (`wrapper/inbound/hot.py`): the statements a
 message runs on PostgreSQL.
 
 Writes the plans to `docs/explain-hot-path.md` (or `--out PATH`) and fails if a
@@ -36,7 +36,8 @@ import wrapper_bench as wb
 from cluster_bench import populate
 
 from clockcore.actions import OPEN_STATUSES
-from wrapper import hot, queries
+from wrapper.inbound import hot
+from wrapper.store import queries
 
 MESSAGES = 1_000_000
 MEMORY_PER_PERSON = 100

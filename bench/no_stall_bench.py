@@ -93,7 +93,7 @@ async def _heavy_feed(home: Path) -> None:
 
     from clockcore import parse_recurrence
     from tests.bot.test_web import open_site
-    from wrapper.schedules import NewSchedule, new_schedule_id
+    from wrapper.outbound.schedules import NewSchedule, new_schedule_id
 
     async with open_site(home, f"sqlite:///{home / 'feed.sqlite3'}") as site:
         assert site.channel.sink is not None

@@ -57,9 +57,9 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from clockcore import SettableClock
-from wrapper import queries
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
+from wrapper.store import queries
+from wrapper.store import tables as t
 
 T = TypeVar("T")
 

@@ -20,7 +20,8 @@ from bot.tool_session import (
     text_arg,
 )
 from clockcore.envelope import ContextEnvelope, OpenAction
-from wrapper.effects import (
+from wrapper.outbound.schedules import NewSchedule
+from wrapper.turns.effects import (
     SETTABLE_ACTION_STATUSES,
     ActionsDisabledError,
     ActionStatusChange,
@@ -29,7 +30,6 @@ from wrapper.effects import (
     check_action,
     new_action_id,
 )
-from wrapper.schedules import NewSchedule
 
 __all__ = ["ACTION_HANDLERS"]
 

@@ -1,4 +1,4 @@
-"""Every model call recorded with its usage and prefix (`wrapper.model_calls`), cache breaks logged.
+"""Every model call recorded with its usage and prefix (`wrapper.turns.model_calls`); breaks logged.
 
 `WatchedProvider` wraps the configured provider. The agent says, through `calling`, which
 thread and turn a request serves; after each request the wrapper hashes its messages (the
@@ -23,8 +23,8 @@ from bot.llm.types import Completion, Message, Provider, ToolSpec
 from bot.metrics import Metrics
 from clockcore import Clock
 from wrapper import InteractionWrapper
-from wrapper.history import EARLIER
-from wrapper.model_calls import ModelCall, PrefixVerdict
+from wrapper.turns.history import EARLIER
+from wrapper.turns.model_calls import ModelCall, PrefixVerdict
 
 __all__ = ["WatchedProvider", "calling", "message_hashes", "summarising"]
 

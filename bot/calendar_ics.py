@@ -37,8 +37,8 @@ from clockcore.recurrence import occurrences_between
 from clockcore.zones import get_zone
 from wrapper.calendar_feeds import FeedItems, FeedRule
 from wrapper.meetings import Meeting
-from wrapper.outbox import OutboxItem
-from wrapper.reminders import reminder_id
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import reminder_id
 
 __all__ = ["MOST_EVENTS", "WINDOW", "build_feed", "meeting_event", "meeting_uid"]
 

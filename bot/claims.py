@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from bot.llm.types import Message
 from bot.reminder_words import asks_to_be_reminded
-from wrapper.effects import Effect, Enqueue, ForgetMemory, NewMemory
-from wrapper.reminders import ReminderChange
-from wrapper.schedules import NewSchedule
+from wrapper.outbound.reminders import ReminderChange
+from wrapper.outbound.schedules import NewSchedule
+from wrapper.turns.effects import Effect, Enqueue, ForgetMemory, NewMemory
 
 __all__ = [
     "CLAIMS",

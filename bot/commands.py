@@ -51,12 +51,12 @@ from channels.poll_votes import NATIVE_POLL, read_vote
 from clockcore import Clock, ContextEnvelope, MessageRef
 from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
-from wrapper.effects import Effect
+from wrapper.inbound.sender_checks import CHECK_LIFETIME, NewSenderCheck, TakeSenderCheck
 from wrapper.keys import is_private_thread
 from wrapper.meeting_polls import MeetingVote
-from wrapper.pending import WaitingTurn
-from wrapper.sender_checks import CHECK_LIFETIME, NewSenderCheck, TakeSenderCheck
-from wrapper.turn_commit import TurnCommit
+from wrapper.turns.effects import Effect
+from wrapper.turns.pending import WaitingTurn
+from wrapper.turns.turn_commit import TurnCommit
 from wrapper.web import LINK_LIFETIME, NewSignInLink, new_token, token_hash
 
 __all__ = ["Asked", "Command", "NoModelCommands", "TurnOwner"]

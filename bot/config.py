@@ -78,7 +78,7 @@ from clockcore import (
     PolicyError,
 )
 from clockcore.policy import policy_from_mapping
-from wrapper.db import DEFAULT_DB_NAME
+from wrapper.store.db import DEFAULT_DB_NAME
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -165,7 +165,7 @@ class Settings(BaseSettings):
         worker: heartbeats and takeover (several workers on one store).
         limit: turns per person and per channel (model calls).
         retention_days: conversations older than this many days are deleted
-            (`wrapper.retention`); None keeps everything.
+            (`wrapper.people.retention`); None keeps everything.
         public_url: where people reach this service's HTTP port from outside
             (``https://clock.example.org``); the base of the web pages' sign-in
             links. Without it, "dashboard" says the pages are not set up.

@@ -18,10 +18,10 @@ channel error, an adapter's bug, a store error while deciding. A job whose
 worker died is claimed again as soon as its heartbeat stops.
 
 With a retention (``CLOCKBOT_RETENTION_DAYS``), the dispatcher deletes the
-conversation older than it every `PRUNE_EVERY` (`wrapper.retention`).
+conversation older than it every `PRUNE_EVERY` (`wrapper.people.retention`).
 
 A job of a recurring schedule has its next occurrence enqueued when it is
-claimed (`wrapper.schedules.advance_in`), and may be skipped there. A job
+claimed (`wrapper.outbound.schedules.advance_in`), and may be skipped there. A job
 sent more than `LATE_AFTER` after its time carries a note saying when it was
 due (missed occurrences of a schedule fold into that one message).
 """
@@ -42,10 +42,10 @@ from bot.turns import Turns
 from channels.base import Channel, ChannelError, Invite, Outgoing, Poll
 from clockcore import Clock
 from wrapper import InteractionWrapper
-from wrapper.linking import LINK_ASK_KEY
 from wrapper.meeting_polls import decided_poll_of, poll_id_of
-from wrapper.outbox import OutboxItem
-from wrapper.schedules import LATE_AFTER, late_note
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.schedules import LATE_AFTER, late_note
+from wrapper.people.linking import LINK_ASK_KEY
 
 __all__ = ["CLAIM_LEASE", "MAX_ATTEMPTS", "PRUNE_EVERY", "Dispatcher"]
 

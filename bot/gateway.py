@@ -4,7 +4,7 @@
   journals them before the adapter confirms them (docs/ARCHITECTURE.md: ingress at least
   once, handling exactly once) and runs their turns, each committed once;
 - `bot.dispatch.Dispatcher` claims due outbox jobs and delivers them;
-- this worker beats its heartbeat (`wrapper.workers`), so when it dies, any
+- this worker beats its heartbeat (`wrapper.coordination.workers`), so when it dies, any
   other worker, or its own restart, takes what it held within seconds;
 - an intake a platform allows only one reader of (Telegram polling, Slack
   Socket Mode, a mailbox) is read by the worker that leads it (`bot.intake`);
@@ -36,8 +36,8 @@ from bot.turns import Turns
 from channels.base import Channel, HttpRoute, Inbound
 from clockcore import Clock, SystemClock
 from wrapper import InteractionWrapper
-from wrapper.leadership import Leadership
-from wrapper.workers import new_worker_id
+from wrapper.coordination.leadership import Leadership
+from wrapper.coordination.workers import new_worker_id
 
 __all__ = ["Gateway"]
 

@@ -4,7 +4,7 @@ A channel whose intake its platform allows only once (Telegram polling, Slack
 Socket Mode, an IMAP mailbox) names it (`channels.base.Channel.intake`). On a
 store several workers share, every worker starts such a channel for sending
 and webhooks only (``start(..., intake=False)``); the worker that leads the
-intake's name (`wrapper.leadership.Leadership`) starts its reading
+intake's name (`wrapper.coordination.leadership.Leadership`) starts its reading
 (`Channel.start_intake`) and stops it when it loses the lead. The others try
 every `TRY_EVERY` seconds, so after a leader dies another one reads within
 seconds, from the offset, cursor or UID the store keeps. Webhooks and the
@@ -21,7 +21,7 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from channels.base import Channel
-from wrapper.leadership import Leadership
+from wrapper.coordination.leadership import Leadership
 
 __all__ = ["TRY_EVERY", "IntakeLeader"]
 

@@ -3,7 +3,7 @@
 In a group thread the model calls it with the person's own words for when
 ("next week", "tomorrow afternoon", "la semana que viene"), a length, and
 optionally who. clockcore reads the words (read whole or asked, as every time);
-the members are the people who wrote in the thread (`wrapper.members`), the
+the members are the people who wrote in the thread (`wrapper.people.members`), the
 speaker always among them; `clockcore.meetings.find_slots` ranks the slots
 against each member's contact window on each date in their own zone. The
 result shows every slot in each member's local time, ready to be proposed
@@ -39,11 +39,11 @@ from bot.tool_session import (
 from clockcore import parse_anchored_time
 from clockcore.meetings import MeetingMember, Slot, find_slots
 from clockcore.zones import get_zone
-from wrapper.effects import Enqueue
 from wrapper.keys import split_user_key
 from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
 from wrapper.meetings import REPEATS, repeat_words
-from wrapper.members import ThreadMember
+from wrapper.people.members import ThreadMember
+from wrapper.turns.effects import Enqueue
 
 __all__ = ["MEETING_HANDLERS", "MEETING_TOOLS", "as_quoted_name", "ask_for_zone"]
 

@@ -29,8 +29,8 @@ from bot.tool_session import (
     time_context,
 )
 from wrapper import UnknownItemError
-from wrapper.effects import ForgetMemory, MarkReminded
-from wrapper.reminders import parse_reminder_id
+from wrapper.outbound.reminders import parse_reminder_id
+from wrapper.turns.effects import ForgetMemory, MarkReminded
 
 __all__ = ["MEMORY_HANDLERS"]
 

@@ -6,12 +6,12 @@ not for a group to read, and an erasure is not a group's decision. In a group th
 person is asked to write to the bot directly.
 
 - "what do you know about me" (or ``/mydata``): a summary of what is kept, from
-  `wrapper.person_data.export_person`: identities, zone, messages, memory,
+  `wrapper.people.person_data.export_person`: identities, zone, messages, memory,
   reminders waiting, open actions.
 - "delete my data" (or ``/deletemydata``): a warning and how to confirm, by writing
   "delete my data: yes" within `CONFIRM_WITHIN`. The request is found again in the
   journal, so any worker can take the confirmation. Then everything is erased in one
-  transaction (`wrapper.person_data.erase_person`), and one last message says so. It
+  transaction (`wrapper.people.person_data.erase_person`), and one last message says so. It
   goes straight to the channel, not through the outbox, so nothing is kept for it;
   if the platform refuses it, the erasure stands.
 """

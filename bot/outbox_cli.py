@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # the store loads when the command runs, not for --help
     from wrapper import OutboxItem, OutboxStatus
 
 STATUSES = ("pending", "claimed", "sent", "deferred", "failed", "skipped")
-"""`wrapper.outbox.OutboxStatus`, spelled out here so --help loads no store."""
+"""`wrapper.outbound.outbox.OutboxStatus`, spelled out here so --help loads no store."""
 
 
 async def _listing(url: str, status: OutboxStatus | None, limit: int) -> list[OutboxItem]:

@@ -25,7 +25,9 @@ from bot.reminder_words import REMIND_ME
 from bot.tool_errors import tool_result
 from bot.tool_session import ToolSession
 from clockcore.spoken import say_when
-from wrapper.effects import (
+from wrapper.outbound.reminders import ReminderChange
+from wrapper.outbound.schedules import NewSchedule
+from wrapper.turns.effects import (
     Effect,
     Enqueue,
     ForgetMemory,
@@ -34,8 +36,6 @@ from wrapper.effects import (
     WindowChange,
     ZoneChange,
 )
-from wrapper.reminders import ReminderChange
-from wrapper.schedules import NewSchedule
 
 __all__ = ["own_reply", "results_said"]
 

@@ -27,18 +27,18 @@ from bot.tool_session import (
     text_arg,
 )
 from clockcore import RecurrenceResult, parse_recurrence, runtime_time_context
-from wrapper.effects import Enqueue
-from wrapper.outbox import OutboxItem
-from wrapper.reminders import (
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import (
     reminder_id,
 )
-from wrapper.schedules import (
+from wrapper.outbound.schedules import (
     MISSED_RUNS,
     MissedRuns,
     NewSchedule,
     Schedule,
     new_schedule_id,
 )
+from wrapper.turns.effects import Enqueue
 
 __all__ = ["in_scope", "remind"]
 

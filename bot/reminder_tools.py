@@ -4,8 +4,8 @@ One tool sets every reminder, one-shot or repeating (`bot.remind_tool`).
 
 Their definitions join `bot.tools.TOOLS` once, at import, after the others, so
 the tool list stays byte-stable. Like every writing tool they only stage
-effects (`wrapper.schedules.NewSchedule`, a `NewMemory` and its `Enqueue`,
-`wrapper.reminders.ReminderChange`, an `Enqueue` for a snooze), committed
+effects (`wrapper.outbound.schedules.NewSchedule`, a `NewMemory` and its `Enqueue`,
+`wrapper.outbound.reminders.ReminderChange`, an `Enqueue` for a snooze), committed
 with the turn.
 
 Reminders are named ``s<id>`` (recurring) and ``r<id>`` (one-shot), the ids
@@ -41,20 +41,20 @@ from bot.window_tools import set_contact_window
 from clockcore import parse_anchored_time
 from clockcore.relative import from_now
 from clockcore.zones import get_zone
-from wrapper.effects import Enqueue
-from wrapper.outbox import OutboxItem
-from wrapper.reminders import (
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import (
     ReminderChange,
     parse_reminder_id,
     reminder_id,
     resolve_reminder_id,
     short_reminder_id,
 )
-from wrapper.schedules import (
+from wrapper.outbound.schedules import (
     MISSED_RUNS,
     WAITING,
     NewSchedule,
 )
+from wrapper.turns.effects import Enqueue
 
 __all__ = ["REMINDER_HANDLERS", "REMINDER_TOOLS"]
 

@@ -1,7 +1,7 @@
 """`clockbot reminders`: list, cancel, pause and resume reminders from the operator's shell.
 
 The ids are the ones people see: ``s<id>`` for a repeating reminder, ``r<id>``
-for a one-shot one. A change goes through `wrapper.reminders.change_in` for
+for a one-shot one. A change goes through `wrapper.outbound.reminders.change_in` for
 the reminder's owner, the same path a person's "cancel …" takes.
 """
 
@@ -18,7 +18,7 @@ import typer
 
 if TYPE_CHECKING:  # the store loads when a command runs, not for --help
     from wrapper import InteractionWrapper
-    from wrapper.reminders import ReminderAction
+    from wrapper.outbound.reminders import ReminderAction
 
 __all__ = ["reminders_app"]
 
@@ -58,8 +58,8 @@ def _shown(item: Any, zone: str | None, now: datetime) -> dict[str, Any]:
     """
     from clockcore import to_iso
     from clockcore.spoken import say_when
-    from wrapper.reminders import reminder_id
-    from wrapper.schedules import Schedule
+    from wrapper.outbound.reminders import reminder_id
+    from wrapper.outbound.schedules import Schedule
 
     if isinstance(item, Schedule):
         at, shown = item.next_at, item.zone or zone
@@ -94,8 +94,8 @@ def list_command(
     own), the zone named, and how far off it is; ``--json`` adds the UTC instant.
     """
     from clockcore import SystemClock
-    from wrapper.outbox import OutboxItem
-    from wrapper.schedules import Schedule
+    from wrapper.outbound.outbox import OutboxItem
+    from wrapper.outbound.schedules import Schedule
 
     now = SystemClock().now()
 
@@ -123,7 +123,7 @@ def list_command(
 
 def _change(config: Path | None, target: str, action: ReminderAction, until: str | None) -> None:
     from clockcore import SystemClock, parse_anchored_time
-    from wrapper.reminders import ReminderChange
+    from wrapper.outbound.reminders import ReminderChange
 
     now = SystemClock().now()
     at: datetime | None = None

@@ -52,7 +52,7 @@ from clockcore.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.spoken_rules import say_rule
 from clockcore.time_questions import counts_to
 from clockcore.zones import get_zone
-from wrapper.reminders import parse_reminder_id, short_reminder_id
+from wrapper.outbound.reminders import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
 

@@ -12,7 +12,7 @@ is False) may ask questions, but every change it asks for (`privileged`: the
 person-wide ones above but a new link code, a clock directive, and whatever
 the model would change, `bot.turns`) waits for the address to confirm. The
 turn runner answers, without the model, with a token and holds the request
-(`wrapper.sender_checks`) in its private thread; the reply goes to the address
+(`wrapper.inbound.sender_checks`) in its private thread; the reply goes to the address
 alone, so only its real owner reads the token. Their next mail in that thread
 that carries it runs the request again as proven. The token is 80 random bits
 in four groups (``CHECK-K3QF-7XAB-2MZL-P9QD``), so it survives being typed or

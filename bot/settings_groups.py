@@ -40,7 +40,7 @@ from clockcore import (
     PolicyError,
 )
 from clockcore.policy import policy_from_mapping
-from wrapper.limits import Bucket, TurnLimits
+from wrapper.turns.limits import Bucket, TurnLimits
 
 __all__ = [
     "DEFAULT_TEMPERATURE",
@@ -358,7 +358,7 @@ class WorkerSettings(_Group):
 class LimitSettings(_Group):
     """``limit``: how many turns (model calls) a person and a channel may cost.
 
-    Each is a token bucket (`wrapper.limits`): `burst` turns at once, refilled
+    Each is a token bucket (`wrapper.turns.limits`): `burst` turns at once, refilled
     at so many per minute. 0 in either field turns that limit off. A message
     over the limit is journaled like any other and answered later, folded
     with the person's newer messages; they hear it once per `notice_every`.
@@ -378,7 +378,7 @@ class LimitSettings(_Group):
     notice_every: Annotated[float, Field(gt=0, le=86_400, allow_inf_nan=False)] = 600.0
 
     def turn_limits(self) -> TurnLimits:
-        """These settings as `wrapper.limits.TurnLimits`."""
+        """These settings as `wrapper.turns.limits.TurnLimits`."""
         return TurnLimits(
             person=Bucket(self.turns_per_minute, self.burst),
             channel=Bucket(self.channel_turns_per_minute, self.channel_burst),

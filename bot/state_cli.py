@@ -17,7 +17,7 @@ from wrapper.keys import split_user_key
 
 if TYPE_CHECKING:  # the store loads when a command runs, not for --help
     from clockcore.state import ClockState
-    from wrapper.person_data import Erased
+    from wrapper.people.person_data import Erased
 
 state_app = typer.Typer(
     help="Export or import the clock state (CLOCK-STATE.json v3).", rich_markup_mode=None

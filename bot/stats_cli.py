@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:  # the store loads when the command runs, not for --help
-    from wrapper.model_calls import Stats
+    from wrapper.turns.model_calls import Stats
 
 __all__ = ["stats_command", "window"]
 

@@ -32,7 +32,8 @@ from clockcore import (
 )
 from clockcore.spoken import say_when
 from wrapper import InteractionWrapper
-from wrapper.effects import (
+from wrapper.keys import is_private_thread, split_thread_key
+from wrapper.turns.effects import (
     Effect,
     Enqueue,
     ForgetMemory,
@@ -41,7 +42,6 @@ from wrapper.effects import (
     check_memory,
     outbox_values,
 )
-from wrapper.keys import is_private_thread, split_thread_key
 
 __all__ = [
     "TEXT",
@@ -88,7 +88,7 @@ class ToolSession:
     """What one turn's tool calls share: the envelope, the clock, and the staged writes.
 
     Reading tools read the store at once. Writing tools only stage an effect
-    (`wrapper.effects`) and answer from it; later tools see what is staged
+    (`wrapper.turns.effects`) and answer from it; later tools see what is staged
     (an item remembered can be recalled or forgotten, a zone set is the
     session's zone from then on). `bot.turns` commits `staged` with the turn.
 
@@ -238,7 +238,7 @@ Handler = Callable[[Mapping[str, Any], ToolSession], Awaitable[dict[str, Any]]]
 
 
 def memory_content(text: str) -> str:
-    """`text` as a memory item keeps it (`wrapper.effects.check_memory`), or BadArguments."""
+    """`text` as a memory item keeps it (`wrapper.turns.effects.check_memory`), or BadArguments."""
     try:
         return check_memory(text)
     except ValueError as exc:

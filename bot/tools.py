@@ -53,8 +53,8 @@ from clockcore.time_questions import CountedTo, counts_to
 from clockcore.zones import parse_utc_offset, zone_from_label
 from clockcore.zonetext import unnamed_by_abbreviation
 from wrapper import UnknownItemError
-from wrapper.effects import Enqueue, ZoneChange
-from wrapper.schedules import NewSchedule
+from wrapper.outbound.schedules import NewSchedule
+from wrapper.turns.effects import Enqueue, ZoneChange
 
 __all__ = ["READ_ONLY_TOOLS", "TOOLS", "ToolRegistryError", "ToolSession", "run_tool", "tool_names"]
 

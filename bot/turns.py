@@ -12,7 +12,7 @@ crash after it leaves nothing to do.
 
 The waiting list is worked by `retry_forever`: messages whose model failed
 (after a backoff), and messages a dead worker held (as soon as its heartbeat
-stops, `wrapper.workers`). A message answered late says so in its envelope.
+stops, `wrapper.coordination.workers`). A message answered late says so in its envelope.
 
 Proactive jobs (reminders, scheduled messages) come from the dispatcher
 (`bot.dispatch`) through `proactive`, under the same per-thread order: one
@@ -44,7 +44,6 @@ from bot.replies import (
 from channels.base import Channel, Inbound
 from clockcore import Clock, ContextEnvelope, MessageRef, format_elapsed, to_iso
 from wrapper import InteractionWrapper, MessageTooLargeError
-from wrapper.effects import Effect, Enqueue
 from wrapper.keys import (
     group_mail_thread,
     is_private_thread,
@@ -52,11 +51,12 @@ from wrapper.keys import (
     thread_key,
     user_key,
 )
-from wrapper.limits import Admission, TurnLimits
 from wrapper.meeting_polls import NewMeetingPoll
-from wrapper.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
-from wrapper.pending import WaitingTurn
-from wrapper.turn_commit import TurnCommit
+from wrapper.outbound.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
+from wrapper.turns.effects import Effect, Enqueue
+from wrapper.turns.limits import Admission, TurnLimits
+from wrapper.turns.pending import WaitingTurn
+from wrapper.turns.turn_commit import TurnCommit
 
 __all__ = ["MAX_TURN_ATTEMPTS", "Turns"]
 
@@ -264,7 +264,7 @@ class Turns:
         await self.commit(commit)
 
     async def _admitted(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
-        """Whether the turn may ask the model (`wrapper.limits`); else it is folded or held here.
+        """Whether the turn may ask the model (`wrapper.turns.limits`); else folded or held here.
 
         A folded message goes into the thread's history as the model would
         have seen it, unanswered, and the next message's answer sees it.
@@ -387,7 +387,8 @@ class Turns:
         self, key: str, channel: str, thread_id: str, message_id: str | None
     ) -> AsyncIterator[None]:
         """One turn at a time per thread, in arrival order: in this worker (asyncio locks
-        are FIFO), then among the workers on one PostgreSQL (`wrapper.thread_locks`)."""
+        are FIFO), then among the workers on one PostgreSQL
+        (`wrapper.coordination.thread_locks`)."""
         lock, users = self._locks.get(key, (asyncio.Lock(), 0))
         self._locks[key] = (lock, users + 1)
         try:

@@ -72,7 +72,7 @@ class Inbound:
         refers_to: platform ids of earlier messages this one follows, nearest
             first (an email's ``In-Reply-To`` and ``References``). The gateway
             moves the message into the thread of the first one it knows, if
-            the writer already writes there (`wrapper.replies`); otherwise
+            the writer already writes there (`wrapper.inbound.replies`); otherwise
             `thread_id` stands.
         proven: whether the channel proves that `user_id` wrote this. Telegram
             and Slack do (the platform signs in its users; the webhook is
@@ -170,7 +170,7 @@ class Outgoing:
             platforms that take an idempotency key (a mail's Message-ID).
         reminder: for a reminder, how the person names it (``r<id>``), so an
             adapter can put buttons under it whose presses say which one.
-        question: ``link`` for a link request (`wrapper.linking`): an adapter
+        question: ``link`` for a link request (`wrapper.people.linking`): an adapter
             that can show buttons puts yes and no under it
             (`channels.reminder_buttons.LINK_BUTTONS`).
         poll: a question with options to show as the platform's own poll (a

@@ -11,7 +11,7 @@ group, a press by anyone else is answered `NOT_YOURS` and goes no further, so th
 never shows a choice the owner did not make. Buttons sent before the owner was carried
 (``rem:<action>:<id>``) still work; their presses are checked by the turn as typed words.
 
-The same machinery answers a link request (`wrapper.linking`): under "telegram:42 wants to
+The same machinery answers a link request (`wrapper.people.linking`): under "telegram:42 wants to
 join your clockbot identity" an adapter draws `LINK_BUTTONS` (``ask:link-yes:<owner>``),
 whose presses are the words ``clock: link yes`` and ``clock: link no``.
 """

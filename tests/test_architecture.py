@@ -88,7 +88,7 @@ TURN_CALLS = {
     "release_turn": "bot/turns.py",  # a failed turn's message given back
     "commit_in": "wrapper/core.py",  # its body, run by commit_turn
     "release_in": "wrapper/core.py",
-    "finish": "wrapper/turn_commit.py",  # the message leaves the waiting list
+    "finish": "wrapper/turns/turn_commit.py",  # the message leaves the waiting list
 }
 
 
@@ -237,10 +237,10 @@ def test_the_hot_path_is_only_in_wrapper_hot() -> None:
         path
         for top in PACKAGES
         for path in sorted((ROOT / top).rglob("*.py"))
-        if path != ROOT / "wrapper" / "hot.py"
+        if path != ROOT / "wrapper" / "inbound" / "hot.py"
     ]
     wrong = _hot_path_outside(files)
-    assert not wrong, "the hot path belongs in wrapper/hot.py:\n" + "\n".join(wrong)
+    assert not wrong, "the hot path belongs in wrapper/inbound/hot.py:\n" + "\n".join(wrong)
 
 
 def test_the_hot_path_checker_sees_a_call(tmp_path: Path) -> None:
@@ -267,8 +267,8 @@ LONG_MODULES = {
     "bot/rules_agent.py": "one class: the agent without a model",
     "channels/email/reading.py": "one job: a raw mail to an Inbound or a refusal",
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
-    "wrapper/outbox.py": "one class: the outbox and its claims",
-    "wrapper/tables.py": "one job: the tables, declared once",
+    "wrapper/outbound/outbox.py": "one class: the outbox and its claims",
+    "wrapper/store/tables.py": "one job: the tables, declared once",
     "clockcore/cues.py": "one job: the evidence a reading needs",
     "clockcore/reading/leftover.py": "one job: the leftover scanner's parts (split next: issue 62)",
 }

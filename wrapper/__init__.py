@@ -1,7 +1,7 @@
 """wrapper: the CLOCK interaction wrapper and its store (SQLite; PostgreSQL for many workers).
 
 The names below load their module on first use (PEP 562), so a part that needs one
-module (`wrapper.db`, `wrapper.keys`) does not load the whole store.
+module (`wrapper.store.db`, `wrapper.keys`) does not load the whole store.
 """
 
 from __future__ import annotations
@@ -20,23 +20,23 @@ if TYPE_CHECKING:
         UnknownItemError,
         WrapperError,
     )
-    from wrapper.history import History, StoredMessage
     from wrapper.keys import is_private_thread
-    from wrapper.outbox import Outbox, OutboxItem, OutboxKind, OutboxStatus
+    from wrapper.outbound.outbox import Outbox, OutboxItem, OutboxKind, OutboxStatus
+    from wrapper.turns.history import History, StoredMessage
 
 _HOME: dict[str, str] = {
     "DatabaseURLError": "wrapper.errors",
-    "History": "wrapper.history",
+    "History": "wrapper.turns.history",
     "InteractionWrapper": "wrapper.core",
     "MessageTooLargeError": "wrapper.errors",
-    "Outbox": "wrapper.outbox",
-    "OutboxItem": "wrapper.outbox",
-    "OutboxKind": "wrapper.outbox",
-    "OutboxStatus": "wrapper.outbox",
+    "Outbox": "wrapper.outbound.outbox",
+    "OutboxItem": "wrapper.outbound.outbox",
+    "OutboxKind": "wrapper.outbound.outbox",
+    "OutboxStatus": "wrapper.outbound.outbox",
     "SESSION_IDLE": "wrapper.core",
     "StateImportError": "wrapper.errors",
     "StoreUnavailableError": "wrapper.errors",
-    "StoredMessage": "wrapper.history",
+    "StoredMessage": "wrapper.turns.history",
     "UnknownItemError": "wrapper.errors",
     "WrapperError": "wrapper.errors",
     "is_private_thread": "wrapper.keys",

@@ -21,12 +21,12 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
-from wrapper import queries as q
 from wrapper.meetings import Meeting, meetings_in
-from wrapper.outbox import OutboxItem
-from wrapper.reminders import one_shots_in
-from wrapper.schedules import WAITING, Schedule, list_in, rule_zone_in
-from wrapper.tables import calendar_feeds, outbox
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import one_shots_in
+from wrapper.outbound.schedules import WAITING, Schedule, list_in, rule_zone_in
+from wrapper.store import queries as q
+from wrapper.store.tables import calendar_feeds, outbox
 
 __all__ = [
     "FeedItems",

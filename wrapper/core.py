@@ -2,10 +2,10 @@
 
 `InteractionWrapper` opens the store and holds its parts (the chain, workers,
 waiting list, history, outbox, routes). Inbound messages run its
-`wrapper.chain.MessageChain`; this module keeps the rest of the public API: a
+`wrapper.inbound.chain.MessageChain`; this module keeps the rest of the public API: a
 turn's commit, a delivery's record, reads of memory, actions and
 zones, state I/O. A turn's writes are effects committed in one transaction
-(`wrapper.effects`, `wrapper.turn_commit`); tests build state the same way
+(`wrapper.turns.effects`, `wrapper.turns.turn_commit`); tests build state the same way
 (tests/support/staged.py).
 """
 
@@ -34,19 +34,30 @@ from clockcore import (
     require_zone,
 )
 from clockcore.envelope import ContextEnvelope, UpcomingItem
-from wrapper import effects, keys, queries
-from wrapper import tables as t
+from wrapper import keys
 from wrapper.calendar_feeds import FeedItems, feed_items_in, feed_made_in, feed_owner_in
-from wrapper.chain import MessageChain
-from wrapper.db import Database, resolve_url
-from wrapper.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
+from wrapper.coordination.thread_locks import ThreadLocks
+from wrapper.coordination.workers import Workers
 from wrapper.errors import StoreUnavailableError
-from wrapper.history import History
-from wrapper.limits import LimitDecision, TurnLimits, admit
+from wrapper.inbound.chain import MessageChain
+from wrapper.inbound.replies import group_threads_started, thread_followed
+from wrapper.inbound.sender_checks import pending_check_in
 from wrapper.meeting_polls import MeetingPoll, close_due_in, poll_in, poll_replied_in
 from wrapper.meetings import attendee_names_in
-from wrapper.members import ThreadMember, thread_members_in
-from wrapper.model_calls import (
+from wrapper.outbound.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
+from wrapper.outbound.reminders import Reminders
+from wrapper.outbound.routes import ChannelState, Routes, save_route
+from wrapper.people.members import ThreadMember, thread_members_in
+from wrapper.people.person_data import Erased, erase_person, export_person
+from wrapper.people.retention import Pruned, prune_in
+from wrapper.store import queries
+from wrapper.store import tables as t
+from wrapper.store.db import Database, resolve_url
+from wrapper.turns import effects
+from wrapper.turns.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
+from wrapper.turns.history import History
+from wrapper.turns.limits import LimitDecision, TurnLimits, admit
+from wrapper.turns.model_calls import (
     CallRecord,
     ModelCall,
     PrefixVerdict,
@@ -56,18 +67,9 @@ from wrapper.model_calls import (
     record_in,
     stats_in,
 )
-from wrapper.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
-from wrapper.pending import WaitingTurn, WaitingTurns
-from wrapper.person_data import Erased, erase_person, export_person
-from wrapper.reminders import Reminders
-from wrapper.replies import group_threads_started, thread_followed
-from wrapper.retention import Pruned, prune_in
-from wrapper.routes import ChannelState, Routes, save_route
-from wrapper.sender_checks import pending_check_in
-from wrapper.thread_locks import ThreadLocks
-from wrapper.turn import SESSION_IDLE, upcoming_item
-from wrapper.turn_commit import TurnCommit, commit_in, release_in
-from wrapper.workers import Workers
+from wrapper.turns.pending import WaitingTurn, WaitingTurns
+from wrapper.turns.turn import SESSION_IDLE, upcoming_item
+from wrapper.turns.turn_commit import TurnCommit, commit_in, release_in
 
 __all__ = [
     "SESSION_IDLE",
@@ -257,7 +259,7 @@ class InteractionWrapper:
     async def admit_turn(
         self, turn: WaitingTurn, *, user_key: str, limits: TurnLimits, notice: effects.Enqueue
     ) -> LimitDecision:
-        """Whether `turn` may ask the model under `limits` (`wrapper.limits.admit`).
+        """Whether `turn` may ask the model under `limits` (`wrapper.turns.limits.admit`).
 
         One transaction: the turns are taken, or the message is held back; a
         person over the limit for the first time in a while gets `notice`.
@@ -353,7 +355,7 @@ class InteractionWrapper:
         return person.window(self._window) if person else self._window
 
     async def thread_members(self, thread_key: str) -> tuple[ThreadMember, ...]:
-        """Who spoke in a thread, with their names, zones and hours (`wrapper.members`)."""
+        """Who spoke in a thread, with their names, zones and hours (`wrapper.people.members`)."""
         return await self._db.run(
             lambda conn: thread_members_in(conn, thread_key, self._window), inline=True
         )
@@ -401,7 +403,7 @@ class InteractionWrapper:
 
         `named` are platform message ids the new message follows (an email's
         In-Reply-To and References), ours or theirs. Only a thread the writer
-        already writes in counts (`wrapper.replies`).
+        already writes in counts (`wrapper.inbound.replies`).
         """
         user_key = keys.user_key(channel, user_id)
         return await self._db.run(
@@ -458,11 +460,11 @@ class InteractionWrapper:
         )
 
     async def export_person(self, user_key: str) -> dict[str, Any] | None:
-        """What is kept about the person behind `user_key` (`wrapper.person_data`); None: nobody."""
+        """What is kept about `user_key`'s person (`wrapper.people.person_data`); None: none."""
         return await self._db.run(lambda conn: export_person(conn, user_key))
 
     async def erase_person(self, user_key: str) -> Erased:
-        """Erase the person behind `user_key` on every linked channel (`wrapper.person_data`).
+        """Erase `user_key`'s person on every linked channel (`wrapper.people.person_data`).
 
         One transaction. A platform's redelivery of one of their old messages
         is then a duplicate: nothing is stored or answered for it.
@@ -470,7 +472,7 @@ class InteractionWrapper:
         return await self._db.run(lambda conn: erase_person(conn, user_key))
 
     async def record_model_call(self, call: ModelCall) -> PrefixVerdict:
-        """Store one model request and judge its prefix (`wrapper.model_calls`)."""
+        """Store one model request and judge its prefix (`wrapper.turns.model_calls`)."""
         return await self._db.run(lambda conn: record_in(conn, call))
 
     async def model_call_stats(self, *, since: datetime) -> Stats:
@@ -482,11 +484,11 @@ class InteractionWrapper:
         return await self._db.run(lambda conn: last_in(conn, thread_key), inline=True)
 
     async def recent_model_calls(self, *, limit: int = 30) -> list[CallRecord]:
-        """The newest model requests, for the operator's page (`wrapper.model_calls.recent_in`)."""
+        """The newest model requests, for the operator (`wrapper.turns.model_calls.recent_in`)."""
         return await self._db.run(lambda conn: recent_in(conn, limit=limit))
 
     async def prune(self, *, before: datetime) -> Pruned:
-        """Delete the conversation older than `before` (`wrapper.retention`), in one transaction."""
+        """Delete conversation older than `before` (`wrapper.people.retention`), in one go."""
         now = self._clock.now()
         return await self._db.run(lambda conn: prune_in(conn, before=before, now=now))
 

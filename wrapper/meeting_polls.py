@@ -25,12 +25,18 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Connection
 
 from wrapper.meetings import repeat_words, schedule_attendees_in
-from wrapper.members import reachable_in
-from wrapper.outbox import enqueue_in, item_values, sent_item_in
-from wrapper.queries.common import chosen_id, insert_for
-from wrapper.queries.memory import insert_memory, new_memory_id
-from wrapper.queries.per_message import load_person
-from wrapper.tables import identities, journal, meeting_attendees, meeting_polls, meeting_votes
+from wrapper.outbound.outbox import enqueue_in, item_values, sent_item_in
+from wrapper.people.members import reachable_in
+from wrapper.store.queries.common import chosen_id, insert_for
+from wrapper.store.queries.memory import insert_memory, new_memory_id
+from wrapper.store.queries.per_message import load_person
+from wrapper.store.tables import (
+    identities,
+    journal,
+    meeting_attendees,
+    meeting_polls,
+    meeting_votes,
+)
 
 __all__ = [
     "ANSWER_HOW",

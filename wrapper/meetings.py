@@ -28,11 +28,11 @@ from clockcore.meetings import MeetingMember, local_shifts
 from clockcore.message import speaker_label
 from clockcore.recurrence import occurrences
 from wrapper.keys import split_user_key
-from wrapper.members import reachable_in
-from wrapper.outbox import enqueue_in, item_values
-from wrapper.queries.per_message import load_person
-from wrapper.schedules import NewSchedule, create_in, new_schedule_id
-from wrapper.tables import identities, meeting_attendees, meeting_polls
+from wrapper.outbound.outbox import enqueue_in, item_values
+from wrapper.outbound.schedules import NewSchedule, create_in, new_schedule_id
+from wrapper.people.members import reachable_in
+from wrapper.store.queries.per_message import load_person
+from wrapper.store.tables import identities, meeting_attendees, meeting_polls
 
 __all__ = [
     "REPEATS",

@@ -2,7 +2,7 @@
 
 `BACKED_UP` and `LEFT_OUT` name every table of the store, each with where it goes in the
 document or why it stays out (docs/data.md, "A backup"); a test compares them with
-`wrapper.tables.metadata`, so a new table is a decision. `wrapper.state_io` writes CLOCK's
+`wrapper.store.tables.metadata`, so a new table is a decision. `wrapper.state_io` writes CLOCK's
 part of the document and calls these for the rest.
 """
 
@@ -16,9 +16,9 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.engine import Connection
 
 from clockcore.state_backup import PARTS
-from wrapper import queries as q
-from wrapper import tables as t
 from wrapper.keys import is_private_thread, split_thread_key
+from wrapper.store import queries as q
+from wrapper.store import tables as t
 
 __all__ = [
     "BACKED_UP",

@@ -38,8 +38,6 @@ from clockcore.state import (
     load_state,
 )
 from clockcore.state_check import JsonPath, json_path
-from wrapper import queries as q
-from wrapper import tables as t
 from wrapper.errors import StateImportError
 from wrapper.keys import split_thread_key, split_user_key, user_key
 from wrapper.state_backup import (
@@ -51,6 +49,8 @@ from wrapper.state_backup import (
     import_parts,
     upsert,
 )
+from wrapper.store import queries as q
+from wrapper.store import tables as t
 
 __all__ = [
     "BACKED_UP",
@@ -328,7 +328,7 @@ def _nul_paths(value: object, path: JsonPath) -> Iterator[JsonPath]:
 
 
 def _refresh_hints(conn: Connection) -> None:
-    """Recompute the per-person query hints (see `wrapper.tables.UserRow`) from the rows."""
+    """Recompute the per-person query hints (see `wrapper.store.tables.UserRow`) from the rows."""
     latest = (
         select(func.max(t.actions.c.expires_at))
         .where(t.actions.c.user_id == t.users.c.id)

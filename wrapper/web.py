@@ -25,14 +25,14 @@ from typing import Any, Literal
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from wrapper import queries as q
-from wrapper import tables as t
 from wrapper.keys import split_thread_key
 from wrapper.meetings import meetings_in, starts_within
-from wrapper.outbox import OutboxItem, outbox_item
-from wrapper.schedules import LATE_AFTER
-from wrapper.tables import outbox, web_links, web_sessions
-from wrapper.tables import pending_turns as pending
+from wrapper.outbound.outbox import OutboxItem, outbox_item
+from wrapper.outbound.schedules import LATE_AFTER
+from wrapper.store import queries as q
+from wrapper.store import tables as t
+from wrapper.store.tables import outbox, web_links, web_sessions
+from wrapper.store.tables import pending_turns as pending
 
 __all__ = [
     "LINK_LIFETIME",

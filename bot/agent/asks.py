@@ -12,7 +12,7 @@ from dataclasses import replace
 from bot.llm.types import Message, ToolCall
 from bot.tool_errors import tool_error, tool_result
 from bot.tools import ToolSession
-from wrapper.effects import ZoneChange
+from wrapper.turns.effects import ZoneChange
 
 __all__ = [
     "asking",

@@ -19,8 +19,8 @@ from bot.llm.types import Message, Provider, ToolSpec
 from bot.model_words import without_repeats
 from clockcore import RUNTIME_BLOCK_END, Clock, to_iso
 from wrapper import InteractionWrapper
-from wrapper.history import EARLIER, StoredMessage
-from wrapper.turn_commit import Compaction
+from wrapper.turns.history import EARLIER, StoredMessage
+from wrapper.turns.turn_commit import Compaction
 
 __all__ = [
     "COMPACT_AFTER_CHARS",

@@ -45,7 +45,7 @@ from bot.reply_checks import Fault
 from bot.rules_agent import RulesProvider
 from bot.tool_errors import tool_error
 from bot.tools import TOOLS, ToolSession, run_tool
-from wrapper.history import EARLIER
+from wrapper.turns.history import EARLIER
 
 __all__ = ["MAX_TOOL_ROUNDS", "Conversation", "Model"]
 

@@ -50,10 +50,10 @@ from clockcore import (
     runtime_time_context,
 )
 from wrapper import InteractionWrapper
-from wrapper.effects import Effect
-from wrapper.history import StoredMessage
-from wrapper.outbox import OutboxItem
-from wrapper.turn_commit import Compaction
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.turns.effects import Effect
+from wrapper.turns.history import StoredMessage
+from wrapper.turns.turn_commit import Compaction
 
 __all__ = [
     "RETRY_LEASE",

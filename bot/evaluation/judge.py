@@ -27,9 +27,9 @@ from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
 from bot.reply_checks import TurnFacts, fault_in
 from bot.tools import TOOLS
 from clockcore import to_iso
-from wrapper.history import EARLIER
-from wrapper.reminders import PAUSED
-from wrapper.schedules import WAITING
+from wrapper.outbound.reminders import PAUSED
+from wrapper.outbound.schedules import WAITING
+from wrapper.turns.history import EARLIER
 
 __all__ = [
     "FALSE_CLAIM_CHECK",

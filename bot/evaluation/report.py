@@ -202,7 +202,7 @@ def markdown(runs: Mapping[str, Sequence[Judged]], *, title: str, about: str = "
 def joined(reports: Sequence[tuple[str, Mapping[str, Any]]], *, title: str, about: str = "") -> str:
     """The tables of separately run reports (named, and their JSON: `report_json`) side by side.
 
-    Ids repeat per scenario (`wrapper.queries.common.repeatable_ids`), so a greedy run's
+    Ids repeat per scenario (`wrapper.store.queries.common.repeatable_ids`), so a greedy run's
     wrapper half and baseline half compare although run at different times; the
     details stay in each report. Two reports holding the same mode are an error. The
     unseen scenarios' tables follow the others', as in each report.

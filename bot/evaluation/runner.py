@@ -29,9 +29,9 @@ from bot.gateway import Gateway
 from bot.llm.types import Provider
 from channels.base import Channel, Inbound, Outgoing, Sink, StateStore
 from clockcore import ContactWindow, SettableClock, to_iso
-from wrapper import tables
-from wrapper.effects import WindowChange, ZoneChange
-from wrapper.queries.common import repeatable_ids
+from wrapper.store import tables
+from wrapper.store.queries.common import repeatable_ids
+from wrapper.turns.effects import WindowChange, ZoneChange
 
 __all__ = ["EvalChannel", "Outcome", "Said", "StoreState", "Turn", "plain", "run_scenario"]
 

@@ -60,8 +60,8 @@ from clockcore import Clock, ContactWindow, get_zone
 from clockcore.errors import ClockError
 from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
-from wrapper.effects import WindowChange, ZoneChange
-from wrapper.reminders import PAUSED, ReminderAction, ReminderChange
+from wrapper.outbound.reminders import PAUSED, ReminderAction, ReminderChange
+from wrapper.turns.effects import WindowChange, ZoneChange
 from wrapper.web import (
     SESSION_LIFETIME,
     WebSession,

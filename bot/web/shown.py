@@ -15,9 +15,9 @@ from clockcore.errors import ClockError
 from clockcore.places import lookup_place
 from clockcore.recurrence import occurrences
 from clockcore.spoken_rules import say_rule
-from wrapper.outbox import OutboxItem
-from wrapper.reminders import PAUSED, reminder_id
-from wrapper.schedules import Schedule
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import PAUSED, reminder_id
+from wrapper.outbound.schedules import Schedule
 
 __all__ = [
     "one_shot_card",

@@ -18,7 +18,7 @@ Threads. A mail that starts a conversation gets the thread id
 person writes can name it. A reply names the mails it follows (`named_ids`:
 ``In-Reply-To``, then ``References`` newest first) in `Inbound.refers_to`; the
 gateway joins the thread of the newest one it knows, ours or theirs, only when
-the sender already writes in that thread (`wrapper.replies`). So a stranger
+the sender already writes in that thread (`wrapper.inbound.replies`). So a stranger
 who learns someone's Message-IDs starts a thread of their own, and a client
 that sets only ``In-Reply-To`` to our reply still finds its thread.
 """
@@ -204,7 +204,7 @@ def read_mail(
         route["cc"] = " ".join(others)
     # Who the thread's answers go to (`channels.email.writing.recipients`): a mail its
     # server proved adds its sender and the people it named to the thread's members
-    # (`wrapper.routes.save_route` keeps the union); an unproven one adds nobody, and its
+    # (`wrapper.outbound.routes.save_route` keeps the union); an unproven one adds nobody, and its
     # own answer goes to its sender alone (docs/SECURITY.md).
     route["members"] = " ".join([who, *others]) if verdict.proven else ""
     if not verdict.proven:

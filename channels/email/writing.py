@@ -86,7 +86,7 @@ def recipients(message: Outgoing, *, address: str) -> tuple[str, list[str]]:
 
     In a group thread every answer goes to its members (the route's ``members``: the
     senders of its proven mails and the people they named, kept as a set by
-    `wrapper.routes.save_route`; a route stored before members were kept: its ``cc``): the
+    `wrapper.outbound.routes.save_route`; a route stored before members were kept: its ``cc``): the
     writer answered in To,
     the rest in Cc. A reminder or other proactive mail addressed to one of them is
     written To them, the rest in Cc, whoever wrote last. The answer to a mail its

@@ -32,9 +32,9 @@ from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock, ducklin
 from tests.support import staged
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
 from wrapper import InteractionWrapper, OutboxItem
-from wrapper.effects import Enqueue, NewAction, NewMemory, ZoneChange
-from wrapper.history import EARLIER, StoredMessage
-from wrapper.turn_commit import Compaction
+from wrapper.turns.effects import Enqueue, NewAction, NewMemory, ZoneChange
+from wrapper.turns.history import EARLIER, StoredMessage
+from wrapper.turns.turn_commit import Compaction
 
 DAY_ONE = datetime(2026, 3, 7, 15, tzinfo=UTC)
 NIGHT = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles

@@ -68,7 +68,7 @@ class World:
     async def prefixes(self, thread: str) -> list[tuple[str, bool]]:
         from sqlalchemy import select
 
-        from wrapper.model_calls import model_calls
+        from wrapper.turns.model_calls import model_calls
 
         key = f"agent:main:telegram:dm:{thread}"
 

@@ -36,13 +36,13 @@ from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.bot.test_web import Site, _csrf, _page, _reminder, open_site
 from wrapper import InteractionWrapper
-from wrapper import queries as q
 from wrapper.calendar_feeds import FeedItems, FeedRule, NewCalendarFeed, calendar_feeds
-from wrapper.effects import ZoneChange
-from wrapper.outbox import OutboxItem
-from wrapper.reminders import ReminderChange
-from wrapper.schedules import WAITING, NewSchedule, Schedule, new_schedule_id
-from wrapper.tables import outbox
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import ReminderChange
+from wrapper.outbound.schedules import WAITING, NewSchedule, Schedule, new_schedule_id
+from wrapper.store import queries as q
+from wrapper.store.tables import outbox
+from wrapper.turns.effects import ZoneChange
 from wrapper.web import token_hash
 
 USER = "test:7"

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.claims import unbacked_claim
-from wrapper.effects import Effect, Enqueue, NewMemory
-from wrapper.reminders import ReminderChange
+from wrapper.outbound.reminders import ReminderChange
+from wrapper.turns.effects import Effect, Enqueue, NewMemory
 
 AT = datetime(2026, 3, 9, 9, tzinfo=UTC)
 NOTE = NewMemory.new("console:me", "leave", due_at=AT, created_at=AT)

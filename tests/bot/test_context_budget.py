@@ -33,7 +33,7 @@ from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from clockcore.envelope import RUNTIME_BLOCK_START
 from tests.support.fake_llm import FakeLLMServer, Reply
 from wrapper import InteractionWrapper
-from wrapper.history import EARLIER
+from wrapper.turns.history import EARLIER
 
 START = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 LIMIT = 4096

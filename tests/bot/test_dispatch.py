@@ -23,9 +23,9 @@ from channels.base import ChannelError, Outgoing
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support import staged
-from wrapper import tables as t
-from wrapper.outbox import outbox
-from wrapper.schedules import NewSchedule, new_schedule_id
+from wrapper.outbound.outbox import outbox
+from wrapper.outbound.schedules import NewSchedule, new_schedule_id
+from wrapper.store import tables as t
 
 SUNDAY = datetime(2026, 6, 7, 12, tzinfo=UTC)
 

@@ -16,7 +16,7 @@ import pytest
 from bot.config import load_settings
 from bot.doctor import diagnose
 from bot.redact import RedactSecrets
-from wrapper.db import DEFAULT_DB_NAME, resolve_url
+from wrapper.store.db import DEFAULT_DB_NAME, resolve_url
 
 
 def _mode(path: Path) -> int:

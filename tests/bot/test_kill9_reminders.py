@@ -32,7 +32,7 @@ from tests.bot.test_kill9 import ENV, cut_by_its_kill, life, wait_ready
 from tests.support.bot_process import BotProcess
 from tests.support.fake_telegram import FakeTelegram
 from wrapper import InteractionWrapper
-from wrapper.schedules import NewSchedule
+from wrapper.outbound.schedules import NewSchedule
 
 SEED = int(os.environ.get("KILL9_SEED", "9"))
 KILLS = 30

@@ -23,7 +23,7 @@ from sqlalchemy import text
 from tests.bot.test_kill9 import wait_ready
 from tests.support.bot_process import BotProcess
 from tests.support.fake_telegram import FakeTelegram
-from wrapper.db import Database, resolve_url
+from wrapper.store.db import Database, resolve_url
 
 INTAKE = "telegram:123456:polling"
 TAKEOVER = 10.0

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from bot.cli import app
 from tests.support import staged
 from wrapper import InteractionWrapper, Outbox
-from wrapper.outbox import JobDecision, decide_in, mark_sent_in
+from wrapper.outbound.outbox import JobDecision, decide_in, mark_sent_in
 
 runner = CliRunner()
 NOW = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)

@@ -19,7 +19,7 @@ from bot.prompt import SYSTEM_PROMPT, assemble, user_turn
 from bot.tools import TOOLS, ToolSession, run_tool, tool_names
 from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock
 from wrapper import InteractionWrapper
-from wrapper.effects import MarkReminded, NewMemory
+from wrapper.turns.effects import MarkReminded, NewMemory
 
 NIGHT = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles
 

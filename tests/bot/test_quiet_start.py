@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wrapper.db import Database
+from wrapper.store.db import Database
 
 
 async def test_the_store_says_what_it_is_and_what_was_done_in_one_line(
@@ -23,7 +23,7 @@ async def test_the_store_says_what_it_is_and_what_was_done_in_one_line(
                 await database.migrate()
         finally:
             await database.dispose()
-    lines = [r.getMessage() for r in caplog.records if r.name == "wrapper.db"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "wrapper.store.db"]
     assert len(lines) == 2, lines
     first, again = lines
     kind = "SQLite at " if database_url.startswith("sqlite") else "PostgreSQL at 127.0.0.1:"
@@ -60,7 +60,7 @@ def test_clockbot_run_on_a_new_store_prints_one_store_line_and_no_library_chatte
         ("alembic", logging.WARNING, True),
         ("httpx", logging.DEBUG, False),
         ("telegram.ext.Application", logging.ERROR, True),
-        ("wrapper.db", logging.INFO, True),
+        ("wrapper.store.db", logging.INFO, True),
         ("telegramx", logging.INFO, True),  # a prefix of a name is not the library
     ],
 )

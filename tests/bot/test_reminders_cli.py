@@ -13,8 +13,8 @@ from bot.cli import app
 from clockcore import parse_recurrence
 from tests.support import staged
 from wrapper import InteractionWrapper
-from wrapper.effects import ZoneChange
-from wrapper.schedules import NewSchedule, new_schedule_id
+from wrapper.outbound.schedules import NewSchedule, new_schedule_id
+from wrapper.turns.effects import ZoneChange
 
 runner = CliRunner()
 

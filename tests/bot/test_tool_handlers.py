@@ -24,7 +24,9 @@ from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import DEFAULT_CONTACT_WINDOW, DEFAULT_POLICY, MessageRef, Policy, SettableClock
 from clockcore.envelope import ContextEnvelope
 from wrapper import InteractionWrapper, Outbox
-from wrapper.effects import (
+from wrapper.outbound.reminders import ReminderChange
+from wrapper.outbound.schedules import NewSchedule
+from wrapper.turns.effects import (
     ActionStatusChange,
     Enqueue,
     ForgetMemory,
@@ -33,10 +35,8 @@ from wrapper.effects import (
     NewMemory,
     ZoneChange,
 )
-from wrapper.pending import WaitingTurn
-from wrapper.reminders import ReminderChange
-from wrapper.schedules import NewSchedule
-from wrapper.turn_commit import TurnCommit
+from wrapper.turns.pending import WaitingTurn
+from wrapper.turns.turn_commit import TurnCommit
 
 NIGHT = datetime(2026, 4, 29, 9, 14, tzinfo=UTC)  # 02:14 in Los Angeles
 LA = "America/Los_Angeles"

@@ -30,8 +30,8 @@ from bot.web.words import WEB_DOMAIN, words
 from channels.base import ChannelError
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support import staged
-from wrapper.effects import ZoneChange
-from wrapper.schedules import NewSchedule, new_schedule_id
+from wrapper.outbound.schedules import NewSchedule, new_schedule_id
+from wrapper.turns.effects import ZoneChange
 from wrapper.web import token_hash
 
 ADMIN = "operator-token-0123456789"

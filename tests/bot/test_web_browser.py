@@ -38,9 +38,9 @@ from clockcore.spoken_rules import say_rule
 from tests.support import staged
 from tests.support.browser import DESKTOP, PHONE, ZOOMED, Browser, browser  # noqa: F401
 from tests.support.fake_telegram import FakeTelegram, TgUser
-from wrapper.effects import ZoneChange
 from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
-from wrapper.schedules import NewSchedule, new_schedule_id
+from wrapper.outbound.schedules import NewSchedule, new_schedule_id
+from wrapper.turns.effects import ZoneChange
 
 ADMIN = "operator-token-0123456789"
 _LINK = re.compile(r"https?://\S+(/ui/signin/[A-Za-z0-9_-]+)")

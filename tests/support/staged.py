@@ -15,7 +15,8 @@ from sqlalchemy.engine import Connection
 
 from clockcore import as_utc
 from wrapper import InteractionWrapper, keys
-from wrapper.effects import (
+from wrapper.outbound.outbox import Outbox, OutboxKind, enqueue_in, new_job_key
+from wrapper.turns.effects import (
     Effect,
     Enqueue,
     MarkReminded,
@@ -24,8 +25,7 @@ from wrapper.effects import (
     check_memory,
     outbox_values,
 )
-from wrapper.history import StoredMessage, append_in
-from wrapper.outbox import Outbox, OutboxKind, enqueue_in, new_job_key
+from wrapper.turns.history import StoredMessage, append_in
 
 __all__ = ["appended", "commit", "delivered", "mark_reminded", "queued", "remember"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wrapper.queries.common import chosen_hex, chosen_id, repeatable_ids
+from wrapper.store.queries.common import chosen_hex, chosen_id, repeatable_ids
 
 
 def _draw() -> tuple[int, int, str]:

@@ -12,7 +12,7 @@ from sqlalchemy.engine import Connection
 
 from clockcore.state import load_state
 from wrapper import InteractionWrapper
-from wrapper import tables as t
+from wrapper.store import tables as t
 
 pytestmark = pytest.mark.slow  # many processes: `make test-fast` leaves it out
 

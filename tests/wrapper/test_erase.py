@@ -1,4 +1,4 @@
-"""Erasing a person (`wrapper.person_data`), on SQLite and PostgreSQL.
+"""Erasing a person (`wrapper.people.person_data`), on SQLite and PostgreSQL.
 
 Alice writes on Telegram and by email (linked), in her DM and in a group with Bob; she has a
 reminder waiting, a memory, an action, a message on the waiting list. After her erasure a full
@@ -17,12 +17,12 @@ from sqlalchemy.engine import Connection
 
 from clockcore import MessageRef, SettableClock
 from tests.support import staged
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
-from wrapper.history import StoredMessage
 from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, PollOption, poll_key
-from wrapper.outbox import outbox
-from wrapper.person_data import ERASED, GONE_SPEAKER, export_person
+from wrapper.outbound.outbox import outbox
+from wrapper.people.person_data import ERASED, GONE_SPEAKER, export_person
+from wrapper.store import tables as t
+from wrapper.turns.history import StoredMessage
 
 ALICE, ALICE_MAIL, BOB = "telegram:42", "email:alice@example.test", "telegram:77"
 SECRET = "account 4417-0092"

@@ -15,8 +15,8 @@ from sqlalchemy import inspect, select, text
 from sqlalchemy.engine import Connection
 
 from wrapper import InteractionWrapper
-from wrapper.db import _MIGRATIONS, Database, resolve_url
-from wrapper.history import History, StoredMessage, append_in, history, replace_prefix_in
+from wrapper.store.db import _MIGRATIONS, Database, resolve_url
+from wrapper.turns.history import History, StoredMessage, append_in, history, replace_prefix_in
 
 AT = datetime(2026, 5, 1, 12, tzinfo=UTC)
 THREAD = "agent:main:telegram:dm:7"

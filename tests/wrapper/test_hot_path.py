@@ -1,4 +1,4 @@
-"""The PostgreSQL hot path (`wrapper.hot`) against the general chain, on a real server.
+"""The PostgreSQL hot path (`wrapper.inbound.hot`) against the general chain, on a real server.
 
 The same conversation goes through two stores, one with the hot path and one
 without; every envelope and every row must come out the same. Then: a plain
@@ -24,10 +24,10 @@ from clockcore.message import MessageRef
 from tests.support import staged
 from tests.support.postgres import PostgresServer
 from wrapper import keys
-from wrapper import queries as q
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
-from wrapper.envelope_json import envelope_to_json
+from wrapper.store import queries as q
+from wrapper.store import tables as t
+from wrapper.turns.envelope_json import envelope_to_json
 
 pytestmark = pytest.mark.peer("postgres")
 

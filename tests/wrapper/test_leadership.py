@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from wrapper.db import Database, resolve_url
-from wrapper.leadership import LOCK_CLASS, Leadership
+from wrapper.coordination.leadership import LOCK_CLASS, Leadership
+from wrapper.store.db import Database, resolve_url
 
 
 @pytest.fixture

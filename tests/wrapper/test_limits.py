@@ -1,4 +1,4 @@
-"""`wrapper.limits`: token buckets in the store, on SQLite and PostgreSQL."""
+"""`wrapper.turns.limits`: token buckets in the store, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from clockcore import MessageRef, SettableClock
 from wrapper.core import InteractionWrapper
-from wrapper.limits import Admission, Bucket, TurnLimits, admit, take
+from wrapper.turns.limits import Admission, Bucket, TurnLimits, admit, take
 
 START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 

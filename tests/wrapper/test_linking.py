@@ -1,4 +1,4 @@
-"""Linking both ways (`wrapper.linking`), on SQLite and PostgreSQL: issue 35, row 3.
+"""Linking both ways (`wrapper.people.linking`), on SQLite and PostgreSQL: issue 35, row 3.
 
 Before: 6-character codes, issued in groups too, stored as written, any number of tries,
 and redeemed by one side alone: A issued a code in a group, B redeemed it, and B's export
@@ -15,8 +15,8 @@ from sqlalchemy.engine import Connection
 
 from clockcore import SettableClock
 from wrapper import InteractionWrapper
-from wrapper import queries as q
-from wrapper import tables as t
+from wrapper.store import queries as q
+from wrapper.store import tables as t
 
 ANA = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
 ANA_IN_GROUP = {"channel": "telegram", "thread_id": "-100", "user_id": "42"}

@@ -18,7 +18,6 @@ from clockcore import MessageRef, SettableClock
 from tests.support import staged
 from wrapper import InteractionWrapper
 from wrapper.calendar_feeds import NewCalendarFeed
-from wrapper.effects import ZoneChange
 from wrapper.meeting_polls import (
     ANSWER_HOW,
     MeetingVote,
@@ -29,7 +28,8 @@ from wrapper.meeting_polls import (
     votes_in,
 )
 from wrapper.meetings import meetings_in
-from wrapper.queries.per_message import load_person
+from wrapper.store.queries.per_message import load_person
+from wrapper.turns.effects import ZoneChange
 from wrapper.web import timeline_in, token_hash
 
 ANA, BEN, CHEN = "telegram:42", "telegram:43", "telegram:44"

@@ -9,7 +9,7 @@ import pytest
 from clockcore import SettableClock
 from tests.support import staged
 from wrapper import InteractionWrapper
-from wrapper.effects import MAX_MEMORY_CHARS, check_memory
+from wrapper.turns.effects import MAX_MEMORY_CHARS, check_memory
 
 USER = "telegram:42"
 

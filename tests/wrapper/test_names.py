@@ -13,7 +13,7 @@ from sqlalchemy import select
 from clockcore import SettableClock
 from clockcore.message import MAX_NAME_CHARS, MessageRef
 from wrapper import InteractionWrapper
-from wrapper import tables as t
+from wrapper.store import tables as t
 
 GROUP = "group:-5"
 

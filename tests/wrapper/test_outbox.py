@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from tests.support import staged
-from wrapper.db import Database, resolve_url
-from wrapper.outbox import (
+from wrapper.coordination.workers import Workers
+from wrapper.outbound.outbox import (
     JobDecision,
     Outbox,
     OutboxItem,
@@ -24,8 +24,8 @@ from wrapper.outbox import (
     decide_in,
     mark_sent_in,
 )
-from wrapper.reminders import meant_in
-from wrapper.workers import Workers
+from wrapper.outbound.reminders import meant_in
+from wrapper.store.db import Database, resolve_url
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 LEASE = timedelta(minutes=5)

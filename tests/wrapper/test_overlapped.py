@@ -1,4 +1,4 @@
-"""`wrapper.hot.overlapped`: the hot path's query leaves first, the Python work runs while
+"""`wrapper.inbound.hot.overlapped`: the hot path's query leaves first, the Python work runs while
 the server answers, and the query is settled whatever happens.
 
 The query here is a coroutine that records its steps instead of a PostgreSQL statement: what is
@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from wrapper.hot import overlapped
+from wrapper.inbound.hot import overlapped
 
 
 class Query:

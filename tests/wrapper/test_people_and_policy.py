@@ -15,7 +15,7 @@ from clockcore import (
 )
 from tests.support import staged
 from wrapper import InteractionWrapper
-from wrapper.effects import WindowChange, ZoneChange
+from wrapper.turns.effects import WindowChange, ZoneChange
 
 TG = {"channel": "telegram", "thread_id": "dm:42", "user_id": "42"}
 SLACK = {"channel": "slack", "thread_id": "dm:T1:D1", "user_id": "U1"}
@@ -155,7 +155,7 @@ async def test_quotes_are_kept_only_when_the_policy_says_so(
         await wrapper.on_user_message(text="clock it: going to the gym", message_id="q", **TG)
         from sqlalchemy import select
 
-        from wrapper import tables as t
+        from wrapper.store import tables as t
 
         quote = await wrapper.database.run(
             lambda conn: conn.execute(select(t.actions.c.quote)).scalar_one()

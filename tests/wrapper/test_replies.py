@@ -1,4 +1,4 @@
-"""`wrapper.replies`: a named message leads to its thread only for someone who writes there."""
+"""`wrapper.inbound.replies`: a named message leads to its thread only for someone who writes there."""
 
 from __future__ import annotations
 

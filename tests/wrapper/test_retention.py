@@ -11,10 +11,10 @@ from sqlalchemy import select
 
 from clockcore import SettableClock
 from tests.support import staged
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
-from wrapper.history import StoredMessage
-from wrapper.retention import retention_note
+from wrapper.people.retention import retention_note
+from wrapper.store import tables as t
+from wrapper.turns.history import StoredMessage
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
 KEY = "agent:main:test:dm:7"

@@ -1,7 +1,7 @@
 """Recurring schedules on a real store (SQLite and PostgreSQL), walked on a settable clock.
 
 Each occurrence is claimed from the outbox as the dispatcher claims it, then advanced
-(`wrapper.reminders.advance_in`); what is "sent" is what advance says to send. The rules
+(`wrapper.outbound.reminders.advance_in`); what is "sent" is what advance says to send. The rules
 come from `clockcore.parse_recurrence`, as a tool's would. Issue 13, acceptance "Scenario"
 and "Downtime".
 """
@@ -16,9 +16,9 @@ import pytest
 
 from clockcore import SettableClock, parse_recurrence
 from wrapper import InteractionWrapper
-from wrapper.effects import ZoneChange
-from wrapper.outbox import OutboxItem
-from wrapper.schedules import LATE_AFTER, MissedRuns, NewSchedule, new_schedule_id
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.schedules import LATE_AFTER, MissedRuns, NewSchedule, new_schedule_id
+from wrapper.turns.effects import ZoneChange
 
 USER = "test:7"
 THREAD = "agent:main:test:dm:7"

@@ -20,8 +20,11 @@ from clockcore.state_backup import BACKUP_VERSION, PARTS, backup_schema
 from clockcore.state_check import schema
 from tests.support import staged
 from wrapper import InteractionWrapper, StateImportError
-from wrapper import tables as t
-from wrapper.effects import (
+from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, PollOption
+from wrapper.outbound.schedules import new_schedule_id
+from wrapper.state_io import BACKED_UP, LEFT_OUT
+from wrapper.store import tables as t
+from wrapper.turns.effects import (
     Enqueue,
     NewAction,
     NewCalendarFeed,
@@ -32,9 +35,6 @@ from wrapper.effects import (
     ZoneChange,
     new_action_id,
 )
-from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, PollOption
-from wrapper.schedules import new_schedule_id
-from wrapper.state_io import BACKED_UP, LEFT_OUT
 
 ANA, BEN = "telegram:42", "telegram:77"
 DM = "agent:main:telegram:dm:42"

@@ -35,8 +35,11 @@ from clockcore import MessageRef, SettableClock, load_state, parse_recurrence
 from tests.support import staged
 from tests.wrapper.test_state_backup import NOT_CARRIED
 from wrapper import InteractionWrapper
-from wrapper import tables as t
-from wrapper.effects import (
+from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, PollOption
+from wrapper.outbound.schedules import new_schedule_id
+from wrapper.state_io import BACKED_UP
+from wrapper.store import tables as t
+from wrapper.turns.effects import (
     ActionStatusChange,
     Effect,
     Enqueue,
@@ -49,9 +52,6 @@ from wrapper.effects import (
     ZoneChange,
     new_action_id,
 )
-from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, PollOption
-from wrapper.schedules import new_schedule_id
-from wrapper.state_io import BACKED_UP
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 

@@ -20,9 +20,9 @@ from wrapper import (
     MessageTooLargeError,
     StoreUnavailableError,
 )
-from wrapper import db as wrapper_db
-from wrapper.db import Database, resolve_url
-from wrapper.tables import metadata
+from wrapper.store import db as wrapper_db
+from wrapper.store.db import Database, resolve_url
+from wrapper.store.tables import metadata
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ async def test_a_locked_sqlite_file_waits_off_the_event_loop(tmp_path: Path) -> 
 
 
 async def test_the_migrations_build_exactly_the_declared_tables(database_url: str) -> None:
-    """The migrations and `wrapper.tables` are two writings of one schema; they must agree.
+    """The migrations and `wrapper.store.tables` are two writings of one schema; they must agree.
 
     Alembic compares the migrated store with the declared tables: a column,
     index or table that one has and the other lacks is a difference.

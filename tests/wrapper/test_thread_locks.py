@@ -16,7 +16,7 @@ from sqlalchemy import delete
 
 from clockcore import MessageRef
 from wrapper import InteractionWrapper
-from wrapper.thread_locks import pending
+from wrapper.coordination.thread_locks import pending
 
 THREAD = "agent:main:test:dm:7"
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The waiting list (`wrapper.pending`): a message taken again is the same message."""
+"""The waiting list (`wrapper.turns.pending`): a message taken again is the same message."""
 
 from __future__ import annotations
 

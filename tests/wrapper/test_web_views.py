@@ -19,9 +19,9 @@ from sqlalchemy.engine import Connection
 from clockcore import SettableClock
 from tests.support import staged
 from tests.wrapper.test_erase import _say
-from wrapper import queries as q
 from wrapper.core import InteractionWrapper
-from wrapper.outbox import outbox
+from wrapper.outbound.outbox import outbox
+from wrapper.store import queries as q
 from wrapper.web import message_times_in, retry_in, timeline_in
 
 START = datetime(2026, 11, 20, 8, 0, tzinfo=UTC)

@@ -2,7 +2,7 @@
 
 `values` computes what a message's rows mean (its policy, decision and
 envelope) as functions of one `values.Intake`; the general chain
-(`wrapper.chain`) and the PostgreSQL hot path (`wrapper.hot`) both call them,
+(`wrapper.inbound.chain`) and the PostgreSQL hot path (`wrapper.inbound.hot`) both call them,
 so the two paths derive the same values and neither imports the other's
 module back.
 """

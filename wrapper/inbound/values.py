@@ -1,6 +1,6 @@
 """What one message's rows mean: its policy, decision and envelope, as functions of one state.
 
-The general chain (`wrapper.chain`) and the hot path (`wrapper.hot`) read the
+The general chain (`wrapper.inbound.chain`) and the hot path (`wrapper.inbound.hot`) read the
 same rows in different ways and hand them here, so both derive the same
 values (`tests/wrapper/test_hot_path.py` holds them to it row for row). Each
 function takes the `Intake` settings and the `Turn` being built; none touches
@@ -28,10 +28,10 @@ from clockcore import (
 from clockcore.actions import ActionDraft, draft_action
 from clockcore.envelope import ContextEnvelope, OpenAction
 from clockcore.message import speaker_label
-from wrapper import queries
 from wrapper.keys import is_private_thread, split_thread_key
-from wrapper.rows import PersonRow, ThreadView
-from wrapper.turn import Turn, other_zones
+from wrapper.store import queries
+from wrapper.store.rows import PersonRow, ThreadView
+from wrapper.turns.turn import Turn, other_zones
 
 __all__ = [
     "Intake",

@@ -1,7 +1,7 @@
 """Who may join an email thread: Dovecot + aiosmtpd, the real Gateway, a scripted model.
 
 An email names the thread it continues in headers its sender writes. These tests hold the
-gateway to `wrapper.replies`: a mail joins a thread only when its sender already writes there,
+gateway to `wrapper.inbound.replies`: a mail joins a thread only when its sender already writes there,
 whatever Message-IDs it names, and a reply that names only our mail (``In-Reply-To``, no
 ``References``) still finds its thread. The model is `FakeLLMServer`, so what each turn sent
 to it can be read back.

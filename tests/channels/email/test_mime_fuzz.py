@@ -36,8 +36,8 @@ from channels.email.reading import (
     read_mail,
 )
 from tests.support.fuzz_store import fuzz_store
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
+from wrapper.store import tables as t
 
 pytestmark = [
     pytest.mark.slow,  # fuzz: `make test-fast` leaves it out

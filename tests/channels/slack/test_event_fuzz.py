@@ -42,8 +42,8 @@ from channels.reminder_buttons import read_button
 from channels.slack import SlackChannel
 from tests.support.fake_slack import BOT_USER, TEAM, FakeSlack, signed_headers
 from tests.support.fuzz_store import broken, fuzz_store, served
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
+from wrapper.store import tables as t
 
 pytestmark = [
     pytest.mark.slow,  # fuzz: `make test-fast` leaves it out

@@ -25,7 +25,7 @@ from channels.telegram import TelegramChannel
 from clockcore import SettableClock
 from tests.support.fake_llm import FakeLLMServer
 from tests.support.fake_telegram import FakeTelegram
-from wrapper import tables as t
+from wrapper.store import tables as t
 
 FLOOD = 500
 LIMIT = LimitSettings(turns_per_minute=6, burst=5, channel_turns_per_minute=0)

@@ -38,9 +38,9 @@ from sqlalchemy import func, select
 from channels.telegram import TelegramChannel
 from tests.support.fake_telegram import FakeTelegram
 from tests.support.fuzz_store import broken, fuzz_store, served
-from wrapper import tables as t
 from wrapper.core import InteractionWrapper
 from wrapper.keys import thread_key
+from wrapper.store import tables as t
 
 pytestmark = [
     pytest.mark.slow,  # fuzz: `make test-fast` leaves it out

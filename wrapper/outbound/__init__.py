@@ -1,0 +1,1 @@
+"""What leaves: the outbox, reminders, repeating schedules and the routes they take."""

@@ -1,0 +1,395 @@
+"""The person's reminders, recurring and one-shot, as they name and change them.
+
+A reminder is named ``s<id>`` when it is a recurring schedule
+(`wrapper.outbound.schedules`) and ``r<id>`` when it is one outbox job (a reminder of
+a memory item, or a scheduled message). `ReminderChange` is the effect the
+reminder tools stage (cancel, pause, resume, move), applied in the turn's
+commit by `change_in`; `Reminders` is the facade on `InteractionWrapper`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import and_, select, update
+from sqlalchemy.engine import Connection
+
+from wrapper.outbound.outbox import OutboxItem, outbox_item, sent_item_in
+from wrapper.outbound.schedules import (
+    WAITING,
+    NewSchedule,
+    Occurrence,
+    Schedule,
+    advance_in,
+    cancel_in,
+    create_in,
+    list_in,
+    pause_in,
+    paused_in,
+    resume_in,
+    schedules,
+)
+from wrapper.store import queries as q
+from wrapper.store import tables as t
+from wrapper.store.db import Database
+from wrapper.store.tables import outbox
+
+__all__ = [
+    "PAUSED",
+    "ReminderAction",
+    "ReminderChange",
+    "Reminders",
+    "change_in",
+    "job_in",
+    "last_sent_in",
+    "meant_in",
+    "one_shots_in",
+    "overview_in",
+    "owner_in",
+    "parse_reminder_id",
+    "paused_target_in",
+    "reminder_id",
+    "resolve_reminder_id",
+    "short_reminder_id",
+]
+
+ReminderAction = Literal["cancel", "pause", "resume", "move"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderChange:
+    """Cancel, pause, resume or move a reminder of the person (the reminder tools' effect).
+
+    `target` is ``s<id>`` for a schedule, ``r<id>`` for a one-shot job, or
+    ``all`` (every schedule and one-shot; a pause holds the one-shots due
+    before `until`, moving them to it). `until` is where ``move`` puts a one-shot, and how
+    long ``pause`` lasts (None: until resumed).
+    """
+
+    user_key: str
+    target: str
+    action: ReminderAction
+    until: datetime | None = None
+
+
+def reminder_id(item: OutboxItem | Schedule) -> str:
+    """How the person and the model name a reminder: ``s<id>`` recurring, ``r<id>`` one-shot."""
+    return f"s{item.id}" if isinstance(item, Schedule) else f"r{item.id}"
+
+
+def parse_reminder_id(text: str) -> tuple[Literal["s", "r"], int] | None:
+    """("s" or "r", id) for a reminder id, None for anything else."""
+    text = text.strip().lower()
+    if len(text) < 2 or text[0] not in "sr" or not text[1:].isdigit():
+        return None
+    return ("s" if text[0] == "s" else "r"), int(text[1:])
+
+
+_SHORT = 10_000
+"""A repeating reminder is typed by the last four digits of its id (docs/reminders.md)."""
+
+
+def short_reminder_id(full: str) -> str:
+    """The id a person types: ``s5182`` for a repeating one, a one-shot's own ``r40``."""
+    parsed = parse_reminder_id(full)
+    if parsed is None or parsed[0] == "r" or parsed[1] < _SHORT:
+        return full
+    return f"s{parsed[1] % _SHORT:04d}"
+
+
+def resolve_reminder_id(typed: str, known: Iterable[str]) -> list[str]:
+    """The full ids among `known` that `typed` names: itself, or the repeating ones it ends."""
+    parsed = parse_reminder_id(typed)
+    if parsed is None:
+        return []
+    kind, number = parsed
+    exact = f"{kind}{number}"
+    if exact in known:
+        return [exact]
+    if kind == "r" or number >= _SHORT:
+        return []
+    return [k for k in known if k.startswith("s") and short_reminder_id(k) == f"s{number:04d}"]
+
+
+_ONE_SHOT_KINDS = ("reminder", "proactive")
+
+
+def one_shots_in(conn: Connection, person_id: str) -> list[OutboxItem]:
+    """The person's waiting one-shot reminders and scheduled messages, soonest first."""
+    theirs = select(t.identities.c.user_key).where(t.identities.c.user_id == person_id)
+    rows = conn.execute(
+        select(outbox)
+        .where(
+            outbox.c.user_key.in_(theirs),
+            outbox.c.kind.in_(_ONE_SHOT_KINDS),
+            outbox.c.schedule_id.is_(None),
+            outbox.c.status.in_(WAITING),
+        )
+        .order_by(outbox.c.due_at, outbox.c.id)
+    ).mappings()
+    return [outbox_item(row) for row in rows]
+
+
+def last_sent_in(conn: Connection, thread_key: str) -> OutboxItem | None:
+    """The newest reminder sent in the thread (what "snooze" means without an id)."""
+    row = (
+        conn.execute(
+            select(outbox)
+            .where(
+                outbox.c.thread_key == thread_key,
+                outbox.c.kind == "reminder",
+                outbox.c.status == "sent",
+            )
+            .order_by(outbox.c.sent_at.desc(), outbox.c.id.desc())
+            .limit(1)
+        )
+        .mappings()
+        .first()
+    )
+    return outbox_item(row) if row is not None else None
+
+
+def meant_in(
+    conn: Connection, thread_key: str, channel: str, reply_to: str | None
+) -> OutboxItem | None:
+    """The reminder a message about "it" means: the one it replies to, else `last_sent_in`.
+
+    `reply_to` is the platform's id of the message replied to. It counts only
+    for a reminder sent in this same thread, so naming another thread's
+    message reaches nothing of anyone else's.
+    """
+    if reply_to:
+        replied = sent_item_in(conn, channel, reply_to)
+        if replied is not None and replied.kind == "reminder" and replied.thread_key == thread_key:
+            return replied
+    return last_sent_in(conn, thread_key)
+
+
+def job_in(conn: Connection, person_id: str, job_id: int) -> OutboxItem | None:
+    """The person's reminder job `job_id` (any state), or None."""
+    theirs = select(t.identities.c.user_key).where(t.identities.c.user_id == person_id)
+    row = (
+        conn.execute(
+            select(outbox).where(
+                outbox.c.id == job_id,
+                outbox.c.user_key.in_(theirs),
+                outbox.c.kind.in_(_ONE_SHOT_KINDS),
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return outbox_item(row) if row is not None else None
+
+
+PAUSED = "paused by the person"
+"""The defer reason of a one-shot reminder held by "pause my reminders until …"."""
+
+
+def _change_job(conn: Connection, job: OutboxItem, change: ReminderChange, now: datetime) -> bool:
+    if job.status not in WAITING or job.schedule_id is not None:
+        return False
+    values: dict[str, Any]
+    if change.action == "cancel":
+        values = {"status": "skipped", "last_error": "canceled by the person"}
+    elif change.action == "move" and change.until is not None:
+        values = {"due_at": change.until, "occurs_at": change.until, "status": "pending"}
+    elif change.action == "pause" and change.until is not None:
+        # Held, as a deferral the person made: its own time is kept to come back to.
+        values = {
+            "status": "deferred", "defer_reason": PAUSED, "due_at": change.until,
+            "occurs_at": change.until, "deferred_from": job.occurs_at or job.due_at,
+        }  # fmt: skip
+    elif change.action == "resume" and job.status == "deferred" and job.defer_reason == PAUSED:
+        back = max(job.deferred_from or now, now)
+        values = {"status": "pending", "defer_reason": None, "due_at": back, "occurs_at": back}
+    else:
+        return False
+    where = and_(outbox.c.id == job.id, outbox.c.status.in_(WAITING))
+    changed = bool(conn.execute(update(outbox).where(where).values(**values)).rowcount)
+    if changed and job.memory_id is not None and ("due_at" in values or change.action == "cancel"):
+        # Its memory item is due when the reminder is, and no longer once it is canceled: one
+        # source of truth for what is due (docs/reminders.md), so /mydata and an export never
+        # show a time it had before, nor one that will not come.
+        due = update(t.memory).where(t.memory.c.id == job.memory_id)
+        conn.execute(due.values(due_at=values.get("due_at")))
+    return changed
+
+
+def change_in(conn: Connection, change: ReminderChange, *, now: datetime) -> bool:
+    """Apply `change` for its person; False when it names nothing of theirs it can change."""
+    person = q.load_person(conn, change.user_key)
+    if person is None:
+        return False
+    if change.target == "all":
+        if change.action not in ("pause", "resume", "cancel"):
+            return False
+        done = False
+        for schedule in list_in(conn, person.user_id):
+            one = ReminderChange(change.user_key, f"s{schedule.id}", change.action, change.until)
+            done = change_in(conn, one, now=now) or done
+        for job in one_shots_in(conn, person.user_id):
+            held = change.until is not None and job.due_at < change.until
+            if change.action in ("resume", "cancel") or held:
+                done = _change_job(conn, job, change, now) or done
+        return done
+    parsed = parse_reminder_id(change.target)
+    if parsed is None:
+        return False
+    kind, number = parsed
+    if kind == "r":
+        found = job_in(conn, person.user_id, number)
+        return found is not None and _change_job(conn, found, change, now)
+    match change.action:
+        case "cancel":
+            return cancel_in(conn, person.user_id, number, now=now)
+        case "pause":
+            return pause_in(conn, person.user_id, number, now=now, until=change.until)
+        case "resume":
+            return resume_in(conn, person.user_id, number, now=now)
+    return False
+
+
+def paused_target_in(conn: Connection, user_key: str, target: str, *, now: datetime) -> bool:
+    """Whether `target` (``s<id>``, ``r<id>``, ``all``: any of them) is paused, so that
+    resuming it changes something (docs/reminders.md)."""
+    person = q.load_person(conn, user_key)
+    if person is None:
+        return False
+
+    def held(job: OutboxItem | None) -> bool:
+        return job is not None and job.status == "deferred" and job.defer_reason == PAUSED
+
+    if target == "all":
+        return any(
+            paused_in(conn, person.user_id, s.id, now=now) for s in list_in(conn, person.user_id)
+        ) or any(held(job) for job in one_shots_in(conn, person.user_id))
+    parsed = parse_reminder_id(target)
+    if parsed is None:
+        return False
+    kind, number = parsed
+    if kind == "r":
+        return held(job_in(conn, person.user_id, number))
+    return paused_in(conn, person.user_id, number, now=now)
+
+
+def overview_in(conn: Connection, user_key: str | None) -> tuple[list[Schedule], list[OutboxItem]]:
+    """Everyone's reminders (or those of the person behind `user_key`), for the operator."""
+    if user_key is not None:
+        person = q.load_person(conn, user_key)
+        if person is None:
+            return [], []
+        return list_in(conn, person.user_id), one_shots_in(conn, person.user_id)
+    people = conn.execute(select(t.users.c.id).order_by(t.users.c.id)).scalars().all()
+    schedules = [s for person in people for s in list_in(conn, person)]
+    return schedules, [job for person in people for job in one_shots_in(conn, person)]
+
+
+def owner_in(conn: Connection, target: str) -> str | None:
+    """The user key a reminder id belongs to, or None."""
+    parsed = parse_reminder_id(target)
+    if parsed is None:
+        return None
+    kind, number = parsed
+    table = schedules if kind == "s" else outbox
+    found = conn.execute(select(table.c.user_key).where(table.c.id == number)).scalar()
+    return str(found) if found else None
+
+
+class Reminders:
+    """A store's reminders, recurring and one-shot: `InteractionWrapper.reminders`.
+
+    Each call is one transaction.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def create(self, new: NewSchedule, *, now: datetime) -> datetime | None:
+        """`create_in`: store it and enqueue its first occurrence; that instant."""
+        return await self._db.run(lambda conn: create_in(conn, new, now=now))
+
+    async def advance(self, item: OutboxItem, *, now: datetime, worker: str) -> Occurrence:
+        """`advance_in`, for a claimed job of a schedule."""
+        return await self._db.run(lambda conn: advance_in(conn, item, now=now, worker=worker))
+
+    async def listing(self, user_key: str, *, include_ended: bool = False) -> list[Schedule]:
+        """The schedules of the person behind `user_key`, with their next occurrences."""
+
+        def read(conn: Connection) -> list[Schedule]:
+            person = q.load_person(conn, user_key)
+            return list_in(conn, person.user_id, include_ended=include_ended) if person else []
+
+        return await self._db.run(read, inline=True)
+
+    async def cancel(self, user_key: str, schedule_id: int, *, now: datetime) -> bool:
+        """`cancel_in` for the person behind `user_key`."""
+        return await self._for_person(user_key, lambda c, p: cancel_in(c, p, schedule_id, now=now))
+
+    async def pause(
+        self, user_key: str, schedule_id: int, *, now: datetime, until: datetime | None = None
+    ) -> bool:
+        """`pause_in` for the person behind `user_key`."""
+        return await self._for_person(
+            user_key, lambda c, p: pause_in(c, p, schedule_id, now=now, until=until)
+        )
+
+    async def resume(self, user_key: str, schedule_id: int, *, now: datetime) -> bool:
+        """`resume_in` for the person behind `user_key`."""
+        return await self._for_person(user_key, lambda c, p: resume_in(c, p, schedule_id, now=now))
+
+    async def paused(self, user_key: str, target: str, *, now: datetime) -> bool:
+        """`paused_target_in`."""
+        return await self._db.run(
+            lambda conn: paused_target_in(conn, user_key, target, now=now), inline=True
+        )
+
+    async def change(self, change: ReminderChange, *, now: datetime) -> bool:
+        """`change_in`, in its own transaction."""
+        return await self._db.run(lambda conn: change_in(conn, change, now=now))
+
+    async def reminders(self, user_key: str) -> tuple[list[Schedule], list[OutboxItem]]:
+        """The person's schedules (not ended) and waiting one-shot reminders."""
+
+        def read(conn: Connection) -> tuple[list[Schedule], list[OutboxItem]]:
+            person = q.load_person(conn, user_key)
+            if person is None:
+                return [], []
+            return list_in(conn, person.user_id), one_shots_in(conn, person.user_id)
+
+        return await self._db.run(read, inline=True)
+
+    async def job(self, user_key: str, job_id: int) -> OutboxItem | None:
+        """`job_in` for the person behind `user_key`."""
+
+        def read(conn: Connection) -> OutboxItem | None:
+            person = q.load_person(conn, user_key)
+            return job_in(conn, person.user_id, job_id) if person is not None else None
+
+        return await self._db.run(read, inline=True)
+
+    async def meant(self, thread_key: str, channel: str, reply_to: str | None) -> OutboxItem | None:
+        """`meant_in`."""
+        return await self._db.run(
+            lambda conn: meant_in(conn, thread_key, channel, reply_to), inline=True
+        )
+
+    async def overview(
+        self, user_key: str | None = None
+    ) -> tuple[list[Schedule], list[OutboxItem]]:
+        """`overview_in`: everyone's reminders, or one person's."""
+        return await self._db.run(lambda conn: overview_in(conn, user_key), inline=True)
+
+    async def owner(self, target: str) -> str | None:
+        """`owner_in`: whose reminder `target` is."""
+        return await self._db.run(lambda conn: owner_in(conn, target), inline=True)
+
+    async def _for_person(self, user_key: str, change: Callable[[Connection, str], bool]) -> bool:
+        def work(conn: Connection) -> bool:
+            person = q.load_person(conn, user_key)
+            return change(conn, person.user_id) if person is not None else False
+
+        return await self._db.run(work)

@@ -1,0 +1,1 @@
+"""Who a person is and what is kept about them: members, linked identities, data, retention."""

@@ -1,0 +1,1 @@
+"""The store: its database, tables, typed rows, queries and migrations."""

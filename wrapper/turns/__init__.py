@@ -1,0 +1,1 @@
+"""A turn's life in the store: working state, waiting list, effects, history, limits, commit."""
