@@ -21,7 +21,7 @@ $(RUN_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip
 	@$(BIN)/python -m pip install --progress-bar on -e '.[$(RUN_EXTRAS)]' | grep -v '^Requirement already' || true
-	@$(BIN)/python -c 'import bot.cli' || { echo "the install failed; see above"; exit 1; }
+	@$(BIN)/python -c 'import bot.cli.main' || { echo "the install failed; see above"; exit 1; }
 	@touch $(RUN_STAMP)
 
 $(STAMP): pyproject.toml

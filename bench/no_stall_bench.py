@@ -58,8 +58,8 @@ async def _worst_stall(work: Callable[[], Awaitable[object]]) -> float:
 
 async def _three_slow_texts(home: Path) -> float:
     """The worst stall while three slow time texts are read at once (the gateway started)."""
-    from bot.config import Settings
-    from bot.gateway import Gateway
+    from bot.app.gateway import Gateway
+    from bot.config.settings import Settings
     from tests.bot.test_gateway import RecordingChannel, inbound
 
     channel = RecordingChannel()

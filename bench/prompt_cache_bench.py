@@ -1,7 +1,7 @@
 """The prompt cache on a real llama.cpp server: clockbot's byte-stable prompt vs a clock in it.
 
-Drives real turns (`bot.turns.Turns`: `bot.agent.Agent` over a temp SQLite
-`InteractionWrapper`, `bot.llm.OpenAIProvider`, `bot.tools.TOOLS`, each turn
+Drives real turns (`bot.turns.lifecycle.Turns`: `bot.agent.Agent` over a temp SQLite
+`InteractionWrapper`, `bot.llm.OpenAIProvider`, `bot.agent.tools.toolbox.TOOLS`, each turn
 committed as in production) through a 20-turn conversation
 against a local llama.cpp server, with an injected clock moving minutes to hours
 between turns, so every turn's runtime block is new. Then it runs the same
@@ -55,11 +55,11 @@ from zoneinfo import ZoneInfo
 import httpx
 
 from bot.agent import Agent
+from bot.agent.prompt import SYSTEM_PROMPT
+from bot.agent.tools.toolbox import TOOLS
 from bot.llm import OpenAIProvider
 from bot.llm.types import Completion, Message, Provider, ToolSpec
-from bot.prompt import SYSTEM_PROMPT
-from bot.tools import TOOLS
-from bot.turns import Turns
+from bot.turns.lifecycle import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, Clock, SettableClock
 from wrapper import InteractionWrapper

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 from icalendar import Calendar, Event, vDuration, vRecur
 
-from bot.calendar_feed import REFRESH
+from bot.turns.calendar_feed import REFRESH
 from channels.base import Invite
 from channels.ical import invite_event, summary
 from clockcore.recurrence import occurrences_between

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.catalog import Said
-from bot.everyday_words import said_in
+from bot.llm.everyday_words import said_in
 from clockcore import MessageRef, guess_language
 
 __all__ = [
@@ -58,7 +58,7 @@ def language_of(ref: MessageRef) -> str | None:
 
 def conversation_language(ref: MessageRef, earlier: Iterable[str] = ()) -> str | None:
     """The language `ref` is read and answered in: its platform's, else its words'
-    (`bot.everyday_words.said_in`), else that of the newest of `earlier` (the person's
+    (`bot.llm.everyday_words.said_in`), else that of the newest of `earlier` (the person's
     words before it, oldest first) whose words say; None: English.
 
     A short message ("Montag", "make that 11") seldom says its language itself; it
@@ -97,7 +97,7 @@ TOO_LARGE = Said(
 )
 
 # What clockbot says itself of what a turn did, where the model's words could not be sent
-# (`bot.own_reply`): one line per change, `{text}` the person's words, `{when}` said as
+# (`bot.agent.own_reply`): one line per change, `{text}` the person's words, `{when}` said as
 # `clockcore.spoken` says a time.
 DONE_SET = Said("Set: {text}, {when}.")
 DONE_REPEATING = Said("Set: {text}, repeating; next {when}.")

@@ -312,7 +312,7 @@ class Channel(ABC):
 
         With `intake` False, an adapter whose `intake` is named starts all but
         that reading (it sends, and serves its webhooks); `start_intake` then
-        starts it, on the worker that leads it (`bot.intake`).
+        starts it, on the worker that leads it (`bot.app.intake`).
 
         Raises `ChannelError` when it cannot start (bad token, unreachable
         server), with a message that names no secret.
@@ -351,7 +351,7 @@ class Channel(ABC):
         """Stop receiving and close connections; messages in hand are finished first."""
 
     def paces(self, message: Outgoing) -> Sequence[Pace]:
-        """The platform's send limits `message` counts against (`bot.pacing`); none by default."""
+        """The platform's send limits `message` counts against (`bot.app.pacing`); none here."""
         return ()
 
     def http_routes(self) -> Sequence[HttpRoute]:

@@ -1,6 +1,6 @@
 """The console channel: one person at a terminal (or a pipe), the embedded default.
 
-The chat loop (`bot.chat`) feeds each line to the gateway; this adapter only
+The chat loop (`bot.cli.chat`) feeds each line to the gateway; this adapter only
 prints what comes back, replies and reminders marked apart.
 """
 

@@ -29,7 +29,7 @@ Windows) `available()` is False and clockcore's own grammar reads alone.
 **Isolated.** Duckling's native parse holds Python's GIL and cannot be stopped,
 and some texts take it long (digit-heavy ones grow faster than their length).
 A service installs an engine (`use_engine`) that reads in child processes with
-a time limit (`bot.duckling_pool`): the caller waits on a pipe, which lets go of
+a time limit (`bot.app.duckling_pool`): the caller waits on a pipe, which lets go of
 the GIL, so the event loop and other threads run meanwhile. A read past the
 limit raises `ReaderTimeout`; `clockcore.timeparse` then asks the person instead
 of guessing. Tests, the CLI and benchmarks read in-process unless they install one.
@@ -127,7 +127,7 @@ def use_engine(engine: Engine | None) -> None:
     """Read through `engine` from now on (None: in this process again).
 
     A service hands in one that reads in child processes with a time limit
-    (`bot.duckling_pool`): clockcore itself does no I/O. The engine raises
+    (`bot.app.duckling_pool`): clockcore itself does no I/O. The engine raises
     `ReaderTimeout` when a read runs out of time.
     """
     if engine is None:

@@ -62,7 +62,7 @@ def test_imports_follow_the_design_directions(package: str) -> None:
 
 def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("import bot.cli\nfrom wrapper import x\nfrom . import y\n")
+    bad.write_text("import bot.cli.main\nfrom wrapper import x\nfrom . import y\n")
     assert [name for _, name in _imports(bad)] == ["bot", "wrapper"]
 
 
@@ -84,8 +84,8 @@ def test_package_is_typed(package: str) -> None:
 # One owner for a turn (issue "One turn, one owner, committed once"): the calls that open,
 # write and end a turn's transaction, and the only module each may be called from.
 TURN_CALLS = {
-    "commit_turn": "bot/turns.py",  # the one transaction that commits a turn
-    "release_turn": "bot/turns.py",  # a failed turn's message given back
+    "commit_turn": "bot/turns/lifecycle.py",  # the one transaction that commits a turn
+    "release_turn": "bot/turns/lifecycle.py",  # a failed turn's message given back
     "commit_in": "wrapper/core.py",  # its body, run by commit_turn
     "release_in": "wrapper/core.py",
     "finish": "wrapper/turns/turn_commit.py",  # the message leaves the waiting list
@@ -253,7 +253,7 @@ def test_the_hot_path_checker_sees_a_call(tmp_path: Path) -> None:
 # that shrinks under the limit must leave the list, so the list stays true.
 LONGEST = 450
 LONG_MODULES = {
-    "bot/settings_groups.py": "one job: the settings groups, each checking itself",
+    "bot/config/groups.py": "one job: the settings groups, each checking itself",
     "clockcore/places.py": "one job: place names to zones, with its tables of names",
     "clockcore/actions.py": "one job: latest actions from words to expiry",
     "channels/slack/adapter.py": "one class: the Slack adapter",
@@ -263,8 +263,8 @@ LONG_MODULES = {
     "channels/telegram/adapter.py": "one class: the Telegram adapter",
     "clockcore/state_check.py": "one job: checking a state document and building its values",
     "wrapper/core.py": "one class: the wrapper's facade",
-    "bot/turns.py": "one class: a message's life in the gateway",
-    "bot/rules_agent.py": "one class: the agent without a model",
+    "bot/turns/lifecycle.py": "one class: a message's life in the gateway",
+    "bot/llm/rules_agent.py": "one class: the agent without a model",
     "channels/email/reading.py": "one job: a raw mail to an Inbound or a refusal",
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
     "wrapper/outbound/outbox.py": "one class: the outbox and its claims",

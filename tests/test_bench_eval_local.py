@@ -16,9 +16,9 @@ from types import ModuleType
 
 import pytest
 
-from bot.config import load_settings
+from bot.config.groups import DEFAULT_TEMPERATURE, LLMSettings
+from bot.config.settings import load_settings
 from bot.evaluation.scenario import load_scenarios
-from bot.settings_groups import DEFAULT_TEMPERATURE, LLMSettings
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ENV_VARS
-from bot.settings_reference import BEGIN, meanings, reference, rewrite
+from bot.config.reference import BEGIN, meanings, reference, rewrite
+from bot.config.settings import ENV_VARS
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = (
@@ -39,14 +39,16 @@ def test_the_site_builds_strictly_with_every_page(tmp_path: Path) -> None:
 def test_the_configuration_page_holds_the_current_reference() -> None:
     page = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     assert BEGIN in page
-    assert rewrite(page) == page, "run: python -m bot.settings_reference --write"
+    assert rewrite(page) == page, "run: python -m bot.config.reference --write"
 
 
 def test_every_variable_is_in_the_reference_with_a_meaning() -> None:
     text = reference()
     for variable in ENV_VARS:
         line = next(row for row in text.splitlines() if row.startswith(f"| `{variable}` |"))
-        assert not line.endswith("|  |"), f"{variable} has no meaning: document it in bot/config.py"
+        assert not line.endswith("|  |"), (
+            f"{variable} has no meaning: document it in bot/config/settings.py"
+        )
 
 
 def test_a_meaning_is_read_whole_from_its_docstring() -> None:

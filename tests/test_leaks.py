@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from bot.redact import redact_http_logs
+from bot.app.redact import redact_http_logs
 from tests.support import fake_telegram
 from tests.support.bot_process import BotProcess
 from tests.support.leaks import LeakWatch, secret_values, watch

@@ -250,7 +250,7 @@ class InteractionWrapper:
     async def commit_turn(self, commit: TurnCommit) -> bool:
         """Write everything one turn changed in one transaction; False if its claim was lost.
 
-        Only `bot.turns` calls this (a structure test holds it to that).
+        Only `bot.turns.lifecycle` calls this (a structure test holds it to that).
         """
         return await self._db.run(
             lambda conn: commit_in(conn, commit, policy=self._policy, agent_tz=self._agent_tz)

@@ -1,6 +1,6 @@
 """Meeting polls: the slots proposed to a group, and who is asked to answer.
 
-`find_meeting_time` (bot.meeting_tools) stages a `NewMeetingPoll` when it found
+`find_meeting_time` (bot.agent.tools.meeting_tools) stages a `NewMeetingPoll` when it found
 slots for at least two members; the turn's commit stores the poll and queues
 its message in the group (an outbox job keyed `poll_key`), so the poll goes out
 once, after the agent's answer, and never if the turn is repeated or fails.

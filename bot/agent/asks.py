@@ -9,9 +9,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.agent.tools.tool_errors import tool_error, tool_result
+from bot.agent.tools.toolbox import ToolSession
 from bot.llm.types import Message, ToolCall
-from bot.tool_errors import tool_error, tool_result
-from bot.tools import ToolSession
 from wrapper.turns.effects import ZoneChange
 
 __all__ = [

@@ -13,10 +13,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.cache_watch import summarising
+from bot.agent.model_words import without_repeats
+from bot.app.cache_watch import summarising
 from bot.llm.errors import LLMError
 from bot.llm.types import Message, Provider, ToolSpec
-from bot.model_words import without_repeats
 from clockcore import RUNTIME_BLOCK_END, Clock, to_iso
 from wrapper import InteractionWrapper
 from wrapper.turns.history import EARLIER, StoredMessage

@@ -8,7 +8,7 @@ more repairs look at what the calls did (`Conversation.after_calls`). Each repai
 says its reason in one line; the runs that showed why are in docs/eval.md.
 
 Where the model leaves a change undone, the rules agent's reading of the person's
-words (`bot.rules_agent`) carries it out, on a fork of the session first
+words (`bot.llm.rules_agent`) carries it out, on a fork of the session first
 (`ToolSession.fork`), so nothing it stages counts until it is adopted.
 """
 
@@ -26,7 +26,7 @@ from bot.agent.asks import (
     signature,
     speak_up,
 )
-from bot.claims import (
+from bot.agent.claims import (
     Claim,
     asked_changes,
     claim_check,
@@ -35,16 +35,16 @@ from bot.claims import (
     said_claims,
     unbacked_claim,
 )
+from bot.agent.model_words import sentence_keys, uncopied, unechoed
+from bot.agent.own_reply import own_reply
+from bot.agent.reply_checks import Fault
+from bot.agent.tools.tool_errors import tool_error
+from bot.agent.tools.toolbox import TOOLS, ToolSession, run_tool
 from bot.llm.errors import LLMError
+from bot.llm.reminder_words import only_asks_about_time
+from bot.llm.rules_agent import RulesProvider
 from bot.llm.types import Completion, Message
-from bot.model_words import sentence_keys, uncopied, unechoed
-from bot.own_reply import own_reply
-from bot.reminder_words import only_asks_about_time
 from bot.replies import NOTHING_DONE, SAY_AGAIN
-from bot.reply_checks import Fault
-from bot.rules_agent import RulesProvider
-from bot.tool_errors import tool_error
-from bot.tools import TOOLS, ToolSession, run_tool
 from wrapper.turns.history import EARLIER
 
 __all__ = ["MAX_TOOL_ROUNDS", "Conversation", "Model"]
@@ -64,7 +64,7 @@ class Model:
     read_calls: Callable[[Message, str | None], Awaitable[Message]]
     """The answer with a whole-reply call written as text made real (`bot.llm.text_calls`)."""
     fault: Callable[[Message, Sequence[Message], Sequence[Message], ToolSession], Fault | None]
-    """What keeps an answer from the person (`bot.reply_checks`), None if it may go."""
+    """What keeps an answer from the person (`bot.agent.reply_checks`), None if it may go."""
     ours: bool
     """The rules agent answers: its words are clockbot's own, never checked or repaired."""
     reader_first: bool = False
@@ -233,8 +233,8 @@ class Conversation:
         return None
 
     async def _machinery(self, answer: Message) -> _Verdict:
-        """Machinery or no words (`bot.reply_checks`): asked once more, then clockbot says
-        what the turn did itself (`bot.own_reply`); the faulty reply is not kept."""
+        """Machinery or no words (`bot.agent.reply_checks`): asked once more, then clockbot says
+        what the turn did itself (`bot.agent.own_reply`); the faulty reply is not kept."""
         if answer.tool_calls:
             return None
         fault = self.model.fault(answer, self._request, self.produced, self.session)
@@ -248,7 +248,7 @@ class Conversation:
 
     def _passed_on(self) -> _End | None:
         """`send_message` passing on the answer to their question: those words are the reply
-        (`bot.tools._passes_on`; docs/eval.md, M6)."""
+        (`bot.agent.tools.toolbox._passes_on`; docs/eval.md, M6)."""
         if not self._passed:
             return None
         passed = Message(role="assistant", content=self._passed)
@@ -267,7 +267,7 @@ class Conversation:
         """The changes the person asked for that `answer` (no call, no claim) leaves undone,
         with the rules agent's reading of their words; None when `answer` answers them.
 
-        A refusal ("I'm sorry, but I can't assist with that request.", `bot.claims.refuses`)
+        A refusal ("I'm sorry, but I can't assist with that request.", `bot.agent.claims.refuses`)
         never answers a request for a change. Words that neither act nor ask anything do not
         either, where the rules agent, tried on a fork of the session (`ToolSession.fork`),
         reads the request whole and makes the change; a question may be the right answer,
@@ -298,7 +298,7 @@ class Conversation:
         beside them): the person's words carried out as the rules agent reads them.
 
         Where that makes the change, the reply says what the store will hold
-        (`bot.own_reply`); where the rules agent does not read the words whole (it answers
+        (`bot.agent.own_reply`); where the rules agent does not read the words whole (it answers
         without a call, or its call is refused), the person is told plainly that nothing
         was done, and asked the refusal's question or to say it once more. Neither of the
         model's replies is kept. A trial of the rules agent on a fork of the session, made
@@ -323,7 +323,7 @@ class Conversation:
         around what was done; None where it does not, and the model answers as ever.
 
         Whole: the rules agent called tools and none of them refused. The model is given
-        what was done (clockbot's own words for it, `bot.own_reply`); a call, or words that
+        what was done (clockbot's own words for it, `bot.agent.own_reply`); a call, or words that
         claim any change what was not done, or are no words for a person, give way to clockbot's
         own (docs/configuration.md, "Reader first").
         """
@@ -361,7 +361,7 @@ class Conversation:
         return [*done, Message("assistant", words)]
 
     async def _rules_read(self, session: ToolSession) -> list[Message]:
-        """The person's words carried out as the rules agent reads them (`bot.rules_agent`),
+        """The person's words carried out as the rules agent reads them (`bot.llm.rules_agent`),
         with the same tools on `session`: its calls and their results."""
         rules = RulesProvider()
         done: list[Message] = []

@@ -2,8 +2,8 @@
 
 The request for a turn is the constant system prompt, every earlier message of
 the thread exactly as it was first sent, and the newest user message with the
-runtime block on top (`bot.prompt`). The tool tuple is the same object on every
-request (`bot.tools.TOOLS`). So each request begins, byte for byte, with the
+runtime block on top (`bot.agent.prompt`). The tool tuple is the same object on every
+request (`bot.agent.tools.toolbox.TOOLS`). So each request begins, byte for byte, with the
 previous one, and a server's prompt cache serves all but the newest turn.
 """
 
@@ -24,13 +24,9 @@ from bot.agent.compaction import (
     Compactor,
 )
 from bot.agent.conversation import Conversation, Model
-from bot.cache_watch import calling
-from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
-from bot.llm.text_calls import with_text_calls
-from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
-from bot.model_words import unechoed
-from bot.own_reply import results_said
-from bot.prompt import (
+from bot.agent.model_words import unechoed
+from bot.agent.own_reply import results_said
+from bot.agent.prompt import (
     SYSTEM_PROMPT,
     assemble,
     baseline_system,
@@ -38,9 +34,13 @@ from bot.prompt import (
     proactive_turn,
     user_turn,
 )
+from bot.agent.reply_checks import Fault, TurnFacts, fault_in
+from bot.agent.tools.toolbox import TOOLS, ToolSession
+from bot.app.cache_watch import calling
+from bot.llm.errors import LLMContextOverflow, LLMError, LLMTemplateError
+from bot.llm.text_calls import with_text_calls
+from bot.llm.types import Completion, Message, Provider, ToolCall, ToolSpec
 from bot.replies import NO_WORDS, NOT_A_TOOL, STUCK, conversation_language
-from bot.reply_checks import Fault, TurnFacts, fault_in
-from bot.tools import TOOLS, ToolSession
 from clockcore import (
     Clock,
     ContactWindow,
@@ -101,7 +101,7 @@ class Agent:
     """Turns as a function of their inputs: (envelope, history, text) → messages and effects.
 
     The agent reads (the history it is given, read-only tools) and asks the
-    model; it writes nothing. `bot.turns` commits what it returns.
+    model; it writes nothing. `bot.turns.lifecycle` commits what it returns.
 
     `baseline` is only for `clockbot eval --baseline` (docs/eval.md): the time
     goes into the system prompt as most gateways write it, the person's words
@@ -273,7 +273,7 @@ class Agent:
         produced: Sequence[Message],
         session: ToolSession,
     ) -> Fault | None:
-        """What keeps `answer` from the person (`bot.reply_checks`), given what this turn's
+        """What keeps `answer` from the person (`bot.agent.reply_checks`), given what this turn's
         `request` sent and its tools returned; None if it may go. The rules agent's words
         are clockbot's own and go as they are."""
         if self._provider.name == "rules":

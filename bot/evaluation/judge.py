@@ -4,8 +4,8 @@ Each expectation (`bot.evaluation.scenario.Expectation`) becomes one `Check`.
 Four checks run on every scenario: no tool error was left unanswered (the
 model tried the tool again successfully, or asked the person), no effect was
 made twice, no reply claims a change the store does not hold (`false_claims`,
-read by the gateway's own `bot.claims`), and every reply is words for a person
-(`wordless`, the gateway's own `bot.reply_checks`). The kinds and their fields
+read by the gateway's own `bot.agent.claims`), and every reply is words for a person
+(`wordless`, the gateway's own `bot.agent.reply_checks`). The kinds and their fields
 are listed in docs/eval.md.
 """
 
@@ -20,12 +20,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import catalog, replies
-from bot.claims import Claim, unbacked
+from bot.agent.claims import Claim, unbacked
+from bot.agent.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
+from bot.agent.reply_checks import TurnFacts, fault_in
+from bot.agent.tools.toolbox import TOOLS
 from bot.evaluation.runner import Outcome, Said, StoreState, Turn, plain
 from bot.evaluation.scenario import Expectation
-from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
-from bot.reply_checks import TurnFacts, fault_in
-from bot.tools import TOOLS
 from clockcore import to_iso
 from wrapper.outbound.reminders import PAUSED
 from wrapper.outbound.schedules import WAITING
@@ -341,9 +341,9 @@ def _rows_by_id(rows: Iterable[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
 
 
 def _made(turn: Turn) -> frozenset[str]:
-    """The changes the store shows `turn` made, named as `bot.claims.Claim.done` names them.
+    """The changes the store shows `turn` made, named as `bot.agent.claims.Claim.done` names them.
 
-    The same effects back a claim as in the agent (`bot.claims`): a new reminder (one-shot
+    The same effects back a claim as in the agent (`bot.agent.claims`): a new reminder (one-shot
     or repeating) backs "set", "stored" and "moved" (a snooze of a sent one is a new job); a
     moved due time "moved"; a one-shot skipped or paused, a rule no longer active and a
     forgotten item "cancelled"; a new item "stored"; any new message to go out "sent".
@@ -419,7 +419,7 @@ def _facts(outcome: Outcome, turn: Turn) -> TurnFacts:
 
 
 def wordless(outcome: Outcome) -> list[str]:
-    """Each reply that is not words for a person (`bot.reply_checks.fault_in`), with why."""
+    """Each reply that is not words for a person (`bot.agent.reply_checks.fault_in`), with why."""
     found = []
     for turn in outcome.turns:
         facts = _facts(outcome, turn)

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.evaluation.report import Judged, dumps, judged, markdown
 from bot.evaluation.runner import run_scenario
 from bot.evaluation.scenario import Scenario

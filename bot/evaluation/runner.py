@@ -22,10 +22,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
-from bot.chat import NO_LIMIT, wait_answered
-from bot.config import Settings
+from bot.app.gateway import Gateway
+from bot.cli.chat import NO_LIMIT, wait_answered
+from bot.config.settings import Settings
 from bot.evaluation.scenario import Scenario
-from bot.gateway import Gateway
 from bot.llm.types import Provider
 from channels.base import Channel, Inbound, Outgoing, Sink, StateStore
 from clockcore import ContactWindow, SettableClock, to_iso

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 if TYPE_CHECKING:
-    from bot.config import LLMSettings
+    from bot.config.settings import LLMSettings
 
 __all__ = ["KNOWN_WINDOWS", "discover", "known_window"]
 

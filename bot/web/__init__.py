@@ -2,5 +2,5 @@
 
 Imported only when the gateway serves HTTP: a console-only run loads neither
 aiohttp nor Jinja2. The chat side of sign-in (the "dashboard" request) is
-`bot.dashboard`, which needs neither.
+`bot.turns.dashboard`, which needs neither.
 """

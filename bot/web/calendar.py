@@ -1,4 +1,4 @@
-"""``GET /calendar/<token>.ics``: a person's calendar feed (`bot.calendar_feed`).
+"""``GET /calendar/<token>.ics``: a person's calendar feed (`bot.turns.calendar_feed`).
 
 The token in the path is the only credential, as calendar apps fetch feeds
 without cookies: a token that is not a current feed's (made-up, replaced, or

@@ -2,7 +2,7 @@
 
 Server-rendered (Jinja2, autoescaped), one stylesheet, no script: every page
 reads and every form works without JavaScript. Served by the gateway's one
-aiohttp server (`bot.http`) beside the webhooks.
+aiohttp server (`bot.app.http`) beside the webhooks.
 
 Who may see what:
 - a person signs in through a one-time link the bot sent them
@@ -41,9 +41,9 @@ import jinja2
 from aiohttp import web
 from markupsafe import Markup
 
-from bot.calendar_feed import feed_urls
-from bot.duckling_pool import reading_for
-from bot.http import Health
+from bot.app.duckling_pool import reading_for
+from bot.app.http import Health
+from bot.turns.calendar_feed import feed_urls
 from bot.web.chart import by_local_hour, hours_svg
 from bot.web.guard import SignInBackoff, client_address, retry_after, same_origin
 from bot.web.shown import (
@@ -167,7 +167,7 @@ class WebPages:
         self._templates: dict[str, jinja2.Environment] = {}
 
     def routes(self) -> list[HttpRoute]:
-        """Every page and form, for `bot.http.HttpServer`."""
+        """Every page and form, for `bot.app.http.HttpServer`."""
         return [
             HttpRoute("GET", "/ui", self._to_index),
             HttpRoute("GET", "/ui/", self._index),
@@ -460,7 +460,7 @@ class WebPages:
         )  # fmt: skip
 
     async def _new_feed(self, request: web.Request) -> web.Response:
-        """A new calendar feed URL, shown once; the old one stops working (`bot.calendar_feed`)."""
+        """A new calendar feed URL, shown once; the old one stops (`bot.turns.calendar_feed`)."""
         signed = await self._person(request)
         await self._form(request, signed)
         if self._public_url is None:

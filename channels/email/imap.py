@@ -172,7 +172,7 @@ class ImapReader:
     async def _pause(self, seconds: float) -> None:
         """Sleep `seconds`, or less when stopping."""
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(seconds):  # not wait_for: see bot.turns.retry_forever
+            async with asyncio.timeout(seconds):  # not wait_for: bot.turns.lifecycle.retry_forever
                 await self._stopping.wait()
 
     async def _idle(self, client: aioimaplib.IMAP4) -> None:

@@ -70,7 +70,7 @@ ALONE_NOTE = (
     "(This conversation began with other people in copy. You had started many such "
     "conversations with me today, so I answer you alone here.)"
 )
-"""Said under each answer in a thread the group cap made private (`bot.turns`)."""
+"""Said under each answer in a thread the group cap made private (`bot.turns.lifecycle`)."""
 
 
 def recipient(route: Mapping[str, str], user_id: str | None) -> str:

@@ -312,7 +312,7 @@ class TelegramChannel(Channel):
 
     async def _pause(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(seconds):  # not wait_for: see bot.turns.retry_forever
+            async with asyncio.timeout(seconds):  # not wait_for: bot.turns.lifecycle.retry_forever
                 await self._stopping.wait()
 
     async def _webhook(self, request: web.Request) -> web.Response:

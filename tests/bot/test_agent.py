@@ -2,7 +2,7 @@
 
 `Agent.answer` and `Agent.proactive_turn` are pure: they read and ask the
 model, and return what the turn produced; nothing is written. Retries and the
-waiting list belong to `bot.turns.Turns`, tested here through it.
+waiting list belong to `bot.turns.lifecycle.Turns`, tested here through it.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 
 from bot.agent import SUMMARY_AGAIN, SUMMARY_PROMPT, Agent, TurnOutput
-from bot.chat import chat
-from bot.config import LimitSettings, Settings
+from bot.agent.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
+from bot.cli.chat import chat
+from bot.config.settings import LimitSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.llm.errors import LLMError
-from bot.prompt import BASELINE_PROMPT, SYSTEM_PROMPT
 from bot.replies import NO_WORDS, STUCK, UNAVAILABLE
-from bot.turns import Turns
+from bot.turns.lifecycle import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock, duckling_reader
 from tests.support import staged
@@ -192,7 +192,7 @@ async def test_turns_the_model_wrote_past_its_own_are_never_sent(
     ("said", "sent"),
     [
         # Qwen2.5-Coder-1.5B, after the zone_unknown error (docs/eval.md): no question, and
-        # words about the person, not to them (`bot.reply_checks`): the question alone.
+        # words about the person, not to them (`bot.agent.reply_checks`): the question alone.
         ("I need to know the person's timezone.", "Which city are you in?"),
         ("", "Which city are you in?"),
         ("Happy to: which city are you in?", "Happy to: which city are you in?"),
@@ -287,7 +287,7 @@ async def test_a_reply_that_asks_nothing_after_a_refusal_gets_its_question(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
     """Qwen2.5-Coder-1.5B passed the question on instead of asking it (docs/eval.md); its
-    words about "the user" are not for the person (`bot.reply_checks`), and asked once more
+    words about "the user" are not for the person (`bot.agent.reply_checks`), and asked once more
     it said the same: the person is asked the question alone."""
     wrapper, clock = store
     zone = json.dumps({"zone": "America/New_York", "scope": "home"})
@@ -348,7 +348,7 @@ async def test_a_refused_call_then_another_call_goes_on(
 async def test_a_reminder_claimed_but_never_set_is_asked_about_once(
     store: tuple[InteractionWrapper, SettableClock], agent: Agent, server: FakeLLMServer
 ) -> None:
-    """Qwen2.5-Coder-1.5B said "snoozed" and called nothing (docs/eval.md, bot.claims)."""
+    """Qwen2.5-Coder-1.5B said "snoozed" and called nothing (docs/eval.md, bot.agent.claims)."""
     wrapper, clock = store
     when = json.dumps({"text": "stretch", "when": "in 10 minutes"})
     server.script(
@@ -1000,7 +1000,7 @@ async def test_machinery_in_a_due_reminder_sends_it_as_written(
     server: FakeLLMServer,
     written: str,
 ) -> None:
-    """A due job's text from the model is checked as a reply is (`bot.reply_checks`)."""
+    """A due job's text from the model is checked as a reply is (`bot.agent.reply_checks`)."""
     wrapper, clock = store
     item = await _night_reminder(wrapper, clock)
     server.script(written)

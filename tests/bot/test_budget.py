@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import LimitSettings, Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import LimitSettings, Settings
 from bot.replies import OVER_LIMIT
 from tests.bot.test_gateway import RecordingChannel, inbound
 

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import bot.prompt
+import bot.agent.prompt
 from bot.agent import Agent
-from bot.cache_watch import WatchedProvider
-from bot.cli import app
+from bot.app.cache_watch import WatchedProvider
+from bot.cli.main import app
 from bot.llm import AnthropicProvider, OpenAIProvider, Provider
-from bot.turns import Turns
+from bot.turns.lifecycle import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from tests.support.fake_llm import FakeLLMServer, Reply
@@ -134,8 +134,10 @@ async def test_a_changed_system_prompt_warns_once_per_thread_and_compaction_neve
     long = "tell me more about the weather and the time " * 20
     for thread in ("1", "2"):
         await world.say(thread, "hello")
-    monkeypatch.setattr(bot.prompt, "SYSTEM_PROMPT", bot.prompt.SYSTEM_PROMPT + "\nBe brief.")
-    with caplog.at_level(logging.WARNING, logger="bot.cache_watch"):
+    monkeypatch.setattr(
+        bot.agent.prompt, "SYSTEM_PROMPT", bot.agent.prompt.SYSTEM_PROMPT + "\nBe brief."
+    )
+    with caplog.at_level(logging.WARNING, logger="bot.app.cache_watch"):
         for thread in ("1", "2"):
             await world.say(thread, "still there?")
             await world.say(thread, "good")

@@ -24,13 +24,13 @@ import recurring_ical_events
 from icalendar import Calendar
 from sqlalchemy import func, select
 
-from bot.calendar_feed import FeedAsk, calendar_ask
+from bot.app.gateway import Gateway
 from bot.calendar_ics import MOST_EVENTS, build_feed
-from bot.config import Settings
-from bot.dashboard import NOT_SET_UP_REPLY
-from bot.gateway import Gateway
-from bot.my_data import PRIVATE_ONLY_REPLY
-from bot.sender_check import privileged
+from bot.config.settings import Settings
+from bot.turns.calendar_feed import FeedAsk, calendar_ask
+from bot.turns.dashboard import NOT_SET_UP_REPLY
+from bot.turns.my_data import PRIVATE_ONLY_REPLY
+from bot.turns.sender_check import privileged
 from bot.web.calendar import FETCHES_PER_MINUTE
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound

@@ -1,4 +1,4 @@
-"""`bot.channel_registry`: every channel in the table builds, fails clearly, and is doctored.
+"""`bot.app.channel_registry`: every channel in the table builds, fails clearly, and is doctored.
 
 Settings come from the environment through `load_settings`, so the variable
 names derived from the table are checked on the way. A missing extra is
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bot.channel_registry import (
+from bot.app.channel_registry import (
     CHANNELS,
     ChannelSpec,
     MissingExtraError,
@@ -26,9 +26,9 @@ from bot.channel_registry import (
     enabled_channels,
     extra_for_module,
 )
-from bot.cli import app
-from bot.config import ENV_VARS, ChannelSettings, ConfigError, Settings, load_settings
-from bot.doctor import diagnose
+from bot.cli.doctor import diagnose
+from bot.cli.main import app
+from bot.config.settings import ENV_VARS, ChannelSettings, ConfigError, Settings, load_settings
 from channels.base import Channel
 from clockcore import SystemClock
 
@@ -253,4 +253,4 @@ def test_only_the_registry_names_the_adapters() -> None:
             named = getattr(node, "id", None) or getattr(node, "attr", None)
             if named in adapters:
                 wrong.append(f"{where}:{node.lineno} names {named}")
-    assert not wrong, "only bot/channel_registry.py may name an adapter:\n" + "\n".join(wrong)
+    assert not wrong, "only bot/app/channel_registry.py may name an adapter:\n" + "\n".join(wrong)

@@ -1,5 +1,5 @@
 """No claim without its effect, and a refusal is not the answer (issue 63, items 2 and 5;
-`bot.claims`, `Agent._left_undone`, `Agent._carry_out`).
+`bot.agent.claims`, `Agent._left_undone`, `Agent._carry_out`).
 
 A scripted model that claims a change and never calls a tool, refuses, or answers beside
 the point, asked once and doing it again: the person's words are carried out as the rules
@@ -18,9 +18,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.claims import refuses, unbacked_claim
-from bot.config import LimitSettings, LLMSettings, Settings
-from bot.gateway import Gateway
+from bot.agent.claims import refuses, unbacked_claim
+from bot.app.gateway import Gateway
+from bot.config.settings import LimitSettings, LLMSettings, Settings
 from bot.replies import DONE_CANCELLED, DONE_REPEATING, DONE_SET, NOTHING_DONE
 from clockcore import SettableClock
 from clockcore.spoken import say_when

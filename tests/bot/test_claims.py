@@ -1,4 +1,4 @@
-"""A reply that says a reminder was set, snoozed or cancelled when no tool did it (bot.claims)."""
+"""A reply that says a reminder was set, snoozed or cancelled when no tool did it (bot.agent.claims)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.claims import unbacked_claim
+from bot.agent.claims import unbacked_claim
 from wrapper.outbound.reminders import ReminderChange
 from wrapper.turns.effects import Effect, Enqueue, NewMemory
 

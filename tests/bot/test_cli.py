@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 
 runner = CliRunner()
 NOW = "2026-03-07T10:00:00-05:00"
@@ -146,8 +146,8 @@ async def test_the_console_opens_with_two_lines_and_quit_ends_it(tmp_path: Path)
     import io
     import sqlite3
 
-    from bot.chat import chat
-    from bot.config import Settings
+    from bot.cli.chat import chat
+    from bot.config.settings import Settings
 
     out = io.StringIO()
     lines = "what time is it in Tokyo\nquit\nremind me in 5 minutes to stretch\n"
@@ -172,8 +172,8 @@ async def test_with_a_public_url_the_console_serves_the_pages_its_dashboard_link
 
     import aiohttp
 
-    from bot.chat import chat
-    from bot.config import Settings
+    from bot.cli.chat import chat
+    from bot.config.settings import Settings
     from tests.support.bot_process import free_port
 
     class Typed(io.StringIO):

@@ -19,7 +19,7 @@ HEAVY = ("openai", "anthropic", "sqlalchemy", "alembic", "asyncpg", "aiohttp",
 
 def _imported(*arguments: str) -> set[str]:
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "bot.cli", *arguments],
+        [sys.executable, "-X", "importtime", "-m", "bot.cli.main", *arguments],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode in (0, 1, 2), done.stderr[-2000:]
@@ -41,10 +41,10 @@ def _roots(names: set[str]) -> set[str]:
 )
 def test_help_and_the_time_commands_load_no_store_and_no_sdk(arguments: tuple[str, ...]) -> None:
     loaded = _imported(*arguments)
-    assert "bot.outbox_cli" in loaded  # the command line was built
+    assert "bot.cli.outbox_cli" in loaded  # the command line was built
     assert not (_roots(loaded) & set(HEAVY)), sorted(_roots(loaded) & set(HEAVY))
     assert "wrapper.core" not in loaded
-    assert "bot.config" not in loaded
+    assert "bot.config.settings" not in loaded
 
 
 def test_the_import_check_sees_a_heavy_module() -> None:

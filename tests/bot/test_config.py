@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr, ValidationError
 
-from bot.config import (
+from bot.config.settings import (
     ENV_VARS,
     ConfigError,
     LLMSettings,

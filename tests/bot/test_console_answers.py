@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.rules_agent import ZONE_QUESTION
-from bot.rules_replies import (
+from bot.config.settings import Settings
+from bot.llm.rules_agent import ZONE_QUESTION
+from bot.llm.rules_replies import (
     MORNING_OR_EVENING,
     NEEDS_LLM,
     REMIND_SET,

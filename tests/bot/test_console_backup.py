@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.config import Settings
+from bot.cli.main import app
+from bot.config.settings import Settings
 from clockcore import SettableClock
 from tests.support.console import rows, say
 

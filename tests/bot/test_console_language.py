@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from bot.replies import conversation_language
 from clockcore import MessageRef, SettableClock
 from tests.support.console import rows, say

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.rules_replies import PLACE_UNSURE, THREAD_ZONE_SET, TIME_IN
+from bot.config.settings import Settings
+from bot.llm.rules_replies import PLACE_UNSURE, THREAD_ZONE_SET, TIME_IN
 from clockcore import SettableClock
 from tests.support.console import rows, say
 

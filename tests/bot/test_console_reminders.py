@@ -1,6 +1,6 @@
 """The reminders page's example lines, piped into the console with no LLM, answer as the page says.
 
-`bot.chat.chat` is what ``clockbot chat`` runs; here on a settable clock and a real SQLite
+`bot.cli.chat.chat` is what ``clockbot chat`` runs; here on a settable clock and a real SQLite
 store, with `linger` so reminders that fall due after the input ends are printed. Issue 13,
 acceptance "Console".
 """
@@ -11,8 +11,8 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.config import Settings
-from bot.rules_agent import ZONE_QUESTION
+from bot.config.settings import Settings
+from bot.llm.rules_agent import ZONE_QUESTION
 from clockcore import SettableClock
 from tests.support.console import say
 

@@ -4,7 +4,7 @@ Items 7 and 4: "delete my data: yes" prints its confirmation (the console has no
 route, and the erasure's last word skips the outbox), and a "no" to it, or to
 "cancel all my reminders", is answered "nothing was deleted/canceled"; ids work wherever a person can
 type them; "cancel all my reminders" asks first; a reminder set twice says so. Each
-runs through `bot.chat.chat` with no LLM on a real SQLite store, and checks what was
+runs through `bot.cli.chat.chat` with no LLM on a real SQLite store, and checks what was
 said and what was stored.
 """
 
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.my_data import ERASE_ASK_REPLY, ERASED_REPLY
-from bot.rules_agent import CANCEL_ALL_CONFIRM
-from bot.rules_replies import NEEDS_LLM
+from bot.config.settings import Settings
+from bot.llm.rules_agent import CANCEL_ALL_CONFIRM
+from bot.llm.rules_replies import NEEDS_LLM
+from bot.turns.my_data import ERASE_ASK_REPLY, ERASED_REPLY
 from clockcore import SettableClock
 from tests.support.console import rows, say
 

@@ -1,7 +1,7 @@
 """What is due has one source of truth: every change shows at once in the block and the answer.
 
 Issue 61, item 1 (docs/reminders.md, "What is due"). Each step runs through the console
-with no LLM (`bot.chat.chat`) on a settable clock and a real SQLite store; after it,
+with no LLM (`bot.cli.chat.chat`) on a settable clock and a real SQLite store; after it,
 "what's coming up" is asked and the runtime block that question carried is read back
 from the stored history, so the answer and the block are checked against each other.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from clockcore import SettableClock
 from tests.support.console import say
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.config import LimitSettings, LLMSettings, Settings
-from bot.gateway import Gateway
+from bot.agent.tools.toolbox import TOOLS
+from bot.app.gateway import Gateway
+from bot.config.settings import LimitSettings, LLMSettings, Settings
 from bot.llm.constrained import STEP_NAME, read_step
-from bot.tools import TOOLS
 from clockcore import SettableClock
 from tests.bot.test_claim_fallback import NEW_YORK, WEDNESDAY, World
 from tests.bot.test_gateway import RecordingChannel

@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 
 from bot.agent import SUMMARY_PROMPT, Agent
-from bot.cache_watch import WatchedProvider
-from bot.chat import chat as console_chat
-from bot.config import LLMSettings, Settings
+from bot.app.cache_watch import WatchedProvider
+from bot.cli.chat import chat as console_chat
+from bot.config.settings import LLMSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.llm.context import discover, known_window
 from bot.llm.errors import LLMContextOverflow, LLMTemplateError, error_for_status
 from bot.replies import TOO_LONG_FOR_MODEL
-from bot.turns import Turns
+from bot.turns.lifecycle import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from clockcore.envelope import RUNTIME_BLOCK_START
@@ -37,9 +37,12 @@ from wrapper.turns.history import EARLIER
 
 START = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
 LIMIT = 4096
-ANSWER = "Noted; " + " ".join(
-    f"here is part {n} of a long answer that fills the context a little more." for n in range(6)
-)  # each sentence once: one sentence over and over is a loop, said once (bot.model_words._unlooped)
+ANSWER = (
+    "Noted; "
+    + " ".join(
+        f"here is part {n} of a long answer that fills the context a little more." for n in range(6)
+    )
+)  # each sentence once: one sentence over and over is a loop, said once (bot.agent.model_words._unlooped)
 
 
 class Chat:

@@ -27,8 +27,8 @@ import pytest
 
 import bot.agent.conversation
 from bot.agent import Agent
-from bot.config import Settings, WorkerSettings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings, WorkerSettings
 from bot.llm import OpenAIProvider
 from channels.base import Inbound, Outgoing
 from tests.bot.test_gateway import RecordingChannel

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
-from bot.config import Settings
-from bot.dispatch import CLAIM_LEASE, MAX_ATTEMPTS
-from bot.gateway import Gateway
+from bot.app.dispatch import CLAIM_LEASE, MAX_ATTEMPTS
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from channels.base import ChannelError, Outgoing
 from clockcore import SettableClock, parse_recurrence
 from tests.bot.test_gateway import RecordingChannel, inbound

@@ -13,9 +13,15 @@ from aiohttp import web
 from pydantic import SecretStr
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.config import EmailSettings, LLMSettings, Settings, SlackSettings, TelegramSettings
-from bot.doctor import Check, diagnose
+from bot.cli.doctor import Check, diagnose
+from bot.cli.main import app
+from bot.config.settings import (
+    EmailSettings,
+    LLMSettings,
+    Settings,
+    SlackSettings,
+    TelegramSettings,
+)
 from clockcore import duckling_reader
 
 KEY = "sk-test-Secret-4c1d2e"

@@ -1,4 +1,4 @@
-"""`bot.duckling_pool`: Duckling read in child processes, each read with a time limit.
+"""`bot.app.duckling_pool`: Duckling read in child processes, each read with a time limit.
 
 A read past the limit is no reading: the parse asks instead of guessing, and the next
 read starts a new child. Real child processes; the limits are set so that any read
@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.duckling_pool import _Budgets, _Child, _Children, reading_for
+from bot.app.duckling_pool import _Budgets, _Child, _Children, reading_for
 from clockcore import duckling_reader, parse_anchored_time
 
 NOW = datetime(2026, 11, 26, 9, tzinfo=UTC)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import LLMSettings, Settings
+from bot.config.settings import LLMSettings, Settings
 from bot.evaluation.judge import FALSE_CLAIM_CHECK, NO_WORDS_CHECK, Check, judge, spoken_times
 from bot.evaluation.report import CACHE_TARGET, judged
 from bot.evaluation.run import evaluate, write_report

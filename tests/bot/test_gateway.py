@@ -15,8 +15,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from channels.base import Channel, ChannelError, HttpRoute, Inbound, Outgoing, Sink, StateStore
 from clockcore import MessageRef
 from tests.support import staged

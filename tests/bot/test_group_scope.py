@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from bot.config import LLMSettings, Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import LLMSettings, Settings
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support import staged
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall

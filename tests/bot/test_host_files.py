@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import load_settings
-from bot.doctor import diagnose
-from bot.redact import RedactSecrets
+from bot.app.redact import RedactSecrets
+from bot.cli.doctor import diagnose
+from bot.config.settings import load_settings
 from wrapper.store.db import DEFAULT_DB_NAME, resolve_url
 
 

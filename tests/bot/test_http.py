@@ -1,4 +1,4 @@
-"""`bot.http.HttpServer`: a real aiohttp server on 127.0.0.1, port 0, and a real client."""
+"""`bot.app.http.HttpServer`: a real aiohttp server on 127.0.0.1, port 0, and a real client."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.http import MAX_BODY_BYTES, HealthReport, HttpServer
+from bot.app.http import MAX_BODY_BYTES, HealthReport, HttpServer
 from channels.base import HttpRoute
 
 Serve = Callable[..., Any]

@@ -18,9 +18,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.config import LLMSettings, Settings
-from bot.gateway import Gateway
-from bot.meeting_tools import as_quoted_name
+from bot.agent.tools.meeting_tools import as_quoted_name
+from bot.app.gateway import Gateway
+from bot.config.settings import LLMSettings, Settings
 from channels.slack import SlackChannel
 from channels.slack.poll import answer_note
 from channels.telegram import TelegramChannel

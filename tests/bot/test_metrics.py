@@ -13,8 +13,8 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from bot.llm import AnthropicProvider, OpenAIProvider, Provider
 from channels.base import ChannelError
 from tests.bot.test_gateway import RecordingChannel, inbound
@@ -89,7 +89,7 @@ async def test_the_grafana_dashboard_reads_only_metrics_that_exist() -> None:
     import json
     import re
 
-    from bot.metrics import Metrics
+    from bot.app.metrics import Metrics
 
     async def no_jobs() -> dict[str, int]:
         return {}

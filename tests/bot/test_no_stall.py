@@ -2,7 +2,7 @@
 
 Duckling's native parse holds the GIL and grows faster than its input on digit-heavy text:
 one 4,090-character "remind me 1.1.1…" message stalled every other chat for 5 s. Now the
-gateway reads in Duckling's child processes (`bot.duckling_pool`) with a time
+gateway reads in Duckling's child processes (`bot.app.duckling_pool`) with a time
 limit, and long texts are read on a worker thread. The measure is the issue's: how long
 another chat's answer takes while the worst messages are read, against a normal turn
 measured in the same run (a ratio, not a fixed duration).
@@ -17,8 +17,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.config import LLMSettings, Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import LLMSettings, Settings
 from channels.base import Inbound, Outgoing
 from clockcore import duckling_reader
 from tests.bot.test_gateway import RecordingChannel, inbound

@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy.engine import Connection
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from tests.support import staged
 from wrapper import InteractionWrapper, Outbox
 from wrapper.outbound.outbox import JobDecision, decide_in, mark_sent_in

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import prompt, tools
+from bot.agent import prompt
+from bot.agent.prompt import SYSTEM_PROMPT, assemble, user_turn
+from bot.agent.tools import toolbox as tools
+from bot.agent.tools.toolbox import TOOLS, ToolSession, run_tool, tool_names
 from bot.llm.types import Message, ToolCall
-from bot.prompt import SYSTEM_PROMPT, assemble, user_turn
-from bot.tools import TOOLS, ToolSession, run_tool, tool_names
 from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock
 from wrapper import InteractionWrapper
 from wrapper.turns.effects import MarkReminded, NewMemory

@@ -20,7 +20,7 @@ import pytest
 
 from bot.agent import SUMMARY_PROMPT, Agent
 from bot.llm import AnthropicProvider, OpenAIProvider, Provider
-from bot.turns import Turns
+from bot.turns.lifecycle import Turns
 from channels.base import Inbound
 from clockcore import DEFAULT_CONTACT_WINDOW, SettableClock
 from tests.support.fake_llm import FakeLLMServer, Reply

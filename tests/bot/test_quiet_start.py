@@ -43,7 +43,7 @@ def test_clockbot_run_on_a_new_store_prints_one_store_line_and_no_library_chatte
         "CLOCKBOT_TELEGRAM_API_URL": "http://127.0.0.1:1",  # refused at once: the run ends
     }
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"],
+        [sys.executable, "-m", "bot.cli.main", "run"],
         env=env, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     lines = done.stderr.splitlines()
@@ -65,7 +65,7 @@ def test_clockbot_run_on_a_new_store_prints_one_store_line_and_no_library_chatte
     ],
 )
 def test_library_chatter_is_dropped_below_warning(name: str, level: int, shown: bool) -> None:
-    from bot.cli import LibraryChatter
+    from bot.cli.main import LibraryChatter
 
     record = logging.LogRecord(name, level, __file__, 1, "a line", None, None)
     assert LibraryChatter().filter(record) is shown

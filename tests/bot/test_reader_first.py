@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import LimitSettings, LLMSettings, Settings
+from bot.app.gateway import Gateway
+from bot.config.settings import LimitSettings, LLMSettings, Settings
 from bot.evaluation.run import evaluate, write_report
 from bot.evaluation.scenario import load_scenarios
-from bot.gateway import Gateway
 from bot.replies import DONE_CANCELLED, DONE_SET
 from clockcore import SettableClock
 from clockcore.spoken import say_when

@@ -1,4 +1,4 @@
-"""`bot.redact`: secrets masked in log records, URLs shown without credentials."""
+"""`bot.app.redact`: secrets masked in log records, URLs shown without credentials."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.config import EmailSettings, LLMSettings, Settings, TelegramSettings
-from bot.redact import RedactSecrets, masked_db, masked_http
+from bot.app.redact import RedactSecrets, masked_db, masked_http
+from bot.config.settings import EmailSettings, LLMSettings, Settings, TelegramSettings
 
 TOKEN = "123456:AAbb-cc_DD"
 

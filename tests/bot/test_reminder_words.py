@@ -1,10 +1,10 @@
-"""How people ask to be reminded, in the seven languages (bot.reminder_words)."""
+"""How people ask to be reminded, in the seven languages (bot.llm.reminder_words)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.reminder_words import asks_to_be_reminded, asks_to_keep_in_mind
+from bot.llm.reminder_words import asks_to_be_reminded, asks_to_keep_in_mind
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from clockcore import parse_recurrence
 from tests.support import staged
 from wrapper import InteractionWrapper

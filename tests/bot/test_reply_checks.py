@@ -1,5 +1,5 @@
 """Nothing of the machinery reaches the person, and every reply is words for a person
-(issue 63, items 3 and 6; `bot.reply_checks`, `bot.own_reply`).
+(issue 63, items 3 and 6; `bot.agent.reply_checks`, `bot.agent.own_reply`).
 
 End to end through the gateway, the fake OpenAI server as the model: each form of
 machinery a model wrote in the issue's runs is never sent. Asked once more, a model that
@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from bot.prompt import SYSTEM_PROMPT
+from bot.agent.prompt import SYSTEM_PROMPT
+from bot.agent.reply_checks import TurnFacts, fault_in, fragment
+from bot.agent.tools.toolbox import TOOLS
 from bot.replies import NO_WORDS
-from bot.reply_checks import TurnFacts, fault_in, fragment
-from bot.tools import TOOLS
 from tests.bot.test_gateway import inbound
 from tests.bot.test_text_calls import model_gateway
 from tests.support.fake_llm import FakeLLMServer, Reply

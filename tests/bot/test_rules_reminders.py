@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from clockcore import ContactWindow, SettableClock
 from tests.bot.test_gateway import RecordingChannel, inbound
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, LLMSettings, Settings, load_settings
+from bot.app.gateway import Gateway
+from bot.config.settings import ConfigError, LLMSettings, Settings, load_settings
 from bot.evaluation.run import write_report
-from bot.gateway import Gateway
 from bot.llm import AnthropicProvider, Message, OpenAIProvider
 from bot.llm.types import Sampling
 from tests.bot.test_gateway import RecordingChannel, inbound

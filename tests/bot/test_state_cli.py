@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from clockcore import SettableClock
 from wrapper import InteractionWrapper
 

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bot.config import LLMSettings, Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import LLMSettings, Settings
 from bot.llm import text_calls
 from bot.llm.text_calls import read_calls
 from bot.replies import NOT_A_TOOL

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from bot.llm import OpenAIProvider
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support.fake_llm import FakeLLMServer, Reply

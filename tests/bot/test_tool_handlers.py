@@ -19,8 +19,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.agent.tools.toolbox import TOOLS, ToolSession, run_tool
 from bot.llm.types import ToolCall
-from bot.tools import TOOLS, ToolSession, run_tool
 from clockcore import DEFAULT_CONTACT_WINDOW, DEFAULT_POLICY, MessageRef, Policy, SettableClock
 from clockcore.envelope import ContextEnvelope
 from wrapper import InteractionWrapper, Outbox

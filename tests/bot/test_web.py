@@ -20,11 +20,11 @@ from zoneinfo import ZoneInfo
 import aiohttp
 import pytest
 
+from bot.app.gateway import Gateway
 from bot.catalog import catalog
-from bot.config import Settings
-from bot.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard
-from bot.gateway import Gateway
-from bot.my_data import PRIVATE_ONLY_REPLY
+from bot.config.settings import Settings
+from bot.turns.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard
+from bot.turns.my_data import PRIVATE_ONLY_REPLY
 from bot.web.pages import COOKIE
 from bot.web.words import WEB_DOMAIN, words
 from channels.base import ChannelError

@@ -31,8 +31,8 @@ import pytest
 from babel.dates import format_date
 from icalendar import Calendar
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from channels.telegram import TelegramChannel
 from clockcore.spoken_rules import say_rule
 from tests.support import staged

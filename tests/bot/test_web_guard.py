@@ -14,8 +14,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from bot.web.guard import SignInBackoff
 from clockcore import SettableClock
 from tests.bot.test_gateway import RecordingChannel, inbound

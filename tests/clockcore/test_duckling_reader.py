@@ -255,7 +255,7 @@ def test_clockbot_help_does_not_load_duckling() -> None:
     code = (
         "import sys\n"
         "from typer.testing import CliRunner\n"
-        "from bot.cli import app\n"
+        "from bot.cli.main import app\n"
         "result = CliRunner().invoke(app, ['--help'])\n"
         "assert result.exit_code == 0, result.output\n"
         "print('duckling' in sys.modules)\n"

@@ -1,6 +1,6 @@
 """`clockbot run` as a child process that a test can kill -9 and start again.
 
-The child runs this checkout's code (``python -m bot.cli`` with the repository first on
+The child runs this checkout's code (``python -m bot.cli.main`` with the repository first on
 ``PYTHONPATH``), with only the ``CLOCKBOT_*`` variables the test gives it, and writes its log to
 one file across restarts::
 
@@ -58,7 +58,7 @@ class BotProcess:
             log.write(f"\n===== start {len(self.starts)} =====\n".encode())
             log.flush()
             self._process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot.cli", "run", *self._args,
+                sys.executable, "-m", "bot.cli.main", "run", *self._args,
                 cwd=REPO_ROOT, env={**self._env, **(env or {})}, stdin=asyncio.subprocess.DEVNULL,
                 stdout=log, stderr=log,
             )  # fmt: skip

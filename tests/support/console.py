@@ -1,6 +1,6 @@
 """The console channel driven as a person would: lines in, what clockbot said out.
 
-`bot.chat.chat` reads the lines from a piped standard input, answers each with
+`bot.cli.chat.chat` reads the lines from a piped standard input, answers each with
 the embedded rules agent (no model configured) and stops at the end of input.
 """
 
@@ -11,8 +11,8 @@ import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
-from bot.chat import chat
-from bot.config import Settings
+from bot.cli.chat import chat
+from bot.config.settings import Settings
 from clockcore import SettableClock
 
 __all__ = ["console_output", "rows", "say"]

@@ -9,7 +9,7 @@ each request to know what it answers, so no state of the runner is shared:
 - a conversation turn is found by the person's line (the newest user
   message, runtime block or not), and the round by how many answers follow
   it in the request: entry `round` of that step's script (none left: "OK.");
-- asked about a change its reply claimed (`bot.claims`), it says the same again.
+- asked about a change its reply claimed (`bot.agent.claims`), it says the same again.
 
 In a script, ``{{id:words}}`` stands for the id of the item whose text has
 `words`, read from the request (tool results, or the runtime block's
@@ -83,7 +83,7 @@ class ScriptedModel:
             return self._reply(self._proactive.pop(0), messages)
         line = content.split(RUNTIME_BLOCK_END, 1)[-1].strip()
         if line.startswith("(clockbot: your reply says"):
-            # Asked about a change it claimed (bot.claims): a model that made the mistake
+            # Asked about a change it claimed (bot.agent.claims): a model that made the mistake
             # once says it again.
             said = [m for m in messages[:last_user] if m.get("role") == "assistant"]
             return Reply.text(_text(said[-1]) if said else "OK.")

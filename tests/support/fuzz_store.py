@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from bot.http import serve_channels
+from bot.app.http import serve_channels
 from channels.base import Channel, Inbound, InMemoryStateStore
 from clockcore import SettableClock
 from wrapper.core import InteractionWrapper

@@ -1,10 +1,10 @@
-"""Waiting for a worker to read a single-reader intake (`bot.intake`), in tests."""
+"""Waiting for a worker to read a single-reader intake (`bot.app.intake`), in tests."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
 
 __all__ = ["until_reading"]
 

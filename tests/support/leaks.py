@@ -78,7 +78,7 @@ class LeakWatch(logging.Handler):
             logger = logging.getLogger(name)
             self._levels[name] = logger.level
             logger.setLevel(logging.DEBUG if name else min(logger.level or 100, logging.INFO))
-        # First of the root's handlers: another handler's filter (`bot.redact` on a handler
+        # First of the root's handlers: another handler's filter (`bot.app.redact` on a handler
         # an in-process `clockbot run` configured) must not mask a record before it is seen.
         logging.getLogger().handlers.insert(0, self)
 

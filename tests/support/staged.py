@@ -1,7 +1,7 @@
 """State for tests, built the one way the product builds it: effects committed in one transaction.
 
 The store has one write path (docs/ARCHITECTURE.md, "Effects"): a turn's tools stage effect
-values and `bot.turns` commits them with the turn. Tests that need a memory item or a sent
+values and `bot.turns.lifecycle` commits them with the turn. Tests that need a memory item or a sent
 reply to exist stage the same values and commit them here, through the same `apply_effect`,
 rather than through writers the product never calls.
 """

@@ -82,7 +82,7 @@ async def test_an_older_message_this_worker_took_over_goes_before_its_newer_turn
     until = NOW + timedelta(minutes=10)
     await a.receive(_ref("m1"), claim_for="A", lease_until=until)
     await a.receive(_ref("m2"), claim_for="A", lease_until=until)
-    local = asyncio.Lock()  # the worker's own lock for the thread (bot.turns)
+    local = asyncio.Lock()  # the worker's own lock for the thread (bot.turns.lifecycle)
     log: list[str] = []
 
     async def turn(message_id: str) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from clockcore import MessageRef, SettableClock
 from tests.bot.test_gateway import RecordingChannel, inbound
 from wrapper import InteractionWrapper

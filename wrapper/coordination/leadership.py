@@ -10,7 +10,7 @@ autocommit, so no transaction stays open.
 The lock lives exactly as long as that connection (`wrapper.coordination.session_locks`).
 A leader that dies (kill -9, a power cut) closes it, and PostgreSQL frees the
 lock at once; the other workers try again every few seconds
-(`bot.intake.IntakeLeader`), so one of them leads within seconds and reads
+(`bot.app.intake.IntakeLeader`), so one of them leads within seconds and reads
 on from the stored offset, cursor or UID.
 A leader whose connection breaks (the database restarted) has lost every lock
 with it: `alive` says so, and its intakes stop until it leads again.

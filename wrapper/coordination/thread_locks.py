@@ -1,6 +1,6 @@
 """One turn at a time per thread across the workers that share a PostgreSQL store.
 
-Inside a worker, `bot.turns` already runs a thread's turns one at a time, in
+Inside a worker, `bot.turns.lifecycle` already runs a thread's turns one at a time, in
 arrival order. Across workers (webhooks behind a load balancer: two messages
 of one thread can reach two workers), `ThreadLocks.only_turn` adds:
 

@@ -8,7 +8,7 @@ here under the token's SHA-256 for `CHECK_LIFETIME`. Only a private thread
 holds one, and only a later message from the same identity *in that thread*
 that carries the token confirms it (a group thread's answers reach everyone in
 it, so a token mailed there would reach a stranger in ``Cc``), and the request runs again
-as proven (`bot.sender_check`). Whoever forged the first mail never sees the
+as proven (`bot.turns.sender_check`). Whoever forged the first mail never sees the
 token (docs/SECURITY.md).
 
 `NewSenderCheck` is a turn's effect, committed with the reply that carries the

@@ -14,7 +14,7 @@ whose worker has stopped beating (`wrapper.coordination.workers`, when the claim
 ``alive_since``), is claimed again: delivery is at least once.
 
 Every item has a unique `key`, its idempotency key: a turn derives it from the
-message and the position of what it sends (`bot.turns`), and an insert whose
+message and the position of what it sends (`bot.turns.lifecycle`), and an insert whose
 key exists already changes nothing (`enqueue_in`). The key goes out with the
 send (`channels.base.Outgoing.key`; an email's Message-ID is made from it).
 """

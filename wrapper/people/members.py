@@ -1,6 +1,6 @@
 """Who is in a thread: each person who spoke there, with their name, zone and hours.
 
-The meeting finder (`bot.meeting_tools`) asks it for a group's members. A member
+The meeting finder (`bot.agent.tools.meeting_tools`) asks it for a group's members. A member
 is a person, not an identity: two linked identities in one group are one member.
 Each member comes with a private thread of theirs that clockbot may write to (the
 one they wrote in last), so a question meant for them alone, their zone, never

@@ -1,7 +1,7 @@
 """What a turn's tools intend to change, as values, and how each lands in a transaction.
 
 A tool that writes does not touch the store: it stages one of these effects
-and answers the model from the staged value (`bot.tools`). The turn's commit
+and answers the model from the staged value (`bot.agent.tools.toolbox`). The turn's commit
 (`wrapper.turns.turn_commit`) applies them in order, in the one transaction that
 also writes the history, the reply and the waiting list. The same functions
 back the wrapper's own methods (`InteractionWrapper.remember` …), so a write

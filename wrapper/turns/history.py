@@ -44,7 +44,7 @@ __all__ = [
 
 EARLIER = "[Earlier conversation"
 """How a head that stands for deleted or summarised messages begins (compaction in
-`bot.agent`, retention in `wrapper.people.retention`); `bot.cache_watch` and the pruning know a
+`bot.agent`, retention in `wrapper.people.retention`); `bot.app.cache_watch` and the pruning know a
 thread's head by it."""
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})

@@ -153,7 +153,7 @@ async def read_text_aside(turn: Turn) -> None:
     """`read_text`, on a worker thread when the text is long, so the event loop runs on.
 
     Reading a long text may wait for Duckling in its child process
-    (`bot.duckling_pool`); a short one reads in well under a
+    (`bot.app.duckling_pool`); a short one reads in well under a
     millisecond, less than the hop to a thread costs.
     """
     if len(turn.text) > INLINE_READ_CHARS:

@@ -1,6 +1,6 @@
 """A turn's commit: everything one turn changes, in one transaction, once.
 
-`bot.turns` builds a `TurnCommit` after the model is done and hands it to
+`bot.turns.lifecycle` builds a `TurnCommit` after the model is done and hands it to
 `InteractionWrapper.commit_turn`. The transaction first proves the turn still
 owns its work: the inbound message's claim on the waiting list (removing it)
 or the proactive job's claim in the outbox (recording the agent's decision).

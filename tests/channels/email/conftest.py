@@ -19,8 +19,8 @@ import aioimaplib  # type: ignore[import-untyped]
 import aiosmtplib
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from bot.llm import OpenAIProvider
 from channels.base import Inbound
 from channels.email import EmailChannel

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from bot.config import EmailSettings, LLMSettings, Settings
-from bot.doctor import diagnose
+from bot.cli.doctor import diagnose
+from bot.config.settings import EmailSettings, LLMSettings, Settings
 from tests.channels.email.conftest import BOT
 from tests.support.mail import PASSWORD, DovecotServer, SmtpSink
 

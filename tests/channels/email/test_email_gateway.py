@@ -15,8 +15,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from channels.email import EmailChannel
 from clockcore import Clock, SettableClock
 from tests.channels.email.conftest import (

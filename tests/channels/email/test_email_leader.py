@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from tests.channels.email.conftest import ALICE, BOT, letter, make_channel, submit
 from tests.support.leading import until_reading
 from tests.support.mail import DovecotServer, SmtpSink

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.turns import GROUP_THREADS_PER_DAY
+from bot.turns.lifecycle import GROUP_THREADS_PER_DAY
 from channels.email.writing import ALONE_NOTE
 from clockcore import SettableClock
 from tests.channels.email.conftest import ALICE, letter, running, submit

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from bot.sender_check import tokens_in
+from bot.turns.sender_check import tokens_in
 from clockcore import SettableClock
 from tests.channels.email.conftest import ALICE, letter, submit
 from tests.channels.email.test_email_gateway import quiet, running

@@ -15,8 +15,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.config import LLMSettings, Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import LLMSettings, Settings
 from channels.base import Inbound, InMemoryStateStore
 from channels.slack import SlackChannel
 from tests.support.fake_slack import FakeSlack, event_body, signed_headers

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
 from channels.reminder_buttons import NOT_YOURS, read_button
 from channels.slack.buttons import read_press, reminder_blocks
 from clockcore import SettableClock

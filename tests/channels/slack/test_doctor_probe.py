@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from bot.config import LLMSettings, Settings, SlackSettings
-from bot.doctor import diagnose
+from bot.cli.doctor import diagnose
+from bot.config.settings import LLMSettings, Settings, SlackSettings
 from tests.support.fake_slack import FakeSlack
 
 

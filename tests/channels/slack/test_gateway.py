@@ -12,7 +12,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
 from tests.channels.slack.conftest import SECRET, Post
 from tests.support.fake_slack import (
     FakeSlack,

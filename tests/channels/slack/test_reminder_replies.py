@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
 from clockcore import SettableClock
 from tests.channels.slack.conftest import settings_for, socket_channel
 from tests.support.fake_slack import FakeSlack, dm_event

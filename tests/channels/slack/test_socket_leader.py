@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import LLMSettings, Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import LLMSettings, Settings
 from tests.channels.slack.conftest import socket_channel
 from tests.support.fake_slack import FakeSlack, dm_event
 from tests.support.leading import until_reading

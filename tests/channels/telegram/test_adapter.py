@@ -11,7 +11,7 @@ import pytest
 from telegram import Bot
 from telegram.error import Conflict
 
-from bot.redact import redact_http_logs
+from bot.app.redact import redact_http_logs
 from channels.base import ChannelError, InMemoryStateStore, Outgoing
 from channels.telegram import TelegramChannel
 from channels.telegram.messages import REFUSED, START, TEXT_ONLY

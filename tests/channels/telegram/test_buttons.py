@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
 from clockcore import SettableClock
 from tests.channels.telegram.test_gateway import gateway
 from tests.support.fake_telegram import FakeTelegram, SentMessage, TgUser

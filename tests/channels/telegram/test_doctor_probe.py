@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from bot.config import LLMSettings, Settings, TelegramSettings
-from bot.doctor import diagnose
+from bot.cli.doctor import diagnose
+from bot.config.settings import LLMSettings, Settings, TelegramSettings
 from tests.support.fake_telegram import FakeTelegram
 
 

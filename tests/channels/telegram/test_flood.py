@@ -17,8 +17,8 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from bot.config import LimitSettings, Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import LimitSettings, Settings
 from bot.llm import OpenAIProvider
 from bot.replies import OVER_LIMIT
 from channels.telegram import TelegramChannel

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.config import Settings
-from bot.gateway import Gateway
-from bot.my_data import (
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
+from bot.turns.my_data import (
     ERASE_ASK_REPLY,
     ERASE_NOTHING_TO_CONFIRM,
     ERASED_REPLY,

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from channels.base import Outgoing, Pace
 from channels.telegram import TelegramChannel
 from clockcore import SettableClock

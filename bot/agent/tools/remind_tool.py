@@ -1,0 +1,264 @@
+"""The ``remind`` tool: every reminder, one-shot or repeating, from the person's own words.
+
+One tool sets every reminder: it takes the person's own words for when, and
+clockcore reads them (docs/reminders.md). A model given three overlapping
+ways to set a reminder picked a repeating rule for a one-shot request and
+computed ISO times itself (docs/eval.md), so there is one way, and no ISO
+arithmetic is asked of the model. Its definition is in `bot.agent.tools.reminder_tools`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from bot import messages
+from bot.agent.tools.tool_session import (
+    BadArguments,
+    ToolSession,
+    iso,
+    memory_content,
+    person_instant,
+    required_text,
+    said,
+    sending,
+    text_arg,
+)
+from bot.llm.reminder_words import asks_to_keep_in_mind
+from clockcore import RecurrenceResult, parse_recurrence, runtime_time_context
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import (
+    reminder_id,
+)
+from wrapper.outbound.schedules import (
+    MISSED_RUNS,
+    MissedRuns,
+    NewSchedule,
+    Schedule,
+    new_schedule_id,
+)
+from wrapper.turns.effects import Enqueue
+
+__all__ = ["in_scope", "remind"]
+
+log = logging.getLogger(__name__)
+
+
+async def in_scope(context: ToolSession) -> tuple[list[Schedule], list[OutboxItem]]:
+    """The person's repeating and one-shot reminders to come; in a group, that group's only."""
+    schedules, one_shots = await context.wrapper.reminders.reminders(context.envelope.user_key)
+    if context.group is None:
+        return list(schedules), list(one_shots)
+    return (
+        [s for s in schedules if s.thread_key == context.group],
+        [j for j in one_shots if j.thread_key == context.group],
+    )
+
+
+async def remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    text = required_text(arguments, "text")
+    when = text_arg(arguments, "when", required=False)
+    every = text_arg(arguments, "every", required=False)
+    if when is None and every is None:
+        raise BadArguments(
+            "give when: the person's own words for the time, e.g. 'in 2 hours', "
+            "'tomorrow at 9am', 'every Monday at 9'"
+        )
+    sending(context, "remind")
+    rule = _repeat(when, every, context)
+    schedules, one_shots = await in_scope(context)
+    if rule is not None:
+        for schedule in schedules:
+            if (schedule.text, schedule.rrule) == (text, rule.rrule):
+                return _set_before(schedule, context)
+        return _repeating(text, rule, arguments.get("missed", "one"), context)
+    send = not asks_to_keep_in_mind(context.message.text)
+    if every is None:
+        return _one_shot(text, when, context, send=send, existing=one_shots)
+    # No rule with `every`: the person named one time and no repeat; theirs is read (docs/eval.md).
+    result = _one_shot(text, None, context, send=send, existing=one_shots)
+    result["every"] = f"not set: the person asked for one time ({result['said']}), no repeat"
+    return result
+
+
+def _repeat(when: str | None, every: str | None, context: ToolSession) -> RecurrenceResult | None:
+    """The repeat `when`/`every` name, or None for a one-shot time.
+
+    Where the person's message names one time, read whole, and it repeats
+    (`ToolSession.their_time`: "todos los días a las 8 de la noche"), that
+    repeat is set whatever the model passed: a 1.5B model dropped the repeat, or
+    "de la noche", from its arguments (docs/eval.md). Otherwise a model splits a
+    repeating time several ways ("every weekday" + "9am", "Monday" + "at 9", or
+    all of it in `when`); each reads as the phrase the person said. With `every`
+    given, a phrase that does not repeat is an error, never a one-shot reminder,
+    unless the person's own one time asks for no repeat: then it is set once.
+    """
+    now = context.clock.now()
+
+    def read(phrase: str) -> RecurrenceResult:
+        return parse_recurrence(phrase, context.session_tz, now, language=context.language)
+
+    theirs = context.their_time
+    # The person's one time expression, read whole, when it repeats (docs/reminders.md).
+    their_rule = read(theirs.text) if theirs is not None else None
+    if their_rule is not None and their_rule.rrule is not None:
+        return their_rule
+    if when is not None:
+        rule = read(when)
+        if rule.rrule is not None:
+            return rule
+        if every is None:
+            return rule if rule.kind == "recurring" else None
+    assert every is not None
+    phrase = f"{every} {when}" if when else every
+    rule = read(phrase)
+    if rule.kind != "recurring":
+        rule = read(f"every {phrase}")
+    if rule.kind != "recurring" or rule.rrule is None:
+        problem = rule.clarification_question or (
+            f"{phrase!r} is not a repeating time; give when as the person said it, "
+            "like 'every Monday at 9am'"
+        )
+        if read(context.message.text).kind == "invalid":
+            # A 1.5B model filled `every` for "tomorrow at 7" and retried it six times
+            # (docs/eval.md): what the person wrote settles it. Their one time, read
+            # whole, is set once; else the model is told to drop `every`.
+            if theirs is not None:
+                return None
+            problem += (
+                " The person's message asks for no repeat: for a one-time reminder, call "
+                "remind again without every."
+            )
+        raise BadArguments(
+            problem, ask=rule.clarification_question or _not_a_repeat(phrase, context)
+        )
+    return rule
+
+
+def _not_a_repeat(phrase: str, context: ToolSession) -> str:
+    return messages.ASK_NOT_A_REPEAT.in_(context.language, phrase=phrase)
+
+
+def _repeating(
+    text: str, rule: RecurrenceResult, missed: object, context: ToolSession
+) -> dict[str, Any]:
+    if missed not in MISSED_RUNS:
+        raise BadArguments(f"missed must be one of {list(MISSED_RUNS)}, not {missed!r}")
+    runs = cast("MissedRuns", missed)
+    if rule.rrule is None or rule.dtstart is None:
+        raise BadArguments(
+            rule.clarification_question or "say the repeat like 'every Monday at 9am'",
+            ask=rule.clarification_question or _not_a_repeat(text, context),
+        )
+    for effect in context.staged:
+        if isinstance(effect, NewSchedule) and (effect.text, effect.rrule) == (text, rule.rrule):
+            return _already(f"s{effect.id}")
+    envelope, message = context.envelope, context.message
+    schedule = NewSchedule(
+        id=new_schedule_id(), user_key=envelope.user_key, thread_key=envelope.thread_key,
+        channel=message.channel, thread_id=message.thread_id, user_id=message.user_id, text=text,
+        rrule=rule.rrule, dtstart=rule.dtstart, zone=rule.zone, origin_tz=context.session_tz,
+        elapsed=rule.elapsed, missed=runs,
+    )  # fmt: skip
+    context.stage(schedule)
+    return {
+        "id": f"s{schedule.id}",
+        "scheduled": True,
+        "text": text,
+        "repeats": True,
+        "rule": rule.rrule,
+        "zone": rule.zone or f"floating (now {context.session_tz})",
+        "next": [iso(at, context) for at in rule.next_occurrences[:3]],
+        "said": [said(at, context) for at in rule.next_occurrences[:3]],
+        "missed": missed,
+    }
+
+
+def _already(item: object) -> dict[str, Any]:
+    """The answer to a second identical `remind` in one turn: nothing new is made.
+
+    A 1.5B model called the same remind four times in a turn (docs/eval.md);
+    each would have been a reminder of its own.
+    """
+    return {
+        "id": item,
+        "scheduled": True,
+        "already_set": "this reminder was set earlier in this turn: now answer the person",
+    }
+
+
+_A_NOTE = (
+    "a note due then, not a reminder: the person asked you to keep it in mind, so nothing "
+    "is sent (it shows as DUE when they write). Ask them whether they want a reminder."
+)
+
+
+def _set_before(item: OutboxItem | Schedule, context: ToolSession) -> dict[str, Any]:
+    """The answer to a reminder the person already has, same words, same time: none is added."""
+    at = item.next_at if isinstance(item, Schedule) else item.due_at
+    shown: dict[str, Any] = {
+        "id": reminder_id(item), "scheduled": True, "text": item.text,
+        "already_set": "the person already has this reminder at this time; nothing new was "
+        "set: tell them",
+    }  # fmt: skip
+    if at is not None:
+        shown |= {"at": iso(at, context), "said": said(at, context)}
+    return shown
+
+
+def _one_shot(
+    text: str,
+    when: str | None,
+    context: ToolSession,
+    *,
+    send: bool = True,
+    existing: Sequence[OutboxItem] = (),
+) -> dict[str, Any]:
+    """A reminder sent once, kept as a memory item due then (recall and forget find it).
+
+    `when` is read as `person_instant` reads it: the person's own words win
+    where the model lost part of them. Not `send`: the person asked only to
+    keep it in mind ("keep in mind the insurance renews on 1 April"), so it is
+    the note due then, and nothing is sent: a 1.5B model set a reminder for it
+    (docs/eval.md). The model is told to ask whether they want one.
+    """
+    at, theirs = person_instant(when, context)
+    if at <= context.clock.now():
+        raise BadArguments(
+            f"{theirs or when!r} is {iso(at, context)}, which has already passed",
+            ask=messages.ASK_TIME_PASSED.in_(context.language, when=said(at, context)),
+        )
+    content = memory_content(text)
+    for effect in context.staged:
+        if isinstance(effect, Enqueue) and (effect.text, effect.due_at) == (content, at):
+            return _already(effect.memory_id)
+    for job in existing:
+        if send and (job.text, job.due_at) == (content, at):
+            return _set_before(job, context)
+    item = context.remember(content, at)
+    if not send:
+        return {
+            "id": item.id,
+            "stored": True,
+            "due_at": iso(at, context),
+            "said": said(at, context),
+            "set_as": _A_NOTE,
+        }
+    context.enqueue("reminder", content, at, memory_id=item.id)
+    timing = runtime_time_context(
+        at, context.envelope.user_tz, context.contact_window, planned=True
+    )
+    if theirs is not None:
+        # Not said to the model: told "read from the person's words, not 'tomorrow 8'",
+        # a 1.5B model answered "I can't assist with that" (docs/eval.md). `said` is true.
+        log.info("remind: read the person's own words for the time, not the model's")
+    return {
+        "id": item.id,
+        "scheduled": True,
+        "text": content,
+        "repeats": False,
+        "at": iso(at, context),
+        "said": said(at, context),
+        "time_context": timing.to_dict(),
+    }

@@ -1,0 +1,1 @@
+"""The `clockbot` command line and its subcommands."""

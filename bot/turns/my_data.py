@@ -1,0 +1,153 @@
+"""A person's own data, asked for in the chat: "what do you know about me", "delete my data".
+
+Both are read by the turn runner before the agent sees the message, and only in a
+private thread (a DM, an email thread, the console): what is kept about a person is
+not for a group to read, and an erasure is not a group's decision. In a group the
+person is asked to write to the bot directly.
+
+- "what do you know about me" (or ``/mydata``): a summary of what is kept, from
+  `wrapper.people.person_data.export_person`: identities, zone, messages, memory,
+  reminders waiting, open actions.
+- "delete my data" (or ``/deletemydata``): a warning and how to confirm, by writing
+  "delete my data: yes" within `CONFIRM_WITHIN`. The request is found again in the
+  journal, so any worker can take the confirmation. Then everything is erased in one
+  transaction (`wrapper.people.person_data.erase_person`), and one last message says so. It
+  goes straight to the channel, not through the outbox, so nothing is kept for it;
+  if the platform refuses it, the erasure stands.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.llm import everyday_words as words
+from clockcore.zones import get_zone
+
+__all__ = [
+    "CONFIRM_WITHIN",
+    "ERASED_REPLY",
+    "ERASE_ASK_REPLY",
+    "ERASE_CONFIRM",
+    "ERASE_NOTHING_TO_CONFIRM",
+    "PRIVATE_ONLY_REPLY",
+    "Ask",
+    "ask_of",
+    "asked_to_erase",
+    "declined_erase",
+    "summary",
+]
+
+CONFIRM_WITHIN = timedelta(minutes=10)
+ERASE_CONFIRM = "delete my data: yes"
+ERASE_ASK_REPLY = (
+    "This erases everything I keep about you, on every channel you linked: our "
+    "conversations, your reminders, memory, clocked actions and settings. It cannot be "
+    f"undone. To go ahead, write “{ERASE_CONFIRM}” within 10 minutes."
+)
+ERASED_REPLY = (
+    "Done: everything I kept about you is erased. If you write again, I'll start from nothing."
+)
+ERASE_NOTHING_TO_CONFIRM = (
+    "There is no request to delete your data in the last 10 minutes. Write “delete my data” first."
+)
+PRIVATE_ONLY_REPLY = "That's between us: please write it to me in a direct message."
+_MAX_LISTED = 10
+
+
+class Ask(enum.Enum):
+    SHOW = "show"
+    ERASE = "erase"
+    CONFIRM = "confirm"
+
+
+_ASKS = {
+    "what do you know about me": Ask.SHOW,
+    "/mydata": Ask.SHOW,
+    "delete my data": Ask.ERASE,
+    "/deletemydata": Ask.ERASE,
+    ERASE_CONFIRM: Ask.CONFIRM,
+}
+_SPACE = re.compile(r"\s+")
+
+
+def as_request(text: str) -> str:
+    """`text` as a request answered without the model is compared: read whole, lower case,
+    spacing and end punctuation aside, a command's bot name dropped (/mydata@SomeBot)."""
+    plain = _SPACE.sub(" ", text.strip().lower()).rstrip("?!. ")
+    return plain.split("@", 1)[0] if plain.startswith("/") else plain
+
+
+def ask_of(text: str) -> Ask | None:
+    """Which request `text` is, read whole (`as_request`), or None."""
+    return _ASKS.get(as_request(text))
+
+
+def asked_to_erase(texts: Sequence[str]) -> bool:
+    """Whether any of `texts` (the person's recent messages) asked to delete their data."""
+    return any(ask_of(text) is Ask.ERASE for text in texts)
+
+
+def declined_erase(text: str, recent: Sequence[str]) -> bool:
+    """Whether `text` says no to "delete my data", the person's message before it.
+
+    `recent` is what they wrote lately, newest first, `text` itself perhaps at its head.
+    A "no" then is answered "nothing was deleted", not by the agent (issue 61, item 7).
+    """
+    if words.first(words.DECLINE, words.plain(text)) is None:
+        return False
+    earlier = list(recent)
+    if earlier and earlier[0] == text:
+        earlier = earlier[1:]
+    return bool(earlier) and ask_of(earlier[0]) is Ask.ERASE
+
+
+def summary(document: Mapping[str, Any], *, zone: str | None) -> str:
+    """What is kept about a person, in a few lines, from their `export_person` document."""
+    person = document["x_clockbot"]["person"]
+    [user] = document["users"].values()
+    tz = zone or "UTC"
+    lines = ["Here is what I keep about you:"]
+    lines.append(f"- you, as: {', '.join(person['identities'])}")
+    lines.append(f"- your timezone: {zone or 'not set'}")
+    messages = person["messages"]
+    if messages:
+        first = _when(messages[0]["received_at"], tz)
+        threads = len(document["threads"])
+        lines.append(
+            f"- {_count(len(messages), 'message')} of yours in "
+            f"{_count(threads, 'conversation')}, since {first}"
+        )
+    memory = document["x_clockbot"].get("memory", [])
+    for item in memory[:_MAX_LISTED]:
+        due = f" (due {_when(item['due_iso'], tz)})" if item.get("due_iso") else ""
+        lines.append(f"- remembered: {item['content']}{due}")
+    lines += _more(len(memory), "remembered")
+    waiting = [j for j in person["jobs"] if j["status"] == "pending" and j["kind"] != "reply"]
+    for job in waiting[:_MAX_LISTED]:
+        lines.append(f"- to send you on {_when(job['due_at'], tz)}: {job['text']}")
+    lines += _more(len(waiting), "to send")
+    actions = user.get("latest_actions", [])
+    for action in actions[:_MAX_LISTED]:
+        lines.append(f"- clocked: {action['label']} ({action['status']})")
+    lines += _more(len(actions), "clocked")
+    lines.append("Write “delete my data” to erase all of it.")
+    return "\n".join(lines)
+
+
+def _when(iso: str, zone: str) -> str:
+    """An instant as the person reads it in `zone`: "Tuesday 1 Dec 2026, 19:37"."""
+    local = datetime.fromisoformat(iso).astimezone(get_zone(zone))
+    return f"{local:%A} {local.day} {local:%b} {local.year}, {local:%H:%M}"
+
+
+def _more(total: int, what: str) -> list[str]:
+    """ "- and 33 more remembered": the lines a listing left out, counted."""
+    return [f"- and {total - _MAX_LISTED} more {what}"] if total > _MAX_LISTED else []
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
