@@ -37,12 +37,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from clockcore import (
-    duckling_reader,
     find_time_expressions,
     mentions_time,
     parse_anchored_time,
     parse_recurrence,
 )
+from clockcore.parsing import duckling_reader
 from clockcore.reading import leftover
 
 REFERENCE = datetime.fromisoformat("2026-03-07T10:00:00-05:00")

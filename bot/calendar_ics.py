@@ -33,8 +33,8 @@ from icalendar import Calendar, Event, vDuration, vRecur
 from bot.turns.calendar_feed import REFRESH
 from channels.base import Invite
 from channels.ical import invite_event, summary
+from clockcore.geo.zones import get_zone
 from clockcore.recurrence import occurrences_between
-from clockcore.zones import get_zone
 from wrapper.calendar_feeds import FeedItems, FeedRule
 from wrapper.meetings import Meeting
 from wrapper.outbound.outbox import OutboxItem

@@ -24,14 +24,14 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from clockcore.message import primary_language
-from clockcore.spoken import SPOKEN_LANGUAGES
+from clockcore.speech.spoken import SPOKEN_LANGUAGES
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "Said", "catalog", "said", "said_raw", "texts"]
 
 DOMAIN = "clockbot"
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = SPOKEN_LANGUAGES
-"""The languages with a catalog: the seven confirmations are said in (`clockcore.spoken`)."""
+"""The languages with a catalog: the seven confirmations are said in (`clockcore.speech.spoken`)."""
 
 
 @cache

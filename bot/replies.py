@@ -1,9 +1,9 @@
 """What clockbot says itself, not the model: in the person's language where it has it.
 
-The languages are the seven confirmations are said in (`clockcore.spoken`);
+The languages are the seven confirmations are said in (`clockcore.speech.spoken`);
 any other is English. The person's language is their platform's, else the one
 their message is clearly written in (`language_of`), as for the city question
-(`clockcore.session.city_question`). French says "vous", the others the
+(`clockcore.geo.session.city_question`). French says "vous", the others the
 informal "you", as the city question does. Each reply is a `Said`, a handle
 on its entry in the catalogs (`bot.catalog`, docs/languages.md): its id is the
 English text, and the seven languages' words live in ``bot/locale``.
@@ -98,7 +98,7 @@ TOO_LARGE = Said(
 
 # What clockbot says itself of what a turn did, where the model's words could not be sent
 # (`bot.agent.own_reply`): one line per change, `{text}` the person's words, `{when}` said as
-# `clockcore.spoken` says a time.
+# `clockcore.speech.spoken` says a time.
 DONE_SET = Said("Set: {text}, {when}.")
 DONE_REPEATING = Said("Set: {text}, repeating; next {when}.")
 DONE_NOTED = Said("Noted: {text}.")

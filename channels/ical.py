@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from icalendar import Event, vRecur
 
 from channels.base import Invite
-from clockcore.zones import get_zone
+from clockcore.geo.zones import get_zone
 
 __all__ = ["SUMMARY_CHARS", "invite_event", "summary"]
 

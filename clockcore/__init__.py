@@ -48,36 +48,9 @@ if TYPE_CHECKING:
         StateError,
         UnknownTimezoneError,
     )
-    from clockcore.language import guess_language
-    from clockcore.message import MessageRef, primary_language
-    from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
-    from clockcore.policy import (
-        DEFAULT_POLICY,
-        Decision,
-        Policy,
-        PolicyFacts,
-        ThreadKind,
-        evaluate,
-        load_policy,
-    )
-    from clockcore.provider import TimezoneProvider
-    from clockcore.recurrence import RecurrenceResult, occurrences, parse_recurrence
-    from clockcore.session import SessionZone, ZoneSource, resolve_session_zone
-    from clockcore.state import ClockState, dump_state, load_state, state_schema
-    from clockcore.time_mentions import (
-        find_time_expressions,
-        locate_time,
-        mentions_time,
-        without_time,
-    )
-    from clockcore.timeparse import parse_anchored_time
-    from clockcore.window import (
-        DEFAULT_CONTACT_WINDOW,
-        ContactWindow,
-        ToolRuntimeTimeContext,
-        runtime_time_context,
-    )
-    from clockcore.zones import (
+    from clockcore.geo.provider import TimezoneProvider
+    from clockcore.geo.session import SessionZone, ZoneSource, resolve_session_zone
+    from clockcore.geo.zones import (
         agent_timezone,
         available_zones,
         canonical_zone,
@@ -88,7 +61,34 @@ if TYPE_CHECKING:
         require_zone,
         to_iso,
     )
-    from clockcore.zonetext import ZoneMention, zone_mentions
+    from clockcore.geo.zonetext import ZoneMention, zone_mentions
+    from clockcore.language import guess_language
+    from clockcore.message import MessageRef, primary_language
+    from clockcore.parse_result import ParseKind, ParseResult, TimeExpression
+    from clockcore.parsing.time_mentions import (
+        find_time_expressions,
+        locate_time,
+        mentions_time,
+        without_time,
+    )
+    from clockcore.parsing.timeparse import parse_anchored_time
+    from clockcore.policy import (
+        DEFAULT_POLICY,
+        Decision,
+        Policy,
+        PolicyFacts,
+        ThreadKind,
+        evaluate,
+        load_policy,
+    )
+    from clockcore.recurrence import RecurrenceResult, occurrences, parse_recurrence
+    from clockcore.state.document import ClockState, dump_state, load_state, state_schema
+    from clockcore.window import (
+        DEFAULT_CONTACT_WINDOW,
+        ContactWindow,
+        ToolRuntimeTimeContext,
+        runtime_time_context,
+    )
 
 _HOME: dict[str, str] = {
     "ACTIVITIES": "clockcore.actions",
@@ -97,7 +97,7 @@ _HOME: dict[str, str] = {
     "ActionStatus": "clockcore.actions",
     "Clock": "clockcore.clock",
     "ClockError": "clockcore.errors",
-    "ClockState": "clockcore.state",
+    "ClockState": "clockcore.state.document",
     "ContactWindow": "clockcore.window",
     "ContextEnvelope": "clockcore.envelope",
     "DEFAULT_CONTACT_WINDOW": "clockcore.window",
@@ -119,51 +119,51 @@ _HOME: dict[str, str] = {
     "RUNTIME_BLOCK_END": "clockcore.envelope",
     "RUNTIME_BLOCK_START": "clockcore.envelope",
     "RecurrenceResult": "clockcore.recurrence",
-    "SessionZone": "clockcore.session",
+    "SessionZone": "clockcore.geo.session",
     "SettableClock": "clockcore.clock",
     "StateError": "clockcore.errors",
     "SystemClock": "clockcore.clock",
     "ThreadKind": "clockcore.policy",
     "TimeExpression": "clockcore.parse_result",
-    "TimezoneProvider": "clockcore.provider",
+    "TimezoneProvider": "clockcore.geo.provider",
     "ToolRuntimeTimeContext": "clockcore.window",
     "UnknownTimezoneError": "clockcore.errors",
     "UpcomingItem": "clockcore.envelope",
-    "ZoneMention": "clockcore.zonetext",
-    "ZoneSource": "clockcore.session",
-    "agent_timezone": "clockcore.zones",
+    "ZoneMention": "clockcore.geo.zonetext",
+    "ZoneSource": "clockcore.geo.session",
+    "agent_timezone": "clockcore.geo.zones",
     "as_utc": "clockcore.clock",
-    "available_zones": "clockcore.zones",
-    "canonical_zone": "clockcore.zones",
-    "delta_hours": "clockcore.zones",
+    "available_zones": "clockcore.geo.zones",
+    "canonical_zone": "clockcore.geo.zones",
+    "delta_hours": "clockcore.geo.zones",
     "detect_temporal_action": "clockcore.actions",
     "draft_action": "clockcore.actions",
     "due_label": "clockcore.envelope",
-    "dump_state": "clockcore.state",
+    "dump_state": "clockcore.state.document",
     "evaluate": "clockcore.policy",
-    "find_time_expressions": "clockcore.time_mentions",
+    "find_time_expressions": "clockcore.parsing.time_mentions",
     "format_elapsed": "clockcore.envelope",
     "guess_language": "clockcore.language",
-    "get_zone": "clockcore.zones",
-    "is_valid_zone": "clockcore.zones",
+    "get_zone": "clockcore.geo.zones",
+    "is_valid_zone": "clockcore.geo.zones",
     "load_policy": "clockcore.policy",
-    "load_state": "clockcore.state",
-    "locate_time": "clockcore.time_mentions",
-    "mentions_time": "clockcore.time_mentions",
+    "load_state": "clockcore.state.document",
+    "locate_time": "clockcore.parsing.time_mentions",
+    "mentions_time": "clockcore.parsing.time_mentions",
     "occurrences": "clockcore.recurrence",
-    "offset_minutes": "clockcore.zones",
-    "parse_anchored_time": "clockcore.timeparse",
+    "offset_minutes": "clockcore.geo.zones",
+    "parse_anchored_time": "clockcore.parsing.timeparse",
     "parse_directives": "clockcore.directives",
     "parse_recurrence": "clockcore.recurrence",
     "primary_language": "clockcore.message",
     "render_block": "clockcore.envelope",
-    "require_zone": "clockcore.zones",
-    "resolve_session_zone": "clockcore.session",
+    "require_zone": "clockcore.geo.zones",
+    "resolve_session_zone": "clockcore.geo.session",
     "runtime_time_context": "clockcore.window",
-    "state_schema": "clockcore.state",
-    "to_iso": "clockcore.zones",
-    "without_time": "clockcore.time_mentions",
-    "zone_mentions": "clockcore.zonetext",
+    "state_schema": "clockcore.state.document",
+    "to_iso": "clockcore.geo.zones",
+    "without_time": "clockcore.parsing.time_mentions",
+    "zone_mentions": "clockcore.geo.zonetext",
 }
 """Each public name and the module that defines it."""
 

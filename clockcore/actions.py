@@ -43,8 +43,8 @@ from typing import Final, Literal, TypeVar
 
 from clockcore.clock import as_utc
 from clockcore.directives import truncate_words
-from clockcore.grammar import DURATION_RE
-from clockcore.grammar_values import span_minutes
+from clockcore.parsing.grammar import DURATION_RE
+from clockcore.parsing.grammar_values import span_minutes
 from clockcore.policy import ThreadKind
 
 __all__ = [

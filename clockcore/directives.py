@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from clockcore.errors import UnknownTimezoneError
+from clockcore.geo.zones import parse_utc_offset, require_zone
 from clockcore.policy import Mode, ThreadKind
-from clockcore.zones import parse_utc_offset, require_zone
 
 __all__ = [
     "MAX_CLOCK_IT_CHARS",

@@ -121,11 +121,11 @@ from datetime import datetime, timedelta
 
 from clockcore.actions import OPEN_STATUSES, ActionSource, ActionStatus
 from clockcore.clock import as_utc
+from clockcore.geo.session import ZoneSource
+from clockcore.geo.zones import canonical_zone, get_zone, offset_minutes, to_iso
 from clockcore.message import MessageRef
 from clockcore.policy import ThreadKind
-from clockcore.session import ZoneSource
 from clockcore.window import ToolRuntimeTimeContext
-from clockcore.zones import canonical_zone, get_zone, offset_minutes, to_iso
 
 __all__ = [
     "RUNTIME_BLOCK_END",

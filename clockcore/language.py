@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from clockcore.cues import fold, word_set
+from clockcore.parsing.cues import fold, word_set
 
 __all__ = ["guess_language"]
 

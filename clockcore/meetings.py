@@ -34,9 +34,9 @@ from datetime import date, datetime, time, timedelta
 from datetime import tzinfo as TzInfo
 
 from clockcore.clock import as_utc
+from clockcore.geo.zones import get_zone, require_zone
 from clockcore.recurrence import occurrences
 from clockcore.window import DEFAULT_CONTACT_WINDOW, ContactWindow
-from clockcore.zones import get_zone, require_zone
 
 __all__ = [
     "MAX_PROPOSALS",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from clockcore.zones import to_iso, zone_from_label
+from clockcore.geo.zones import to_iso, zone_from_label
 
 __all__ = ["ParseKind", "ParseResult", "TimeExpression"]
 

@@ -26,14 +26,21 @@ from typing import Literal
 
 from dateutil.rrule import rrulestr
 
-from clockcore import cues, recurrence_words, weekdays
 from clockcore.clock import as_utc
-from clockcore.grammar import DATE_KINDS, MONTHS, NUMBER_WORDS, WEEKDAYS, ZONE_KINDS, scan_text
+from clockcore.geo.zones import get_zone, require_zone, to_iso
+from clockcore.geo.zonetext import Anchor, zone_of
 from clockcore.message import primary_language
-from clockcore.time_mentions import locate_time
-from clockcore.timeparse import parse_anchored_time
-from clockcore.zones import get_zone, require_zone, to_iso
-from clockcore.zonetext import Anchor, zone_of
+from clockcore.parsing import cues, recurrence_words, weekdays
+from clockcore.parsing.grammar import (
+    DATE_KINDS,
+    MONTHS,
+    NUMBER_WORDS,
+    WEEKDAYS,
+    ZONE_KINDS,
+    scan_text,
+)
+from clockcore.parsing.time_mentions import locate_time
+from clockcore.parsing.timeparse import parse_anchored_time
 
 __all__ = ["RecurrenceResult", "occurrences", "parse_recurrence"]
 
@@ -247,7 +254,7 @@ def parse_recurrence(
         reference_instant: "now", aware.
         language: the person's language (ISO 639-1): "cada lunes a las 9",
             "jeden Montag um 9 Uhr" are read in es, de, fr, pt, it and nl
-            (`clockcore.recurrence_words`), and English always.
+            (`clockcore.parsing.recurrence_words`), and English always.
 
     Raises:
         UnknownTimezoneError: `tz` is not an IANA id.

@@ -14,7 +14,7 @@ from datetime import datetime, time
 
 from clockcore.clock import as_utc
 from clockcore.errors import InvalidContactWindowError
-from clockcore.zones import get_zone, require_zone, to_iso
+from clockcore.geo.zones import get_zone, require_zone, to_iso
 
 __all__ = [
     "DEFAULT_CONTACT_WINDOW",

@@ -254,14 +254,14 @@ def test_the_hot_path_checker_sees_a_call(tmp_path: Path) -> None:
 LONGEST = 450
 LONG_MODULES = {
     "bot/config/groups.py": "one job: the settings groups, each checking itself",
-    "clockcore/places.py": "one job: place names to zones, with its tables of names",
+    "clockcore/geo/places.py": "one job: place names to zones, with its tables of names",
     "clockcore/actions.py": "one job: latest actions from words to expiry",
     "channels/slack/adapter.py": "one class: the Slack adapter",
     "clockcore/policy.py": "one job: the policy block, its overrides and the relevance decision",
     "clockcore/envelope.py": "one job: the envelope and the runtime block it renders",
     "bot/web/pages.py": "one class: the web pages' routes",
     "channels/telegram/adapter.py": "one class: the Telegram adapter",
-    "clockcore/state_check.py": "one job: checking a state document and building its values",
+    "clockcore/state/check.py": "one job: checking a state document and building its values",
     "wrapper/core.py": "one class: the wrapper's facade",
     "bot/turns/lifecycle.py": "one class: a message's life in the gateway",
     "bot/llm/rules_agent.py": "one class: the agent without a model",
@@ -269,7 +269,7 @@ LONG_MODULES = {
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
     "wrapper/outbound/outbox.py": "one class: the outbox and its claims",
     "wrapper/store/tables.py": "one job: the tables, declared once",
-    "clockcore/cues.py": "one job: the evidence a reading needs",
+    "clockcore/parsing/cues.py": "one job: the evidence a reading needs",
     "clockcore/reading/leftover.py": "one job: the leftover scanner's parts (split next: issue 62)",
 }
 

@@ -1,4 +1,4 @@
-"""The backup parts of a state export (`clockcore.state_backup`) out of and into the store.
+"""The backup parts of a state export (`clockcore.state.backup`) out of and into the store.
 
 `BACKED_UP` and `LEFT_OUT` name every table of the store, each with where it goes in the
 document or why it stays out (docs/data.md, "A backup"); a test compares them with
@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.engine import Connection
 
-from clockcore.state_backup import PARTS
+from clockcore.state.backup import PARTS
 from wrapper.keys import is_private_thread, split_thread_key
 from wrapper.store import queries as q
 from wrapper.store import tables as t
@@ -73,7 +73,7 @@ needs an empty store."""
 
 
 def export_parts(conn: Connection, *, person: str | None) -> dict[str, tuple[dict[str, Any], ...]]:
-    """The backup parts' rows (`clockcore.state_backup.PARTS`), each part in a stable order."""
+    """The backup parts' rows (`clockcore.state.backup.PARTS`), each part in a stable order."""
     outbox, polls = t.outbox, t.meeting_polls
     keys = select(t.identities.c.user_key).where(t.identities.c.user_id == person)
     joined = select(t.participants.c.thread_key).where(t.participants.c.user_key.in_(keys))

@@ -6,7 +6,7 @@ user's ``channels`` are their identities, keyed by ``user_key``
 (``"telegram"``), is read as that channel with the user's id. Memory items
 travel in ``x_clockbot.memory``, and the rest of a person's data (reminders,
 repeating reminders, routes, calendar feeds, meeting polls ...) in the backup
-parts under ``x_clockbot`` (`clockcore.state_backup`; docs/data.md, "A backup").
+parts under ``x_clockbot`` (`clockcore.state.backup`; docs/data.md, "A backup").
 `BACKED_UP` and `LEFT_OUT` name every table of the store, so a new table is a
 decision (a test holds it).
 
@@ -26,7 +26,8 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Connection
 
 from clockcore.errors import StateError
-from clockcore.state import (
+from clockcore.state.check import JsonPath, json_path
+from clockcore.state.document import (
     ActionState,
     CalibrationState,
     ChannelStamps,
@@ -37,7 +38,6 @@ from clockcore.state import (
     dump_state,
     load_state,
 )
-from clockcore.state_check import JsonPath, json_path
 from wrapper.errors import StateImportError
 from wrapper.keys import split_thread_key, split_user_key, user_key
 from wrapper.state_backup import (

@@ -3,7 +3,7 @@
 When a model's reply fails a check (`bot.agent.reply_checks`) twice, the person still
 learns what was done: one line per staged effect, in their language, with each
 time said as every confirmation says it ("Set: call the dentist, Wednesday 2 Dec,
-09:00 (in 18 hours).", `clockcore.spoken.say_when`, in the language of their words or of
+09:00 (in 18 hours).", `clockcore.speech.spoken.say_when`, in the language of their words or of
 the words they asked for a reminder with). The effects are what the turn
 will store, so the lines are true by construction; the tool results add only
 the words an effect does not carry (a reminder's text, a repeating one's next
@@ -24,7 +24,7 @@ from bot.agent.tools.tool_errors import tool_result
 from bot.agent.tools.tool_session import ToolSession
 from bot.llm.reminder_words import REMIND_ME
 from bot.llm.types import Message
-from clockcore.spoken import say_when
+from clockcore.speech.spoken import say_when
 from wrapper.outbound.reminders import ReminderChange
 from wrapper.outbound.schedules import NewSchedule
 from wrapper.turns.effects import (

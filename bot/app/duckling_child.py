@@ -22,7 +22,7 @@ __all__ = ["main"]
 
 def main() -> None:
     """Answer requests until standard input closes."""
-    from clockcore.duckling_reader import entities
+    from clockcore.parsing.duckling_reader import entities
 
     entities("at 9", 0, "en")  # the runtime starts before the parent's clock runs
     sys.stdout.write("ready\n")

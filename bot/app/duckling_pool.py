@@ -5,11 +5,11 @@ stopped; some texts take it long (the adjacent time expressions it combines grow
 steeply: "tomorrow at 9 " five times took 1.5 s, six times 28 s, measured with
 pyduckling-native-phihos 0.3). `isolate` installs a pool of child processes
 (`bot.app.duckling_child`) as clockcore's reading engine
-(`clockcore.duckling_reader.use_engine`): a read is sent down a pipe and
+(`clockcore.parsing.duckling_reader.use_engine`): a read is sent down a pipe and
 waited for there, which lets go of the GIL, so the event loop and other threads
 run meanwhile. A read past `READ_LIMIT` kills its child (a new one starts on a
 thread of its own, with a back-off once restarts come often) and raises
-`ReaderTimeout`; `clockcore.timeparse` then asks the person to write the time on
+`ReaderTimeout`; `clockcore.parsing.timeparse` then asks the person to write the time on
 its own instead of guessing. No read ever runs in the serving process: with no
 child free within 250 ms the read is refused the same way (three slow texts at
 once once held the whole process 26 s, read here when both children were busy),
@@ -43,8 +43,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from clockcore import duckling_reader
-from clockcore.duckling_reader import ReaderTimeout
+from clockcore.parsing import duckling_reader
+from clockcore.parsing.duckling_reader import ReaderTimeout
 
 __all__ = ["CHILDREN", "PERSON_BUDGET", "READ_LIMIT", "isolate", "reading_for"]
 

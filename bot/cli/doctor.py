@@ -27,7 +27,8 @@ from bot.app.channel_registry import CHANNELS, ChannelSpec
 from bot.app.redact import masked_db, masked_http
 from bot.config.settings import ConfigError, Settings, load_settings
 from channels.base import ChannelError
-from clockcore import SystemClock, duckling_reader
+from clockcore import SystemClock
+from clockcore.parsing import duckling_reader
 from wrapper import InteractionWrapper, WrapperError
 
 __all__ = [

@@ -61,7 +61,7 @@ def _fail(message: str) -> NoReturn:
 
 def _zone(name: str | None) -> str | None:
     from clockcore.errors import UnknownTimezoneError
-    from clockcore.zones import require_zone
+    from clockcore.geo.zones import require_zone
 
     try:
         return require_zone(name) if name is not None else None
@@ -197,7 +197,7 @@ class LibraryChatter(logging.Filter):
 def time_now(tz: TzOption = None) -> None:
     """Print the current time in a zone (default: this host's)."""
     from clockcore.clock import SystemClock
-    from clockcore.zones import agent_timezone, to_iso
+    from clockcore.geo.zones import agent_timezone, to_iso
 
     zone = _zone(tz) or agent_timezone()
     typer.echo(f"{to_iso(SystemClock().now(), zone)} {zone}")
@@ -216,8 +216,8 @@ def time_parse(
 
     Exit codes: 0 read, 1 needs clarification, 2 invalid or a usage error.
     """
+    from clockcore.parsing.timeparse import parse_anchored_time
     from clockcore.recurrence import parse_recurrence
-    from clockcore.timeparse import parse_anchored_time
 
     zone, reference = _zone(tz), _now(now)
     repeating = parse_recurrence(text, zone, reference)
@@ -237,8 +237,8 @@ SHOWN_OCCURRENCES = 5
 
 def _show_recurrence(result: RecurrenceResult, zone: str | None, *, as_json: bool) -> None:
     """A recurring time: its RRULE and next occurrences (exit 1 when it needs a question)."""
-    from clockcore.duckling_reader import reader_name
-    from clockcore.zones import to_iso
+    from clockcore.geo.zones import to_iso
+    from clockcore.parsing.duckling_reader import reader_name
 
     shown = [to_iso(at, zone or result.zone or "UTC") for at in result.next_occurrences]
     shown = shown[:SHOWN_OCCURRENCES]
@@ -287,8 +287,8 @@ def time_convert(
     ] = None,
 ) -> None:
     """Show the time TEXT names in another zone."""
-    from clockcore.timeparse import parse_anchored_time
-    from clockcore.zones import to_iso, zone_from_label
+    from clockcore.geo.zones import to_iso, zone_from_label
+    from clockcore.parsing.timeparse import parse_anchored_time
 
     target = _zone(to)
     assert target is not None

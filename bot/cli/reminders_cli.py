@@ -57,7 +57,7 @@ def _shown(item: Any, zone: str | None, now: datetime) -> dict[str, Any]:
     reminder with a zone of its own is read there.
     """
     from clockcore import to_iso
-    from clockcore.spoken import say_when
+    from clockcore.speech.spoken import say_when
     from wrapper.outbound.reminders import reminder_id
     from wrapper.outbound.schedules import Schedule
 

@@ -16,7 +16,7 @@ from wrapper.errors import StateImportError, WrapperError
 from wrapper.keys import split_user_key
 
 if TYPE_CHECKING:  # the store loads when a command runs, not for --help
-    from clockcore.state import ClockState
+    from clockcore.state.document import ClockState
     from wrapper.people.person_data import Erased
 
 state_app = typer.Typer(
@@ -174,7 +174,7 @@ def import_command(
         raise typer.Exit(2) from exc
     except WrapperError as exc:
         _fail(str(exc))
-    from clockcore.state import ignored_fields, load_state
+    from clockcore.state.document import ignored_fields, load_state
 
     for dropped in ignored_fields(document):
         typer.echo(messages.STATE_FIELD_IGNORED.format(path=dropped), err=True)

@@ -261,7 +261,7 @@ HOW_LONG = _table(
     pt=r"\bquant[oa]s?\s+(?:tempo\s+)?(?:falta|faltam)\b|\bquantos\b",
     nl=r"\bhoe\s+lang\b|\bhoeveel\b",
 )
-""""How long until 5pm": only which language asks; `clockcore.time_questions` reads it."""
+""""How long until 5pm": only which language asks; `clockcore.parsing.time_questions` reads it."""
 
 GREETING = _table(
     en=r"^(?:hello|hi|hey|good\s+(?:morning|evening))\b|\bhow\s+are\s+you\b|\bthank(?:s|\s+you)\b",

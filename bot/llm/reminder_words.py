@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from clockcore.time_questions import asks_about_time
+from clockcore.parsing.time_questions import asks_about_time
 
 __all__ = ["REMIND_ME", "asks_to_be_reminded", "asks_to_keep_in_mind", "only_asks_about_time"]
 

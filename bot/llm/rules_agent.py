@@ -43,15 +43,15 @@ from clockcore import (
     require_zone,
     without_time,
 )
-from clockcore.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
+from clockcore.geo.places import lookup_place
+from clockcore.geo.session import CITY_QUESTION
+from clockcore.geo.zones import get_zone
 from clockcore.meetings import zone_label
-from clockcore.places import lookup_place
-from clockcore.recurrence_words import without_frames
-from clockcore.session import CITY_QUESTION
-from clockcore.spoken import SPOKEN_LANGUAGES, say_when
-from clockcore.spoken_rules import say_rule
-from clockcore.time_questions import counts_to
-from clockcore.zones import get_zone
+from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
+from clockcore.parsing.recurrence_words import without_frames
+from clockcore.parsing.time_questions import counts_to
+from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
+from clockcore.speech.spoken_rules import say_rule
 from wrapper.outbound.reminders import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]

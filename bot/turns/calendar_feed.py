@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 
 from bot.turns.my_data import as_request
-from clockcore.zones import get_zone
+from clockcore.geo.zones import get_zone
 
 __all__ = [
     "REFRESH",

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.llm import everyday_words as words
-from clockcore.zones import get_zone
+from clockcore.geo.zones import get_zone
 
 __all__ = [
     "CONFIRM_WITHIN",

@@ -12,9 +12,9 @@ from typing import Any
 from bot.web.words import when, words
 from clockcore import get_zone, guess_language, parse_anchored_time, require_zone
 from clockcore.errors import ClockError
-from clockcore.places import lookup_place
+from clockcore.geo.places import lookup_place
 from clockcore.recurrence import occurrences
-from clockcore.spoken_rules import say_rule
+from clockcore.speech.spoken_rules import say_rule
 from wrapper.outbound.outbox import OutboxItem
 from wrapper.outbound.reminders import PAUSED, reminder_id
 from wrapper.outbound.schedules import Schedule

@@ -80,7 +80,7 @@ def page_language(accept_language: str | None, written: str = "") -> str:
 
 
 def _locale(language: str) -> str:
-    # English dates put the day before the month, as the chat says them (`clockcore.spoken`).
+    # English dates put the day before the month, as the chat says them (`clockcore.speech.spoken`).
     return "en_GB" if language == "en" else language
 
 

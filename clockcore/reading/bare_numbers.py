@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from clockcore import cues
-from clockcore.grammar import NUMBER_WORDS, TRIGGER_WORDS
+from clockcore.parsing import cues
+from clockcore.parsing.grammar import NUMBER_WORDS, TRIGGER_WORDS
 from clockcore.reading.words import table
 
 __all__ = ["no_number_is_a_time"]
@@ -43,6 +43,6 @@ _BEFORE_A_NUMBER = frozenset(
 def no_number_is_a_time(text: str) -> bool:
     """True when no reader could take a time from `text`: its numbers are all bare.
 
-    (`clockcore.cues.no_number_is_a_time` with every time word clockcore knows.)
+    (`clockcore.parsing.cues.no_number_is_a_time` with every time word clockcore knows.)
     """
     return cues.no_number_is_a_time(text, also=_TIME_WORDS, before=_BEFORE_A_NUMBER)

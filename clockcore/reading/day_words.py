@@ -1,6 +1,6 @@
 """The day a reading's day word names ("mañana", "morgen", "demain"), and whether a span is dated.
 
-A check stage of the reader (`clockcore.timeparse`): Duckling reads "a las 9:50
+A check stage of the reader (`clockcore.parsing.timeparse`): Duckling reads "a las 9:50
 mañana" as today, since "mañana" and "morgen" are also "morning"; the day word
 decides the day, and anything else that disagrees is a question.
 """
@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
 
-from clockcore import weekdays
-from clockcore.anchoring import point
+from clockcore.geo.anchoring import point
+from clockcore.geo.zones import zone_from_label
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
+from clockcore.parsing import weekdays
 from clockcore.reading import parts_of_day
-from clockcore.zones import zone_from_label
-from clockcore.zonetext import Anchor
 
 __all__ = ["SMALL_HOURS_QUESTION", "dated", "day_word_agrees", "small_hours"]
 

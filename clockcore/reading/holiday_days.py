@@ -18,11 +18,11 @@ from datetime import date, datetime, time, timedelta
 from functools import cache
 from importlib import resources
 
-from clockcore import weekdays
-from clockcore.anchoring import asked, day_start, point, result
+from clockcore.geo.anchoring import asked, day_start, point, result
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
+from clockcore.parsing import weekdays
 from clockcore.reading import leftover, words
-from clockcore.zonetext import Anchor
 
 __all__ = ["HOLIDAY_QUESTION", "UNKNOWN_COUNTRY_QUESTION", "country_of", "holiday_date", "named"]
 

@@ -297,7 +297,7 @@ def left_beside(text: str, span: tuple[int, int]) -> str | None:
     """The first time-like part of `text` whose core lies outside `span`, as written; or None.
 
     `text` should be masked first (greetings, addresses, versions, zones:
-    `clockcore.cues.masked`), so what only looks like a time is not asked about.
+    `clockcore.parsing.cues.masked`), so what only looks like a time is not asked about.
     """
     start, end = span
     for part in time_like_parts(text):

@@ -15,13 +15,13 @@ import re
 from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 
-from clockcore.anchoring import asked, localize, point
+from clockcore.geo.anchoring import asked, localize, point
+from clockcore.geo.zones import zone_from_label
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
 from clockcore.reading.leftover import folded
 from clockcore.reading.words import table
 from clockcore.window import ContactWindow
-from clockcore.zones import zone_from_label
-from clockcore.zonetext import Anchor
 
 __all__ = ["HOURS", "PASSED_QUESTION", "one_hour", "part_named"]
 
@@ -67,7 +67,8 @@ _SUFFIX_PART = {
     "abend": "evening", "avond": "evening", "ochtend": "morning", "middag": "afternoon",
     "nachmittag": "afternoon", "morgen": "morning", "nacht": "night",
 }  # fmt: skip
-# A clock time written in the reading: then the part only settles its hour (`clockcore.modifiers`).
+# A clock time written in the reading: the part only settles its hour
+# (`clockcore.parsing.modifiers`).
 _CLOCK = re.compile(
     r"\d|(?<![^\W_])(?:" + "|".join(sorted({folded(w) for w in table("HOUR_WORDS")} -
                                            {"een", "une", "una", "uma", "eins"},

@@ -4,7 +4,7 @@
 left beside it, a 24-hour form read as another hour, or an approximate hour
 that may be morning or evening makes it a question. `open_range` reads "ab 18
 Uhr" as its start; `clock_not_year` reads "7 Jan 1045" as 10:45. `Reader` is
-the reading pipeline, handed in by `clockcore.timeparse`.
+the reading pipeline, handed in by `clockcore.parsing.timeparse`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from clockcore import cues
-from clockcore.grammar import ZONE_KINDS, scan_text
+from clockcore.geo.zones import zone_from_label
 from clockcore.parse_result import ParseResult
+from clockcore.parsing import cues
+from clockcore.parsing.grammar import ZONE_KINDS, scan_text
 from clockcore.reading import leftover, typos
 from clockcore.reading.words import table
-from clockcore.zones import zone_from_label
 
 __all__ = ["YEAR_OR_CLOCK_QUESTION", "Reader", "clock_not_year", "nothing_left", "open_range"]
 

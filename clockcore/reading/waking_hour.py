@@ -1,7 +1,7 @@
 """A bare hour is the waking hour people mean, in every language (docs/time-rules.md).
 
 English has read "at 5" as 17:00 and "at 9" as 09:00 since the start
-(`clockcore.grammar_values._clock`): 7–11 in the morning, 12 at noon, 1–6 in
+(`clockcore.parsing.grammar_values._clock`): 7–11 in the morning, 12 at noon, 1–6 in
 the afternoon or evening. Duckling reads "a las 5", "um halb drei", "om 9" as
 the next such hour on either half of the day, so the same words meant 05:00
 at one in the night and 17:00 at ten in the morning. `waking_hour` gives a
@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from datetime import datetime, time, timedelta
 
-from clockcore.anchoring import localize, point
+from clockcore.geo.anchoring import localize, point
+from clockcore.geo.zones import zone_from_label
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
 from clockcore.reading.leftover import folded, phrases
 from clockcore.reading.words import table
-from clockcore.zones import zone_from_label
-from clockcore.zonetext import Anchor
 
 __all__ = ["hour_as_written", "waking_hour"]
 

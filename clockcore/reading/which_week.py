@@ -13,11 +13,11 @@ import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
-from clockcore import weekdays
-from clockcore.anchoring import day_start
+from clockcore.geo.anchoring import day_start
+from clockcore.geo.zones import zone_from_label
 from clockcore.parse_result import ParseResult
+from clockcore.parsing import weekdays
 from clockcore.reading.leftover import folded, phrases
-from clockcore.zones import zone_from_label
 
 __all__ = ["WHICH_WEEK_QUESTION", "which_week"]
 

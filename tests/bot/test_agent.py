@@ -28,7 +28,8 @@ from bot.llm.errors import LLMError
 from bot.replies import NO_WORDS, STUCK, UNAVAILABLE
 from bot.turns.lifecycle import Turns
 from channels.base import Inbound
-from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock, duckling_reader
+from clockcore import DEFAULT_CONTACT_WINDOW, MessageRef, SettableClock
+from clockcore.parsing import duckling_reader
 from tests.support import staged
 from tests.support.fake_llm import FakeLLMServer, Reply, ScriptedToolCall
 from wrapper import InteractionWrapper, OutboxItem

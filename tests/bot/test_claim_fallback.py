@@ -23,7 +23,7 @@ from bot.app.gateway import Gateway
 from bot.config.settings import LimitSettings, LLMSettings, Settings
 from bot.replies import DONE_CANCELLED, DONE_REPEATING, DONE_SET, NOTHING_DONE
 from clockcore import SettableClock
-from clockcore.spoken import say_when
+from clockcore.speech.spoken import say_when
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support.fake_llm import FakeLLMServer, Reply
 

@@ -22,7 +22,7 @@ from bot.config.settings import (
     SlackSettings,
     TelegramSettings,
 )
-from clockcore import duckling_reader
+from clockcore.parsing import duckling_reader
 
 KEY = "sk-test-Secret-4c1d2e"
 runner = CliRunner()

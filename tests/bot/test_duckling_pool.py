@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app.duckling_pool import _Budgets, _Child, _Children, reading_for
-from clockcore import duckling_reader, parse_anchored_time
+from clockcore import parse_anchored_time
+from clockcore.parsing import duckling_reader
 
 NOW = datetime(2026, 11, 26, 9, tzinfo=UTC)
 TEXT = "next Tuesday at quarter past 7pm"

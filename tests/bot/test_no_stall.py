@@ -20,7 +20,7 @@ import pytest
 from bot.app.gateway import Gateway
 from bot.config.settings import LLMSettings, Settings
 from channels.base import Inbound, Outgoing
-from clockcore import duckling_reader
+from clockcore.parsing import duckling_reader
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support.fake_llm import FakeLLMServer
 

@@ -19,7 +19,7 @@ from bot.evaluation.run import evaluate, write_report
 from bot.evaluation.scenario import load_scenarios
 from bot.replies import DONE_CANCELLED, DONE_SET
 from clockcore import SettableClock
-from clockcore.spoken import say_when
+from clockcore.speech.spoken import say_when
 from tests.bot.test_claim_fallback import NEW_YORK, WEDNESDAY, World
 from tests.bot.test_eval_scenarios import SCENARIOS
 from tests.bot.test_gateway import RecordingChannel

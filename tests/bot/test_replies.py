@@ -11,7 +11,7 @@ from bot import replies
 from bot.catalog import said_raw
 from bot.replies import GAVE_UP, TOO_LARGE, Said, language_of
 from clockcore import MessageRef
-from clockcore.spoken import SPOKEN_LANGUAGES
+from clockcore.speech.spoken import SPOKEN_LANGUAGES
 
 ALL = [value for value in vars(replies).values() if isinstance(value, Said)]
 

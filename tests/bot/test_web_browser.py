@@ -34,7 +34,7 @@ from icalendar import Calendar
 from bot.app.gateway import Gateway
 from bot.config.settings import Settings
 from channels.telegram import TelegramChannel
-from clockcore.spoken_rules import say_rule
+from clockcore.speech.spoken_rules import say_rule
 from tests.support import staged
 from tests.support.browser import DESKTOP, PHONE, ZOOMED, Browser, browser  # noqa: F401
 from tests.support.fake_telegram import FakeTelegram, TgUser

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clockcore import duckling_reader
+from clockcore.parsing import duckling_reader
 
 
 @pytest.fixture

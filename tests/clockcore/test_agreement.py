@@ -21,15 +21,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clockcore import duckling_reader, parse_anchored_time
-from clockcore.duckling_values import anchored
-from clockcore.grammar import scan_text
+from clockcore import parse_anchored_time
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
+from clockcore.parsing import duckling_reader
+from clockcore.parsing.duckling_values import anchored
+from clockcore.parsing.grammar import scan_text
+from clockcore.parsing.second_reader import WORDS, readings
+from clockcore.parsing.timeparse import reading_languages
 from clockcore.reading import words
 from clockcore.reading.number_order import day_first
-from clockcore.second_reader import WORDS, readings
-from clockcore.timeparse import reading_languages
-from clockcore.zonetext import Anchor
 from tests.clockcore.test_time_property import Chooser, Drawn, Seeded
 
 pytestmark = pytest.mark.usefixtures("needs_duckling")

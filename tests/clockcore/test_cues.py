@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from clockcore import parse_anchored_time
-from clockcore.cues import HOUR_WORDS, MOST_TOKENS, MOST_WINDOWS, cue, masked, windows
+from clockcore.parsing.cues import HOUR_WORDS, MOST_TOKENS, MOST_WINDOWS, cue, masked, windows
 
 BERLIN = "Europe/Berlin"
 THURSDAY_10 = datetime(2026, 11, 26, 10, 0, tzinfo=ZoneInfo(BERLIN))

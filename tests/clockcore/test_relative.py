@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clockcore import parse_anchored_time
-from clockcore.relative import find_duration, from_now
+from clockcore.parsing.relative import find_duration, from_now
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 11, 26, 10, 0, tzinfo=BERLIN)

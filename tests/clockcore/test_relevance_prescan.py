@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clockcore import locate_time, mentions_time
+from clockcore.parsing.time_mentions import _grammar_expressions
 from clockcore.reading import words
 from clockcore.reading.bare_numbers import no_number_is_a_time
-from clockcore.time_mentions import _grammar_expressions
 
 pytestmark = pytest.mark.usefixtures("needs_duckling")
 

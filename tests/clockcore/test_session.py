@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clockcore import UnknownTimezoneError, resolve_session_zone
-from clockcore.session import UTC_FALLBACK_NOTICE, place_answer_notice
+from clockcore.geo.session import UTC_FALLBACK_NOTICE, place_answer_notice
 
 
 @pytest.mark.parametrize(

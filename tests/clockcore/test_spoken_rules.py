@@ -7,8 +7,8 @@ from babel.dates import get_day_names
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clockcore.spoken import SPOKEN_LANGUAGES
-from clockcore.spoken_rules import say_rule
+from clockcore.speech.spoken import SPOKEN_LANGUAGES
+from clockcore.speech.spoken_rules import say_rule
 
 CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 

@@ -1,4 +1,4 @@
-"""Tests for clockcore.state: the CLOCK-STATE.json v3 schema, validation and round trips."""
+"""Tests for clockcore.state.document: the CLOCK-STATE.json v3 schema, validation and round trips."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from clockcore.errors import ClockError, StateError, UnknownTimezoneError
-from clockcore.state import (
+from clockcore.state.document import (
     ACTION_SOURCES,
     ACTION_STATUSES,
     THREAD_KINDS,

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clockcore.time_questions import asks_about_time, counts_to
+from clockcore.parsing.time_questions import asks_about_time, counts_to
 
 
 @pytest.mark.parametrize(

@@ -23,8 +23,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from clockcore import find_time_expressions, parse_anchored_time
+from clockcore.geo.zonetext import zone_mentions
 from clockcore.parse_result import ParseResult
-from clockcore.zonetext import zone_mentions
 
 ZONES = [
     "America/New_York",

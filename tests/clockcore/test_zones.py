@@ -1,4 +1,4 @@
-"""Table tests and properties for `clockcore.zones`.
+"""Table tests and properties for `clockcore.geo.zones`.
 
 Every expected value is computed here with `zoneinfo` and explicit arithmetic, or
 is a well-known fact about the IANA database written out by hand.
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clockcore.errors import ClockError, NaiveDatetimeError, UnknownTimezoneError
-from clockcore.zones import (
+from clockcore.geo.zones import (
     available_zones,
     canonical_zone,
     delta_hours,

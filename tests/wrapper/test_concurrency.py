@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from clockcore.state import load_state
+from clockcore.state.document import load_state
 from wrapper import InteractionWrapper
 from wrapper.store import tables as t
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from clockcore import MessageRef, SettableClock, parse_recurrence
-from clockcore.state_backup import BACKUP_VERSION, PARTS, backup_schema
-from clockcore.state_check import schema
+from clockcore.state.backup import BACKUP_VERSION, PARTS, backup_schema
+from clockcore.state.check import schema
 from tests.support import staged
 from wrapper import InteractionWrapper, StateImportError
 from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, PollOption
@@ -53,7 +53,7 @@ PART_TABLES = {
     "meeting_votes": "meeting_votes",
     "meeting_attendees": "meeting_attendees",
 }
-# The columns CLOCK's own fields carry (clockcore.state), by table.
+# The columns CLOCK's own fields carry (clockcore.state.document), by table.
 CLOCK_COLUMNS = {
     "users": {"id", "default_tz", "policy_overrides", "last_interaction_any_channel_at"},
     "identities": {

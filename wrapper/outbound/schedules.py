@@ -33,8 +33,8 @@ from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from clockcore import as_utc
+from clockcore.geo.zones import get_zone
 from clockcore.recurrence import occurrences
-from clockcore.zones import get_zone
 from wrapper.outbound.outbox import OutboxItem, enqueue_in, item_values
 from wrapper.store import queries as q
 from wrapper.store import tables as t

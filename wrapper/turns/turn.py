@@ -30,10 +30,10 @@ from clockcore import (
 from clockcore.actions import OPEN_STATUSES, detect_temporal_action
 from clockcore.directives import Directives, parse_directives
 from clockcore.envelope import NamedZone, OpenAction, UpcomingItem
+from clockcore.geo.zones import canonical_zone
+from clockcore.geo.zonetext import ZoneMention
 from clockcore.message import MessageRef
-from clockcore.time_questions import asks_about_time
-from clockcore.zones import canonical_zone
-from clockcore.zonetext import ZoneMention
+from clockcore.parsing.time_questions import asks_about_time
 from wrapper.keys import is_private_thread
 from wrapper.store.rows import MAX_KNOWN_PLACES, PersonRow, ThreadView
 

@@ -37,8 +37,8 @@ from bot.agent.tools.tool_session import (
 )
 from bot.llm.types import ToolSpec
 from clockcore import parse_anchored_time
+from clockcore.geo.zones import get_zone
 from clockcore.meetings import MeetingMember, Slot, find_slots
-from clockcore.zones import get_zone
 from wrapper.keys import split_user_key
 from wrapper.meeting_polls import NewMeetingPoll, PollOption, new_poll_id
 from wrapper.meetings import REPEATS, repeat_words

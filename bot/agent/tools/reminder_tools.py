@@ -39,8 +39,8 @@ from bot.agent.tools.tool_session import (
 from bot.agent.tools.window_tools import set_contact_window
 from bot.llm.types import ToolSpec
 from clockcore import parse_anchored_time
-from clockcore.relative import from_now
-from clockcore.zones import get_zone
+from clockcore.geo.zones import get_zone
+from clockcore.parsing.relative import from_now
 from wrapper.outbound.outbox import OutboxItem
 from wrapper.outbound.reminders import (
     ReminderChange,

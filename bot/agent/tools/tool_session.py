@@ -30,7 +30,7 @@ from clockcore import (
     to_iso,
     without_time,
 )
-from clockcore.spoken import say_when
+from clockcore.speech.spoken import say_when
 from wrapper import InteractionWrapper
 from wrapper.keys import is_private_thread, split_thread_key
 from wrapper.turns.effects import (
@@ -320,7 +320,7 @@ def iso(at: datetime | None, context: ToolSession) -> str | None:
 
 
 def said(at: datetime, context: ToolSession) -> str:
-    """`at` as the person reads it, in their language and zone (`clockcore.spoken`).
+    """`at` as the person reads it, in their language and zone (`clockcore.speech.spoken`).
 
     Tools that set a time return it beside the ISO instant, so the confirmation
     can say it back in the person's words: a misread they see, they can correct.

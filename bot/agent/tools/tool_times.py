@@ -21,9 +21,9 @@ from clockcore import (
     parse_anchored_time,
     to_iso,
 )
-from clockcore.grammar import CLOCK_KINDS, DATE_KINDS
-from clockcore.session import CITY_QUESTION, city_question
-from clockcore.zones import get_zone
+from clockcore.geo.session import CITY_QUESTION, city_question
+from clockcore.geo.zones import get_zone
+from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS
 
 __all__ = ["TimeContext", "instant", "person_instant", "person_question"]
 

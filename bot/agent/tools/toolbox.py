@@ -47,11 +47,11 @@ from clockcore import (
     require_zone,
     to_iso,
 )
+from clockcore.geo.places import lookup_place
+from clockcore.geo.zones import parse_utc_offset, zone_from_label
+from clockcore.geo.zonetext import unnamed_by_abbreviation
 from clockcore.meetings import zone_label
-from clockcore.places import lookup_place
-from clockcore.time_questions import CountedTo, counts_to
-from clockcore.zones import parse_utc_offset, zone_from_label
-from clockcore.zonetext import unnamed_by_abbreviation
+from clockcore.parsing.time_questions import CountedTo, counts_to
 from wrapper import UnknownItemError
 from wrapper.outbound.schedules import NewSchedule
 from wrapper.turns.effects import Enqueue, ZoneChange

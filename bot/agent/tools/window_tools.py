@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.agent.tools.tool_session import BadArguments, ToolSession, time_of_day
 from clockcore import ContactWindow, parse_anchored_time
-from clockcore.grammar import CLOCK_KINDS, MAX_TEXT, scan_text
+from clockcore.parsing.grammar import CLOCK_KINDS, MAX_TEXT, scan_text
 from wrapper.turns.effects import WindowChange
 
 __all__ = ["set_contact_window", "times_of_day"]

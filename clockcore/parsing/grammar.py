@@ -3,7 +3,7 @@
 The scanner finds the pieces of time expressions (dates, day words, weekdays,
 clock times, durations, zone names); `groups` joins neighbouring pieces into
 expressions ("tomorrow" + "at 9" + "Tokyo time"). What the pieces mean is
-decided in `clockcore.timeparse`; this module only finds them.
+decided in `clockcore.parsing.timeparse`; this module only finds them.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from clockcore import places
-from clockcore.zones import ABBREVIATIONS, canonical_zone
+from clockcore.geo import places
+from clockcore.geo.zones import ABBREVIATIONS, canonical_zone
 
 __all__ = [
     "AMOUNT_PARTS",

@@ -1,4 +1,4 @@
-"""Writing CLOCK-STATE v3 values back as a document (`clockcore.state.dump_state`)."""
+"""Writing CLOCK-STATE v3 values back as a document (`clockcore.state.document.dump_state`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from clockcore.clock import as_utc
 from clockcore.errors import (
     NaiveDatetimeError,
 )
-from clockcore.state_backup import BACKUP_VERSION, PARTS, Part
-from clockcore.state_check import OUT_OF_RANGE, JsonPath, Problem, json_type, render_instant
-from clockcore.state_values import (
+from clockcore.geo.zones import canonical_zone, require_zone
+from clockcore.state.backup import BACKUP_VERSION, PARTS, Part
+from clockcore.state.check import OUT_OF_RANGE, JsonPath, Problem, json_type, render_instant
+from clockcore.state.values import (
     STATE_VERSION,
     ActionState,
     ClockState,
@@ -20,7 +21,6 @@ from clockcore.state_values import (
     ThreadState,
     UserState,
 )
-from clockcore.zones import canonical_zone, require_zone
 
 # --------------------------------------------------------------------------- dumping
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from clockcore.cues import fold
+from clockcore.parsing.cues import fold
 
 __all__ = ["END_OF_DAY", "compound_day_before", "end_of", "part_of_day_after", "settle_hour"]
 

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from clockcore.cues import fold
-from clockcore.timeparse import parse_anchored_time
+from clockcore.parsing.cues import fold
+from clockcore.parsing.timeparse import parse_anchored_time
 
 __all__ = ["CountedTo", "asks_about_time", "counts_to"]
 

@@ -11,19 +11,19 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from clockcore import cues
-from clockcore.grammar import (
+from clockcore.parse_result import TimeExpression
+from clockcore.parsing import cues
+from clockcore.parsing.grammar import (
     MAX_TEXT,
     TIME_KINDS,
     group_tokens,
     has_time_words,
     scan_text,
 )
-from clockcore.parse_result import TimeExpression
+from clockcore.parsing.recurrence_words import frame_spans
+from clockcore.parsing.second_reader import DIGIT, WORDS
+from clockcore.parsing.timeparse import parse_anchored_time, reading_languages
 from clockcore.reading.bare_numbers import no_number_is_a_time
-from clockcore.recurrence_words import frame_spans
-from clockcore.second_reader import DIGIT, WORDS
-from clockcore.timeparse import parse_anchored_time, reading_languages
 
 __all__ = [
     "find_time_expressions",

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, timedelta, tzinfo
 from typing import Literal
 
-from clockcore.grammar import MAX_TEXT, TIME_KINDS, Token, group_tokens, scan_text
-from clockcore.zones import (
+from clockcore.geo.zones import (
     ABBREVIATIONS,
     canonical_zone,
     fixed_offset_label,
@@ -17,6 +16,7 @@ from clockcore.zones import (
     parse_utc_offset,
     zone_for_offset,
 )
+from clockcore.parsing.grammar import MAX_TEXT, TIME_KINDS, Token, group_tokens, scan_text
 
 __all__ = ["Anchor", "ZoneMention", "unnamed_by_abbreviation", "zone_mentions", "zone_of"]
 

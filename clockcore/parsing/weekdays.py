@@ -13,7 +13,7 @@ import re
 from datetime import date, timedelta
 from functools import lru_cache
 
-from clockcore.cues import fold, word_set
+from clockcore.parsing.cues import fold, word_set
 
 __all__ = [
     "CONFLICT_QUESTION",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from clockcore.clock import Clock, SystemClock
+from clockcore.geo.zones import agent_timezone, delta_hours, offset_minutes, require_zone, to_iso
 from clockcore.parse_result import ParseResult
-from clockcore.timeparse import parse_anchored_time
-from clockcore.zones import agent_timezone, delta_hours, offset_minutes, require_zone, to_iso
+from clockcore.parsing.timeparse import parse_anchored_time
 
 __all__ = ["TimezoneProvider"]
 
@@ -16,7 +16,7 @@ class TimezoneProvider:
     """`now`, the agent zone, offsets, ISO rendering and anchored parsing, over one `Clock`.
 
     The session zone needs stored state, so it is resolved by
-    `clockcore.session.resolve_session_zone` from what the store holds.
+    `clockcore.geo.session.resolve_session_zone` from what the store holds.
     """
 
     def __init__(self, clock: Clock | None = None, *, agent_tz: str | None = None) -> None:

@@ -2,7 +2,7 @@
 
 The store keeps an RFC 5545 RRULE ("FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=19;…");
 nobody should have to read one. Day and month names come from Babel's CLDR
-data, as `clockcore.spoken` does for instants; the frame around them ("every
+data, as `clockcore.speech.spoken` does for instants; the frame around them ("every
 … at …", "every other week") is a small table per language. A rule this module
 does not know how to say whole is said by its frequency alone ("every week"),
 never as the RRULE.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clockcore.spoken import SPOKEN_LANGUAGES
+from clockcore.speech.spoken import SPOKEN_LANGUAGES
 
 __all__ = ["say_rule"]
 
@@ -136,7 +136,7 @@ _FRAMES = {
 def say_rule(rrule: str, language: str | None = None) -> str:
     """`rrule` (an RRULE value, "FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=19;BYMINUTE=0") in words.
 
-    `language` is ISO 639-1; one outside `clockcore.spoken.SPOKEN_LANGUAGES`, or None,
+    `language` is ISO 639-1; one outside `clockcore.speech.spoken.SPOKEN_LANGUAGES`, or None,
     is English. The time of day, when the rule holds one, is said as HH:MM.
     """
     from babel.dates import format_date, get_day_names, get_month_names

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from clockcore.cues import HOUR_WORDS, fold
+from clockcore.parsing.cues import HOUR_WORDS, fold
 
 __all__ = [
     "impossible_hour",

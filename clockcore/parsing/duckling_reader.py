@@ -4,7 +4,7 @@ Duckling (`pyduckling-native-phihos`, module `duckling`) recognises far more of
 how people write times than a hand grammar: "half past 3pm", "Mon 9:00",
 "first tuesday of october", "9-10am tomorrow". It only *proposes*: every
 decision docs/time-rules.md makes (the zone, DST gaps and folds, a date
-alone is the whole local day) stays in `clockcore.timeparse`.
+alone is the whole local day) stays in `clockcore.parsing.timeparse`.
 
 Duckling's own zone handling is not used. Given the `tzdata` package's zone
 files (the "slim" TZif form) it gets offsets wrong, even today's: for New York
@@ -31,7 +31,7 @@ and some texts take it long (digit-heavy ones grow faster than their length).
 A service installs an engine (`use_engine`) that reads in child processes with
 a time limit (`bot.app.duckling_pool`): the caller waits on a pipe, which lets go of
 the GIL, so the event loop and other threads run meanwhile. A read past the
-limit raises `ReaderTimeout`; `clockcore.timeparse` then asks the person instead
+limit raises `ReaderTimeout`; `clockcore.parsing.timeparse` then asks the person instead
 of guessing. Tests, the CLI and benchmarks read in-process unless they install one.
 """
 

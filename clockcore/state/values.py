@@ -1,4 +1,4 @@
-"""CLOCK-STATE v3 as typed values (docs/clock-spec.md §10.2), as `clockcore.state` reads them."""
+"""CLOCK-STATE v3 as typed values (docs/clock-spec.md §10.2), as `state.document` reads them."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ class ClockState:
     `load_state` are aware UTC datetimes.
 
     Attributes:
-        backup: the rows of each backup part (`clockcore.state_backup.PARTS`) by the part's
+        backup: the rows of each backup part (`clockcore.state.backup.PARTS`) by the part's
             name, each row its columns by name; a part with no rows may be left out.
     """
 

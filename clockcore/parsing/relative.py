@@ -1,6 +1,6 @@
 """Durations from now in es, de, fr, pt, it and nl: "dentro de una hora", "vor zwei Tagen".
 
-English durations are the grammar's (`clockcore.grammar`). In the other six
+English durations are the grammar's (`clockcore.parsing.grammar`). In the other six
 languages Duckling reads them, and not as DESIGN's rules ask: "dentro de una
 hora" comes back as the interval now–11:00, "in einer Woche" as the whole day
 a week on, "daqui a 20 minutos" as 20:00. Elapsed time is arithmetic, not
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
-from clockcore.cues import fold
+from clockcore.parsing.cues import fold
 
 __all__ = ["Duration", "find_duration", "from_now"]
 

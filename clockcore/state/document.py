@@ -2,11 +2,11 @@
 
 The wrapper keeps state in its database; this module is the pure part of
 export and import. `load_state` checks a parsed JSON document against the
-packaged schema (``state_schema.json``) and against the rules a schema cannot
+packaged schema (``state/schema.json``) and against the rules a schema cannot
 express, then builds a `ClockState`; `dump_state` writes a `ClockState` back
 as a document that `load_state` reads to an equal value. The values are in
-`clockcore.state_values`, the checks and the building in `clockcore.state_check`,
-the writer in `clockcore.state_writer`; this module is their public face.
+`clockcore.state.values`, the checks and the building in `clockcore.state.check`,
+the writer in `clockcore.state.writer`; this module is their public face.
 
 Choices worth knowing:
 
@@ -41,7 +41,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 
 from clockcore.errors import StateError
-from clockcore.state_check import (
+from clockcore.state.check import (
     JsonPath,
     build,
     check,
@@ -53,7 +53,7 @@ from clockcore.state_check import (
     rendered,
     schema,
 )
-from clockcore.state_values import (
+from clockcore.state.values import (
     ACTION_SOURCES,
     ACTION_STATUSES,
     STATE_VERSION,
@@ -66,7 +66,7 @@ from clockcore.state_values import (
     ThreadState,
     UserState,
 )
-from clockcore.state_writer import Writer
+from clockcore.state.writer import Writer
 
 __all__ = [
     "ACTION_SOURCES",

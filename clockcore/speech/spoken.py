@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, tzinfo
 
 from clockcore.clock import as_utc
-from clockcore.zones import get_zone
+from clockcore.geo.zones import get_zone
 
 __all__ = ["SPOKEN_LANGUAGES", "say_when"]
 

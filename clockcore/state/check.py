@@ -1,4 +1,4 @@
-"""Checking a CLOCK-STATE v3 document and building its values (`clockcore.state.load_state`).
+"""Checking a CLOCK-STATE v3 document, building its values (`document.load_state`).
 
 The schema check (jsonschema, with our own date-time format), the rules a schema
 cannot express, and messages that name each problem's JSON path and quote at most
@@ -27,9 +27,10 @@ from clockcore.errors import (
     PolicyError,
     UnknownTimezoneError,
 )
+from clockcore.geo.zones import get_zone, require_zone
 from clockcore.policy import DEFAULT_POLICY, ThreadKind
-from clockcore.state_backup import BACKUP_VERSION, PARTS, Part
-from clockcore.state_values import (
+from clockcore.state.backup import BACKUP_VERSION, PARTS, Part
+from clockcore.state.values import (
     STATE_VERSION,
     ActionState,
     CalibrationState,
@@ -39,9 +40,8 @@ from clockcore.state_values import (
     ThreadState,
     UserState,
 )
-from clockcore.zones import get_zone, require_zone
 
-_SCHEMA_FILE = "state_schema.json"
+_SCHEMA_FILE = "schema.json"
 _MAX_DEPTH = 64
 _SHORT = 40
 # One day inside datetime's range, so an instant can be shown in any zone.
@@ -66,7 +66,7 @@ Problem = tuple[JsonPath, str]
 
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    text = resources.files("clockcore").joinpath(_SCHEMA_FILE).read_text(encoding="utf-8")
+    text = resources.files("clockcore.state").joinpath(_SCHEMA_FILE).read_text(encoding="utf-8")
     loaded = json.loads(text)
     assert isinstance(loaded, dict)
     return loaded

@@ -6,9 +6,9 @@ import calendar
 from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from clockcore.geo.zones import to_iso
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
-from clockcore.zones import to_iso
-from clockcore.zonetext import Anchor
 
 __all__ = [
     "FLOATING_QUESTION",

@@ -14,7 +14,7 @@
 
 A zone named as part of a time ("9am New York time", "at 9 in Sao Paulo", "UTC+9",
 an IANA id, a timestamp's offset) anchors that time only, where the time is read
-(`clockcore.timeparse`); it does not move the session. Otherwise "what's 9am New
+(`clockcore.parsing.timeparse`); it does not move the session. Otherwise "what's 9am New
 York time in my zone?" would answer in New York's zone, and every later time in
 the turn would be read there. When such a zone cannot be named (an ambiguous
 place, a fractional offset), its question is still passed on.
@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from clockcore import places
+from clockcore.geo import places
+from clockcore.geo.zones import require_zone
+from clockcore.geo.zonetext import ZoneMention, zone_mentions
 from clockcore.message import primary_language
-from clockcore.zones import require_zone
-from clockcore.zonetext import ZoneMention, zone_mentions
 
 __all__ = [
     "CITY_QUESTION",
@@ -65,7 +65,7 @@ _CITY_QUESTIONS = {
 def city_question(language: str | None) -> str:
     """`CITY_QUESTION` as the person reads it: in their language ("es", "pt-BR"), else English.
 
-    The languages are the ones confirmations are said in (`clockcore.spoken`).
+    The languages are the ones confirmations are said in (`clockcore.speech.spoken`).
     The model is told the English words; the person is asked in theirs.
     """
     return _CITY_QUESTIONS.get(primary_language(language) or "en", CITY_QUESTION)

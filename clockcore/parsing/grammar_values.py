@@ -1,6 +1,6 @@
 """The grammar's pieces as values: amounts, durations, clock times, dates, and their sum.
 
-`clockcore.grammar` finds the tokens of an English time expression; this module
+`clockcore.parsing.grammar` finds the tokens of an English time expression; this module
 says what they mean (docs/time-rules.md): "3pm" with "evening" and a date with
 or without its year, combined by `combine` into one anchored reading or a
 question. Nothing here reads the clock: "today" is always passed in.
@@ -11,7 +11,8 @@ from __future__ import annotations
 import calendar
 from datetime import date, datetime, time, timedelta
 
-from clockcore.anchoring import (
+from clockcore.clock import as_utc
+from clockcore.geo.anchoring import (
     FLOATING_QUESTION,
     AmbiguousText,
     NotATime,
@@ -23,8 +24,10 @@ from clockcore.anchoring import (
     point,
     result,
 )
-from clockcore.clock import as_utc
-from clockcore.grammar import (
+from clockcore.geo.zones import fixed_offset_label
+from clockcore.geo.zonetext import Anchor
+from clockcore.parse_result import ParseResult
+from clockcore.parsing.grammar import (
     AMOUNT_PARTS,
     CLOCK_KINDS,
     DATE_KINDS,
@@ -36,9 +39,6 @@ from clockcore.grammar import (
     WEEKDAYS,
     Token,
 )
-from clockcore.parse_result import ParseResult
-from clockcore.zones import fixed_offset_label
-from clockcore.zonetext import Anchor
 
 __all__ = [
     "combine",

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from clockcore.cues import fold
-from clockcore.weekdays import WEEKDAY_NAMES
+from clockcore.parsing.cues import fold
+from clockcore.parsing.weekdays import WEEKDAY_NAMES
 
 __all__ = ["frame_spans", "in_english", "without_frames"]
 

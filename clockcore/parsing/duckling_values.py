@@ -15,8 +15,7 @@ import re
 from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 
-from clockcore import clockforms, duckling_reader
-from clockcore.anchoring import (
+from clockcore.geo.anchoring import (
     NotATime,
     add_months,
     asked,
@@ -24,8 +23,9 @@ from clockcore.anchoring import (
     point,
     result,
 )
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
-from clockcore.zonetext import Anchor
+from clockcore.parsing import clockforms, duckling_reader
 
 __all__ = ["PAST_QUESTION", "RANGE_QUESTION", "anchored"]
 

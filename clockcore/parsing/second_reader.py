@@ -1,7 +1,7 @@
 """Duckling as the second reader, and what happens when the two readers disagree.
 
-The grammar reads English first (`clockcore.timeparse`); Duckling
-(`clockcore.duckling_reader`) reads what it leaves, and every language the
+The grammar reads English first (`clockcore.parsing.timeparse`); Duckling
+(`clockcore.parsing.duckling_reader`) reads what it leaves, and every language the
 grammar does not know. A reading is taken only whole: text left over that
 names time, two readers that disagree on the clock, or a value that lands in
 the past or across a range are asked about, never guessed (docs/time-rules.md,
@@ -16,15 +16,17 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from clockcore import clockforms, cues, duckling_reader, relative
-from clockcore.anchoring import (
+from clockcore.geo.anchoring import (
     FLOATING_QUESTION,
     calendar_step,
     point,
     result,
 )
-from clockcore.duckling_values import anchored
-from clockcore.grammar import (
+from clockcore.geo.zonetext import Anchor
+from clockcore.parse_result import ParseResult
+from clockcore.parsing import clockforms, cues, duckling_reader, relative
+from clockcore.parsing.duckling_values import anchored
+from clockcore.parsing.grammar import (
     DAY_WORDS,
     MONTHS,
     NUMBER_WORDS,
@@ -33,9 +35,7 @@ from clockcore.grammar import (
     ZONE_KINDS,
     Token,
 )
-from clockcore.parse_result import ParseResult
 from clockcore.reading import number_order
-from clockcore.zonetext import Anchor
 
 __all__ = [
     "DIGIT",
@@ -61,7 +61,7 @@ def _masked(text: str, tokens: list[Token]) -> str:
     """`text` with its zone names blanked (same length): the zone is clockcore's to read.
 
     Greetings, addresses, file names, versions and IDs are blanked too
-    (`clockcore.cues.masked`): they look like times and are not.
+    (`clockcore.parsing.cues.masked`): they look like times and are not.
     """
     chars = list(cues.masked(text))
     for token in tokens:
@@ -359,7 +359,7 @@ def duration_elsewhere(
     """A duration from now in the person's language ("dentro de una hora"), read as English is.
 
     Hours and minutes are elapsed time; days and weeks calendar steps that keep
-    the wall time (`clockcore.relative`). Another time beside it is a question.
+    the wall time (`clockcore.parsing.relative`). Another time beside it is a question.
     """
     for language in languages:
         found = relative.find_duration(text, language)

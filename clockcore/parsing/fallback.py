@@ -10,13 +10,13 @@ import re
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
-from clockcore.anchoring import FLOATING_QUESTION, NotATime, day_start, point, result
-from clockcore.clockforms import impossible_hour
-from clockcore.cues import MOST_NUMBERS
+from clockcore.geo.anchoring import FLOATING_QUESTION, NotATime, day_start, point, result
+from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
+from clockcore.parsing.clockforms import impossible_hour
+from clockcore.parsing.cues import MOST_NUMBERS
 from clockcore.reading import leftover, number_order
 from clockcore.reading.bare_numbers import no_number_is_a_time
-from clockcore.zonetext import Anchor
 
 __all__ = ["library_fallback"]
 

@@ -1,12 +1,12 @@
 """Reading time out of what people type, anchored to a zone (docs/clock-spec.md §4.3, §4.4).
 
 `parse_anchored_time` reads one expression whole or asks. The fast path is the
-English grammar (`clockcore.grammar`, its pieces given meaning in
-`clockcore.grammar_values`); Duckling is the second reader
-(`clockcore.second_reader`), and text neither knows ("8. März 2026", "le 3 mars
-à 14h") falls back to dateparser (`clockcore.fallback`), anchored by the same
+English grammar (`clockcore.parsing.grammar`, its pieces given meaning in
+`clockcore.parsing.grammar_values`); Duckling is the second reader
+(`clockcore.parsing.second_reader`), and text neither knows ("8. März 2026", "le 3 mars
+à 14h") falls back to dateparser (`clockcore.parsing.fallback`), anchored by the same
 rules of docs/time-rules.md. Finding expressions in a message is
-`clockcore.time_mentions`.
+`clockcore.parsing.time_mentions`.
 
 Nothing here reads the clock: the reference instant is always passed in.
 """
@@ -18,8 +18,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, time, timedelta
 from functools import partial
 
-from clockcore import cues, duckling_reader, modifiers, weekdays
-from clockcore.anchoring import (
+from clockcore.clock import as_utc
+from clockcore.geo.anchoring import (
     AmbiguousText,
     NotATime,
     asked,
@@ -29,9 +29,13 @@ from clockcore.anchoring import (
     point,
     result,
 )
-from clockcore.clock import as_utc
-from clockcore.fallback import library_fallback
-from clockcore.grammar import (
+from clockcore.geo.zones import get_zone, require_zone, zone_from_label
+from clockcore.geo.zonetext import Anchor, zone_of
+from clockcore.message import primary_language
+from clockcore.parse_result import ParseResult
+from clockcore.parsing import cues, duckling_reader, modifiers, weekdays
+from clockcore.parsing.fallback import library_fallback
+from clockcore.parsing.grammar import (
     CLOCK_KINDS,
     DATE_KINDS,
     MAX_TEXT,
@@ -41,9 +45,13 @@ from clockcore.grammar import (
     group_tokens,
     scan_text,
 )
-from clockcore.grammar_values import combine
-from clockcore.message import primary_language
-from clockcore.parse_result import ParseResult
+from clockcore.parsing.grammar_values import combine
+from clockcore.parsing.second_reader import (
+    LEFTOVER_QUESTION,
+    duckling_only,
+    duration_elsewhere,
+    second_reader,
+)
 from clockcore.reading import (
     day_words,
     holiday_days,
@@ -55,15 +63,7 @@ from clockcore.reading import (
 )
 from clockcore.reading.waking_hour import hour_as_written, waking_hour
 from clockcore.reading.which_week import which_week
-from clockcore.second_reader import (
-    LEFTOVER_QUESTION,
-    duckling_only,
-    duration_elsewhere,
-    second_reader,
-)
 from clockcore.window import ContactWindow
-from clockcore.zones import get_zone, require_zone, zone_from_label
-from clockcore.zonetext import Anchor, zone_of
 
 __all__ = [
     "group_span",
@@ -173,7 +173,7 @@ def _modified(
 ) -> tuple[ParseResult, bool]:
     """A part of the day after a time ("um 11 Uhr nachts"), "the end of" a day.
 
-    (`clockcore.modifiers`.) Returns the reading and whether "the end of" was
+    (`clockcore.parsing.modifiers`.) Returns the reading and whether "the end of" was
     read into it. Anything these rules cannot settle is left for `_read_whole`
     to ask about.
     """
@@ -289,7 +289,7 @@ def _weekday_agrees(
 
     The date is read again without the weekday: "Friday Dec 4" is Dec 4 (a
     Friday) even where a reader kept only "Friday"; "Thu Nov 28" is a question,
-    never Thursday Nov 28, 2030 (`clockcore.weekdays`).
+    never Thursday Nov 28, 2030 (`clockcore.parsing.weekdays`).
     """
     if found.start_instant is None or found.needs_clarification or found.span is None:
         return found

@@ -1,0 +1,1 @@
+"""Instants and repeat rules said as a person reads them."""
