@@ -350,3 +350,61 @@ def test_the_circle_checker_sees_one(tmp_path: Path) -> None:
     assert set(_circle(_module_graph(tmp_path, ("pkg",)))) == {"pkg.a", "pkg.sub.b", "pkg.c"}
     (package / "c.py").write_text("")
     assert _circle(_module_graph(tmp_path, ("pkg",))) == []
+
+
+# docs/ARCHITECTURE.md, "Rooms": a folder shows one concern; past about fifteen modules a
+# newcomer no longer sees it, so the folder splits into rooms.
+MOST_MODULES = 15
+
+
+def _crowded(root: Path, packages: tuple[str, ...]) -> dict[str, int]:
+    """Each folder of `packages` holding more than MOST_MODULES modules (its __init__ aside).
+
+    Migrations are left out: one file per schema version, read by Alembic, never by a person.
+    """
+    counts: dict[str, int] = {}
+    for package in packages:
+        for path in (root / package).rglob("*.py"):
+            if path.name != "__init__.py" and "migrations" not in path.parts:
+                folder = path.parent.relative_to(root).as_posix()
+                counts[folder] = counts.get(folder, 0) + 1
+    return {folder: n for folder, n in sorted(counts.items()) if n > MOST_MODULES}
+
+
+def test_no_folder_is_crowded() -> None:
+    assert _crowded(ROOT, PACKAGES) == {}, "split the folder into rooms (docs/ARCHITECTURE.md)"
+
+
+def test_the_crowding_checker_sees_one(tmp_path: Path) -> None:
+    (tmp_path / "pkg" / "room").mkdir(parents=True)
+    for n in range(MOST_MODULES):
+        (tmp_path / "pkg" / f"m{n}.py").write_text("")
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "room" / "x.py").write_text("")
+    assert _crowded(tmp_path, ("pkg",)) == {}
+    (tmp_path / "pkg" / "one_more.py").write_text("")
+    assert _crowded(tmp_path, ("pkg",)) == {"pkg": MOST_MODULES + 1}
+
+
+def _unnamed(root: Path, packages: tuple[str, ...]) -> list[str]:
+    """Modules whose first line is not a docstring's one-line summary of what they hold."""
+    found = []
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            first = path.read_text(encoding="utf-8").partition("\n")[0]
+            summary = first.removeprefix('"""').removesuffix('"""').strip()
+            if not first.startswith('"""') or len(summary) < 10 or len(first) > 100:
+                found.append(path.relative_to(root).as_posix())
+    return found
+
+
+def test_every_module_names_its_concept_on_its_first_line() -> None:
+    assert _unnamed(ROOT, PACKAGES) == []
+
+
+def test_the_first_line_checker_sees_one(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "good.py").write_text('"""Reminders: set, moved, cancelled."""\n')
+    (tmp_path / "pkg" / "bare.py").write_text("import os\n")
+    (tmp_path / "pkg" / "empty.py").write_text('""""""\n')
+    assert _unnamed(tmp_path, ("pkg",)) == ["pkg/bare.py", "pkg/empty.py"]
