@@ -8,35 +8,18 @@ clockbot's own settings loader, so the test sees what `clockbot eval` would.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from bot.config.groups import DEFAULT_TEMPERATURE, LLMSettings
 from bot.config.settings import load_settings
 from bot.evaluation.scenario import load_scenarios
+from tests.support.bench_modules import bench_module
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
-
-def _module(name: str) -> ModuleType:
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCH))
-
-
-eval_local = _module("eval_local")
-prompt_cache_bench = _module("prompt_cache_bench")
+eval_local = bench_module("eval_local")
+prompt_cache_bench = bench_module("prompt_cache_bench")
 
 
 def _argv(sampling: str, tmp_path: Path) -> list[str]:

