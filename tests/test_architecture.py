@@ -408,3 +408,31 @@ def test_the_first_line_checker_sees_one(tmp_path: Path) -> None:
     (tmp_path / "pkg" / "bare.py").write_text("import os\n")
     (tmp_path / "pkg" / "empty.py").write_text('""""""\n')
     assert _unnamed(tmp_path, ("pkg",)) == ["pkg/bare.py", "pkg/empty.py"]
+
+
+# docs/eval.md, "What models did": the story of what a model once did lives there, in a
+# numbered row; the code keeps the why in one line citing the row (issue 62 §3).
+_MODEL_NAMES = re.compile(
+    r"(?i)\b(?:qwen|gemma|phi-?3|llama ?3|mistral|\d+(?:\.\d+)?b model|270m)\b"
+)
+
+
+def _model_names(root: Path, packages: tuple[str, ...]) -> list[str]:
+    return [
+        f"{path.relative_to(root).as_posix()}:{number}"
+        for package in packages
+        for path in sorted((root / package).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _MODEL_NAMES.search(line)
+    ]
+
+
+def test_no_model_is_named_in_the_code() -> None:
+    assert _model_names(ROOT, PACKAGES) == [], "tell the story in a row of docs/eval.md"
+
+
+def test_the_model_name_checker_sees_one(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("# llama.cpp's /props, an OpenAI-compatible server\n")
+    (tmp_path / "pkg" / "b.py").write_text('"""x"""\n# a 1.5B model set it twice\n')
+    assert _model_names(tmp_path, ("pkg",)) == ["pkg/b.py:2"]

@@ -110,9 +110,8 @@ _TURN_MARKER = re.compile(
     r"|<(?:start|end)_of_turn>"
     r"|</?tool_response>"
 )
-"""The chat templates' turn markers written as text (ChatML, Llama 3, Phi-3, Gemma), and the
-tags Qwen's and Hermes' templates put around a tool's result, a turn that is not the model's
-(docs/eval.md, M22)."""
+"""The chat templates' turn markers written as text, and the tags templates put around a
+tool's result, a turn that is not the model's (docs/eval.md, M22, names the templates)."""
 
 
 def _own_turn(content: str) -> str:

@@ -40,7 +40,7 @@ _SAID = "recorded from the person's own message already: now answer the person"
 async def _clock_it(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     label = required_text(arguments, "label")
     minutes = integer_arg(arguments, "expected_minutes", required=False)
-    minutes = minutes or None  # a 1.5B model fills the optional number with 0 (docs/eval.md)
+    minutes = minutes or None  # 0 is no expectation (docs/eval.md, M44)
     try:
         label = check_action(label, minutes)
     except ValueError as exc:
@@ -94,8 +94,7 @@ async def _update_action(arguments: Mapping[str, Any], context: ToolSession) -> 
         )
     user_key = context.envelope.user_key
     if action in _made_this_turn(context):
-        # Qwen2.5-Coder-1.5B marked the reminder it had just set "likely_done" with
-        # update_action in four scenarios of one run (docs/eval.md): harmless, said so.
+        # made this turn: nothing to change, said so (docs/eval.md, M45)
         return {
             "id": action,
             "changed": False,

@@ -39,16 +39,14 @@ _NOTHING_SENT = (
     "nothing: a note due then, shown to you as DUE when the person writes; "
     "to message them at that time, use remind"
 )
-"""Qwen stored "remind me tomorrow at 9 …" with remember and told the person "I will remind
-you": nothing would have been sent (docs/eval.md, fifth run)."""
+"""A reminder stored as a note sends nothing (docs/eval.md, M49)."""
 
 
 async def _remember(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
     content = required_text(arguments, "content")
     due_text = text_arg(arguments, "due_at", required=False)
     if due_text and _asked_for_a_reminder(context):
-        # "recuérdame mañana a las 9…" stored as a note would send nothing (Qwen2.5-Coder-1.5B,
-        # twice; docs/eval.md): the person's words decide, so it is the reminder they asked for.
+        # The person's words decide: the reminder they asked for (docs/eval.md, M49).
         reminder = await REMINDER_HANDLERS["remind"]({"text": content, "when": due_text}, context)
         return {**reminder, "set_as": "a reminder, as the person asked: remember sends nothing"}
     due = instant(due_text, context) if due_text else None
@@ -85,8 +83,7 @@ async def _known_item(item: int, context: ToolSession) -> None:
 
 
 _MARKED_WHEN_SENT = "nothing to mark: a reminder is marked reminded when it is sent"
-"""Qwen2.5-Coder-1.5B marked the daily reminder it had just set ('s…') with update_memory,
-twice, and the refusal ended its turn in a reply about ids (docs/eval.md)."""
+"""Said when a model marks a reminder itself (docs/eval.md, M50)."""
 
 
 async def _update_memory(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:

@@ -87,8 +87,7 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
 
     Where the person's message names one time, read whole, and it repeats
     (`ToolSession.their_time`: "todos los días a las 8 de la noche"), that
-    repeat is set whatever the model passed: a 1.5B model dropped the repeat, or
-    "de la noche", from its arguments (docs/eval.md). Otherwise a model splits a
+    repeat is set whatever the model passed (docs/eval.md, M29). Otherwise a model splits a
     repeating time several ways ("every weekday" + "9am", "Monday" + "at 9", or
     all of it in `when`); each reads as the phrase the person said. With `every`
     given, a phrase that does not repeat is an error, never a one-shot reminder,
@@ -121,9 +120,8 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
             "like 'every Monday at 9am'"
         )
         if read(context.message.text).kind == "invalid":
-            # A 1.5B model filled `every` for "tomorrow at 7" and retried it six times
-            # (docs/eval.md): what the person wrote settles it. Their one time, read
-            # whole, is set once; else the model is told to drop `every`.
+            # What the person wrote settles it (docs/eval.md, M30): their one time,
+            # read whole, is set once; else the model is told to drop `every`.
             if theirs is not None:
                 return None
             problem += (
@@ -178,8 +176,7 @@ def _repeating(
 def _already(item: object) -> dict[str, Any]:
     """The answer to a second identical `remind` in one turn: nothing new is made.
 
-    A 1.5B model called the same remind four times in a turn (docs/eval.md);
-    each would have been a reminder of its own.
+    The same call again would be a reminder of its own (docs/eval.md, M31).
     """
     return {
         "id": item,
@@ -220,8 +217,8 @@ def _one_shot(
     `when` is read as `person_instant` reads it: the person's own words win
     where the model lost part of them. Not `send`: the person asked only to
     keep it in mind ("keep in mind the insurance renews on 1 April"), so it is
-    the note due then, and nothing is sent: a 1.5B model set a reminder for it
-    (docs/eval.md). The model is told to ask whether they want one.
+    the note due then, and nothing is sent (docs/eval.md, M32). The model is told to
+    ask whether they want one.
     """
     at, theirs = person_instant(when, context)
     if at <= context.clock.now():
@@ -250,8 +247,7 @@ def _one_shot(
         at, context.envelope.user_tz, context.contact_window, planned=True
     )
     if theirs is not None:
-        # Not said to the model: told "read from the person's words, not 'tomorrow 8'",
-        # a 1.5B model answered "I can't assist with that" (docs/eval.md). `said` is true.
+        # Not said to the model (docs/eval.md, M33); `said` is true.
         log.info("remind: read the person's own words for the time, not the model's")
     return {
         "id": item.id,

@@ -248,8 +248,7 @@ def memory_content(text: str) -> str:
 def text_arg(arguments: Mapping[str, Any], name: str, *, required: bool = True) -> str | None:
     """A string argument, stripped; an optional one left empty is absent.
 
-    Small models fill every parameter a tool declares, the optional ones with
-    "" (seen on Qwen2.5-Coder-1.5B, docs/eval.md): that is not a value.
+    An optional parameter filled with "" is not a value (docs/eval.md, M28).
     """
     value = arguments.get(name)
     if not required and (value is None or (isinstance(value, str) and not value.strip())):

@@ -51,9 +51,7 @@ _OWN_WORDS = (
     "If the person's message says when, pass those words exactly as they wrote them, with "
     "their 'at', 'um' or 'às'; if it does not, ask them."
 )
-"""Added to a time the tools would rather ask about: a 1.5B model wrote 'tomorrow 8' for
-'amanhã às 8' and, told only the question, looked the question up with recall
-(docs/eval.md, fifth run)."""
+"""Added to a time the tools would rather ask about (docs/eval.md, M46)."""
 
 
 def person_question(parsed: ParseResult, zone: str) -> str:
@@ -99,8 +97,7 @@ def instant(
 
     While the person's zone is unknown, only a duration ("in 2 hours") or a
     time that names its own zone is read: "9am" would be 9am in the agent's
-    zone, a confident time the person never meant (seen on a 1.5B model, which
-    set 9am UTC for a person it had not asked; docs/eval.md).
+    zone, a confident time the person never meant (docs/eval.md, M47).
     """
     parsed = parse_anchored_time(
         text,
@@ -176,11 +173,8 @@ def _window_start(text: str, start: datetime, end: datetime, context: TimeContex
 def person_instant(when: str | None, context: TimeContext) -> tuple[datetime, str | None]:
     """The instant `when` names, or the person's own words' where the model lost part of them.
 
-    A 1.5B model given 'amanhã às 8' passed 'tomorrow 8' (which asks: 8 in the
-    morning or the evening?), and given 'tomorrow at 9am New York time' passed
-    'tomorrow at 9am' (9am in the person's zone, five hours off; docs/eval.md).
-    Given 'due on Wednesday at noon' on a Monday, it passed 'tomorrow at 12:00'.
-    The person's words win where their message names one time read whole
+    Models lose part of a time on the way (docs/eval.md, M48). The person's words win
+    where their message names one time read whole
     (`TimeContext.their_time`) and: `when` cannot be read (or was not given);
     or `when` is a part of that expression and reads to another instant; or
     the expression is complete in itself (`_complete`: it names its day, or

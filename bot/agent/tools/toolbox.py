@@ -198,11 +198,8 @@ _SENDING = frozenset({"remind", "send_message"})
 def _answer_instead(name: str, context: ToolSession) -> dict[str, Any]:
     """What `name` answers on a message that only asks about time: nothing done, and the facts.
 
-    Asked "what time is that for me?" about a call, Qwen2.5-Coder-1.5B set a
-    reminder for the call; asked "what time is it in Kathmandu?", it sent the
-    question back as a message; told by an error, or by a result saying "not
-    run", it answered "I can't assist with that" (docs/eval.md). So nothing is
-    set or sent, and the result is no error: `said` holds what answers the
+    Nothing is set or sent, and the result is no error (docs/eval.md, M34): `said`
+    holds what answers the
     question: the time their message names, read whole, on both clocks as
     `convert_time` says it; the day a count question counts to; or else the
     clock now in each place it names.
@@ -242,7 +239,7 @@ async def _parse_time(arguments: Mapping[str, Any], context: ToolSession) -> dic
     parsed = parse_anchored_time(text, context.session_tz, now, language=context.language)
     result = parsed.to_dict()
     if parsed.start_instant is not None and not parsed.needs_clarification:
-        # "How many days until…" asked a 1.5B model to count in its head (docs/eval.md).
+        # "How many days until…" is counted here, not by the model (docs/eval.md, M35).
         zone = zone_from_label(parsed.zone or context.session_tz)
         result["days_from_today"] = _days_from_today(parsed.start_instant, zone, now)
         result["said"] = said(parsed.start_instant, context)
@@ -256,7 +253,7 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
     text, target = text_arg(arguments, "text"), text_arg(arguments, "to_zone")
     assert text is not None
     assert target is not None
-    # An offset as the runtime block writes it ('UTC+05:45', copied by a 1.5B model), or a place.
+    # An offset as the runtime block writes it ('UTC+05:45'; docs/eval.md, M36), or a place.
     target = target if parse_utc_offset(target) is not None else _zone_named(target)
     if text.casefold() in _NOW_WORDS:  # "what time is it there": models ask it this way
         now = context.clock.now()
@@ -290,10 +287,8 @@ async def _convert_time(arguments: Mapping[str, Any], context: ToolSession) -> d
 def _passes_on(text: object, said: list[str]) -> bool:
     """Whether `text` passes on one of `said`'s answers, as the model's reply.
 
-    Qwen2.5-Coder-1.5B answered questions about time by sending `said` back with
-    `send_message`, then, asked for its reply, wrote something else ("Christmas
-    is in 2 days" after sending "… 291 days after today"; docs/eval.md). Those
-    words, ours, are the reply (`bot.agent`); anything else stays unsent.
+    Those words, ours, are the reply (`bot.agent`); anything else stays unsent
+    (docs/eval.md, M37).
     """
     if not isinstance(text, str):
         return False
@@ -303,8 +298,7 @@ def _passes_on(text: object, said: list[str]) -> bool:
 
 def _days_to(counted: CountedTo, now: datetime) -> str:
     """What a count question counts to, and how many days away: "Christmas is Friday 25
-    December 2026, 291 days after today (Monday 9 March 2026)". Asked how many days until
-    Christmas, a 1.5B model said 290 (docs/eval.md)."""
+    December 2026, 291 days after today (Monday 9 March 2026)" (docs/eval.md, M37)."""
     zone = zone_from_label(counted.zone)
     today, then = now.astimezone(zone), counted.at.astimezone(zone)
     days = _days_from_today(counted.at, zone, now)
@@ -325,16 +319,14 @@ def _days_from_today(at: datetime, zone: tzinfo, now: datetime) -> int:
 
 
 def _now_in(now: datetime, zone: str) -> str:
-    """The clock now in `zone` alone: "It is 17:45 Monday in Kathmandu now". Given both
-    clocks ("17:45 Monday in Kathmandu is 12:00 Monday in London"), Qwen answered "what time
-    is it in Kathmandu?" with London's 12:00 (docs/eval.md, twelfth run)."""
+    """The clock now in `zone` alone: "It is 17:45 Monday in Kathmandu now"
+    (docs/eval.md, M38)."""
     return f"It is {now.astimezone(zone_from_label(zone)):%H:%M %A} in {zone_label(zone)} now"
 
 
 def _both_clocks(at: datetime, source: str, target: str) -> str:
     """`at` on both clocks, each with its place: "17:45 Monday in Kathmandu is 12:00 Monday in
-    UTC+00:00". Given "17:45 Asia/Kathmandu" to convert to UTC+00:00, a 1.5B model said
-    "The time in Kathmandu is 12:00 UTC" from the bare ISO pair (docs/eval.md)."""
+    UTC+00:00" (docs/eval.md, M39)."""
 
     def clock(zone: str) -> str:
         local = at.astimezone(zone_from_label(zone))
@@ -345,14 +337,14 @@ def _both_clocks(at: datetime, source: str, target: str) -> str:
 
 _THREAD_WORDS = frozenset({"thread", "session", "conversation", "chat", "here"})
 _HOME_WORDS = frozenset({"home", "user", "person", "default"})
-"""What models write for a scope ("session" seen on a 1.5B model): the two scopes it means."""
+"""What models write for a scope (docs/eval.md, M40): the two scopes it means."""
 
 
 def _zone_named(zone: str) -> str:
     """The IANA id `zone` names, or the one its place name means ("Lisbon").
 
-    Qwen2.5-Coder-1.5B passed "Lisbon" for "I live in Lisbon" (docs/eval.md);
-    a place that fits several zones asks, as the rules agent does.
+    A place passed as a zone is read (docs/eval.md, M41); one that fits several zones
+    asks, as the rules agent does.
 
     Raises:
         BadArguments: a place that fits several zones.
@@ -382,8 +374,7 @@ async def _set_timezone(arguments: Mapping[str, Any], context: ToolSession) -> d
         context.personal("their home timezone")
     canonical = _zone_named(zone)
     if (question := unnamed_by_abbreviation(context.message.text, canonical)) is not None:
-        # Ends with the question itself: given it first, a 1.5B model told the person to
-        # "ask the user which timezone you mean by EST" (docs/eval.md).
+        # Ends with the question itself (docs/eval.md, M42).
         raise BadArguments(
             f'their message names no zone, only an abbreviation. Ask them: "{question}"',
             ask=question,
@@ -417,7 +408,7 @@ async def _send_message(arguments: Mapping[str, Any], context: ToolSession) -> d
     same = [e for e in context.staged if isinstance(e, Enqueue | NewSchedule) and e.text == text]
     sends = [e for e in same if isinstance(e, Enqueue) and e.kind == "proactive"]
     if len(sends) < len(same):
-        # Qwen set "wake me at 5am" with remind, then sent it now too: two at 05:00 (docs/eval.md)
+        # a reminder set, then sent now too, is one (docs/eval.md, M43)
         return {"queued": False, "already_set": _REMINDER_SET}
     if sends:  # the same call twice in one turn sent the same words twice (docs/eval.md)
         return {"id": sends[0].key, "queued": True, "already_queued": _QUEUED}

@@ -1,9 +1,7 @@
 """The contact-window tool: the hours in which the person may be contacted.
 
-A 1.5B model asked "please don't message me before 9am or after 9pm" copied
-the window the runtime block shows (08:00–23:00) into its call, three times
-over, though each result said nothing had changed (docs/eval.md). A call
-that changes nothing now names the clock times the person's message holds,
+A model may copy the window the runtime block shows into its call
+(docs/eval.md, M51). A call that changes nothing names the clock times the person's message holds,
 so the model has the right numbers before it. They are named, not applied:
 which one starts the window depends on words ("before", "not after") in
 seven languages, and a window read the wrong way round is worse than a
