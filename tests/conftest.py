@@ -11,6 +11,7 @@ from tests.run_suite import phase_files
 from tests.support.leaks import LeakWatch
 from tests.support.peers import REQUIRE_PEERS_ENV, peers_required, peers_used_by
 from tests.support.postgres import PostgresServer, run_postgres
+from tests.support.template_store import seed_sqlite, template_database
 
 # --- the peer hook ------------------------------------------------------------------------------
 
@@ -79,9 +80,13 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
 
 
 @pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
-    """A fresh, empty database for this test, as a `postgresql+asyncpg://` URL; dropped after."""
-    name = postgres_server.create_database()
+def postgres_url(postgres_server: PostgresServer, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A new database for this test, as a `postgresql+asyncpg://` URL; dropped after. Migrated
+    to head (a copy of a template, tests/support/template_store.py) unless the test is marked
+    ``fresh_store``: then empty."""
+    fresh = request.node.get_closest_marker("fresh_store") is not None
+    template = None if fresh else template_database(postgres_server)
+    name = postgres_server.create_database(template=template)
     try:
         yield postgres_server.url(name)
     finally:
@@ -90,7 +95,12 @@ def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.peer("postgres"))])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The store's URL: every test that asks for it runs on SQLite and on a real PostgreSQL."""
+    """The store's URL: every test that asks for it runs on SQLite and on a real PostgreSQL.
+
+    The store is migrated to head already, unless the test is marked ``fresh_store``."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clock.sqlite3'}"
+        path = tmp_path / "clock.sqlite3"
+        if request.node.get_closest_marker("fresh_store") is None:
+            seed_sqlite(path)
+        return f"sqlite:///{path}"
     return str(request.getfixturevalue("postgres_url"))

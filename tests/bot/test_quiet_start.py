@@ -13,6 +13,7 @@ import pytest
 from wrapper.store.db import Database
 
 
+@pytest.mark.fresh_store
 async def test_the_store_says_what_it_is_and_what_was_done_in_one_line(
     database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:

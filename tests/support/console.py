@@ -14,6 +14,7 @@ from pathlib import Path
 from bot.cli.chat import chat
 from bot.config.settings import Settings
 from clockcore import SettableClock
+from tests.support.template_store import seed_sqlite
 
 __all__ = ["console_output", "rows", "say"]
 
@@ -22,6 +23,8 @@ async def console_output(
     settings: Settings, clock: SettableClock, *lines: str, linger: float = 0.2
 ) -> str:
     """Everything the console printed for `lines`, one after another."""
+    if settings.store_url.startswith("sqlite:///"):  # a new home: its store, migrated once
+        seed_sqlite(Path(settings.store_url.removeprefix("sqlite:///")))
     out = io.StringIO()
     await chat(
         settings, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out,

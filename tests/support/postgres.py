@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import pwd
 import re
@@ -73,19 +74,23 @@ class PostgresServer:
         """The maintenance database as superuser: create and drop databases from here."""
         return self.dsn("postgres")
 
-    async def acreate_database(self, name: str | None = None) -> str:
-        """Create an empty database (default name `t_<uuid hex>`) and return its name."""
+    async def acreate_database(
+        self, name: str | None = None, *, template: str | None = None
+    ) -> str:
+        """Create a database (default name `t_<uuid hex>`), empty or a copy of `template`, and
+        return its name."""
         name = name or f"t_{uuid.uuid4().hex}"
-        await self._admin(f'CREATE DATABASE "{_checked(name)}"')
+        copy = f' TEMPLATE "{_checked(template)}"' if template else ""
+        await self._admin(f'CREATE DATABASE "{_checked(name)}"{copy}')
         return name
 
     async def adrop_database(self, name: str) -> None:
         """Drop a database, ending any sessions still connected to it."""
         await self._admin(f'DROP DATABASE IF EXISTS "{_checked(name)}" WITH (FORCE)')
 
-    def create_database(self, name: str | None = None) -> str:
+    def create_database(self, name: str | None = None, *, template: str | None = None) -> str:
         """`acreate_database` for synchronous code (fixtures); not inside a running loop."""
-        return _run_sync(self.acreate_database, name)
+        return _run_sync(functools.partial(self.acreate_database, name, template=template))
 
     def drop_database(self, name: str) -> None:
         """`adrop_database` for synchronous code (fixtures); not inside a running loop."""

@@ -245,6 +245,7 @@ def _upgrade_to_0001(conn: Connection) -> None:
     command.upgrade(config, "0001")
 
 
+@pytest.mark.fresh_store
 async def test_fresh_database_is_migrated_to_head(database_url: str) -> None:
     assert _head() != "0001"
     opened = await InteractionWrapper.open(database_url, agent_tz="UTC")
@@ -258,6 +259,7 @@ async def test_fresh_database_is_migrated_to_head(database_url: str) -> None:
         await opened.close()
 
 
+@pytest.mark.fresh_store
 async def test_a_0001_database_upgrades(database_url: str) -> None:
     old = Database(resolve_url(database_url))
     try:
