@@ -62,7 +62,7 @@ def test_imports_follow_the_design_directions(package: str) -> None:
 
 def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("import bot.cli.main\nfrom wrapper import x\nfrom . import y\n")
+    bad.write_text("import bot.cli.main.main\nfrom wrapper import x\nfrom . import y\n")
     assert [name for _, name in _imports(bad)] == ["bot", "wrapper"]
 
 
@@ -265,6 +265,7 @@ LONG_MODULES = {
     "wrapper/core.py": "one class: the wrapper's facade",
     "bot/turns/lifecycle.py": "one class: a message's life in the gateway",
     "bot/llm/rules_agent.py": "one class: the agent without a model",
+    "bot/agent/claims.py": "one job: the words that claim a change, seven languages a kind",
     "channels/email/reading.py": "one job: a raw mail to an Inbound or a refusal",
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
     "wrapper/outbound/outbox.py": "one class: the outbox and its claims",

@@ -35,6 +35,7 @@ __all__ = [
     "asked_changes",
     "claim_check",
     "not_done_check",
+    "refusal_check",
     "refuses",
     "said_claims",
     "sets_a_reminder",
@@ -101,6 +102,19 @@ _SNOOZE = Claim(
         r"(?:spostato|rinviato|posticipato"
         r"|modificato)",
         r"(?:verplaatst|verzet|uitgesteld|gewijzigd|aangepast)",
+        # The same, still to come: "I'll move it to 11", "Voy a cambiarlo a las 7".
+        r"(?:I'?ll|I will|I'm going to|I am going to|let me) (?:now )?(?:move|reschedule"
+        r"|change|push|shift|update|postpone)",
+        r"will be (?:moved|rescheduled|changed|updated|postponed|shifted)",
+        r"voy a (?:mover|cambiar|pasar|posponer|aplazar)\w*",
+        r"(?:mover|cambiar|pasar|pospondr|aplazar)é",
+        r"ich (?:werde\b.{0,60}\b(?:verschieben|verlegen|ändern)|verschiebe|verlege|ändere)",
+        r"je (?:vais\b.{0,30}\b(?:déplacer|décaler|reporter|modifier|changer)|décale|déplace)",
+        r"(?:déplacer|décaler|reporter|modifier|changer)ai",
+        r"vou (?:mudar|adiar|remarcar|alterar|passar)",
+        r"(?:mudar|adiar|remarcar|alterar)ei",
+        r"(?:sposter|rinvier|posticiper|modificher|cambier)ò",
+        r"ik (?:ga|zal)\b.{0,40}\b(?:verplaatsen|verzetten|uitstellen|wijzigen|aanpassen)",
     ),
     _words(
         r"snooze",
@@ -141,6 +155,21 @@ _SNOOZE = Claim(
         r"verzet",
         r"uitstel\w*",
         r"stel\b.{0,30}\buit",
+        # A new time for the reminder just set, and nothing else: "actually make it 11",
+        # "mejor a las 7", "mach das um 11" (`bot.llm.everyday_words.MOVE_IT`).
+        r"make (?:it|that|this)",
+        r"mejor (?:a|al|el|para)",
+        r"(?:mu[ée]ve|p[áa]sa|pon)(?:lo|la)",
+        r"(?:mach|setz|stell|leg)e? (?:es|das|sie|ihn)",
+        r"lieber (?:um|am|auf)",
+        r"plutôt (?:à|a|au|le|pour|vers)",
+        r"(?:mets|fais)-l[ea]",
+        r"melhor (?:às|as|à|a|para|no|na)",
+        r"(?:põe|poe|passa)-(?:o|a|lo|la)",
+        r"meglio (?:alle|all'|a|al|per)",
+        r"(?:metti|fa)(?:lo|la)",
+        r"liever (?:om|op)",
+        r"(?:maak|zet) (?:het|hem|dat|die)",
         # "again" with a span after it: "recuérdamelo otra vez en 10 minutos".
         r"(?:again|otra vez|de nuevo|nochmal|noch einmal|erneut|encore|de nouveau|ancora"
         r"|di nuovo|outra vez|de novo|opnieuw|nog een keer|nog eens)"
@@ -184,6 +213,19 @@ _CANCEL = Claim(
         r"geannuleerd",
         r"verwijderd",
         r"gestopt",
+        # The same, still to come: "I will cancel the reminder." (issue 63, unseen scenarios).
+        r"(?:I'?ll|I will|I'm going to|I am going to|let me) (?:now )?(?:cancel|delete|remove"
+        r"|stop|turn off|clear)",
+        r"will be (?:cancell?ed|deleted|removed|stopped|turned off)",
+        r"voy a (?:cancelar|borrar|eliminar|quitar)\w*",
+        r"(?:cancelar|borrar|eliminar|quitar)é",
+        r"ich (?:werde\b.{0,60}\b(?:löschen|entfernen|stornieren|absagen|stoppen)|lösche)",
+        r"je (?:vais\b.{0,30}\b(?:annuler|supprimer|arrêter|effacer)|supprime|annule)",
+        r"(?:annuler|supprimer|arrêter|effacer)ai",
+        r"vou (?:cancelar|apagar|remover|excluir)",
+        r"(?:cancelar|apagar|remover|excluir)ei",
+        r"(?:annuller|canceller|eliminer|rimuover)ò",
+        r"ik (?:ga|zal)\b.{0,40}\b(?:annuleren|verwijderen|stoppen|wissen)",
     ),
     _words(
         r"cancel",
@@ -226,10 +268,23 @@ _SET = Claim(
         r"|\b(?:sets?|scheduled|created|added|stored|saved) (?:a|the|your|that|this) "
         r"reminder\b"
         r"|\b(?:set|scheduled) for\b|\b(?:I|clockbot) (?:will|'ll) send you\b"
+        # Still to come: "I will set a reminder", "You will be reminded at 9", and a thing
+        # said as if it will happen at the time asked ("The bins will be put out on
+        # Wednesday at 8 PM", issue 63's unseen scenarios): read only when a reminder was
+        # asked for, and then only a time said with it.
+        r"|\b(?:I'?ll|I will|I'm going to|I am going to|let me) (?:now )?(?:set|schedule|create"
+        r"|add|save|store)\b|\bwill be reminded\b"
+        r"|\bwill be (?:\w+ ){1,3}?(?:on|at|tomorrow|tonight|in \d+|every)\b"
         # A reply that opens on the word for done, and the same claims in the six others.
         r"|^\W*(?:set|done|all set|listo|hecho|erledigt|c'est noté|c'est fait|pronto|feito"
         r"|fatto|klaar|geregeld|gespeichert|notiert|noté|ingesteld)\s*[:!.,—-]"
         r"|\bte (?:lo )?recordar[ée]\b|\bte lo recuerdo\b|\bte avisar[ée]\b"
+        r"|\bvoy a (?:crear|poner|programar|configurar|guardar|recordarte)\b"
+        r"|\b(?:crear|programar|configurar|guardar)é (?:el|un) recordatorio\b"
+        r"|\bje vais (?:créer|programmer|mettre|enregistrer|te rappeler|vous rappeler)\b"
+        r"|\bvou (?:criar|definir|agendar|salvar|configurar)\b"
+        r"|\b(?:imposter|creer|programmer|salver)ò\b"
+        r"|\bik (?:ga|zal)\b.{0,40}\b(?:instellen|maken|plannen|opslaan)\b"
         r"|\bhe (?:guardado|creado|configurado|programado|puesto|anotado|apuntado)\b"
         r"|\brecordatorio (?:creado|configurado|programado|guardado|listo)\b"
         r"|\bich (?:erinnere|werde) dich\b|\bich melde mich\b"
@@ -428,6 +483,18 @@ def not_done_check(claims: Sequence[Claim], read: str) -> Message:
         "user",
         f"(clockbot: your reply was not sent: the person asked for something to be {done}, "
         f"and nothing is {done} yet.{facts} Call {tools} now, or ask them what is missing.)",
+    )
+
+
+def refusal_check(done: str) -> Message:
+    """Asked once in a turn after a reply that refused where nothing asked is left undone;
+    `done`: what the turn did, in clockbot's words ("" if nothing)."""
+    facts = f" This is done already: {done}." if done else ""
+    return Message(
+        "user",
+        f"(clockbot: your reply was not sent: it refused an everyday request.{facts} Write "
+        "your reply to the person in their language: what was done, or a question about "
+        "what is missing.)",
     )
 
 

@@ -31,6 +31,7 @@ from bot.agent.claims import (
     asked_changes,
     claim_check,
     not_done_check,
+    refusal_check,
     refuses,
     said_claims,
     unbacked_claim,
@@ -44,7 +45,15 @@ from bot.llm.errors import LLMError
 from bot.llm.reminder_words import only_asks_about_time
 from bot.llm.rules_agent import RulesProvider
 from bot.llm.types import Completion, Message
+from bot.agent.model_words import sentence_keys, uncopied, unechoed
+from bot.agent.own_reply import own_reply
+from bot.agent.prompt import person_words
+from bot.llm.reminder_words import only_asks_about_time
 from bot.replies import NOTHING_DONE, SAY_AGAIN
+from bot.agent.reply_checks import Fault
+from bot.llm.rules_agent import RulesProvider, confirms
+from bot.agent.tools.tool_errors import tool_error
+from bot.agent.tools.toolbox import TOOLS, ToolSession, run_tool
 from wrapper.turns.history import EARLIER
 
 __all__ = ["MAX_TOOL_ROUNDS", "Conversation", "Model"]
@@ -138,7 +147,7 @@ class Conversation:
     @property
     def repairs(self) -> tuple[_Repair, ...]:
         """What stops an answer before it is kept, in order (the first that speaks decides)."""
-        return (self._empty, self._undone, self._machinery)
+        return (self._empty, self._undone, self._refusal, self._machinery)
 
     @property
     def after_calls(self) -> tuple[Callable[[], _End | None], ...]:
@@ -202,6 +211,17 @@ class Conversation:
 
     # --- the repairs, in order --------------------------------------------------------------
 
+    @property
+    def _asked(self) -> str:
+        """The person's words that ask for this turn's changes: their message, or, where it
+        only says yes ("ja") to the question clockbot asked, the request before it ("Lösch
+        alle meine Erinnerungen"): a claim to a "ja" is checked against that request."""
+        text = self.session.message.text
+        if asked_changes(text) or not confirms(text):
+            return text
+        before = [person_words(m.content) for m in self.earlier if m.role == "user"]
+        return before[-1] if before else text
+
     async def _empty(self, answer: Message) -> _Verdict:
         """An empty answer (docs/eval.md, M4): asked once for the words; neither is kept."""
         if answer.tool_calls or answer.content.strip() or self._nudged:
@@ -216,7 +236,7 @@ class Conversation:
         time clockbot acts on the person's words itself, or says nothing was done."""
         if answer.tool_calls or self.model.ours:
             return None
-        claim = unbacked_claim(self.session.message.text, answer.content, self.session.staged)
+        claim = unbacked_claim(self._asked, answer.content, self.session.staged)
         wanted: tuple[Claim, ...] = () if claim is None else (claim,)
         note = None if claim is None else claim_check(claim)
         if claim is None:
@@ -231,6 +251,23 @@ class Conversation:
             self._checked = True
             return _Again([answer, note])
         return None
+
+    async def _refusal(self, answer: Message) -> _Verdict:
+        """A refusal where no change asked for is left undone (`_undone` takes those): the
+        reminder already set, "clock it:" carried out before the model, or words the claims
+        do not read ("la lessive est finie"). Never the answer (issue 63, docs/eval.md):
+        asked once for words; the second time clockbot says what the turn did itself, or
+        what the rules agent's reading of the person's words did, else that nothing was
+        done, and asks them to say it again, in their language."""
+        if answer.tool_calls or self.model.ours or not refuses(answer.content):
+            return None
+        if not self._checked:
+            self._checked = True
+            return _Again([answer, refusal_check(own_reply(self.session, self.produced))])
+        log.info("a reply refused an everyday request, again")
+        if said := own_reply(self.session, self.produced):  # done already: never twice
+            return _End([*self.produced, Message("assistant", said)])
+        return _End(await self._carry_out(()))
 
     async def _machinery(self, answer: Message) -> _Verdict:
         """Machinery or no words (`bot.agent.reply_checks`): asked once more, then clockbot says
@@ -280,8 +317,13 @@ class Conversation:
         if (not refused and "?" in answer.content) or question_left(self.produced, session):
             return None
         wanted = tuple(
-            c for c in asked_changes(session.message.text) if not any(map(c.made, session.staged))
+            c for c in asked_changes(self._asked) if not any(map(c.made, session.staged))
         )
+        if not wanted and not refused:
+            # Words that ask for nothing the claims read ("and wednesday night at 8 to put
+            # the bins out"), answered with a claim: the rules agent's reading decides.
+            said = said_claims(answer.content)
+            wanted = tuple(c for c in said if not any(map(c.made, session.staged)))
         if not wanted:
             return None
         tried = self._trial
@@ -297,7 +339,8 @@ class Conversation:
         """The turn after a model left `claims` undone twice (claimed, refused, answered
         beside them): the person's words carried out as the rules agent reads them.
 
-        Where that makes the change, the reply says what the store will hold
+        Where that makes the change (any change, after a refusal: no `claims`), the reply
+        says what the store will hold
         (`bot.agent.own_reply`); where the rules agent does not read the words whole (it answers
         without a call, or its call is refused), the person is told plainly that nothing
         was done, and asked the refusal's question or to say it once more. Neither of the
@@ -311,8 +354,10 @@ class Conversation:
         else:
             done = await self._rules_read(session)
         carried = [*self.produced, *done]
-        if any(claim.made(effect) for claim in claims for effect in session.staged):
-            return [*carried, Message("assistant", own_reply(session, carried))]
+        made = any(claim.made(effect) for claim in claims for effect in session.staged)
+        said = own_reply(session, carried)
+        if said and (made or not claims):
+            return [*carried, Message("assistant", said)]
         language = session.language
         question = question_left(done, session) or SAY_AGAIN.in_(language)
         return [*carried, Message("assistant", f"{NOTHING_DONE.in_(language)} {question}")]

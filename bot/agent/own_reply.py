@@ -78,11 +78,23 @@ def _lines(session: ToolSession, results: Sequence[Mapping[str, Any]]) -> Iterat
         if "id" in found:
             by_id[str(found["id"])] = {**by_id.get(str(found["id"]), {}), **found}
     noted = {e.memory_id for e in session.staged if isinstance(e, Enqueue) and e.memory_id}
+    yield from (replies.DONE_CLOCKED.in_(language, text=label) for label in _clocked(session))
     for effect in session.staged:
         line = _line(effect, session, language, by_id, noted)
         if line is not None:
             said_as, fields = line
             yield said_as.in_(language, **fields)
+
+
+def _clocked(session: ToolSession) -> list[str]:
+    """The labels of the actions the wrapper clocked from this very message ("clock it:
+    lessive", docs/talking.md): done before the model read it, so no staged effect holds
+    them, and true to say all the same."""
+    envelope = session.envelope
+    message = envelope.message
+    if message is None:
+        return []
+    return [a.label for a in envelope.open_actions if a.recorded_at == message.received_at]
 
 
 def _line(

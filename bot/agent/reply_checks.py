@@ -21,7 +21,9 @@ The checks look for the *form* of machinery, not one model's habits:
 - talk about the turn instead of to the person: "the user", "the person's
   message", "my response" and their equivalents in the seven languages (unless
   the person wrote the same words);
-- no words: nothing, a fenced block alone, or a fragment (`fragment`).
+- no words: nothing, a fenced block alone, or a fragment (`fragment`);
+- a time written as the machine writes it, an ISO 8601 instant
+  ("2026-09-15T11:00:00-04:00"), among words: the tools' ``said`` is how a person reads it.
 
 A run is counted in words (letters and digits, case set aside); a run the
 person's own message holds too is theirs to hear back.
@@ -168,6 +170,18 @@ def _about_the_turn(reply: str, facts: TurnFacts) -> bool:
     return found is not None and found[0].casefold() not in facts.theirs.casefold()
 
 
+_INSTANT = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}"
+    r"(?:T\d{2}:\d{2}|[ ]\d{2}:\d{2}(?::\d{2}|(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})))"
+)
+"""An instant as ISO 8601 writes it: a date with "T" and a clock, or with a clock that has
+seconds or an offset ("2026-06-15 20:00:00+01:00"). A date alone ("2026-09-15") is words."""
+
+
+def _machine_time(reply: str, facts: TurnFacts) -> bool:
+    return any(found[0] not in facts.theirs for found in _INSTANT.finditer(reply))
+
+
 _FENCE = re.compile(r"```[^\n`]*")
 _WHOLE_FENCE = re.compile(r"\A\s*```.*```\s*\Z", re.DOTALL)
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
@@ -186,7 +200,7 @@ def fragment(text: str, *, acted: bool = True) -> bool:
     """
     if not text.strip() or _WHOLE_FENCE.match(text):
         return True
-    unfenced = _FENCE.sub(" ", text)
+    unfenced = _INSTANT.sub(" ", _FENCE.sub(" ", text))  # an instant is no words
     words = len(_LETTERS.findall(unfenced))
     return words == 0 or (acted and words + len(_NUMBER.findall(unfenced)) < _FEWEST_WORDS)
 
@@ -227,6 +241,12 @@ _CHECKS = (
         _no_words,
         "it has no words for a person, only code, an id, a number or a fragment",
         "Write your reply to the person: one sentence{done}.",  # {done}: what the tools did
+    ),
+    _Check(
+        "a machine time",
+        _machine_time,
+        "it wrote a time as the tools write it (an ISO instant), not as a person reads it",
+        "Say each time as the results' 'said' says it. " + _WORDS_ONLY,
     ),
 )
 """In order: the first found is the one the note names."""

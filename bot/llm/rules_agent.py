@@ -101,7 +101,11 @@ _RESUME = re.compile(
     r"^\s*(?:resume|unpause|restart|continue)\s+(?:all\s+)?(?:my\s+)?reminders?\b", re.I
 )
 _CANCEL = re.compile(
-    r"^\s*(?:please\s+)?(?:cancel|stop|delete|remove|drop)\b\s*(?P<what>.*?)[\s.!]*$", re.I
+    r"^\s*(?:(?:actually|sorry|oh|ok(?:ay)?)[\s,]+)*(?:please\s+)?(?:cancel|stop|delete|remove"
+    r"|drop)\b\s*(?P<what>.*?)[\s.!]*"
+    # A reason after it names nothing to cancel: "…the dentist one, they moved my appointment".
+    r"(?:[,;]\s*(?:they|it|he|she|we|I|because|since|as|cause)\b.*)?$",
+    re.I,
 )
 _ALL = re.compile(
     r"^(?:all|every(?:thing)?|alle|todos|todas|tous|toutes|tutti|tutte|al)"
@@ -114,6 +118,13 @@ _ALL = re.compile(
 _YES = re.compile(
     r"^\s*(?:yes|yep|yeah|sure|ok(?:ay)?|go ahead|s[iíì]|ja|oui|sim)\s*[.!]*\s*$", re.I
 )
+
+
+def confirms(text: str) -> bool:
+    """Whether `text` only says yes ("ja", "oui", "go ahead"): to the question asked before."""
+    return _YES.match(text) is not None
+
+
 _PAUSE_ONE = re.compile(
     r"^\s*pause\s+(?P<id>[rs]\d+)\b\s*(?:(?:until|till|til|through)\s+(?P<until>.+?))?[\s.!]*$",
     re.IGNORECASE,
@@ -204,6 +215,7 @@ class RulesProvider:
             if kind == "zone":
                 return self._call("set_timezone", zone=value, scope="home")
             text = value
+        text = _continued(pending.request, text)
         # Reading the text may wait for Duckling's child process: off the event loop.
         return await asyncio.to_thread(self._answer, block, text)
 
@@ -394,6 +406,8 @@ class RulesProvider:
             target = f"{target}{source['ap']}"  # "to 4" after "3pm" is 4pm
         # Any other bare hour is the reader's waking hour (docs/time-rules.md): "make that
         # 11" is 11:00 whether the reminder was at 10:00 or 15:00, "make it 4" is 16:00.
+        if wanted is not None and wanted["ap"] is None and source is None:
+            target = _nearest_half(target, next_at)
         if wanted is not None:
             target = f"{next_at:%Y-%m-%d} at {target}"  # the same day
         elif _day_without_time(target):
@@ -1079,6 +1093,43 @@ _CLOCK_WORDS = re.compile(
     r"\s*(?P<ap>am|pm)?\s*(?:h|uhr|uur)?$",
     re.IGNORECASE,
 )
+
+
+# Not Dutch "en": a Spanish "en 20 minutos…" opens with it.
+_AND = re.compile(
+    r"^\s*(?:and|also|plus|y|también|und|auch|et|aussi|e|também|anche|ook)\b[\s,]*(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _continued(request: str, text: str) -> str:
+    """`text` as a request of its own where it goes on with the reminder asked just before:
+    "remind me on thursday at 3pm about the dentist", then "and wednesday night at 8 to put
+    the bins out" is "remind me wednesday night at 8 to put the bins out" (issue 63's unseen
+    scenarios); any other `text` as it is."""
+    more = _AND.match(text)
+    asked = _REMIND.match(words.plain(request)) if more and request else None
+    if more is None or asked is None or asked.groupdict().get("before"):
+        return text
+    return f"{words.plain(request)[: asked.start('rest')].rstrip()} {more['rest']}"
+
+
+def _nearest_half(target: str, next_at: datetime) -> str:
+    """A bare hour (1 to 11) for a reminder just set, as the 24-hour clock time of its
+    half of the day nearer the reminder's own: "mejor a las 7" for one at 18:00 is 19:00,
+    "make that 11" for one at 09:00 is 11:00, "make it 4" at 15:00 is 16:00 (issue 63's
+    unseen scenarios). Equally near, or any other form, it stays as written (and may be
+    asked about)."""
+    found = _CLOCK.match(target)
+    if found is None or not 1 <= int(found["h"]) <= 11:
+        return target
+    minutes = int(found["m"] or 0)
+    own = next_at.hour * 60 + next_at.minute
+    early, late = int(found["h"]) * 60 + minutes, (int(found["h"]) + 12) * 60 + minutes
+    if abs(early - own) == abs(late - own):
+        return target
+    hour = early if abs(early - own) < abs(late - own) else late
+    return f"{hour // 60:02d}:{hour % 60:02d}"
 
 
 def _clock_words(to: str) -> str:
