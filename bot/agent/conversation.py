@@ -309,8 +309,11 @@ class Conversation:
         either, where the rules agent, tried on a fork of the session (`ToolSession.fork`),
         reads the request whole and makes the change; a question may be the right answer,
         and is left alone, as is a turn whose refused call left the person a question (the
-        zone they are in: `asking` asks it). An earlier trial of this turn, with nothing
-        staged since, is the reading: the words are read once.
+        zone they are in: `asking` asks it). Words the claims read no ask in ("and wednesday
+        night at 8 to put the bins out") answered with a claim ("The bins will be put out
+        on Wednesday at 8 PM.") are left undone where the rules agent's reading makes the
+        change claimed. An earlier trial of this turn, with nothing staged since, is the
+        reading: the words are read once.
         """
         session = self.session
         refused = refuses(answer.content)
