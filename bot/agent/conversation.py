@@ -38,22 +38,15 @@ from bot.agent.claims import (
 )
 from bot.agent.model_words import sentence_keys, uncopied, unechoed
 from bot.agent.own_reply import own_reply
+from bot.agent.prompt import person_words
 from bot.agent.reply_checks import Fault
 from bot.agent.tools.tool_errors import tool_error
 from bot.agent.tools.toolbox import TOOLS, ToolSession, run_tool
 from bot.llm.errors import LLMError
 from bot.llm.reminder_words import only_asks_about_time
-from bot.llm.rules_agent import RulesProvider
-from bot.llm.types import Completion, Message
-from bot.agent.model_words import sentence_keys, uncopied, unechoed
-from bot.agent.own_reply import own_reply
-from bot.agent.prompt import person_words
-from bot.llm.reminder_words import only_asks_about_time
-from bot.replies import NOTHING_DONE, SAY_AGAIN
-from bot.agent.reply_checks import Fault
 from bot.llm.rules_agent import RulesProvider, confirms
-from bot.agent.tools.tool_errors import tool_error
-from bot.agent.tools.toolbox import TOOLS, ToolSession, run_tool
+from bot.llm.types import Completion, Message
+from bot.replies import NOTHING_DONE, SAY_AGAIN
 from wrapper.turns.history import EARLIER
 
 __all__ = ["MAX_TOOL_ROUNDS", "Conversation", "Model"]

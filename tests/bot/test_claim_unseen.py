@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from bot.agent.claims import asked_changes, refuses, said_claims
+from bot.agent.reply_checks import TurnFacts, fault_in
+from bot.app.gateway import Gateway
 from bot.config.settings import LimitSettings, LLMSettings, Settings
 from bot.evaluation.runner import StoreState, _read_store
-from bot.app.gateway import Gateway
 from bot.replies import ALL_REMINDERS, DONE_CANCELLED, DONE_CLOCKED, NOTHING_DONE, SAY_AGAIN
-from bot.agent.reply_checks import TurnFacts, fault_in
 from clockcore import SettableClock
 from tests.bot.test_gateway import RecordingChannel, inbound
 from tests.support.fake_llm import FakeLLMServer, Reply
