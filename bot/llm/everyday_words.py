@@ -34,6 +34,7 @@ __all__ = [
     "NOT_A_PLACE",
     "PAUSE",
     "POLITE",
+    "REPEAT_IT",
     "RESUME",
     "SNOOZE",
     "TIME_IN",
@@ -43,6 +44,7 @@ __all__ = [
     "first",
     "matching",
     "plain",
+    "rhythm",
     "said_in",
 ]
 
@@ -183,6 +185,51 @@ MOVE_IT = _table(
 )
 """"Verschiebe es auf Donnerstag", "muévelo al jueves", "mejor a las 11": the reminder just set
 (else the one just sent) to another time; English is `bot.llm.rules_agent`'s "make that 11"."""
+
+_RHYTHMS = {
+    "every other week": r"every\s+other\s+week|every\s+(?:two|2)\s+weeks|fortnightly|biweekly"
+    r"|jede\s+zweite\s+woche|alle\s+(?:zwei|2)\s+wochen|zweiw[öo]chentlich"
+    r"|cada\s+(?:dos|2)\s+semanas|cada\s+quince\s+d[íi]as|quincenal"
+    r"|toutes\s+les\s+(?:deux|2)\s+semaines|tous\s+les\s+quinze\s+jours"
+    r"|ogni\s+(?:due|2)\s+settimane|ogni\s+quindici\s+giorni"
+    r"|(?:a\s+)?cada\s+(?:duas|2)\s+semanas|de\s+duas\s+em\s+duas\s+semanas|quinzenal"
+    r"|om\s+de\s+(?:twee\s+)?week|elke\s+(?:twee|2)\s+weken|tweewekelijks",
+    "every week": r"every\s+week|weekly|jede\s+woche|w[öo]chentlich|cada\s+semana"
+    r"|todas\s+las\s+semanas|semanal|toutes\s+les\s+semaines|chaque\s+semaine"
+    r"|ogni\s+settimana|tutte\s+le\s+settimane|toda\s+semana|todas\s+as\s+semanas"
+    r"|elke\s+week|wekelijks",
+    "every day": r"every\s+day|daily|jeden\s+tag|t[äa]glich|cada\s+d[íi]a|todos\s+los\s+d[íi]as"
+    r"|tous\s+les\s+jours|chaque\s+jour|ogni\s+giorno|tutti\s+i\s+giorni|todo\s+dia"
+    r"|todos\s+os\s+dias|elke\s+dag|dagelijks",
+}
+_RHYTHM = "|".join(f"(?:{words})" for words in _RHYTHMS.values())
+
+
+def rhythm(words: str) -> str:
+    """The repeat `words` name, as the tools read it in any language ("every other week")."""
+    return next(
+        (name for name, said in _RHYTHMS.items() if re.fullmatch(said, words.strip(), re.I)), words
+    )
+
+
+REPEAT_IT = _table(
+    en=r"^(?:(?:actually|no|sorry|oh|ok(?:ay)?)[\s,]+)*(?:(?:make|change|set)\s+(?:it|that|this)"
+    rf"(?:\s+one|\s+reminder)?(?:\s+to)?(?:\s+repeat)?|repeat\s+(?:it|that))\s+(?P<every>{_RHYTHM})$",
+    de=r"^(?:(?:eigentlich|lieber|doch)[\s,]+)*(?:(?:mach|stell|setz)e?\s+(?:es|das|sie|ihn)"
+    rf"(?:\s+lieber)?(?:\s+auf)?|wiederhole?\s+(?:es|das|sie))\s+(?P<every>{_RHYTHM})$",
+    es=r"^(?:(?:mejor|no|perd[óo]n)[\s,]+)*(?:hazlo|hazla|ponlo|ponla|que\s+sea|rep[íi]telo"
+    rf"|rep[íi]tela)\s+(?P<every>{_RHYTHM})$",
+    fr=r"^(?:(?:en\s+fait|plut[ôo]t|non)[\s,]+)*(?:(?:fais|mets|r[ée]p[èe]te)-l[ea]|"
+    rf"que\s+ce\s+soit)\s+(?P<every>{_RHYTHM})$",
+    it=r"^(?:(?:anzi|no|meglio)[\s,]+)*(?:fallo|falla|mettilo|mettila|ripetilo|ripetila)"
+    rf"\s+(?P<every>{_RHYTHM})$",
+    pt=r"^(?:(?:na\s+verdade|melhor|n[ãa]o)[\s,]+)*(?:(?:faz|fa[çc]a|p[õo]e|repete|repita)"
+    rf"[- ]?(?:o|a|isso|lo|la)?)\s+(?P<every>{_RHYTHM})$",
+    nl=r"^(?:(?:eigenlijk|liever|nee)[\s,]+)*(?:(?:maak|zet)\s+(?:het|dat|hem|die)"
+    rf"|herhaal\s+(?:het|dat|hem))\s+(?P<every>{_RHYTHM})$",
+)
+""""Make it every other week", "mach das jede zweite Woche", "hazlo cada dos semanas": the
+reminder just set (else the one just sent) repeats so from now, keeping its time (issue 61)."""
 
 PAUSE = _table(
     en=r"^pause\s+(?:all\s+)?(?:of\s+)?(?:my\s+)?reminders?\b\s*"
@@ -329,7 +376,7 @@ DECLINE = _table(
 
 HINTS = (
     LIVE_IN, LIST, UPCOMING, TIME_IN, DIFFERENCE, CANCEL, MOVE, PAUSE, RESUME, WAKE, LABEL,
-    HOW_LONG, GREETING, SNOOZE, MOVE_IT,
+    HOW_LONG, GREETING, SNOOZE, MOVE_IT, REPEAT_IT,
 )  # fmt: skip
 """The request tables, each of which says the language of the words it matches."""
 _ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)

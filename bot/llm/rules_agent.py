@@ -343,7 +343,7 @@ class RulesProvider:
             if (every := _ALL.match(what)) and every["yes"]:
                 return self._call("cancel_reminder", id="all")
             return self._call("list_reminders")
-        if _move(text) or _that(text):
+        if _repeat_it(text) or _move(text) or _that(text):
             return self._call("list_reminders")
         return None
 
@@ -368,11 +368,17 @@ class RulesProvider:
             if isinstance(found, str):
                 return _say(found)
             return self._call("cancel_reminder", id=found["id"])
+        if (every := _repeat_it(text)) is not None:
+            # "make it every other week": the one just set, else the one just sent, in place.
+            hit = _just_set(messages, listed)
+            if hit is None:
+                return self._call("remind", id="this", text="", when=every)
+            return self._call("remind", id=hit["id"], text=hit["text"], when=every)
         if that := _that(text):
             hit = _just_set(messages, listed)
             to = _clock_words(that["to"])
-            if hit is None:
-                return self._call("snooze", until=to)  # the one just sent
+            if hit is None:  # the one just sent; a bare hour is its next one ("move it to 11")
+                return self._call("snooze", until=f"at {to}" if _CLOCK.match(to) else to)
             return self._move_one(hit, to)
         if move := _move(text):
             language = _language_of(text)
@@ -649,6 +655,11 @@ def _after_tool(result: Message, language: str = "en") -> str:
         when = f", {data['said']}" if data.get("said") else ""
         short = short_reminder_id(str(data["id"]))
         return said.ALREADY_SET.in_(language, text=data.get("text", ""), when=when, id=short)
+    if result.name == "remind" and data.get("changed"):
+        nexts = "; ".join(data.get("said") or [])
+        short = short_reminder_id(str(data["id"]))
+        rule = say_rule(str(data["rule"]), language)
+        return said.RULE_CHANGED.in_(language, text=data["text"], rule=rule, next=nexts, id=short)
     if result.name == "remind" and data.get("repeats"):
         nexts = "; ".join(data.get("said") or [_readable(at) for at in data.get("next", [])])
         short = short_reminder_id(str(data["id"]))
@@ -712,6 +723,10 @@ def _just_set(
             data = json.loads(message.content)
         except json.JSONDecodeError:
             return None
+        if isinstance(data, dict) and data.get("repeats") and data.get("id"):
+            # Repeating (or just made so): its id, which stays (docs/reminders.md).
+            same = [r for r in listed if r.get("id") == data["id"]]
+            return same[0] if len(same) == 1 else None
         if not isinstance(data, dict) or "at" not in data:
             return None
         # Its words, since it may have moved already; its time too where two share them.
@@ -1065,6 +1080,12 @@ def _table_match(table: words.Table, text: str) -> re.Match[str] | None:
 def _that(text: str) -> re.Match[str] | None:
     """ "actually make that 11", "muévelo al jueves": the reminder just set, to `to`."""
     return _THAT.match(text) or _table_match(words.MOVE_IT, words.plain(text))
+
+
+def _repeat_it(text: str) -> str | None:
+    """ "make it every other week", "hazlo cada dos semanas": the repeat, in the tools' words."""
+    found = _table_match(words.REPEAT_IT, words.plain(text))
+    return words.rhythm(found["every"]) if found is not None else None
 
 
 def _cancel(text: str) -> re.Match[str] | None:

@@ -45,6 +45,7 @@ __all__ = [
     "REMIND_SET",
     "REPEAT_SET",
     "RESUMED",
+    "RULE_CHANGED",
     "SEVERAL_MATCH",
     "SNOOZED",
     "THREAD_ZONE_SET",
@@ -67,6 +68,7 @@ ZONE_ASKED = Said(
 ZONE_SET = Said("Your home timezone is now {zone}.")
 REMIND_SET = Said("I'll remind you {when}.")
 REPEAT_SET = Said("Set: {text}, repeating. Next: {next}. Its id is {id}.")
+RULE_CHANGED = Said("Changed: {text}, {rule}. Next: {next}. Its id is still {id}.")
 ALREADY_SET = Said("You already have that reminder: {text}{when} ({id}).")
 LISTING = Said("Your reminders:")
 NO_REMINDERS = Said("You have no reminders set.")

@@ -4,7 +4,12 @@ A reminder is named ``s<id>`` when it is a recurring schedule
 (`wrapper.outbound.schedules`) and ``r<id>`` when it is one outbox job (a reminder of
 a memory item, or a scheduled message). `ReminderChange` is the effect the
 reminder tools stage (cancel, pause, resume, move), applied in the turn's
-commit by `change_in`; `Reminders` is the facade on `InteractionWrapper`.
+commit by `change_in`; `RuleChange` gives a reminder a new repeat in place
+(`rule_in`: the same id, so the same calendar event); `Reminders` is the
+facade on `InteractionWrapper`.
+
+A one-shot reminder made repeating keeps its ``r<id>``: its schedule is
+*named* so (`Schedule.named`), and every lookup by id finds it there.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from wrapper.outbound.schedules import (
     advance_in,
     cancel_in,
     create_in,
+    edit_in,
     list_in,
     pause_in,
     paused_in,
@@ -42,6 +48,7 @@ __all__ = [
     "ReminderAction",
     "ReminderChange",
     "Reminders",
+    "RuleChange",
     "change_in",
     "job_in",
     "last_sent_in",
@@ -53,6 +60,7 @@ __all__ = [
     "paused_target_in",
     "reminder_id",
     "resolve_reminder_id",
+    "rule_in",
     "short_reminder_id",
 ]
 
@@ -75,9 +83,40 @@ class ReminderChange:
     until: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class RuleChange:
+    """Give a reminder of the person a new repeat, in place ("make it every other week").
+
+    `target` is ``s<id>``, or ``r<id>`` for a one-shot one (waiting or just sent),
+    which becomes a schedule named ``r<id>``. `rule` carries the new text, rule,
+    start and zone; its id, route and thread are the reminder's own.
+    """
+
+    user_key: str
+    target: str
+    rule: NewSchedule
+
+
 def reminder_id(item: OutboxItem | Schedule) -> str:
-    """How the person and the model name a reminder: ``s<id>`` recurring, ``r<id>`` one-shot."""
-    return f"s{item.id}" if isinstance(item, Schedule) else f"r{item.id}"
+    """How the person and the model name a reminder: ``s<id>`` recurring, ``r<id>`` one-shot
+    (and a repeating one made from it, `Schedule.named`)."""
+    if isinstance(item, Schedule):
+        return item.named or f"s{item.id}"
+    return f"r{item.id}"
+
+
+def named_in(conn: Connection, person_id: str, target: str) -> Schedule | None:
+    """The person's schedule a one-shot ``r<id>`` became, if it did (not ended)."""
+    row = conn.execute(
+        select(schedules.c.id).where(
+            schedules.c.user_id == person_id,
+            schedules.c.named == target.strip().lower(),
+            schedules.c.state != "ended",
+        )
+    ).first()
+    if row is None:
+        return None
+    return next((s for s in list_in(conn, person_id) if s.id == row[0]), None)
 
 
 def parse_reminder_id(text: str) -> tuple[Literal["s", "r"], int] | None:
@@ -185,6 +224,8 @@ def job_in(conn: Connection, person_id: str, job_id: int) -> OutboxItem | None:
     return outbox_item(row) if row is not None else None
 
 
+REPEATS = "made repeating by the person"
+"""Why a one-shot reminder's job is skipped when it becomes repeating (`rule_in`)."""
 PAUSED = "paused by the person"
 """The defer reason of a one-shot reminder held by "pause my reminders until …"."""
 
@@ -240,6 +281,8 @@ def change_in(conn: Connection, change: ReminderChange, *, now: datetime) -> boo
     if parsed is None:
         return False
     kind, number = parsed
+    if kind == "r" and (named := named_in(conn, person.user_id, change.target)) is not None:
+        kind, number = "s", named.id  # a one-shot made repeating: its schedule now
     if kind == "r":
         found = job_in(conn, person.user_id, number)
         return found is not None and _change_job(conn, found, change, now)
@@ -271,9 +314,46 @@ def paused_target_in(conn: Connection, user_key: str, target: str, *, now: datet
     if parsed is None:
         return False
     kind, number = parsed
+    if kind == "r" and (named := named_in(conn, person.user_id, target)) is not None:
+        return paused_in(conn, person.user_id, named.id, now=now)
     if kind == "r":
         return held(job_in(conn, person.user_id, number))
     return paused_in(conn, person.user_id, number, now=now)
+
+
+def rule_in(conn: Connection, change: RuleChange, *, now: datetime) -> datetime | None:
+    """Apply `change` for its person: the reminder's next time under its new rule, or None
+    when it names nothing of theirs (or the rule has no time to come).
+
+    A one-shot one still waiting is not sent at its old time: it is skipped, and its
+    memory item no longer due (the schedule is what is due now, docs/reminders.md).
+    """
+    person = q.load_person(conn, change.user_key)
+    parsed = parse_reminder_id(change.target)
+    if person is None or parsed is None:
+        return None
+    kind, number = parsed
+    if kind == "r" and (named := named_in(conn, person.user_id, change.target)) is not None:
+        kind, number = "s", named.id
+    if kind == "s":
+        return edit_in(conn, person.user_id, number, rule=change.rule, now=now)
+    job = job_in(conn, person.user_id, number)
+    if job is None or job.schedule_id is not None:
+        return None
+    rule = change.rule
+    new = NewSchedule(
+        id=rule.id, user_key=job.user_key or change.user_key, thread_key=job.thread_key,
+        channel=job.channel, thread_id=job.thread_id, user_id=job.user_id, text=rule.text,
+        rrule=rule.rrule, dtstart=rule.dtstart, zone=rule.zone, origin_tz=rule.origin_tz,
+        elapsed=rule.elapsed, missed=rule.missed, named=reminder_id(job),
+    )  # fmt: skip
+    if job.status in WAITING:  # its schedule sends it now, under the same id
+        where = and_(outbox.c.id == job.id, outbox.c.status.in_(WAITING))
+        conn.execute(update(outbox).where(where).values(status="skipped", last_error=REPEATS))
+        if job.memory_id is not None:
+            due = update(t.memory).where(t.memory.c.id == job.memory_id)
+            conn.execute(due.values(due_at=None))
+    return create_in(conn, new, now=now)
 
 
 def overview_in(conn: Connection, user_key: str | None) -> tuple[list[Schedule], list[OutboxItem]]:
@@ -294,6 +374,10 @@ def owner_in(conn: Connection, target: str) -> str | None:
     if parsed is None:
         return None
     kind, number = parsed
+    if kind == "r":
+        named = select(schedules.c.user_key).where(schedules.c.named == f"r{number}")
+        if (owner := conn.execute(named.limit(1)).scalar()) is not None:
+            return str(owner)
     table = schedules if kind == "s" else outbox
     found = conn.execute(select(table.c.user_key).where(table.c.id == number)).scalar()
     return str(found) if found else None

@@ -53,6 +53,7 @@ __all__ = [
     "advance_in",
     "cancel_in",
     "create_in",
+    "edit_in",
     "late_note",
     "list_in",
     "new_schedule_id",
@@ -105,6 +106,8 @@ class NewSchedule:
     origin_tz: str
     elapsed: bool = False
     missed: MissedRuns = "one"
+    named: str | None = None
+    """The one-shot reminder's id (``r40``) it was made from, which it keeps."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,8 @@ class Schedule:
     state: ScheduleState
     created_at: datetime
     next_at: datetime | None = None
+    named: str | None = None
+    """The id it is known by when it began as a one-shot reminder (``r40``); None: ``s<id>``."""
 
     @property
     def floating(self) -> bool:
@@ -152,6 +157,7 @@ def _schedule(row: Any, next_at: datetime | None = None) -> Schedule:
         dtstart=datetime.fromisoformat(row["dtstart"]),
         zone=row["zone"], origin_tz=row["origin_tz"], elapsed=bool(row["elapsed"]),
         missed=row["missed"], state=row["state"], created_at=row["created_at"], next_at=next_at,
+        named=row["named"],
     )  # fmt: skip
 
 
@@ -236,7 +242,7 @@ def create_in(conn: Connection, new: NewSchedule, *, now: datetime) -> datetime 
         "thread_id": new.thread_id, "text": new.text, "rrule": new.rrule,
         "dtstart": new.dtstart.isoformat(), "zone": new.zone, "origin_tz": new.origin_tz,
         "elapsed": new.elapsed, "missed": new.missed, "state": "active", "created_at": now,
-        "updated_at": now,
+        "updated_at": now, "named": new.named,
     }  # fmt: skip
     insert = q.insert_for(conn, schedules).values(**values)
     inserted = conn.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount
@@ -400,6 +406,36 @@ def resume_in(conn: Connection, person_id: str, schedule_id: int, *, now: dateti
     _skip_waiting(conn, schedule_id, "resumed: the next occurrence comes sooner")
     _enqueue_next(conn, schedule, after=now, now=now)
     return True
+
+
+def edit_in(
+    conn: Connection,
+    person_id: str,
+    schedule_id: int,
+    *,
+    rule: NewSchedule,
+    now: datetime,
+) -> datetime | None:
+    """Give the person's schedule `rule`'s text, rule, start and zone, in place; its next time.
+
+    The id stays, so a calendar updates its event (docs/calendar.md). Its waiting
+    occurrence is skipped and the first one of the new rule after now enqueued; a
+    paused schedule is active again (the person named a new rhythm). None when it
+    is not theirs, or ended, or the new rule has no occurrence after now.
+    """
+    schedule = _owned(conn, person_id, schedule_id)
+    if schedule is None or schedule.state == "ended":
+        return None
+    values = {
+        "text": rule.text, "rrule": rule.rrule, "dtstart": rule.dtstart.isoformat(),
+        "zone": rule.zone, "origin_tz": rule.origin_tz, "elapsed": rule.elapsed,
+        "state": "active", "updated_at": now,
+    }  # fmt: skip
+    conn.execute(update(schedules).where(schedules.c.id == schedule_id).values(**values))
+    _skip_waiting(conn, schedule_id, "its rule changed")
+    edited = _load(conn, schedule_id)
+    assert edited is not None
+    return _enqueue_next(conn, edited, after=now, now=now)
 
 
 def rezone_in(conn: Connection, person_id: str, *, old: str | None, now: datetime) -> int:

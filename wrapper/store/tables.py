@@ -399,8 +399,12 @@ schedules = Table(
     _text("state", 8, default="active", server_default="active"),
     _instant("created_at", required=True),
     _instant("updated_at", required=True),
+    _maybe("named", 24),
 )
 """A recurring reminder: its rule, zone (None: floating), text, thread and state.
+
+`named` is the id it is known by when it began as a one-shot reminder (``r40``),
+made repeating in place ("make it every other week"): None names it ``s<id>``.
 
 `dtstart` is the rule's DTSTART as naive wall time (ISO text, so no driver
 turns it into an instant); `user_id` is the person, `channel_user_id` the id

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any, cast
 
 from bot import messages
@@ -27,9 +28,14 @@ from bot.agent.tools.tool_session import (
 )
 from bot.llm.reminder_words import asks_to_keep_in_mind
 from clockcore import RecurrenceResult, parse_recurrence, runtime_time_context
+from clockcore.recurrence import occurrences
+from clockcore.geo.zones import get_zone
+from wrapper.turns.effects import Enqueue
 from wrapper.outbound.outbox import OutboxItem
 from wrapper.outbound.reminders import (
+    RuleChange,
     reminder_id,
+    resolve_reminder_id,
 )
 from wrapper.outbound.schedules import (
     MISSED_RUNS,
@@ -40,7 +46,7 @@ from wrapper.outbound.schedules import (
 )
 from wrapper.turns.effects import Enqueue
 
-__all__ = ["in_scope", "remind"]
+__all__ = ["in_scope", "remind", "this_reminder"]
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +63,8 @@ async def in_scope(context: ToolSession) -> tuple[list[Schedule], list[OutboxIte
 
 
 async def remind(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    if text_arg(arguments, "id", required=False) is not None:
+        return await _change(arguments, context)
     text = required_text(arguments, "text")
     when = text_arg(arguments, "when", required=False)
     every = text_arg(arguments, "every", required=False)
@@ -258,3 +266,117 @@ def _one_shot(
         "said": said(at, context),
         "time_context": timing.to_dict(),
     }
+
+
+async def this_reminder(context: ToolSession) -> OutboxItem | None:
+    """The reminder a message means without an id: the one it replies to, else the last sent."""
+    envelope = context.envelope
+    ref = envelope.message
+    reply_to = ref.reply_to if ref is not None else None
+    return await context.wrapper.reminders.meant(envelope.thread_key, envelope.channel, reply_to)
+
+
+_ANCHOR_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+async def _change(arguments: Mapping[str, Any], context: ToolSession) -> dict[str, Any]:
+    """``remind`` with an id: that reminder gets the new repeat in place (issue 61).
+
+    The same id, so the same calendar event; a one-shot one becomes repeating and
+    keeps its ``r<id>``. What the words do not name is kept: "every other week"
+    alone keeps the reminder's weekday, time of day and text, and counts its weeks
+    from it (docs/reminders.md, "Changing a reminder").
+    """
+    named = str(arguments["id"]).strip()
+    target, text, anchor = await _changed(named, context)
+    text = text_arg(arguments, "text", required=False) or text
+    when = text_arg(arguments, "when", required=False)
+    every = text_arg(arguments, "every", required=False)
+    if every is None and when is None:
+        raise BadArguments("give every: the new repeat as the person said it ('every other week')")
+    sending(context, "remind")
+    rule, anchored = _completed(when, every, anchor, context)
+    if rule is None or rule.rrule is None or rule.dtstart is None:
+        raise BadArguments(
+            "that is one time, not a repeat: to move a reminder, use snooze with its id",
+            ask=_not_a_repeat(" ".join(p for p in (every, when) if p), context),
+        )
+    missed = arguments.get("missed", "one")
+    if missed not in MISSED_RUNS:
+        raise BadArguments(f"missed must be one of {list(MISSED_RUNS)}, not {missed!r}")
+    envelope, message = context.envelope, context.message
+    start = anchored or rule.dtstart
+    new = NewSchedule(
+        id=new_schedule_id(), user_key=envelope.user_key, thread_key=envelope.thread_key,
+        channel=message.channel, thread_id=message.thread_id, user_id=message.user_id,
+        text=text, rrule=rule.rrule, dtstart=start, zone=rule.zone,
+        origin_tz=context.session_tz, elapsed=rule.elapsed, missed=cast("MissedRuns", missed),
+    )  # fmt: skip
+    context.stage(RuleChange(envelope.user_key, target, new))
+    zone = rule.zone or context.session_tz
+    nexts = occurrences_after(new, zone, context.clock.now())
+    return {
+        "id": target, "changed": True, "text": text, "repeats": True, "rule": rule.rrule,
+        "next": [iso(at, context) for at in nexts], "said": [said(at, context) for at in nexts],
+    }  # fmt: skip
+
+
+def occurrences_after(new: NewSchedule, zone: str, now: datetime) -> list[datetime]:
+    """The first three times `new` comes after `now`."""
+    return occurrences(new.rrule, new.dtstart, "UTC" if new.elapsed else zone, after=now, count=3)
+
+
+async def _changed(named: str, context: ToolSession) -> tuple[str, str, datetime | None]:
+    """(the reminder's id, its text, its time) for `named`: an id, or "this" (the one the
+    message replies to, else the last sent here)."""
+    schedules, one_shots = await in_scope(context)
+    if named.lower() in ("this", "it", "last"):
+        sent = await this_reminder(context)
+        if sent is None:
+            raise BadArguments(
+                "no reminder was sent in this conversation; give an id",
+                ask=messages.ASK_WHICH_REMINDER.in_(context.language),
+            )
+        if sent.schedule_id is not None:
+            named = f"s{sent.schedule_id}"
+        else:
+            return reminder_id(sent), sent.text, sent.occurs_at or sent.due_at
+    known = {reminder_id(s): s for s in schedules}
+    found = resolve_reminder_id(named, {*known, *(reminder_id(j) for j in one_shots)})
+    if len(found) != 1:
+        raise BadArguments(
+            f"no reminder {named!r} still to come; list_reminders shows them",
+            ask=messages.ASK_NO_SUCH_REMINDER.in_(context.language, id=named),
+        )
+    if (schedule := known.get(found[0])) is not None:
+        return found[0], schedule.text, schedule.next_at
+    job = next(j for j in one_shots if reminder_id(j) == found[0])
+    return found[0], job.text, job.due_at
+
+
+def _completed(
+    when: str | None, every: str | None, anchor: datetime | None, context: ToolSession
+) -> tuple[RecurrenceResult | None, datetime | None]:
+    """The new rule, completed from the reminder's own time where the words leave it open;
+    and, so completed, the reminder's wall time to count from (else None)."""
+    now = context.clock.now()
+    phrase = " ".join(p for p in (every, when) if p)
+
+    def read(words: str) -> RecurrenceResult:
+        return parse_recurrence(words, context.session_tz, now, language=context.language)
+
+    rule = read(phrase)
+    if rule.kind != "recurring" and every is not None and not every.lower().startswith("every"):
+        rule = read(f"every {phrase}")
+    if rule.kind != "recurring":
+        return None, None
+    if rule.rrule is not None or anchor is None:
+        return rule, None
+    local = anchor.astimezone(get_zone(context.session_tz))
+    at = f"{local:%H:%M}"
+    timed = read(f"{phrase} at {at}")
+    if timed.rrule is not None and "FREQ=WEEKLY" in timed.rrule and "BYDAY" not in timed.rrule:
+        timed = read(f"{phrase} on {_ANCHOR_DAYS[local.weekday()]} at {at}")
+    if timed.rrule is None:
+        return timed, None
+    return timed, local.replace(tzinfo=None, second=0, microsecond=0)

@@ -69,13 +69,16 @@ REMINDER_TOOLS: tuple[ToolSpec, ...] = (
         "the person's zone, so never compute a date or an ISO time yourself. A repeating "
         "reminder may give the repeat in every ('every Monday') and the time in when. missed "
         "(repeating only): what happens to occurrences missed while clockbot was offline: "
-        "one late message (default), skip, or all.",
+        "one late message (default), skip, or all. id: change that reminder's repeat in place "
+        "instead ('make it every other week': every, and what else they named; 'this' for the "
+        "one just sent); it keeps its id, and what the words do not name.",
         object_schema(
             {
                 "text": TEXT,
                 "when": {"type": "string", "description": "The time as the person said it."},
                 "every": {"type": "string", "description": "The repeat, if it repeats."},
                 "missed": {"type": "string", "enum": list(MISSED_RUNS)},
+                "id": _ID,
             },
             ("text", "when"),
         ),
@@ -176,7 +179,7 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
                     context.language, id=short_reminder_id(named)
                 ),
             )
-        job = await wrapper.reminders.job(envelope.user_key, parsed[1])
+        job = await wrapper.outbound.reminders.job(envelope.user_key, parsed[1])
         if job is None or (context.group is not None and job.thread_key != context.group):
             raise BadArguments(
                 f"no reminder {named!r}",
