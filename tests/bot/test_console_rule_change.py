@@ -156,3 +156,17 @@ async def test_move_it_changes_the_one_just_sent(tmp_path: Path) -> None:
     said = await say(settings, clock, "move it to 11")
     assert said == ["clockbot> Snoozed: drink, until Wednesday 2 Dec, 11:00 (in 14 hours)."]
     assert _waiting(tmp_path) == [("drink", "2026-12-02 10:00:00.000000", 0)]
+
+
+async def test_stop_this_one_after_it_came_names_its_own_id(tmp_path: Path) -> None:
+    """The one-shot made daily comes, and "stop this one" cancels it as r2, as it was told."""
+    settings, clock = Settings(home=tmp_path), SettableClock(TUESDAY)
+    await say(
+        settings, clock, "clock: home tz Europe/Berlin", "remind me tomorrow at 9am to stretch",
+        "make it every day",
+    )  # fmt: skip
+    clock.set(datetime(2026, 12, 2, 8, 0, 5, tzinfo=UTC))
+    assert await say(settings, clock) == ["clockbot (reminder)> Reminder: stretch"]
+    assert await say(settings, clock, "stop this one") == ["clockbot> Canceled r2."]
+    assert rows(tmp_path, "SELECT named, state FROM schedules") == [("r2", "ended")]
+    assert _waiting(tmp_path) == []

@@ -280,11 +280,12 @@ async def _this_one(context: ToolSession) -> str:
             "no reminder was sent in this conversation; give an id",
             ask=messages.ASK_WHICH_REMINDER.in_(context.language),
         )
-    if last.schedule_id is not None:
-        return f"s{last.schedule_id}"
+    schedules, _ = await in_scope(context)
+    if last.schedule_id is not None:  # by the id the person knows it by (`Schedule.named`)
+        own = next((s for s in schedules if s.id == last.schedule_id), None)
+        return reminder_id(own) if own is not None else f"s{last.schedule_id}"
     if (copy := await _snoozed_copy(last, context)) is not None:
         return reminder_id(copy)  # snoozed: the copy that would come again
-    schedules, _ = await in_scope(context)
     same = [s for s in schedules if s.text == last.text and s.state != "ended"]
     if len(same) != 1:
         raise BadArguments(
