@@ -194,7 +194,9 @@ class RulesProvider:
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
             what = due["what"].strip()
-            return _say(said.REMINDER_DUE.in_(_language_of(what), what=what))
+            # "den Klempner" says no language: the conversation's is the one (issue 61).
+            language = _language_of(what, _spoken_before(messages[:-1]))
+            return _say(said.REMINDER_DUE.in_(language, what=what))
         pending = _pending(messages)
         if pending.kind == "cancel_all":  # its question was "cancel them all?"
             if _YES.match(text):
@@ -1049,6 +1051,16 @@ def _language_of(text: str, otherwise: str = "en") -> str:
     language of the request it answers (`_reply_language`).
     """
     return words.said_in(text) or otherwise
+
+
+def _spoken_before(messages: Sequence[Message]) -> str:
+    """The language of the person's newest message that says one, else English."""
+    for message in reversed(messages):
+        if message.role == "user":
+            text = _split(message.content)[1]
+            if not _PROACTIVE.search(text) and (language := words.said_in(text)):
+                return language
+    return "en"
 
 
 def _reply_language(messages: Sequence[Message]) -> str:

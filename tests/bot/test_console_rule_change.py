@@ -170,3 +170,15 @@ async def test_stop_this_one_after_it_came_names_its_own_id(tmp_path: Path) -> N
     assert await say(settings, clock, "stop this one") == ["clockbot> Canceled r2."]
     assert rows(tmp_path, "SELECT named, state FROM schedules") == [("r2", "ended")]
     assert _waiting(tmp_path) == []
+
+
+async def test_with_nothing_set_or_sent_it_asks_which(tmp_path: Path) -> None:
+    said = await say(
+        Settings(home=tmp_path), SettableClock(TUESDAY), "clock: home tz Europe/Berlin",
+        "make it every other week", "mach das jede zweite Woche",
+    )  # fmt: skip
+    assert said[1:] == [
+        "clockbot> Which reminder? “what are my reminders” lists them with their ids.",
+        "clockbot> Welche Erinnerung? „zeig meine Erinnerungen“ listet sie mit ihren IDs auf.",
+    ]
+    assert rows(tmp_path, "SELECT count(*) FROM schedules") == [(0,)]
