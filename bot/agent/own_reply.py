@@ -36,6 +36,8 @@ from wrapper.turns.effects import (
     WindowChange,
     ZoneChange,
 )
+from wrapper.outbound.reminders import ReminderChange, RuleChange
+from wrapper.outbound.schedules import NewSchedule
 
 __all__ = ["own_reply", "results_said"]
 
@@ -141,6 +143,12 @@ def _line(
             if action == "resume":
                 return replies.DONE_RESUMED, {"text": text}
             return replies.DONE_CANCELLED, {"text": text}
+        case RuleChange(target=target, rule=rule):
+            upcoming = by_id.get(target, {}).get("next")
+            if isinstance(upcoming, list) and upcoming:
+                when = said(datetime.fromisoformat(str(upcoming[0])))
+                return replies.DONE_REPEATING, {"text": rule.text, "when": when}
+            return replies.DONE_NOTED, {"text": rule.text}
         case ForgetMemory(id=number):
             return replies.DONE_FORGOTTEN, {"text": f"#{number}"}
         case ZoneChange(zone=zone):
