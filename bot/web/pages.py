@@ -500,13 +500,14 @@ class WebPages:
             change = action  # type: ignore[assignment]
         else:
             return await self._reminders(request, error=said.gettext("Unknown change."), status=400)
-        if target.startswith("s") and change == "move":
+        repeats = await self._wrapper.reminders.repeats(session.user_key, target)
+        if repeats and change == "move":
             return await self._reminders(
                 request,
                 error=said.gettext("A repeating reminder is paused or cancelled, not moved."),
                 status=400,
             )
-        if target.startswith("r") and change == "pause":
+        if not repeats and change == "pause":
             return await self._reminders(
                 request, error=said.gettext("Snooze it or change its time instead."), status=400
             )

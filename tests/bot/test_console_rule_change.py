@@ -182,3 +182,19 @@ async def test_with_nothing_set_or_sent_it_asks_which(tmp_path: Path) -> None:
         "clockbot> Welche Erinnerung? „zeig meine Erinnerungen“ listet sie mit ihren IDs auf.",
     ]
     assert rows(tmp_path, "SELECT count(*) FROM schedules") == [(0,)]
+
+
+async def test_made_repeating_it_is_paused_not_snoozed_by_its_id(tmp_path: Path) -> None:
+    """ "r2" named a one-shot; made repeating, it pauses until resumed and is not snoozed."""
+    said = await say(
+        Settings(home=tmp_path), SettableClock(TUESDAY), "clock: home tz Europe/Berlin",
+        "remind me tomorrow at 3pm to water the plants", "make it every other week",
+        "snooze r2 1 hour", "pause r2", "resume r2",
+    )  # fmt: skip
+    assert said[3].startswith("clockbot> A repeating reminder comes again by itself"), said[3]
+    assert said[4:] == [
+        "clockbot> Paused until you resume them.",
+        "clockbot> Your reminders are back on.",
+    ]
+    assert rows(tmp_path, "SELECT named, state FROM schedules") == [("r2", "active")]
+    assert [(due, rep) for _, due, rep in _waiting(tmp_path)] == [("2026-12-02 14:00:00.000000", 1)]

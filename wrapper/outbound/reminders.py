@@ -467,6 +467,18 @@ class Reminders:
         """`overview_in`: everyone's reminders, or one person's."""
         return await self._db.run(lambda conn: overview_in(conn, user_key), inline=True)
 
+    async def repeats(self, user_key: str, target: str) -> bool:
+        """Whether `target` names a repeating reminder of the person: ``s<id>``, or an
+        ``r<id>`` made repeating (`Schedule.named`)."""
+
+        def read(conn: Connection) -> bool:
+            person = q.load_person(conn, user_key)
+            if person is None or target.startswith("s"):
+                return target.startswith("s")
+            return named_in(conn, person.user_id, target) is not None
+
+        return await self._db.run(read, inline=True)
+
     async def owner(self, target: str) -> str | None:
         """`owner_in`: whose reminder `target` is."""
         return await self._db.run(lambda conn: owner_in(conn, target), inline=True)

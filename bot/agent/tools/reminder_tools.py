@@ -172,7 +172,8 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
                 f"{named!r} is not a reminder id like 'r40'",
                 ask=messages.ASK_WHICH_REMINDER.in_(context.language),
             )
-        if parsed[0] == "s":
+        repeating, _ = await in_scope(context)
+        if parsed[0] == "s" or named.strip().lower() in {reminder_id(s) for s in repeating}:
             raise BadArguments(
                 "a recurring reminder comes again by itself; to hold it, use pause_reminders",
                 ask=messages.ASK_REPEATING_NOT_SNOOZED.in_(
@@ -243,7 +244,8 @@ async def _pause_reminders(arguments: Mapping[str, Any], context: ToolSession) -
     until_text = text_arg(arguments, "until", required=False)
     # "until Monday": when their Monday starts (the contact window), not its midnight
     until = _future(until_text, context, day_at_window=True) if until_text else None
-    if until is None and target.startswith("r"):
+    repeating, _ = await in_scope(context)  # an r<id> made repeating pauses as one (`named`)
+    if until is None and target.startswith("r") and target not in map(reminder_id, repeating):
         raise BadArguments(
             "a one-shot reminder is paused until a time: give until",
             ask=messages.ASK_PAUSE_UNTIL.in_(context.language, id=target),
