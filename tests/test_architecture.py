@@ -62,7 +62,7 @@ def test_imports_follow_the_design_directions(package: str) -> None:
 
 def test_the_checker_sees_a_wrong_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("import bot.cli.main.main\nfrom wrapper import x\nfrom . import y\n")
+    bad.write_text("import bot.cli.main\nfrom wrapper import x\nfrom . import y\n")
     assert [name for _, name in _imports(bad)] == ["bot", "wrapper"]
 
 

@@ -25,7 +25,7 @@ from bot.agent.tools.tool_session import ToolSession
 from bot.llm.reminder_words import REMIND_ME
 from bot.llm.types import Message
 from clockcore.speech.spoken import say_when
-from wrapper.outbound.reminders import ReminderChange
+from wrapper.outbound.reminders import ReminderChange, RuleChange
 from wrapper.outbound.schedules import NewSchedule
 from wrapper.turns.effects import (
     Effect,
@@ -36,8 +36,6 @@ from wrapper.turns.effects import (
     WindowChange,
     ZoneChange,
 )
-from wrapper.outbound.reminders import ReminderChange, RuleChange
-from wrapper.outbound.schedules import NewSchedule
 
 __all__ = ["own_reply", "results_said"]
 

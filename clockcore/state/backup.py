@@ -4,7 +4,7 @@ CLOCK's document holds users, threads, actions and calibration; clockbot's own d
 (reminders, repeating reminders, routes, calendar feeds, meeting polls, ...) travels under
 ``x_clockbot`` as *parts*: lists of rows, one part a table of the store, each row the
 table's columns by name (docs/data.md, "A backup"). This module declares the parts;
-`clockcore.state.document.check` reads them, `clockcore.state.document.writer` writes them, and their JSON
+`clockcore.state.check` reads them, `clockcore.state.writer` writes them, and their JSON
 Schema (``$defs.backup_<part>`` in ``state/schema.json``) is generated from `PARTS`, so
 the three cannot drift apart (a test compares the file with `backup_schema`).
 

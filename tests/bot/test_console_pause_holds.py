@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
+from bot.config.settings import Settings
 from clockcore import SettableClock
 from tests.support.console import rows, say
 

@@ -28,12 +28,12 @@ from wrapper.errors import WrapperError
 from wrapper.inbound.sender_checks import NewSenderCheck, TakeSenderCheck, check_in, take_check_in
 from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, store_poll_in, vote_in
 from wrapper.outbound.outbox import OutboxKind, cancel_reminders, enqueue_in, item_values
+from wrapper.outbound.reminders import ReminderChange, RuleChange, change_in, rule_in
+from wrapper.outbound.schedules import NewSchedule, create_in, rezone_in
+from wrapper.store import queries
 from wrapper.store.queries.actions import new_action_id
 from wrapper.store.queries.memory import new_memory_id
-from wrapper.outbound.reminders import ReminderChange, RuleChange, change_in, rule_in
 from wrapper.store.rows import PersonRow
-from wrapper.outbound.schedules import NewSchedule, create_in, rezone_in
-from wrapper.inbound.sender_checks import NewSenderCheck, TakeSenderCheck, check_in, take_check_in
 from wrapper.web import NewSignInLink, link_in
 
 __all__ = [

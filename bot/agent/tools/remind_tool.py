@@ -28,9 +28,8 @@ from bot.agent.tools.tool_session import (
 )
 from bot.llm.reminder_words import asks_to_keep_in_mind
 from clockcore import RecurrenceResult, parse_recurrence, runtime_time_context
-from clockcore.recurrence import occurrences
 from clockcore.geo.zones import get_zone
-from wrapper.turns.effects import Enqueue
+from clockcore.recurrence import occurrences
 from wrapper.outbound.outbox import OutboxItem
 from wrapper.outbound.reminders import (
     RuleChange,
