@@ -180,7 +180,7 @@ async def _snooze(arguments: Mapping[str, Any], context: ToolSession) -> dict[st
                     context.language, id=short_reminder_id(named)
                 ),
             )
-        job = await wrapper.outbound.reminders.job(envelope.user_key, parsed[1])
+        job = await wrapper.reminders.job(envelope.user_key, parsed[1])
         if job is None or (context.group is not None and job.thread_key != context.group):
             raise BadArguments(
                 f"no reminder {named!r}",
