@@ -274,6 +274,7 @@ LONG_MODULES = {
     "wrapper/store/tables.py": "one job: the tables, declared once",
     "clockcore/parsing/cues.py": "one job: the evidence a reading needs",
     "clockcore/reading/leftover.py": "one job: the leftover scanner's parts (split next: issue 62)",
+    "clockcore/parsing/timeparse.py": "one job: the reading pipeline's order (split next: issue 62)",
 }
 
 

@@ -233,6 +233,15 @@ _UNIT_AFTER = re.compile(
 _COUNTED = re.compile(r"\s+([^\W\d_]{3,}[si])\b")
 _CURRENCY_BEFORE = re.compile(r"(?:[€$£¥]|R\$|\bEUR|\bUSD)\s*$", re.IGNORECASE)
 
+# Words before a number that make it a place in a document ("section 3.2.", "page 3/4").
+_DOCUMENT_PLACES = (
+    r"(?:sections?|chapters?|pages?|pp?\.|paragraphs?|§|art\.|articles?|abschnitt|kapitel|"
+    r"seiten?|hoofdstuk|paragraaf|sectie|artikel|pagina|capitulo|cap[ií]tulo|secci[oó]n|"
+    r"chapitre|capitolo|sezione|se[cç][aã]o)"
+)
+NUMBERED_BEFORE = re.compile(rf"(?<![^\W_]){_DOCUMENT_PLACES}\s*$", re.IGNORECASE)
+"""A document's place word right before where the search ends: the number after it is none."""
+
 # Things that look like times and are not, blanked before reading.
 _NOT_TIME = re.compile(
     r"\b(?:https?://|www\.)\S+"  # web addresses
@@ -246,7 +255,8 @@ _NOT_TIME = re.compile(
     r"|\b(?:version|versi[oó]n|vers[aã]o|versione|versie|release|build|python)\s+\d+(?:\.\d+)+"
     r"|\b\d+\.\d+\.\d{1}\b(?!\.)"  # 3.11.4: a version (a date's year has 2 or 4 digits)
     r"|\b[A-Za-z]{2,}-\d+\b"  # ABC-1230
-    r"|#\d+",  # #20261126
+    r"|#\d+"  # #20261126
+    rf"|(?<![^\W_]){_DOCUMENT_PLACES}\s*\d+(?:[./]\d+)+\.?",  # "page 3/4", "section 3.2."
     re.IGNORECASE,
 )
 _GREETINGS = re.compile(
@@ -306,9 +316,14 @@ def cue(text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)) -
         final = list(_NUMBER.finditer(span))[-1]
         if _UNIT_AFTER.match(text, start + final.end()):
             return "none"  # "7.30 percent", "4,20 ms"
-        if (counted := _COUNTED.match(text, start + final.end())) and not any(
-            fold(counted[1]) in WORDS.get(language, frozenset())
-            for language in _languages(languages)
+        clock = span[max(0, final.start() - 1) : final.start()] == ":"  # "10:30 tandarts"
+        if (
+            not clock
+            and (counted := _COUNTED.match(text, start + final.end()))
+            and not any(
+                fold(counted[1]) in WORDS.get(language, frozenset())
+                for language in _languages(languages)
+            )
         ):
             return "none"  # "look at 3 options": a count of things
     if _CLOCK_FORM.search(span) or _DATE_FORM.search(span):

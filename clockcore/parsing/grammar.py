@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from clockcore.geo import places
+from clockcore.parsing.cues import NUMBERED_BEFORE
 from clockcore.geo.zones import ABBREVIATIONS, canonical_zone
 
 __all__ = [
@@ -193,7 +194,11 @@ _SCANNER = re.compile(
     | (?P<relative>\bin\s+(?P<rel_in>{_DURATION})\b
         | (?<![\d][.,])\b(?P<rel_post>{_DURATION})\s+(?P<rel_dir>from\s+now|later|ago)\b)
     | (?P<numdate>(?:\b(?P<nd_lead>on|by|until|till|before|after|from|due)\s+)?
-        \b(?P<nd_a>\d{{1,2}})/(?P<nd_b>\d{{1,2}})(?:/(?P<nd_y>\d{{4}}|\d{{2}}))?(?![\d/]))
+        \b(?<![\d.])(?P<nd_a>\d{{1,2}})
+        (?:/(?P<nd_b>\d{{1,2}})(?:/(?P<nd_y>\d{{4}}|\d{{2}}))?(?![\d/])
+        # "3.2." and "3.2.2027", day and month as Dutch and German write them; "9.30"
+        # (no last dot) is a clock time
+        | \.(?P<nd_dot_b>\d{{1,2}})\.(?P<nd_dot_y>\d{{4}}|\d{{2}})?(?!\d)))
     | (?P<monthday>\b(?P<md_month>{_MONTH_RE})\.?\s+(?P<md_day>\d{{1,2}})(?:st|nd|rd|th)?
         (?:,?\s+(?P<md_year>\d{{4}}))?\b)
     | (?P<daymonth>\b(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?
@@ -317,6 +322,10 @@ def _scanned(text: str) -> tuple[Token, ...]:
         assert kind is not None
         if kind == "iana" and canonical_zone(match.group()) is None:
             continue
+        if kind == "numdate" and NUMBERED_BEFORE.search(
+            text, max(0, match.start() - 16), match.start()
+        ):
+            continue  # "section 3.2.", "page 3/4": a number in a document, no date
         tokens.append(Token(kind, match.start(), match.end(), match.groupdict()))
     return tuple(tokens)
 

@@ -165,8 +165,8 @@ def _numeric_date(
     Otherwise it is the person's (`day_first`, docs/time-rules.md "Numbers follow
     the person's language"), and a question when that is not known.
     """
-    a, b = int(g["nd_a"] or 0), int(g["nd_b"] or 0)
-    year_text = g["nd_y"]
+    a, b = int(g["nd_a"] or 0), int(g["nd_b"] or g["nd_dot_b"] or 0)
+    year_text = g["nd_y"] or g["nd_dot_y"]
     if a <= 12 and b <= 12 and a != b and day_first is not None:
         day, month = (a, b) if day_first else (b, a)
     elif a > 12 and b <= 12:

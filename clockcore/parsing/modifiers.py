@@ -21,7 +21,14 @@ import re
 
 from clockcore.parsing.cues import fold
 
-__all__ = ["END_OF_DAY", "compound_day_before", "end_of", "part_of_day_after", "settle_hour"]
+__all__ = [
+    "END_OF_DAY",
+    "compound_day_before",
+    "compound_split",
+    "end_of",
+    "part_of_day_after",
+    "settle_hour",
+]
 
 _PARTS = {
     "evening": "evening abends abend soir soiree avond avonds sera noche",
@@ -99,4 +106,33 @@ def compound_day_before(text: str, start: int) -> tuple[int, str, int] | None:
         part = PART_OF_DAY.get(rest) or ("morning" if rest == "morgen" else None)
         if word.startswith(name) and part:  # "Montagmorgen": Monday morning
             return weekday, part, found.start(1)
+    return None
+
+
+# "Montagnacht": late Monday or the small hours of Tuesday? Duckling reads "Montag Nacht"
+# as Monday 00:00, so a night is left out: such a message stays unread.
+_COMPOUND_PARTS = sorted(
+    (*(word for word, part in PART_OF_DAY.items() if part != "night"), "früh", "morgen"),
+    key=len,
+    reverse=True,
+)
+# Every weekday of both languages ends in "tag", "dag" or "woch": one cheap search first.
+_COMPOUND = re.compile(
+    rf"(?:tag|dag|woch)(?P<part>{'|'.join(_COMPOUND_PARTS)})(?![^\W\d_])", re.IGNORECASE
+)
+_DAY_BEFORE = re.compile(rf"(?<![^\W_])(?:{'|'.join(_COMPOUND_DAYS)})$", re.IGNORECASE)
+
+
+def compound_split(text: str) -> int | None:
+    """Where the part of the day begins in the first "vrijdagochtend", "Samstagnachmittag"
+    of `text` (a weekday and a part of the day written as one word), or None.
+
+    Cheap: the relevance question asks it of every message.
+    """
+    low = text.lower()
+    if "tag" not in low and "dag" not in low and "woch" not in low:
+        return None
+    for found in _COMPOUND.finditer(text):
+        if _DAY_BEFORE.search(text, max(0, found.start() - 10), found.start("part")):
+            return found.start("part")
     return None

@@ -79,6 +79,23 @@ def _numbers_kept(text: str, reading: duckling_reader.Reading, day_first: bool |
     return number_order.keeps_numbers(text, span, (wall.day, wall.month), day_first)
 
 
+def _date_core(text: str, token: Token) -> tuple[int, int]:
+    """Where the numbers of a numeric date the grammar scanned stand ("3.2." of "on 3.2.")."""
+    return token.end - len(token.text(text).split()[-1]), token.end
+
+
+def _cuts(reading: duckling_reader.Reading, date: tuple[int, int]) -> bool:
+    """Whether `reading` holds a piece of the numeric date at `date` but not all of it:
+    Duckling's Dutch reads "op 3.2." as "op 3.2" and "13.12." as "12." (a day) beside
+    "13"; a piece of a date read alone is no reading of it."""
+    start, end = date
+    return (
+        reading.start < end
+        and start < reading.end
+        and not (reading.start <= start and end <= reading.end)
+    )
+
+
 def readings(
     text: str,
     tokens: list[Token],
@@ -102,7 +119,12 @@ def readings(
             ):
                 found.setdefault((reading.start, reading.end), reading)
     order = number_order.day_first(languages[0], anchor.label)
-    spans = [r for r in found.values() if _numbers_kept(text, r, order)]
+    dates = [_date_core(text, t) for t in tokens if t.kind == "numdate"]
+    spans = [
+        r
+        for r in found.values()
+        if _numbers_kept(text, r, order) and not any(_cuts(r, date) for date in dates)
+    ]
     # A reading inside another ("9h" in "demain à 9h") is a part of it, not a second time.
     outer = [
         r

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from clockcore.parse_result import TimeExpression
 from clockcore.parsing import cues
+
+from clockcore.parsing import modifiers
 from clockcore.parsing.grammar import (
     MAX_TEXT,
     TIME_KINDS,
@@ -81,9 +82,11 @@ def find_time_expressions(text: str, *, language: str | None = None) -> list[Tim
     """
     text = text[:MAX_TEXT]
     languages = reading_languages(language)
+    compound = modifiers.compound_split(text) is not None  # "Samstagnachmittag Fußball"
     if not has_time_words(text) and not _time_words(text, languages, english=True):
-        return []
-    if no_number_is_a_time(text):
+        if not compound:
+            return []
+    elif no_number_is_a_time(text) and not compound:
         return []
     found = _grammar_expressions(text)
     unread = list(text)
@@ -92,7 +95,12 @@ def find_time_expressions(text: str, *, language: str | None = None) -> list[Tim
     rest = "".join(unread)
     # Two pieces may be one expression the grammar did not join ("entre las 14:00 y las
     # 16:00", "op 10 december om 8:30"); a digit or a time word it left may widen one.
-    if len(found) > 1 or DIGIT.search(rest) or _time_words(rest, languages, english=True):
+    if (
+        compound
+        or len(found) > 1
+        or DIGIT.search(rest)
+        or _time_words(rest, languages, english=True)
+    ):
         found = _with_the_reader(text, found, language)
     return _with_frames(text, found, language)
 

@@ -106,7 +106,10 @@ def parse_anchored_time(
     text = text[:MAX_TEXT]
     languages = reading_languages(language)
     try:
-        return _parse_whole(text, caller, reference, languages, window)
+        found = _parse_whole(text, caller, reference, languages, window)
+        if found.kind == "invalid" and (at := modifiers.compound_split(text)) is not None:
+            found = _compound_read(text, at, caller, reference, languages, window) or found
+        return found
     except OverflowError:
         # A year read out of four digits so far back that no instant holds it ("0001").
         return ParseResult(kind="invalid", reason="that date is out of range", matched_text="")
@@ -117,6 +120,23 @@ def parse_anchored_time(
             reason="this took too long to read as a time; write the time on its own",
             matched_text="",
         )
+
+
+def _compound_read(
+    text: str,
+    at: int,
+    caller: Anchor | None,
+    reference: datetime,
+    languages: tuple[str, ...],
+    window: ContactWindow | None,
+) -> ParseResult | None:
+    """ "vrijdagochtend bellen", which no reader reads, read as "vrijdag ochtend bellen"; its
+    span mapped back onto `text` (docs/time-rules.md, "Parts of the day")."""
+    found = _parse_whole(f"{text[:at]} {text[at:]}", caller, reference, languages, window)
+    if found.kind == "invalid" or found.span is None:
+        return None
+    start, end = (i if i <= at else i - 1 for i in found.span)
+    return replace(found, span=(start, end), matched_text=text[start:end])
 
 
 def _parse_whole(
