@@ -19,6 +19,7 @@ from functools import lru_cache
 from clockcore.reading.words import table
 
 __all__ = [
+    "AM_PM",
     "Part",
     "approximate_hour",
     "clock_word_after",
@@ -75,6 +76,18 @@ def _words(name: str) -> frozenset[str]:
     return frozenset(folded(w) for w in table(name))
 
 
+_AM_BEFORE = "|".join(sorted(_words("WEEKDAYS") | _words("MONTHS"), key=len, reverse=True))
+AM_PM = (
+    r"(?:p\.?\s?m\b\.?"
+    rf"|a\.?\s?m\b(?!\s+(?:\d|wochenende|{_AM_BEFORE}))\.?"
+    r"|(?<=\d)[ap]\b)"
+)
+"""am or pm after a number, on folded text (one definition for every check that looks for
+it): "7pm", "7 p.m.", "7.30 am". German "am" before a day or a date ("um 5 am Freitag",
+"am 3.4.") is no "am"; a lone "a" or "p" is one only right after the digits ("7p"): "el
+1/12 a las 10" has the Spanish "a"."""
+
+
 def phrases(*names: str) -> re.Pattern[str]:
     """A pattern of every word or phrase of the tables, longest first, on folded text."""
     found = {folded(w) for name in names for w in table(name)}
@@ -128,7 +141,7 @@ _SHAPES = re.compile(
     r"|\d{1,2}-\d{1,2}"  # 25-12
     r"|\d{1,2}(?=\s+[-–]\s+\d{1,2}\s*[^\W\d_])"  # the 5 of "5 - 11 oct."
     r"|\d{1,2}:\d{2}"  # 9:30
-    r"|\d{1,2}(?:[.:]\d{2})?\s*(?:[ap]\.?\s?m\b\.?|[ap]\b)"  # 7pm, 7.30 p.m., 7p
+    rf"|\d{{1,2}}(?:[.:]\d{{2}})?\s*{AM_PM}"  # 7pm, 7.30 p.m., 7p
     rf"|\d{{1,2}}(?:[.:h]\d{{2}})?\s*(?:{_CLOCK_WORDS})(?:\d{{2}})?(?![^\W\d_])"  # 9h, 9 Uhr, 9u30
     r"|\d{1,2}\s*-?\s*ish"  # 5ish
     r"|0\d[0-5]\d"  # 0930
@@ -326,7 +339,7 @@ _NIGHT_WORDS = re.compile(
     r"(?<![^\W_])(?:tonight|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|stasera|"
     r"stamattina|stamani|stanotte|anoche)(?![^\W\d_])"
 )
-_SETTLED_AFTER = re.compile(r"\s*(?:[ap]\.?\s?m\b|[ap]\b)")
+_SETTLED_AFTER = re.compile(rf"\s*{AM_PM}")
 # A unit or a count after the number: "about 5 minutes", "around 20 people" is no hour.
 _COUNTED = re.compile(
     r"\s*(?:sec|seg|min|minut|hour|hr|stund|std|uren|hora|day|dag|tag|dia|jour|giorn|week|"

@@ -18,7 +18,7 @@ from clockcore.geo.anchoring import localize, point
 from clockcore.geo.zones import zone_from_label
 from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
-from clockcore.reading.leftover import folded, phrases
+from clockcore.reading.leftover import AM_PM, folded, phrases
 from clockcore.reading.words import table
 
 __all__ = ["hour_as_written", "waking_hour"]
@@ -31,12 +31,6 @@ _HOUR_WORDS = "|".join(sorted({folded(w) for w in table("HOUR_WORDS")}, key=len,
 _CLOCK_WORDS = "|".join(
     re.escape(w) for w in sorted({folded(w) for w in table("CLOCK_WORDS")}, key=len, reverse=True)
 )
-_GERMAN_AM_BEFORE = "|".join(
-    sorted({folded(w) for w in (*table("WEEKDAYS"), *table("MONTHS"))}, key=len, reverse=True)
-)
-# am/pm after a number; German "am" before a day ("um 5 am Freitag", "am 3.4.") is no "am";
-# a lone "a"/"p" only right after the digits ("7p"): "el 1/12 a las 10" has the Spanish "a".
-_AMPM = rf"(?:p\.?\s?m\b|a\.?\s?m\b(?!\s+(?:\d|wochenende|{_GERMAN_AM_BEFORE}))|(?<=\d)[ap]\b)"
 # Being woken is in the morning: "wake me at 6", "weck mich um 6", "svegliami alle 6".
 _WAKE = re.compile(
     r"(?<![^\W_])(?:wake|waken|woken|weck|aufwecken|despiert|despertar|reveill|acord|desperta|"
@@ -45,7 +39,7 @@ _WAKE = re.compile(
 # A time word, up to three words (the "halb", "Viertel vor", "las" of it), then the first number.
 _BARE = re.compile(
     rf"(?<![^\W_])(?:{_PREPOSITIONS})(?![^\W\d_])\s*(?:[^\W\d_]+\s+){{0,3}}?"
-    rf"(?:(?P<digits>\d{{1,2}})(?![\d:.,/]|\s*h|\s*{_AMPM}"
+    rf"(?:(?P<digits>\d{{1,2}})(?![\d:.,/]|\s*h|\s*{AM_PM}"
     rf"|\s*(?:{_CLOCK_WORDS})(?![^\W\d_]))|(?P<word>{_HOUR_WORDS})(?![^\W\d_]))"
 )
 # Words that settle the half of the day or the hour: then the reading stands as it is.
@@ -54,7 +48,7 @@ _SETTLED = phrases(
     "NIGHT_WORDS",
 )  # fmt: skip
 _SETTLED_TOO = re.compile(
-    rf"(?:\d|(?<![^\W_])(?:{_HOUR_WORDS}))\s*{_AMPM}|"
+    rf"(?:\d|(?<![^\W_])(?:{_HOUR_WORDS}))\s*{AM_PM}|"
     r"(?<![^\W_])(?:noon|midnight|mittag|mitternacht|midi|minuit|"
     r"mediodia|medianoche|meio-dia|meia-noite|mezzogiorno|mezzanotte|middernacht|stasera|"
     r"stamattina|stanotte|vanavond|vannacht|vanmiddag|vanochtend|vanmorgen|tonight)(?![^\W\d_])"
@@ -91,7 +85,18 @@ def waking_hour(text: str, found: ParseResult, reference: datetime, *, dated: bo
     if hour == local.hour:
         return found
     wall = datetime.combine(local.date(), time(hour, local.minute))
-    if not dated:
+    return _read_at(found, wall, reference, ahead=not dated)
+
+
+def _read_at(
+    found: ParseResult, wall: datetime, reference: datetime, *, ahead: bool
+) -> ParseResult:
+    """`found` moved to the local `wall` time in its zone; with `ahead`, to that time of
+    day at its next occurrence after `reference` (no day was named)."""
+    assert found.zone is not None
+    assert found.zone_source is not None
+    tz = zone_from_label(found.zone)
+    if ahead:
         wall = datetime.combine(reference.astimezone(tz).date(), wall.time())
         instant, _ = localize(wall, tz)
         if instant is not None and instant <= reference:
@@ -139,12 +144,6 @@ def hour_as_written(
         return found
     if reference.astimezone(tz).hour != hour:
         return found  # "3 Uhr" said at 04:30: 15:00 or 03:00? the hour check asks
-    wall = datetime.combine(reference.astimezone(tz).date(), time(hour, minute))
-    instant, _ = localize(wall, tz)
-    if instant is not None and instant <= reference:
-        wall += timedelta(days=1)
-    base: dict[str, object] = {
-        "matched_text": found.matched_text, "span": found.span, "zone": found.zone,
-        "zone_source": found.zone_source, "reader": found.reader,
-    }  # fmt: skip
-    return point(wall, tz, Anchor(tz, found.zone, found.zone_source), base, found.kind)
+    return _read_at(
+        found, datetime.combine(local.date(), time(hour, minute)), reference, ahead=True
+    )
