@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from clockcore.geo import places
-from clockcore.parsing.cues import NUMBERED_BEFORE
 from clockcore.geo.zones import ABBREVIATIONS, canonical_zone
+from clockcore.parsing.cues import NUMBERED_BEFORE
 
 __all__ = [
     "AMOUNT_PARTS",

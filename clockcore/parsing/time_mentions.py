@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from clockcore.parsing import cues
-
-from clockcore.parsing import modifiers
+from clockcore.parse_result import TimeExpression
+from clockcore.parsing import cues, modifiers
 from clockcore.parsing.grammar import (
     MAX_TEXT,
     TIME_KINDS,
