@@ -1,0 +1,41 @@
+"""An unproven mail changes what is kept about the person it claims to be (Dovecot).
+
+docs/SECURITY.md: an unproven sender "is still answered ..., but only read-only:
+every change waits for the address to confirm". The directives are gated
+(`wrapper.chain.MessageChain._apply_directives`), but `_resolve_zone`, earlier in
+the same chain, writes for every sender: a place the text puts the writer in joins
+the person's remembered places (`known_locations`, person-wide, read for every
+later message of theirs on every channel), and the thread's zone moves there,
+which ``clock: tz`` from the same sender would not do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.channels.email.conftest import ALICE, dovecot, letter, mail, submit
+from tests.channels.email.test_email_gateway import quiet, running
+from tests.support.mail import DovecotServer, SmtpSink
+
+__all__ = ["dovecot", "mail"]  # the Dovecot harness's fixtures, used here
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="att81: a place in an unproven mail is stored among the person's remembered "
+    "places (wrapper.chain _resolve_zone runs for every sender)",
+)
+async def test_a_forged_place_is_not_remembered_for_the_victim(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        forged = letter("I'm in Kathmandu this week", message_id="<f1@evil>", proven=False)
+        await submit(mail, forged)
+        await mail.wait_for(ALICE, 1)
+        await quiet(gateway)
+        kept = await gateway.wrapper.export_person(f"email:{ALICE}")
+    assert kept is not None, "the forged mail was journaled for the address it claims"
+    [person] = kept["x_clockbot"]["people"]
+    assert person["known_locations"] == [], person
