@@ -2,11 +2,15 @@
 
 docs/SECURITY.md: an unproven sender "is still answered ..., but only read-only:
 every change waits for the address to confirm". The directives are gated
-(`wrapper.chain.MessageChain._apply_directives`), but `_resolve_zone`, earlier in
-the same chain, writes for every sender: a place the text puts the writer in joins
-the person's remembered places (`known_locations`, person-wide, read for every
-later message of theirs on every channel), and the thread's zone moves there,
-which ``clock: tz`` from the same sender would not do.
+(`wrapper.chain.MessageChain._apply_directives`), but two other steps of the same
+chain write for every sender:
+
+- `_resolve_zone`: a place the text puts the writer in joins the person's remembered
+  places (`known_locations`, person-wide, read for every later message of theirs on
+  every channel), and the thread's zone moves there, which ``clock: tz`` from the
+  same sender would not do;
+- `_adopt_platform_facts`: the From display name becomes the identity's name (the
+  latest wins), the name the model's runtime block and a group's meeting polls show.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from tests.channels.email.test_email_gateway import quiet, running
 from tests.support.mail import DovecotServer, SmtpSink
 
 __all__ = ["dovecot", "mail"]  # the Dovecot harness's fixtures, used here
+
+FORGED_NAME = "Zebulon Forgewright"
 
 
 @pytest.mark.xfail(
@@ -39,3 +45,27 @@ async def test_a_forged_place_is_not_remembered_for_the_victim(
     assert kept is not None, "the forged mail was journaled for the address it claims"
     [person] = kept["x_clockbot"]["people"]
     assert person["known_locations"] == [], person
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="att81: an unproven From's display name replaces the identity's name "
+    "(wrapper.chain _adopt_platform_facts runs for every sender)",
+)
+async def test_a_forged_display_name_does_not_rename_the_victim(
+    tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
+) -> None:
+    async with running(tmp_path, dovecot, mail) as (gateway, _):
+        own = letter("what time is it?", message_id="<a1@x>")
+        own.replace_header("From", f"Alice Liddell <{ALICE}>")
+        await submit(mail, own)
+        await mail.wait_for(ALICE, 1)
+        await quiet(gateway)
+        forged = letter("what time is it?", message_id="<f1@evil>", proven=False)
+        forged.replace_header("From", f"{FORGED_NAME} <{ALICE}>")
+        await submit(mail, forged)
+        await mail.wait_for(ALICE, 2)
+        await quiet(gateway)
+        kept = await gateway.wrapper.export_person(f"email:{ALICE}")
+    assert kept is not None
+    assert kept["x_clockbot"]["person"]["names"] == {f"email:{ALICE}": "Alice Liddell"}
