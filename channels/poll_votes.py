@@ -26,9 +26,16 @@ clockbot does not know (one from before a restore) is dropped, never answered.""
 WITHDRAW = "vote withdraw"
 """The words that take a person's answer back."""
 
+_MAX_VOTE_CHARS = 200
+"""The longest text read as a vote: ten options with separators fit well inside it.
+A longer text is not a vote and is never matched (docs/SECURITY.md, "Slow input")."""
+
 _VOTE = re.compile(
-    r"^\s*vote\s*:?\s*(none|withdraw|\d{1,2}(?:\s*(?:,|and|\s)\s*\d{1,2})*)\s*$", re.I
+    r"^\s*vote\s*:?\s*(none|withdraw|\d{1,2}(?:(?:\s*(?:,|and)\s*|\s+)\d{1,2})*)\s*$", re.I
 )
+r"""Each gap between two numbers is read one way only: a comma or "and" with any
+spaces around it, or spaces alone; the old ``\s*(?:,|and|\s)\s*`` split a run of
+spaces three ways and backtracked exponentially on a failing match."""
 
 
 def vote_words(options: Iterable[int]) -> str:
@@ -48,6 +55,8 @@ class Vote(NamedTuple):
 
 def read_vote(text: str) -> Vote | None:
     """The vote `text` casts; None: not a vote, or a number outside 1..`MAX_OPTIONS`."""
+    if len(text) > _MAX_VOTE_CHARS:
+        return None
     found = _VOTE.match(text)
     if found is None:
         return None
