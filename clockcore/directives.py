@@ -31,6 +31,9 @@ Rules worth knowing (they are the safe reading of ambiguous text):
 - Several clocked actions in one message are joined with "; " into one text.
   Repeated ``kind``/``tz``/``mode`` directives: the last one wins.
 - A clocked text over 200 characters is cut at a word boundary and ends in "…".
+- Only the first `MAX_DIRECTIVE_LINES` directive lines of a message are read, and
+  only the first two unknown zones get suggestions: a message costs little to
+  read however long it is (docs/SECURITY.md, "Slow input").
 - Bad input never raises: problems become user-facing sentences in `errors`.
 """
 
@@ -42,17 +45,28 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from clockcore.errors import UnknownTimezoneError
-from clockcore.geo.zones import parse_utc_offset, require_zone
+from clockcore.geo.zones import canonical_zone, parse_utc_offset, require_zone
 from clockcore.policy import Mode, ThreadKind
 
 __all__ = [
     "MAX_CLOCK_IT_CHARS",
+    "MAX_DIRECTIVE_LINES",
     "Directives",
     "parse_directives",
     "truncate_words",
 ]
 
 MAX_CLOCK_IT_CHARS: Final = 200
+
+MAX_DIRECTIVE_LINES: Final = 20
+"""Directive lines read in one message; later ones stay plain text, with one error.
+Reading is cheap but a message is read on the event loop, more than once (the
+sender checks, the turn); with `_MAX_SUGGESTIONS` this bounds a message's cost
+whatever its length (docs/SECURITY.md, "Slow input")."""
+
+_MAX_SUGGESTIONS: Final = 2
+"""Unknown zones per message that get close ids suggested (a ``difflib`` search over
+every IANA id, about 12 ms each); later ones get the plain error."""
 
 _KINDS: Final[dict[str, ThreadKind]] = {
     "project": "project",
@@ -166,6 +180,8 @@ class _Found:
     link_answer: Literal["yes", "no"] | None = None
     unlink: bool = False
     errors: list[str] = field(default_factory=list)
+    suggestions_left: int = _MAX_SUGGESTIONS
+    suggested: dict[str, list[str]] = field(default_factory=dict)
 
 
 def truncate_words(text: str, limit: int) -> str:
@@ -203,28 +219,33 @@ def _clean_value(value: str) -> str:
     return value.strip().strip(_VALUE_TRAILING).strip()
 
 
-def _resolve_zone(raw: str, directive: str) -> tuple[str | None, str | None]:
+def _resolve_zone(raw: str, directive: str, found: _Found) -> tuple[str | None, str | None]:
     """The canonical zone for `raw`, or an error sentence."""
     value = _clean_value(raw)
     if not value:
         return None, f"{directive} needs a zone, e.g. “{directive} Europe/Berlin”."
     if len(value) > _MAX_ZONE_CHARS:
         return None, f"{_quoted(value)} is not a timezone; use an IANA id such as Europe/Berlin."
-    try:
-        return require_zone(value), None
-    except UnknownTimezoneError as exc:
-        first = value.split()[0]
-        if "/" in first and first != value:
+    if (zone := canonical_zone(value)) is not None:
+        return zone, None
+    first = value.split()[0]
+    if "/" in first and first != value and (zone := canonical_zone(first)) is not None:
+        return zone, None
+    if parse_utc_offset(value) is not None:
+        return None, (
+            f"{_quoted(value)} is a fixed offset, not a timezone; name the place's IANA "
+            "zone instead (such as America/New_York) so daylight saving is right."
+        )
+    suggestions = found.suggested.get(value.lower())
+    if suggestions is None:
+        suggestions = []
+        if found.suggestions_left > 0:
+            found.suggestions_left -= 1
             try:
-                return require_zone(first), None
-            except UnknownTimezoneError:
-                pass
-        if parse_utc_offset(value) is not None:
-            return None, (
-                f"{_quoted(value)} is a fixed offset, not a timezone; name the place's IANA "
-                "zone instead (such as America/New_York) so daylight saving is right."
-            )
-        suggestions = exc.suggestions
+                require_zone(value)
+            except UnknownTimezoneError as exc:
+                suggestions = list(exc.suggestions)
+            found.suggested[value.lower()] = suggestions
     if not suggestions:
         return None, (
             f"I don't know the timezone {_quoted(value)}; use an IANA id such as Europe/Berlin."
@@ -285,14 +306,14 @@ def _link_code(value: str) -> tuple[str | None, str | None, bool]:
 def _read_keyword(rest: str, found: _Found) -> bool:
     """Apply a keyword directive in `rest` to `found`; False when `rest` is an action."""
     if match := _HOME_TZ.match(rest):
-        zone, error = _resolve_zone(match["v"], "clock: home tz")
+        zone, error = _resolve_zone(match["v"], "clock: home tz", found)
         if zone is not None:
             found.home_tz = zone
         if error is not None:
             found.errors.append(error)
         return True
     if match := _TZ.match(rest):
-        zone, error = _resolve_zone(match["v"], "clock: tz")
+        zone, error = _resolve_zone(match["v"], "clock: tz", found)
         if zone is not None:
             found.thread_tz = zone
         if error is not None:
@@ -330,6 +351,10 @@ def _read_keyword(rest: str, found: _Found) -> bool:
     return False
 
 
+_TOO_MANY_LINES = (
+    f"I read only the first {MAX_DIRECTIVE_LINES} “clock:” lines of a message; "
+    "send the rest in another message."
+)
 _NOTHING_TO_CLOCK = "There's nothing to clock: write “clock it: <what you're doing>”."
 
 
@@ -378,10 +403,15 @@ def parse_directives(text: str) -> Directives:
     """
     found = _Found()
     plain: list[str] = []
+    read = 0
     for line in text.splitlines():
-        match = _LINE.match(line)
+        match = _LINE.match(line) if read < MAX_DIRECTIVE_LINES else None
         if match is None or not _read_line(match["rest"], found):
             plain.append(line)
+        else:
+            read += 1
+    if read == MAX_DIRECTIVE_LINES and any(_LINE.match(line) for line in plain):
+        found.errors.append(_TOO_MANY_LINES)
     _trailing_action("\n".join(plain), found)
     clock_it = None
     if found.actions:

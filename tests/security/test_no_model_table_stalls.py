@@ -20,8 +20,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.config import Settings
-from bot.gateway import Gateway
+from bot.app.gateway import Gateway
+from bot.config.settings import Settings
 from tests.bot.test_gateway import inbound
 from tests.bot.test_no_stall import _answered, _Channel
 
@@ -69,11 +69,6 @@ async def _healthz_while_answered(tmp_path: Path, text: str, **changes: object) 
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.xfail(
-    strict=True,
-    reason="att81: read_vote's regex is exponential in double spaces; a 71-character "
-    "reply to any message holds the event loop (bot.commands _replies_with_vote)",
-)
 async def test_a_vote_shaped_reply_does_not_hold_the_loop(tmp_path: Path) -> None:
     # Any reply counts: an email's In-Reply-To, a Telegram or Slack reply to any message.
     waits = await _healthz_while_answered(tmp_path, VOTE_SHAPED, reply_to="any-message-id")
@@ -81,11 +76,6 @@ async def test_a_vote_shaped_reply_does_not_hold_the_loop(tmp_path: Path) -> Non
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.xfail(
-    strict=True,
-    reason="att81: person_wide/privileged parse every directive line on the loop, and each "
-    "unknown zone costs a difflib suggestion; 10 KB in a group holds the loop ~5 s",
-)
 async def test_many_unknown_zone_lines_in_a_group_do_not_hold_the_loop(tmp_path: Path) -> None:
     waits = await _healthz_while_answered(
         tmp_path, ZONE_LINES, thread_id="group:1", route={"chat": "group-1"}
