@@ -70,6 +70,13 @@ MAX_HTML_CHARS = 200_000
 """HTML turned into text; the rest is cut before parsing (an HTML-only mail of 937 KB took
 BeautifulSoup 5.7 s, and the garbage collections its tree set off held every thread)."""
 
+MAX_HEADER_BYTES = 8_192
+"""Bytes kept of each header field of a mail (its folded lines together); the rest is cut
+before parsing. The standard parser is quadratic in a header's length: a Subject of
+encoded words of 280 KB took it 8 s (20 s on a busy machine), 8 KB takes milliseconds.
+References keep their first and latest ids (docs/SECURITY.md, "Slow input")."""
+_REFERENCES_HEAD = 1_024
+
 _REPLY_SCAN_CHARS = 32_000  # the quote/signature cutter sees this much; more is cut anyway
 _REPLY_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
 _MAX_SUBJECT = 300
@@ -164,7 +171,7 @@ def read_mail(
     Pure and CPU-bound (the IMAP reader runs it on a worker thread); a mail of
     more than `MAX_PARTS` parts is read as far as that.
     """
-    raw, parts_cut = _parts_capped(raw)
+    raw, parts_cut = _parts_capped(_headers_capped(raw))
     message = message_from_bytes(raw, policy=policy.default)
     who = sender(message)
     if who is None:
@@ -504,6 +511,45 @@ def _parts_capped(raw: bytes) -> tuple[bytes, bool]:
         if count > MAX_PARTS:
             return raw[: line.start()], True
     return raw, False
+
+
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+
+
+def _headers_capped(raw: bytes) -> bytes:
+    """`raw` with each of its header fields cut to `MAX_HEADER_BYTES`, at a space."""
+    end = _HEADER_END.search(raw)
+    split = end.start() if end else len(raw)
+    head, rest = raw[:split], raw[split:]
+    if len(head) <= MAX_HEADER_BYTES:
+        return raw
+    newline = b"\r\n" if b"\r\n" in head else b"\n"
+    fields: list[list[bytes]] = []
+    for line in head.splitlines(keepends=True):
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1].append(line)
+        else:
+            fields.append([line])
+    kept = [_field_capped(b"".join(lines), newline) for lines in fields]
+    return b"".join(kept).rstrip(b"\r\n") + rest
+
+
+def _field_capped(field: bytes, newline: bytes) -> bytes:
+    if len(field) <= MAX_HEADER_BYTES:
+        return field
+    name = field.split(b":", 1)[0].strip().lower()
+    if name == b"references":
+        head = field[:_REFERENCES_HEAD]
+        tail = field[-(MAX_HEADER_BYTES - _REFERENCES_HEAD) :]
+        head = head[: max(head.rfind(b" "), head.rfind(b"\t"), len(b"references:"))]
+        tail = tail[min(i for i in (tail.find(b" "), tail.find(b"\t"), len(tail)) if i >= 0) :]
+        cut = head.rstrip(b"\r\n") + tail.rstrip(b"\r\n")
+    else:
+        cut = field[:MAX_HEADER_BYTES]
+        space = max(cut.rfind(b" "), cut.rfind(b"\t"))
+        cut = cut[:space] if space > len(name) + 1 else cut
+        cut = cut.rstrip(b"\r\n")
+    return cut + newline
 
 
 def _header(message: Message, name: str) -> str:
