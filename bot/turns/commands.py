@@ -44,6 +44,7 @@ from bot.turns.sender_check import (
     new_check_token,
     person_wide,
     privileged,
+    request_to_hold,
     tokens_in,
 )
 from channels.base import Channel, Inbound, Outgoing
@@ -148,13 +149,14 @@ class NoModelCommands:
             await self._owner.answer_plainly(waiting, envelope, UNPROVEN_IN_GROUP_REPLY)
             return
         token = new_check_token()
-        request = ref.text[:2_000]
+        request, cut = request_to_hold(ref.text)
         until = self._clock.now() + CHECK_LIFETIME
         check = NewSenderCheck(
             envelope.user_key, token_hash(token), request, until, envelope.thread_key
         )
         log.info("a privileged %s request waits for its sender's confirmation", ref.channel)
-        await self._owner.answer_plainly(waiting, envelope, check_reply(token, request), check)
+        reply = check_reply(token, request, cut=cut)
+        await self._owner.answer_plainly(waiting, envelope, reply, check)
 
     async def _private_only(self, asked: Asked) -> bool:
         await self._owner.answer_plainly(asked.waiting, asked.envelope, PRIVATE_ONLY_REPLY)

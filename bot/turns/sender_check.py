@@ -24,6 +24,7 @@ from __future__ import annotations
 import base64
 import re
 import secrets
+import unicodedata
 
 from bot.turns.calendar_feed import calendar_ask
 from bot.turns.dashboard import asks_for_dashboard
@@ -32,12 +33,14 @@ from clockcore import parse_directives
 
 __all__ = [
     "CONFIRMED_SUFFIX",
+    "MAX_HELD_CHARS",
     "UNPROVEN_IN_GROUP_REPLY",
     "check_reply",
     "confirmed_reply",
     "new_check_token",
     "person_wide",
     "privileged",
+    "request_to_hold",
     "tokens_in",
 ]
 
@@ -53,6 +56,25 @@ UNPROVEN_IN_GROUP_REPLY = (
 
 _TOKEN = re.compile(r"\bCHECK-((?:[A-Z2-7]{4}-){3}[A-Z2-7]{4})\b", re.IGNORECASE)
 _MAX_TOKENS = 5
+MAX_HELD_CHARS = 2_000
+"""The most of a request that is held; the confirmation mail shows all of it."""
+_KEPT_CONTROLS = frozenset("\n\t")
+
+
+def request_to_hold(text: str) -> tuple[str, bool]:
+    """What of `text` is held and shown for confirmation, and runs once confirmed; and
+    whether it was cut.
+
+    Invisible characters (format and control characters: bidi overrides, zero-width
+    spaces) are dropped, so the quote in the mail reads as what runs; the text is cut to
+    `MAX_HELD_CHARS` after that, and the mail shows the cut.
+    """
+    visible = "".join(
+        ch
+        for ch in text
+        if ch in _KEPT_CONTROLS or unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cs")
+    )
+    return visible[:MAX_HELD_CHARS], len(visible) > MAX_HELD_CHARS
 
 
 def person_wide(text: str) -> bool:
@@ -104,18 +126,31 @@ def tokens_in(*texts: str) -> list[str]:
     return found[:_MAX_TOKENS]
 
 
-def check_reply(token: str, request: str) -> str:
-    """The reply that holds an unproven sender's request and carries its token."""
-    shown = " ".join(request.split())[:80]
+def check_reply(token: str, request: str, *, cut: bool = False) -> str:
+    """The reply that holds an unproven sender's request and carries its token.
+
+    It quotes the whole held request (`request_to_hold`): a confirmation runs all of
+    it, so the owner must see all of it, not its first line (docs/SECURITY.md).
+    `cut`: the mail was longer and only its first `MAX_HELD_CHARS` characters are held.
+    """
+    quoted = "\n".join("> " + line for line in request.strip().splitlines())
+    ending = (
+        f"\n\n(Your mail was longer; only its first {MAX_HELD_CHARS:,} characters, quoted "
+        "above, would run.)"
+        if cut
+        else ""
+    )
     return (
-        f"Before I act on “{shown}”, please confirm that this address is yours: reply to this "
-        f"mail with\n\n{token}\n\nwithin an hour. Your mail server did not prove that the last "
-        "mail came from you, and anyone can write a From line. If you did not ask for this, "
-        "ignore this mail and nothing happens."
+        "Before I act on the request quoted below, please confirm that this address is yours: "
+        f"reply to this mail with\n\n{token}\n\nwithin an hour. Your mail server did not "
+        "prove that the last mail came from you, and anyone can write a From line. If you did "
+        "not ask for this, ignore this mail and nothing happens. Confirming runs all of this "
+        f"request:\n\n{quoted}{ending}"
     )
 
 
 def confirmed_reply(request: str) -> str:
     """The reply to the confirming mail; the request's own answer follows it."""
-    shown = " ".join(request.split())[:80]
+    words = " ".join(request.split())
+    shown = words if len(words) <= 80 else words[:79] + "…"
     return f"Confirmed: “{shown}”. Doing it now."
