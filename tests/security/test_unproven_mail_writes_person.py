@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from tests.channels.email.conftest import ALICE, dovecot, letter, mail, submit
 from tests.channels.email.test_email_gateway import quiet, running
 from tests.support.mail import DovecotServer, SmtpSink
@@ -28,11 +26,6 @@ __all__ = ["dovecot", "mail"]  # the Dovecot harness's fixtures, used here
 FORGED_NAME = "Zebulon Forgewright"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="att81: a place in an unproven mail is stored among the person's remembered "
-    "places (wrapper.chain _resolve_zone runs for every sender)",
-)
 async def test_a_forged_place_is_not_remembered_for_the_victim(
     tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
 ) -> None:
@@ -47,11 +40,6 @@ async def test_a_forged_place_is_not_remembered_for_the_victim(
     assert person["known_locations"] == [], person
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="att81: an unproven From's display name replaces the identity's name "
-    "(wrapper.chain _adopt_platform_facts runs for every sender)",
-)
 async def test_a_forged_display_name_does_not_rename_the_victim(
     tmp_path: Path, dovecot: DovecotServer, mail: SmtpSink
 ) -> None:

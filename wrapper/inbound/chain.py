@@ -249,8 +249,12 @@ class MessageChain:
             )
 
     def _adopt_platform_facts(self, turn: Turn, conn: Connection) -> None:
-        """What the platform says of the writer: their name, and their zone as a default."""
-        if turn.duplicate:
+        """What the platform says of the writer: their name, and their zone as a default.
+
+        Not from a sender their channel did not prove: anyone can write a mail's From
+        name, and it would rename the person it claims (docs/SECURITY.md).
+        """
+        if turn.duplicate or not turn.ref.proven:
             return
         name = turn.ref.sender_name
         if name is not None and name != turn.person.display_name:
@@ -333,7 +337,9 @@ class MessageChain:
 
     def _resolve_zone(self, turn: Turn, conn: Connection) -> None:
         remembered = read_zone(turn)
-        if turn.duplicate:
+        # An unproven sender's place answers this turn only: remembering it, or moving
+        # the thread there, would write for the person it claims (docs/SECURITY.md).
+        if turn.duplicate or not turn.ref.proven:
             return
         if remembered is not None:
             queries.update_person(conn, turn.person.user_id, known_locations=remembered)

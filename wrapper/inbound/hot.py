@@ -274,7 +274,8 @@ async def _round_trips(intake: Intake, pool: Any, turn: Turn) -> ContextEnvelope
             return None
         started = start_session(turn)
         now = turn.received_at
-        clocked = action_to_clock(turn)
+        # As the chain: an unproven sender clocks nothing (`MessageChain._track_actions`).
+        clocked = action_to_clock(turn) if turn.ref.proven else None
         action: dict[str, Any] | None = None
         dropped: list[str] = []
         opened: list[Mapping[str, Any]] = []
