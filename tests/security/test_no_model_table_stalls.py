@@ -1,4 +1,4 @@
-"""One short message that holds the event loop in the no-model table (`bot.commands`).
+"""One short message that holds the event loop in the no-model table (`bot.turns.commands`).
 
 The table's matchers run on the event loop, in `Turns._turn`, for every message
 (docs/SECURITY.md, "Slow input"). Two of them take seconds on a message of a
@@ -32,7 +32,7 @@ about 2^21 ways (1.8x per extra gap: 2.5 s at 20 gaps, 20 s at 24, hours at 40).
 
 ZONE_LINES = "clock: tz Europe/Pariss\n" * 400
 """9,600 characters: every line is a directive with an unknown zone, and each costs a
-`difflib` suggestion (about 12 ms, `clockcore.zones._suggest`). `person_wide` (a group
+`difflib` suggestion (about 12 ms, `clockcore.geo.zones._suggest`). `person_wide` (a group
 message) and `privileged` (unproven mail) parse the whole text on the loop: 400 lines
 are about 5 s; a 100 KB mail is about 50 s, a 40 KB Slack message 20 s."""
 

@@ -1,9 +1,9 @@
-"""What an address is asked to confirm is what runs once it confirms (`bot.sender_check`).
+"""What an address is asked to confirm is what runs once it confirms (`bot.turns.sender_check`).
 
 A forger writes as the victim from an unproven address; a request that would
 change something is held, and the victim is mailed a token with the request
 quoted: "Before I act on “…”, please confirm". Their reply with the token runs the
-held request as proven (`bot.commands.NoModelCommands._sender_confirmed`), all of
+held request as proven (`bot.turns.commands.NoModelCommands._sender_confirmed`), all of
 it: up to 2,000 characters (`hold_for_proof`). The quote shows the first 80, with
 no mark that anything was cut, so the forger puts an ordinary question first and
 what they want done after it.

@@ -2,7 +2,7 @@
 
 docs/SECURITY.md: an unproven sender "is still answered ..., but only read-only:
 every change waits for the address to confirm". The directives are gated
-(`wrapper.chain.MessageChain._apply_directives`), but two other steps of the same
+(`wrapper.inbound.chain.MessageChain._apply_directives`), but two other steps of the same
 chain write for every sender:
 
 - `_resolve_zone`: a place the text puts the writer in joins the person's remembered
