@@ -26,14 +26,16 @@ from bot.turns.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_
 from bot.turns.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
 from bot.turns.my_data import (
     CONFIRM_WITHIN,
-    ERASE_ASK_REPLY,
-    ERASE_NOTHING_TO_CONFIRM,
-    ERASED_REPLY,
-    PRIVATE_ONLY_REPLY,
+    ERASE_ASK,
+    ERASE_NOTHING,
+    ERASED,
+    PRIVATE_ONLY,
     Ask,
+    ask_language,
     ask_of,
     asked_to_erase,
     declined_erase,
+    erase_words,
     summary,
 )
 from bot.turns.sender_check import (
@@ -159,7 +161,8 @@ class NoModelCommands:
         await self._owner.answer_plainly(waiting, envelope, reply, check)
 
     async def _private_only(self, asked: Asked) -> bool:
-        await self._owner.answer_plainly(asked.waiting, asked.envelope, PRIVATE_ONLY_REPLY)
+        said = PRIVATE_ONLY.in_(_language(asked.ref))
+        await self._owner.answer_plainly(asked.waiting, asked.envelope, said)
         return True
 
     async def _hold(self, asked: Asked) -> bool:
@@ -224,15 +227,16 @@ class NoModelCommands:
     async def _my_data(self, asked: Asked) -> bool:
         """Answer 'what do you know about me' and 'delete my data' (`bot.turns.my_data`)."""
         waiting, envelope = asked.waiting, asked.envelope
-        ask = ask_of(asked.ref.text)
+        ask, language = ask_of(asked.ref.text), _language(asked.ref)
         if not asked.private:
-            await self._owner.answer_plainly(waiting, envelope, PRIVATE_ONLY_REPLY)
+            await self._owner.answer_plainly(waiting, envelope, PRIVATE_ONLY.in_(language))
         elif ask is Ask.SHOW:
             document = await self._wrapper.export_person(envelope.user_key)
-            text = summary(document, zone=envelope.user_tz) if document else ERASED_REPLY
+            text = summary(document, zone=envelope.user_tz) if document else ERASED.in_(language)
             await self._owner.answer_plainly(waiting, envelope, text)
         elif ask is Ask.ERASE:
-            await self._owner.answer_plainly(waiting, envelope, ERASE_ASK_REPLY)
+            said = ERASE_ASK.in_(language, confirm=erase_words(language)[1])
+            await self._owner.answer_plainly(waiting, envelope, said)
         else:
             await self._erase(asked)
         return True
@@ -249,7 +253,11 @@ class NoModelCommands:
         )  # fmt: skip
         if not declined_erase(ref.text, texts):
             return False
-        said = NOTHING_ERASED.in_(language_of(ref) or declined[0])
+        # "no" is English, Spanish and Italian: the question's language picks among them.
+        asked_in = next((ask_language(text) for text in texts if text != ref.text), None)
+        saying = words.matching(words.DECLINE, words.plain(ref.text))
+        in_ = asked_in if asked_in in saying else language_of(ref) or declined[0]
+        said = NOTHING_ERASED.in_(ref.language or in_)
         await self._owner.answer_plainly(asked.waiting, envelope, said)
         return True
 
@@ -264,8 +272,10 @@ class NoModelCommands:
             since=ref.received_at - within,
             until=ref.received_at,
         )
+        language = _language(ref)
         if not asked_to_erase(texts):
-            await self._owner.answer_plainly(asked.waiting, envelope, ERASE_NOTHING_TO_CONFIRM)
+            said = ERASE_NOTHING.in_(language, ask=erase_words(language)[0])
+            await self._owner.answer_plainly(asked.waiting, envelope, said)
             return
         route = ref.route or await self._wrapper.routes.get(envelope.thread_key)
         erased = await self._wrapper.erase_person(envelope.user_key)
@@ -275,7 +285,8 @@ class NoModelCommands:
             return
         # Said on every channel, the console (which has no route) too: docs/data.md.
         last = Outgoing(
-            kind="reply", thread_id=ref.thread_id, user_id=ref.user_id, text=ERASED_REPLY,
+            kind="reply", thread_id=ref.thread_id, user_id=ref.user_id,
+            text=ERASED.in_(language),
             route=route or {}, key=f"{ref.key}#erased",
         )  # fmt: skip
         try:
@@ -287,7 +298,8 @@ class NoModelCommands:
         """Whether a private link must not be given here, said: a group thread (anyone
         there could use it first), or no public URL to put in it. Then answered."""
         if not asked.private:
-            await self._owner.answer_plainly(asked.waiting, asked.envelope, PRIVATE_ONLY_REPLY)
+            said = PRIVATE_ONLY.in_(_language(asked.ref))
+            await self._owner.answer_plainly(asked.waiting, asked.envelope, said)
             return True
         if not self._public_url:
             await self._owner.answer_plainly(asked.waiting, asked.envelope, NOT_SET_UP_REPLY)
@@ -326,6 +338,12 @@ class NoModelCommands:
 
 
 # --- matchers: the message alone, no I/O --------------------------------------------------
+
+
+def _language(ref: MessageRef) -> str | None:
+    """The language to answer a person's-data request in: its words' ("lösche meine Daten"),
+    else the message's (`bot.replies.language_of`)."""
+    return ask_language(ref.text) or language_of(ref)
 
 
 def _group_asks_person_wide(asked: Asked) -> bool:

@@ -24,37 +24,49 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.catalog import Said
 from bot.llm import everyday_words as words
+from clockcore.message import primary_language
 from clockcore.geo.zones import get_zone
 
 __all__ = [
     "CONFIRM_WITHIN",
+    "ERASED",
     "ERASED_REPLY",
+    "ERASE_ASK",
     "ERASE_ASK_REPLY",
     "ERASE_CONFIRM",
+    "ERASE_NOTHING",
     "ERASE_NOTHING_TO_CONFIRM",
+    "PRIVATE_ONLY",
     "PRIVATE_ONLY_REPLY",
     "Ask",
+    "ask_language",
     "ask_of",
     "asked_to_erase",
     "declined_erase",
+    "erase_words",
     "summary",
 ]
 
 CONFIRM_WITHIN = timedelta(minutes=10)
 ERASE_CONFIRM = "delete my data: yes"
-ERASE_ASK_REPLY = (
+ERASE_ASK = Said(
     "This erases everything I keep about you, on every channel you linked: our "
     "conversations, your reminders, memory, clocked actions and settings. It cannot be "
-    f"undone. To go ahead, write “{ERASE_CONFIRM}” within 10 minutes."
+    "undone. To go ahead, write “{confirm}” within 10 minutes."
 )
-ERASED_REPLY = (
+ERASED = Said(
     "Done: everything I kept about you is erased. If you write again, I'll start from nothing."
 )
-ERASE_NOTHING_TO_CONFIRM = (
-    "There is no request to delete your data in the last 10 minutes. Write “delete my data” first."
+ERASE_NOTHING = Said(
+    "There is no request to delete your data in the last 10 minutes. Write “{ask}” first."
 )
-PRIVATE_ONLY_REPLY = "That's between us: please write it to me in a direct message."
+PRIVATE_ONLY = Said("That's between us: please write it to me in a direct message.")
+ERASE_ASK_REPLY = ERASE_ASK.in_("en", confirm=ERASE_CONFIRM)
+ERASED_REPLY = ERASED.in_("en")
+ERASE_NOTHING_TO_CONFIRM = ERASE_NOTHING.in_("en", ask="delete my data")
+PRIVATE_ONLY_REPLY = PRIVATE_ONLY.in_("en")
 _MAX_LISTED = 10
 
 
@@ -64,26 +76,86 @@ class Ask(enum.Enum):
     CONFIRM = "confirm"
 
 
-_ASKS = {
-    "what do you know about me": Ask.SHOW,
-    "/mydata": Ask.SHOW,
-    "delete my data": Ask.ERASE,
-    "/deletemydata": Ask.ERASE,
-    ERASE_CONFIRM: Ask.CONFIRM,
+_SAID = {
+    # language: (what do you know about me…, delete my data… (the first one is offered
+    # back as the confirmation's words), yes…); read whole (`as_request`), docs/data.md.
+    "en": (("what do you know about me",), ("delete my data",), ("yes",)),
+    "de": (
+        ("was weißt du über mich", "was weisst du über mich"),
+        ("lösche meine daten", "meine daten löschen", "lösch meine daten"),
+        ("ja",),
+    ),
+    "es": (
+        ("qué sabes de mí", "que sabes de mi", "qué sabes sobre mí", "que sabes sobre mi"),
+        ("borra mis datos", "elimina mis datos", "borrar mis datos"),
+        ("sí", "si"),
+    ),
+    "fr": (
+        ("qu'est-ce que tu sais sur moi", "qu'est-ce que tu sais de moi", "que sais-tu de moi"),
+        ("supprime mes données", "efface mes données", "supprimer mes données"),
+        ("oui",),
+    ),
+    "it": (
+        ("cosa sai di me", "che cosa sai di me"),
+        ("cancella i miei dati", "elimina i miei dati"),
+        ("sì", "si"),
+    ),
+    "pt": (
+        ("o que você sabe sobre mim", "o que sabes sobre mim", "o que sabe sobre mim"),
+        ("apaga os meus dados", "apague meus dados", "apaga meus dados", "apagar meus dados"),
+        ("sim",),
+    ),
+    "nl": (
+        ("wat weet je over mij", "wat weet jij over mij"),
+        ("verwijder mijn gegevens", "wis mijn gegevens"),
+        ("ja",),
+    ),
 }
+
+
+def _asks() -> dict[str, tuple[Ask, str | None]]:
+    """Every request read whole, with the language it is in (None: a command, any)."""
+    found: dict[str, tuple[Ask, str | None]] = {
+        "/mydata": (Ask.SHOW, None),
+        "/deletemydata": (Ask.ERASE, None),
+    }
+    for language, (shows, erases, yeses) in _SAID.items():
+        found |= dict.fromkeys(shows, (Ask.SHOW, language))
+        found |= dict.fromkeys(erases, (Ask.ERASE, language))
+        found |= {f"{erase}: {yes}": (Ask.CONFIRM, language) for erase in erases for yes in yeses}
+    return found
+
+
+_ASKS = _asks()
 _SPACE = re.compile(r"\s+")
+_BEFORE_COLON = re.compile(r"\s+:")
 
 
 def as_request(text: str) -> str:
     """`text` as a request answered without the model is compared: read whole, lower case,
-    spacing and end punctuation aside, a command's bot name dropped (/mydata@SomeBot)."""
-    plain = _SPACE.sub(" ", text.strip().lower()).rstrip("?!. ")
+    spacing and end punctuation aside ("¿qué sabes de mí?", "supprime mes données : oui"),
+    a command's bot name dropped (/mydata@SomeBot)."""
+    plain = _SPACE.sub(" ", text.strip().lower().replace("’", "'")).rstrip("?!. ").lstrip("¿¡")
+    plain = _BEFORE_COLON.sub(":", plain)
     return plain.split("@", 1)[0] if plain.startswith("/") else plain
 
 
 def ask_of(text: str) -> Ask | None:
     """Which request `text` is, read whole (`as_request`), or None."""
-    return _ASKS.get(as_request(text))
+    found = _ASKS.get(as_request(text))
+    return found[0] if found else None
+
+
+def ask_language(text: str) -> str | None:
+    """The language of the request `text` is, as its words say (None: a command, or none)."""
+    found = _ASKS.get(as_request(text))
+    return found[1] if found else None
+
+
+def erase_words(language: str | None) -> tuple[str, str]:
+    """("delete my data", "delete my data: yes") in `language` (else English)."""
+    _, erases, yeses = _SAID.get(primary_language(language) or "en", _SAID["en"])
+    return erases[0], f"{erases[0]}: {yeses[0]}"
 
 
 def asked_to_erase(texts: Sequence[str]) -> bool:
