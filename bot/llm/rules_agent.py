@@ -24,7 +24,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from itertools import count
+
+from babel import Locale
 
 from bot.agent.tools.tool_errors import tool_error
 from bot.llm import everyday_words as words
@@ -47,11 +50,13 @@ from clockcore.geo.places import lookup_place
 from clockcore.geo.session import CITY_QUESTION
 from clockcore.geo.zones import get_zone
 from clockcore.meetings import zone_label
-from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
+from clockcore.geo.places import PlaceMatch, lookup_place
 from clockcore.parsing.recurrence_words import without_frames
-from clockcore.parsing.time_questions import counts_to
+from clockcore.geo.session import CITY_QUESTION
 from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.speech.spoken_rules import say_rule
+from clockcore.parsing.time_questions import counts_to
+from clockcore.geo.zones import get_zone
 from wrapper.outbound.reminders import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
@@ -212,6 +217,10 @@ class RulesProvider:
         if pending.kind == "place" and (no := words.matching(words.DECLINE, words.plain(text))):
             asked_in = _language_of(pending.request)  # "Atlantis, ZA?" "nein"
             return _say(said.PLACE_DECLINED.in_(asked_in if asked_in in no else no[0]))
+        if pending.kind == "which" and (chosen := _chosen(pending.what, text)) is not None:
+            # "Which Barcelona?" "Spain" (or "ES", "Europe/Madrid"): the request, said so.
+            text = pending.request.replace(pending.what, chosen, 1)
+            return await asyncio.to_thread(self._answer, block, text)
         if pending.kind == "place" and _YES.match(text):  # "Atlantis, ZA?" "yes"
             text = pending.request.replace(pending.what, pending.choices[0], 1)
             return await asyncio.to_thread(self._answer, block, text)
@@ -241,6 +250,8 @@ class RulesProvider:
         if (city := _HOME_CITY.match(text)) and (zone := _zone_for(city["place"])) is not None:
             # "clock: home tz Lisbon": a city that maps to one zone is that zone (docs/talking.md).
             return self._call("set_timezone", zone=zone, scope="home")
+        if city and (of_city := _several(city["place"])):
+            return _say(_which(city["place"], of_city, _language_of(text)))
         directives = parse_directives(text)
         if directives.any:
             return _say(_directive_reply(directives, block))
@@ -249,6 +260,8 @@ class RulesProvider:
         if unsure := _first_unsure(text):
             _, town, zone = unsure
             return _say(said.PLACE_UNSURE.in_(language, town=town, zone=zone))
+        if several := _first_several(text):
+            return _say(_which(*several, language))
         if home := words.first(words.LIVE_IN, text):
             zone = _zone_for(home[1]["place"])
             if zone is None:
@@ -588,6 +601,70 @@ def _places_in(text: str) -> list[str]:
     return []
 
 
+def _several(place: str) -> PlaceMatch | None:
+    """The places `place` may be, when it names cities in several zones ("Barcelona": Spain
+    or Venezuela), else None: asked which, never said to be unknown (docs/talking.md)."""
+    if words.NOT_A_PLACE.match(place.strip(" ,")):
+        return None
+    match = lookup_place(place.strip(" ,"))
+    return match if match is not None and match.ambiguous and match.candidates else None
+
+
+def _first_several(text: str) -> tuple[str, PlaceMatch] | None:
+    """(the words, the match) of the first place `text` names that is several places."""
+    for place in _places_in(text):
+        if (match := _several(place)) is not None:
+            return place, match
+    return None
+
+
+def _which(place: str, match: PlaceMatch, language: str | None) -> str:
+    """ "Which Barcelona do you mean: Barcelona, ES (Europe/Madrid) or …?", in `language`."""
+    options = [
+        f"{c.name}, {c.region + ', ' if c.region and c.region != c.name else ''}"
+        f"{c.country_code} ({c.zone})"
+        for c in match.candidates
+    ]
+    return said.PLACE_WHICH.in_(language, place=place.strip(" ,"), options="; ".join(options))
+
+
+def _chosen(place: str, answer: str) -> str | None:
+    """The place, said so that it is one ("Barcelona, Spain", "Europe/Madrid"), when `answer`
+    picks one of the places `place` may be; else None (the answer is a request of its own)."""
+    answer = words.plain(answer).strip(" ,")
+    if not answer or len(answer) > 40:
+        return None
+    try:
+        return require_zone(answer)
+    except ValueError:
+        pass
+    folded = answer.casefold()
+    several = _several(place)
+    for candidate in several.candidates if several is not None else ():
+        code = candidate.country_code
+        if folded in (code.casefold(), _COUNTRY_SHORT.get(code)) or folded in _country_names(code):
+            return f"{place}, {code}"  # "España", "Espagne", "ES"
+    for said_so in (f"{place}, {answer}", answer):
+        match = lookup_place(said_so)
+        if match is not None and match.zone is not None:
+            return said_so
+    return None
+
+
+_COUNTRY_SHORT = {"GB": "uk", "US": "usa", "AE": "uae"}
+"""Short names of countries that Babel's names ("United Kingdom") do not give."""
+
+
+@cache
+def _country_names(code: str) -> frozenset[str]:
+    """A country's names in the languages clockbot speaks ("spain", "españa", "espagne")."""
+    return frozenset(
+        name.casefold()
+        for language in SPOKEN_LANGUAGES
+        if (name := Locale.parse(language).territories.get(code)) is not None
+    )
+
+
 def _first_unsure(text: str) -> tuple[str, str, str] | None:
     """(the words, the town described, its zone) of the first small town `text` names."""
     for place in _places_in(text):
@@ -749,13 +826,15 @@ class _Pending:
     Attributes:
         kind: "zone" (which city), "when" (a reminder without a time), "clocks" (a
             time the clocks skip or repeat), "means" (which date), "cancel_all",
-            "place" (a small town: that one?), or "" when nothing is pending.
+            "place" (a small town: that one?), "which" (a name of several places), or ""
+            when nothing is pending.
         request: What the person had written that the question is about.
         said: What clockbot said last (only "means" is still read from it: the reader
             raises that question as words).
         choices: For "clocks", the instants offered, ISO, in the question's order;
             for "place", the town's zone.
-        what: For "when", what to be reminded of; for "place", the words that named it.
+        what: For "when", what to be reminded of; for "place" and "which", the words
+            that named it.
         language: For "when", the language of the request, which its answer is read in.
     """
 
@@ -811,6 +890,8 @@ def _pending(messages: Sequence[Message], carried: int = 0) -> _Pending:
         return _Pending("zone", request, spoken)
     if _asked_to_cancel_all(request):
         return _Pending("cancel_all", request, spoken)
+    if not results and (several := _first_several(request)):
+        return _Pending("which", request, spoken, what=several[0].strip(" ,"))
     if not results and (unsure := _first_unsure(request)):
         return _Pending("place", request, spoken, choices=(unsure[2],), what=unsure[0])
     if not results and (what := _without_time(request)):

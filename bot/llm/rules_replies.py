@@ -41,6 +41,7 @@ __all__ = [
     "PAUSE_UNTIL",
     "PLACE_DECLINED",
     "PLACE_UNSURE",
+    "PLACE_WHICH",
     "REMINDER_DUE",
     "REMIND_SET",
     "REPEAT_SET",
@@ -104,6 +105,7 @@ THREAD_ZONE_SET = Said(
     "Got it: in this conversation I'll read times in {zone} until you say otherwise (your home "
     "timezone stays as it is)."
 )
+PLACE_WHICH = Said("Which {place} do you mean: {options}? Name the country, or an IANA zone.")
 PLACE_DECLINED = Said(
     "All right. Name a bigger city near it, or an IANA zone such as Europe/Lisbon."
 )
