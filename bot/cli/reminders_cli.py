@@ -80,6 +80,13 @@ def _shown(item: Any, zone: str | None, now: datetime) -> dict[str, Any]:
     return row
 
 
+@reminders_app.callback(invoke_without_command=True)
+def _alone(ctx: typer.Context) -> None:
+    """`clockbot reminders` alone lists them all, as `reminders list` does (docs/reminders.md)."""
+    if ctx.invoked_subcommand is None:
+        list_command(user=None, as_json=False, config=None)
+
+
 @reminders_app.command("list")
 def list_command(
     user: Annotated[
