@@ -26,8 +26,8 @@ from typing import Any
 
 from bot.catalog import Said
 from bot.llm import everyday_words as words
-from clockcore.message import primary_language
 from clockcore.geo.zones import get_zone
+from clockcore.message import primary_language
 
 __all__ = [
     "CONFIRM_WITHIN",
