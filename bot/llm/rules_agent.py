@@ -49,12 +49,22 @@ from clockcore import (
 from clockcore.geo.places import PlaceMatch, lookup_place
 from clockcore.geo.session import CITY_QUESTION
 from clockcore.geo.zones import get_zone
-from clockcore.meetings import zone_label
 from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
 from clockcore.parsing.recurrence_words import without_frames
 from clockcore.parsing.time_questions import counts_to
 from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.speech.spoken_rules import say_rule
+from clockcore.parsing.cues import fold
+from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
+from clockcore.meetings import zone_label
+from clockcore.parsing.modifiers import PART_OF_DAY, settle_hour
+from clockcore.geo.places import lookup_place
+from clockcore.parsing.recurrence_words import without_frames
+from clockcore.geo.session import CITY_QUESTION
+from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
+from clockcore.speech.spoken_rules import say_rule
+from clockcore.parsing.time_questions import counts_to
+from clockcore.geo.zones import get_zone
 from wrapper.outbound.reminders import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
@@ -450,6 +460,8 @@ class RulesProvider:
         if known is None:
             return None
         now, zone = known
+        if (settled := _hour_settled(pending.request, answer, language)) is not None:
+            return self._call("remind", text=pending.what, when=settled)
         read = parse_anchored_time(answer, zone, now, language=language)
         if read.needs_clarification and (hour := re.search(r"\b(\d{1,2})\b", answer)):
             h = int(hour[1]) % 12
@@ -482,6 +494,32 @@ _PART_OF_DAY = re.compile(
 )
 
 
+_ANSWER_PARTS = {**PART_OF_DAY, "am": "morning", "pm": "evening", "manana": "morning"}
+"""A part of the day alone, answering "morning or evening?": "por la mañana" is the morning."""
+
+
+def _hour_settled(request: str, answer: str, language: str) -> str | None:
+    """The request's time, its one bare hour settled by the part of the day `answer` names.
+
+    "por la tarde" answering "'a eso de las 6': morning or evening?" is 18:00, the
+    evening reading of the hour asked about, not the afternoon's own 15:00;
+    "abends" after "gegen 6" the same (docs/talking.md).
+    """
+    if re.search(r"\d", answer):
+        return None
+    said = (fold(w) for w in re.findall(r"[^\W\d_]+", answer))
+    parts = {_ANSWER_PARTS[w] for w in said if w in _ANSWER_PARTS}
+    found = locate_time(request, language=language)
+    if len(parts) != 1 or found is None:
+        return None
+    hours = list(re.finditer(r"(?<![\d:.])(\d{1,2})(?::(\d\d))?(?![\d:.])", found.text))
+    settled = settle_hour(int(hours[0][1]), parts.pop()) if len(hours) == 1 else None
+    if settled is None:
+        return None
+    at = f"{settled:02d}:{hours[0][2] or '00'}"
+    return found.text[: hours[0].start()] + at + found.text[hours[0].end() :]
+
+
 def _day_without_time(text: str) -> bool:
     """ "Thursday", "June 12", "tomorrow": a day named, and no time of day, no duration."""
     kinds = {token.kind for token in scan_text(text)}
@@ -496,10 +534,11 @@ def _day_without_time(text: str) -> bool:
 def _repeating(rest: str, language: str) -> tuple[str, str] | None:
     """(what to be reminded of, when it repeats) if `rest` asks for a repeating reminder."""
     if language == "en":
-        repeat = next(
-            (e for e in find_time_expressions(rest) if "recurrence" in e.parts and e.whole), None
-        )
-        if repeat is None:
+        repeats = [e for e in find_time_expressions(rest) if "recurrence" in e.parts]
+        # The first repeat said is the rule; a later one is part of the text: "every
+        # Monday at 9am to send the weekly report" (docs/reminders.md).
+        repeat = repeats[0] if repeats else None
+        if repeat is None or not (repeat.whole or len(repeats) > 1):
             return None
         return _content(rest[: repeat.start] + " " + rest[repeat.end :]), repeat.text
     if parse_recurrence(rest, "UTC", _ANY_TIME, language=language).kind == "invalid":
@@ -976,7 +1015,9 @@ def _clocks_answer(pending: _Pending, answer: str) -> tuple[str, str] | None:
     """The request, its time now the instant the person chose, when `answer` picks one.
 
     "03:30" or "the later one" after "02:30 … does not exist …: 01:30 or 03:30?";
-    "the second" after "… happens twice …". The instant goes back with its offset,
+    "the second" after "… happens twice …"; "the 11th", "el viernes 11" or "the first
+    one" after "which Friday? Fri Dec 4 15:00 or Fri Dec 11 15:00", keeping the 15:00
+    offered (docs/talking.md). The instant goes back with its offset,
     which the reader takes as it is (docs/time-rules.md): in a repeated hour no wall
     time says which of the two.
     """
@@ -987,8 +1028,12 @@ def _clocks_answer(pending: _Pending, answer: str) -> tuple[str, str] | None:
     picked = set(re.findall(r"\w+", answer.lower()))
     said = re.fullmatch(r"(?:at |um |à |a las |alle |om |às )?(\d{1,2})[:.h](\d\d)", answer.lower())
     typed = f"{int(said[1]):02d}:{said[2]}" if said else None
+    days = [o.day for o in options]
+    named = {int(n) for n in re.findall(r"(?<![\d:.])(\d{1,2})(?![\d:h])", answer)} & set(days)
     if typed is not None and typed in walls and walls[0] != walls[1]:
         pick = walls.index(typed)
+    elif len(named) == 1 and days[0] != days[1]:  # "the 11th", "el 11", "den 11.", "le 11"
+        pick = days.index(named.pop())
     elif picked & _FIRST and not picked & _SECOND:
         pick = 0
     elif picked & _SECOND and not picked & _FIRST:
@@ -996,7 +1041,7 @@ def _clocks_answer(pending: _Pending, answer: str) -> tuple[str, str] | None:
     else:
         return None
     request = pending.request
-    found = locate_time(request, language=guess_language(request) or "en")
+    found = locate_time(request, language=guess_language(request) or _language_of(request))
     if found is None or found.text not in request:
         return None
     return "text", request.replace(found.text, pending.choices[pick], 1)

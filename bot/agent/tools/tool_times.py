@@ -72,8 +72,13 @@ def person_question(parsed: ParseResult, zone: str) -> str:
 
 
 def _clock_choices(parsed: ParseResult, zone: str) -> tuple[str, ...]:
-    """The two instants a DST question (`person_question`) offers, as ISO text, in its order."""
-    if len(parsed.candidates) != 2 or " Did you mean " not in (parsed.clarification_question or ""):
+    """The two instants a question offers, as ISO text, in its order.
+
+    A DST question (`person_question`), "which Friday?" or a small-hours "today or
+    tomorrow?": the answer picks one, and the time first asked for goes with it
+    (docs/talking.md, "Questions it asked").
+    """
+    if len(parsed.candidates) != 2 or not parsed.clarification_question:
         return ()
     tz = parsed.zone or zone
     return tuple(to_iso(c, tz) for c in parsed.candidates)
@@ -212,9 +217,21 @@ def person_instant(when: str | None, context: TimeContext) -> tuple[datetime, st
             mine = instant(words, context, day_at_window=True)
         except BadArguments:
             return at, None
-        if mine != at:
+        if mine != at and not _same_day_later(theirs, mine, at, context.session_tz):
             return mine, theirs.text
     return at, None
+
+
+def _same_day_later(theirs: TimeExpression, mine: datetime, at: datetime, zone: str) -> bool:
+    """Whether `at` is on the day the person's words name, and those words name no time.
+
+    "the 11th" answering "which Friday? Fri Dec 4 15:00 or Fri Dec 11 15:00": their day
+    at the time first asked for, not at the start of their day (docs/talking.md).
+    """
+    if "relative" in theirs.parts or set(theirs.parts) & CLOCK_KINDS:
+        return False  # "in 2 hours" names its own instant
+    tz = get_zone(zone)
+    return mine.astimezone(tz).date() == at.astimezone(tz).date()
 
 
 def _complete(expression: TimeExpression) -> bool:
