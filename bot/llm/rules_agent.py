@@ -49,22 +49,14 @@ from clockcore import (
 from clockcore.geo.places import PlaceMatch, lookup_place
 from clockcore.geo.session import CITY_QUESTION
 from clockcore.geo.zones import get_zone
-from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
-from clockcore.parsing.recurrence_words import without_frames
-from clockcore.parsing.time_questions import counts_to
-from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
-from clockcore.speech.spoken_rules import say_rule
+from clockcore.meetings import zone_label
 from clockcore.parsing.cues import fold
 from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
-from clockcore.meetings import zone_label
 from clockcore.parsing.modifiers import PART_OF_DAY, settle_hour
-from clockcore.geo.places import lookup_place
 from clockcore.parsing.recurrence_words import without_frames
-from clockcore.geo.session import CITY_QUESTION
+from clockcore.parsing.time_questions import counts_to
 from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.speech.spoken_rules import say_rule
-from clockcore.parsing.time_questions import counts_to
-from clockcore.geo.zones import get_zone
 from wrapper.outbound.reminders import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
