@@ -82,9 +82,9 @@ class ScriptedModel:
                 return Reply.text(content.split("is due now: ", 1)[1].split("\n")[0])
             return self._reply(self._proactive.pop(0), messages)
         line = content.split(RUNTIME_BLOCK_END, 1)[-1].strip()
-        if line.startswith("(clockbot: your reply says"):
-            # Asked about a change it claimed (bot.agent.claims): a model that made the mistake
-            # once says it again.
+        if line.startswith(("(clockbot: your reply says", "(clockbot: your reply was not sent")):
+            # Asked about a change it claimed, or told its reply left the change asked for
+            # undone (bot.agent.claims): a model that made the mistake once says it again.
             said = [m for m in messages[:last_user] if m.get("role") == "assistant"]
             return Reply.text(_text(said[-1]) if said else "OK.")
         script = self._lines.get(line)
