@@ -190,12 +190,21 @@ _databases_seen: list[str] = []
 
 @pytest.mark.parametrize("turn", [1, 2])
 async def test_each_test_gets_its_own_empty_database(postgres_url: str, turn: int) -> None:
+    """Its own database: the store's schema (copied from a migrated template,
+    tests/support/template_store.py) and no row of anyone's; nothing an earlier test made."""
     conn = await asyncpg.connect(_dsn(postgres_url))
     try:
         name = await conn.fetchval("SELECT current_database()")
         assert name not in _databases_seen
-        tables = await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
-        assert tables == []  # in particular, no `left_behind` from the other turn
+        tables = [
+            r["tablename"]
+            for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        ]
+        assert "left_behind" not in tables  # the other turn's table
+        assert {"alembic_version", "inbound_journal", "threads"} <= set(tables)  # migrated
+        for table in set(tables) - {"alembic_version"}:
+            counted = f'SELECT count(*) FROM "{table}"'  # noqa: S608 - names from pg_tables
+            assert await conn.fetchval(counted) == 0, table
         # Databases handed to earlier tests are gone.
         existing = {r["datname"] for r in await conn.fetch("SELECT datname FROM pg_database")}
         assert not existing & set(_databases_seen)

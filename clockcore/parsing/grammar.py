@@ -197,8 +197,8 @@ _SCANNER = re.compile(
         \b(?<![\d.])(?P<nd_a>\d{{1,2}})
         (?:/(?P<nd_b>\d{{1,2}})(?:/(?P<nd_y>\d{{4}}|\d{{2}}))?(?![\d/])
         # "3.2." and "3.2.2027", day and month as Dutch and German write them; "9.30"
-        # (no last dot) is a clock time
-        | \.(?P<nd_dot_b>\d{{1,2}})\.(?P<nd_dot_y>\d{{4}}|\d{{2}})?(?!\d)))
+        # (no last dot) is a clock time, "2.4.10" a version number: a year has four digits
+        | \.(?P<nd_dot_b>\d{{1,2}})\.(?P<nd_dot_y>\d{{4}})?(?![\d.]\d|\d)))
     | (?P<monthday>\b(?P<md_month>{_MONTH_RE})\.?\s+(?P<md_day>\d{{1,2}})(?:st|nd|rd|th)?
         (?:,?\s+(?P<md_year>\d{{4}}))?\b)
     | (?P<daymonth>\b(?P<dm_day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.turns.commands import Asked, Command, NoModelCommands
-from bot.turns.my_data import Ask, ask_of
+from bot.turns.my_data import Ask, ask_of, erase_words
 from clockcore import MessageRef
 from wrapper.keys import is_private_thread
 
@@ -25,6 +25,7 @@ ASKS = (
     "/mydata", "what do you know about me", "delete my data", "/deletemydata",
     "delete my data: yes", "dashboard", "/dashboard", "my calendar feed", "calendar link",
     "/calendar", "clock: home tz Europe/Paris", "clock: link", "hello",
+    *(w for lang in ("de", "es", "fr", "it", "pt", "nl") for w in erase_words(lang)),
 )  # fmt: skip
 THREADS = (
     ("telegram", "dm:42"), ("telegram", "-100123"), ("slack", "C1:1700000000.1"),

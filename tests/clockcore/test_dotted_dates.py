@@ -73,3 +73,11 @@ def test_a_clock_time_with_a_dot_is_no_date() -> None:
     assert [t.kind for t in scan_text("om 9.30 uur")] != ["numdate"]
     assert all(t.kind != "numdate" for t in scan_text("om 9.30 uur"))
     assert all(t.kind != "numdate" for t in scan_text("server 10.1.2.3 is down"))
+
+
+@pytest.mark.parametrize("text", ["bitte auf Version 2.4.10 aktualisieren", "update to 1.2.10.4"])
+def test_a_version_number_is_no_date(text: str) -> None:
+    """A dotted year has four digits: "2.4.10" read as 2 April 2010 was a misread the
+    property test found (tests/clockcore/test_time_property_languages.py)."""
+    found = parse_anchored_time(text, BERLIN, NOW, language="de")
+    assert found.start_instant is None
