@@ -42,8 +42,9 @@ def _isort_key(name: str) -> tuple[int, str]:
     return group, name
 
 
-def _sources(package: str) -> list[Path]:
-    return sorted((ROOT / package).rglob("*.py"))
+def _sources(package: str, root: Path = ROOT) -> list[Path]:
+    """Every module of `package` under `root`, in order."""
+    return sorted((root / package).rglob("*.py"))
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -236,7 +237,7 @@ def test_the_hot_path_is_only_in_wrapper_hot() -> None:
     files = [
         path
         for top in PACKAGES
-        for path in sorted((ROOT / top).rglob("*.py"))
+        for path in _sources(top)
         if path != ROOT / "wrapper" / "inbound" / "hot.py"
     ]
     wrong = _hot_path_outside(files)
@@ -282,7 +283,7 @@ def _line_counts() -> dict[str, int]:
     return {
         str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
         for top in PACKAGES
-        for path in sorted((ROOT / top).rglob("*.py"))
+        for path in _sources(top)
     }
 
 
@@ -300,7 +301,7 @@ def _module_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
     paths = {
         ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
         for package in packages
-        for path in sorted((root / package).rglob("*.py"))
+        for path in _sources(package, root)
     }
 
     def known(name: str) -> str | None:
@@ -368,7 +369,7 @@ def _crowded(root: Path, packages: tuple[str, ...]) -> dict[str, int]:
     """
     counts: dict[str, int] = {}
     for package in packages:
-        for path in (root / package).rglob("*.py"):
+        for path in _sources(package, root):
             if path.name != "__init__.py" and "migrations" not in path.parts:
                 folder = path.parent.relative_to(root).as_posix()
                 counts[folder] = counts.get(folder, 0) + 1
@@ -394,7 +395,7 @@ def _unnamed(root: Path, packages: tuple[str, ...]) -> list[str]:
     """Modules whose first line is not a docstring's one-line summary of what they hold."""
     found = []
     for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
+        for path in _sources(package, root):
             first = path.read_text(encoding="utf-8").partition("\n")[0]
             summary = first.removeprefix('"""').removesuffix('"""').strip()
             if not first.startswith('"""') or len(summary) < 10 or len(first) > 100:
@@ -425,7 +426,7 @@ def _model_names(root: Path, packages: tuple[str, ...]) -> list[str]:
     return [
         f"{path.relative_to(root).as_posix()}:{number}"
         for package in packages
-        for path in sorted((root / package).rglob("*.py"))
+        for path in _sources(package, root)
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if _MODEL_NAMES.search(line)
     ]
