@@ -42,7 +42,7 @@ run: $(RUN_STAMP)  ## start clockbot on the embedded defaults (console channel)
 PYTEST_FAST := $(BIN)/python -m pytest -n auto -m "not slow and not image"
 
 test: $(STAMP)  ## the whole suite, as CI runs it
-	$(BIN)/python tests/run_suite.py
+	$(BIN)/python tests/run_suite.py $(if $(IMAGE),--image)
 
 test-fast: $(STAMP)  ## the suite without the slow tests (kill -9, fuzz, browser): a few minutes
 	$(PYTEST_FAST)
@@ -50,7 +50,7 @@ test-fast: $(STAMP)  ## the suite without the slow tests (kill -9, fuzz, browser
 docs: $(STAMP)  ## the documentation site (docs/, mkdocs.yml) into site/; fails on any warning
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-test-image: $(STAMP)  ## build the container image with podman and run it (CI runs this too)
+test-image: $(STAMP)  ## build the container image with podman and run it (CI: `make test IMAGE=1`, beside the suite)
 	$(BIN)/python -m pytest -m image tests/test_image.py
 
 screenshots: $(STAMP)  ## the web pages in a real Chromium, written to docs/screenshots (commit them)

@@ -14,6 +14,11 @@ Three kinds of test share the machine differently:
   restarts, HAProxy, a real browser): two of them side by side, or one beside
   a busy pool, starve each other, so they run one at a time, last.
 
+With ``--image`` (CI: ``make test IMAGE=1``), the ``image`` test (podman builds the
+container and runs it, minutes of downloads and unpacking) follows the long tests
+in their lane, beside the parallel phase, instead of after the whole suite: the
+long tests' deadlines are over by then, and the alone phase still runs alone.
+
 The exit status is the first failing phase's; each phase's time and the total
 are printed at the end. `make test-fast` is the parallel phase without the
 slow tests.
@@ -27,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 TESTS = Path(__file__).resolve().parent
 
@@ -53,6 +59,7 @@ def phase_files() -> dict[str, list[str]]:
 
 
 PYTEST = [sys.executable, "-m", "pytest"]
+IMAGE_TESTS = str(TESTS / "test_image.py")
 PARALLEL = ["nice", "-n", "10", *PYTEST, "-n", "auto", "-m", "not long and not alone and not image"]
 """Niced: the pool takes what CPU the long tests leave, so a killed worker's restart beside it
 is as quick as on an idle machine (the long tests' deadlines are seconds)."""
@@ -62,43 +69,73 @@ def _minutes(seconds: float) -> str:
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
 
-def main() -> int:
+class Lane(threading.Thread):
+    """Commands run one after another beside the parallel phase, their output kept in `log`."""
+
+    def __init__(self, commands: list[list[str]], log: IO[str]) -> None:
+        super().__init__()
+        self.commands, self.log = commands, log
+        self.statuses: list[int] = []
+        self.done: list[float] = []  # when each command ended, from `time.monotonic`
+        self.running: subprocess.Popen[bytes] | None = None
+        self.stopped = False
+
+    def run(self) -> None:
+        for command in self.commands:
+            if self.stopped:
+                break
+            self.running = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+            if self.stopped:  # stopped while it started
+                self.running.kill()
+            self.statuses.append(self.running.wait())
+            self.done.append(time.monotonic())
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.running is not None and self.running.poll() is None:
+            self.running.kill()
+
+
+def main(argv: list[str]) -> int:
     started = time.monotonic()
     files = phase_files()
-    beside_command = [*PYTEST, "-p", "no:cacheprovider", "-m", "long and not image", *files["long"]]
+    beside_commands = [
+        [*PYTEST, "-p", "no:cacheprovider", "-m", "long and not image", *files["long"]]
+    ]
+    if "--image" in argv:
+        beside_commands.append([*PYTEST, "-p", "no:cacheprovider", "-m", "image", IMAGE_TESTS])
     alone_command = [*PYTEST, "-m", "alone and not image", *files["alone"]]
     with tempfile.TemporaryFile(mode="w+", prefix="clockbot-long-") as log:
         print("make test: the long tests run beside the parallel phase; their output follows it")
-        beside = subprocess.Popen(beside_command, stdout=log, stderr=subprocess.STDOUT)
-        long_done: list[float] = []
-        waiter = threading.Thread(
-            target=lambda: (beside.wait(), long_done.append(time.monotonic()))
-        )
-        waiter.start()
+        lane = Lane(beside_commands, log)
+        lane.start()
         try:
             parallel = subprocess.call(PARALLEL)
             parallel_done = time.monotonic()
-            waiter.join()
+            lane.join()
         finally:
-            if beside.poll() is None:
-                beside.kill()
-        long_status = beside.returncode
+            lane.stop()
+            lane.join()
         both_done = time.monotonic()
         log.seek(0)
         sys.stdout.write(log.read())
     sys.stdout.flush()
     alone = subprocess.call(alone_command)
     finished = time.monotonic()
-    print(
-        f"make test: parallel {_minutes(parallel_done - started)}, long (beside it) "
-        f"{_minutes(long_done[0] - started)}, alone {_minutes(finished - both_done)}; "
-        f"total {_minutes(finished - started)}"
+    beside = ", ".join(
+        f"{name} {_minutes(done - started)}"
+        for name, done in zip(("long", "image"), lane.done, strict=False)
     )
-    for status in (parallel, long_status, alone):
+    print(
+        f"make test: parallel {_minutes(parallel_done - started)}, beside it {beside}, "
+        f"alone {_minutes(finished - both_done)}; total {_minutes(finished - started)}"
+    )
+    ran_all = len(lane.statuses) == len(beside_commands)
+    for status in (parallel, *lane.statuses, 0 if ran_all else 1, alone):
         if status != 0:
             return status
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
