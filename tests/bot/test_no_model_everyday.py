@@ -419,7 +419,7 @@ async def _converse(language: str) -> list[Step]:
         with sqlite3.connect(home / "clockbot.sqlite3") as db:
             line = _with_ids(row.line, db)
             before = (len(_waiting(db)), len(_rules(db)))
-        said = await say(settings, clock, line)
+        said = await say(settings, clock, line, linger=0)  # the clock stands still
         with sqlite3.connect(home / "clockbot.sqlite3") as db:
             zone = db.execute("SELECT default_tz FROM users").fetchone()
             waiting, rules = _waiting(db), _rules(db)

@@ -32,7 +32,7 @@ ANSWER = re.compile(r"^answer to msg (\d+)$")
 
 
 @pytest.mark.slow
-@pytest.mark.alone  # a takeover timed in seconds
+@pytest.mark.long  # its deadline is the kill -9 tests' (15 s), met beside the niced parallel phase
 @pytest.mark.timeout(240)
 async def test_a_restart_answers_what_the_killed_worker_held_within_seconds(
     tmp_path: Path, database_url: str
@@ -87,7 +87,7 @@ REMINDER = re.compile(r"^due now: reminder (\d+)$")
 
 
 @pytest.mark.slow
-@pytest.mark.alone  # a takeover timed in seconds
+@pytest.mark.long  # its deadline is the kill -9 tests' (15 s), met beside the niced parallel phase
 @pytest.mark.timeout(240)
 async def test_a_restart_sends_the_due_jobs_the_killed_worker_held_within_seconds(
     tmp_path: Path, database_url: str

@@ -33,9 +33,12 @@ async def console_output(
     return out.getvalue()
 
 
-async def say(settings: Settings, clock: SettableClock, *lines: str) -> list[str]:
-    """The console's printed lines for `lines`."""
-    return (await console_output(settings, clock, *lines)).splitlines()
+async def say(
+    settings: Settings, clock: SettableClock, *lines: str, linger: float = 0.2
+) -> list[str]:
+    """The console's printed lines for `lines`; `linger` as `console_output` (0 where the clock
+    stands still and nothing can fall due: the last answer is printed before the input ends)."""
+    return (await console_output(settings, clock, *lines, linger=linger)).splitlines()
 
 
 def rows(home: Path, sql: str) -> list[tuple[object, ...]]:
