@@ -214,6 +214,16 @@ _STOP_WORDS = (
         reunion uptown sandy
         """
     )
+    # Greetings and chat words of the other six languages: a greeting answering "which
+    # city are you in?" is no city ("hola" is a town in Kenya).
+    | _words(
+        """
+        hola buenas gracias vale claro hallo moin servus danke bitte genau tschuss
+        bonjour bonsoir salut merci coucou ciao buongiorno buonasera grazie prego
+        ola obrigado obrigada valeu oi hoi dag doei dank bedankt graag si oui ja nee
+        nein non sim
+        """
+    )
     | {"a m", "p m", "o clock"}
 )
 
