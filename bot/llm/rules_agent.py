@@ -35,6 +35,7 @@ from bot.llm import rules_replies as said
 from bot.llm.reminder_words import REMIND_ME
 from bot.llm.types import Completion, Message, ToolCall, ToolSpec
 from bot.messages import SAY_NOT_DONE
+from bot.replies import DONE_CLOCKED
 from clockcore import (
     RUNTIME_BLOCK_END,
     find_time_expressions,
@@ -231,7 +232,7 @@ class RulesProvider:
             text = value
         text = _continued(pending.request, text)
         # Reading the text may wait for Duckling's child process: off the event loop.
-        return await asyncio.to_thread(self._answer, block, text)
+        return await asyncio.to_thread(self._answer, block, text, _spoken_before(messages[:-1]))
 
     async def aclose(self) -> None:
         """Nothing to close."""
@@ -246,17 +247,17 @@ class RulesProvider:
             stop_reason="tool_use",
         )
 
-    def _answer(self, block: str, text: str) -> Completion:
+    def _answer(self, block: str, text: str, before: str = "en") -> Completion:
         if (city := _HOME_CITY.match(text)) and (zone := _zone_for(city["place"])) is not None:
             # "clock: home tz Lisbon": a city that maps to one zone is that zone (docs/talking.md).
             return self._call("set_timezone", zone=zone, scope="home")
         if city and (of_city := _several(city["place"])):
             return _say(_which(city["place"], of_city, _language_of(text)))
         directives = parse_directives(text)
-        if directives.any:
-            return _say(_directive_reply(directives, block))
+        if directives.any:  # "clock it: joggen gehen" says no language: the conversation's does
+            return _say(_directive_reply(directives, block, _language_of(text, before)))
         text = words.plain(text)  # "⏰ remind me…", "¿qué hora es en Tokio?"
-        language = _language_of(text)
+        language = _language_of(text, before)  # "cosa c'è" alone says none: the conversation's
         if unsure := _first_unsure(text):
             _, town, zone = unsure
             return _say(said.PLACE_UNSURE.in_(language, town=town, zone=zone))
@@ -724,26 +725,26 @@ def _coming_up(block: str, language: str | None) -> str:
     return said.COMING_UP.in_(language) + "\n" + "\n".join(lines)
 
 
-def _directive_reply(directives: object, block: str) -> str:
+def _directive_reply(directives: object, block: str, language: str = "en") -> str:
     from clockcore import Directives
 
     assert isinstance(directives, Directives)
     lines = list(directives.errors)
     if directives.clock_it:
-        lines.append(f"Clocked: {directives.clock_it}.")
+        lines.append(DONE_CLOCKED.in_(language, text=directives.clock_it))
     if directives.kind:
         lines.append(f"This thread is now a {directives.kind} thread.")
     if directives.thread_tz:
         lines.append(f"This thread's timezone is now {directives.thread_tz}.")
     if directives.home_tz:
-        lines.append(f"Your home timezone is now {directives.home_tz}.")
+        lines.append(said.ZONE_SET.in_(language, zone=directives.home_tz))
     if directives.mode:
         lines.append(f"Clock mode set to {directives.mode}.")
     notices = [
         line[len("- Notice: ") :] for line in block.splitlines() if line.startswith("- Notice: ")
     ]
     lines += [n for n in notices if "link" in n.lower()]
-    return "\n".join(lines) or "Done."
+    return "\n".join(lines) or said.DONE.in_(language)
 
 
 def _after_tool(result: Message, language: str = "en") -> str:
@@ -967,12 +968,14 @@ def _without_time(request: str) -> str:
 
 _MEANS = re.compile(r"^Does (?P<piece>.+?) mean .+\?$")
 _FIRST = frozenset(
-    ("1", "first", "earlier", "erste", "ersten", "früher", "primera", "primero", "antes",
-     "première", "premier", "prima", "primo", "eerste", "eerder", "primeira", "primeiro")
+    ("1", "first", "earlier", "erste", "ersten", "früher", "frühere", "früheren", "primera",
+     "primero", "primeras", "antes", "temprano", "première", "premier", "tôt", "prima", "primo",
+     "prime", "presto", "eerste", "eerder", "eerdere", "primeira", "primeiro", "primeiras", "cedo")
 )  # fmt: skip
 _SECOND = frozenset(
-    ("2", "second", "later", "zweite", "zweiten", "später", "segunda", "segundo", "después",
-     "deuxième", "seconde", "seconda", "secondo", "dopo", "tweede", "depois")
+    ("2", "second", "later", "zweite", "zweiten", "später", "spätere", "späteren", "segunda",
+     "segundo", "segundas", "después", "tarde", "deuxième", "second", "seconde", "tard",
+     "seconda", "secondo", "dopo", "tardi", "tweede", "latere", "depois")
 )  # fmt: skip
 
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Protocol
 
 from bot.llm import everyday_words as words
 from bot.llm.rules_replies import NOTHING_ERASED
-from bot.replies import language_of
+from bot.replies import conversation_language, language_of
 from bot.turns.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
 from bot.turns.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
 from bot.turns.my_data import (
@@ -65,6 +66,9 @@ from wrapper.web import LINK_LIFETIME, NewSignInLink, new_token, token_hash
 __all__ = ["Asked", "Command", "NoModelCommands", "TurnOwner"]
 
 log = logging.getLogger(__name__)
+
+_EARLIER = timedelta(days=30)
+"""How far back a person's words are read for the language of a "/mydata" that says none."""
 
 
 class TurnOwner(Protocol):
@@ -231,8 +235,18 @@ class NoModelCommands:
         if not asked.private:
             await self._owner.answer_plainly(waiting, envelope, PRIVATE_ONLY.in_(language))
         elif ask is Ask.SHOW:
+            if language is None:  # "/mydata" says none: the conversation's words do
+                texts = await self._wrapper.recent_texts(
+                    envelope.user_key, envelope.thread_key,
+                    since=asked.ref.received_at - _EARLIER, until=asked.ref.received_at,
+                )  # fmt: skip
+                language = conversation_language(asked.ref, reversed(texts))
             document = await self._wrapper.export_person(envelope.user_key)
-            text = summary(document, zone=envelope.user_tz) if document else ERASED.in_(language)
+            text = (
+                summary(document, zone=envelope.user_tz, language=language)
+                if document
+                else ERASED.in_(language)
+            )
             await self._owner.answer_plainly(waiting, envelope, text)
         elif ask is Ask.ERASE:
             said = ERASE_ASK.in_(language, confirm=erase_words(language)[1])

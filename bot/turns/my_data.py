@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.catalog import Said
+from bot.catalog import LANGUAGES, Said
 from bot.llm import everyday_words as words
 from clockcore.geo.zones import get_zone
 from clockcore.message import primary_language
@@ -177,49 +177,78 @@ def declined_erase(text: str, recent: Sequence[str]) -> bool:
     return bool(earlier) and ask_of(earlier[0]) is Ask.ERASE
 
 
-def summary(document: Mapping[str, Any], *, zone: str | None) -> str:
-    """What is kept about a person, in a few lines, from their `export_person` document."""
+KEPT = Said("Here is what I keep about you:")
+KEPT_AS = Said("- you, as: {identities}")
+KEPT_ZONE = Said("- your timezone: {zone}")
+KEPT_NO_ZONE = Said("- your timezone: not set")
+KEPT_MESSAGES = Said("- {messages} messages of yours in {threads} conversations, since {first}")
+KEPT_MESSAGES_ONE_THREAD = Said("- {messages} messages of yours in one conversation, since {first}")
+KEPT_MEMORY = Said("- remembered: {content}")
+KEPT_MEMORY_DUE = Said("- remembered: {content} (due {when})")
+KEPT_TO_SEND = Said("- to send you on {when}: {text}")
+KEPT_CLOCKED = Said("- clocked: {label} ({status})")
+KEPT_MORE_MEMORY = Said("- and {count} more remembered")
+KEPT_MORE_TO_SEND = Said("- and {count} more to send")
+KEPT_MORE_CLOCKED = Said("- and {count} more clocked")
+KEPT_ERASE = Said("Write “{erase}” to erase all of it.")
+ACTION_STATUS = {
+    "planned": Said("planned"),
+    "in_progress": Said("in progress"),
+    "likely_done": Said("likely done"),
+    "done": Said("done"),
+    "canceled": Said("canceled"),
+    "expired": Said("expired"),
+}
+"""An action's status (`clockcore.actions.ActionStatus`) as the person reads it."""
+
+
+def summary(document: Mapping[str, Any], *, zone: str | None, language: str | None = None) -> str:
+    """What is kept about a person, in a few lines of `language`, from their `export_person`."""
     person = document["x_clockbot"]["person"]
     [user] = document["users"].values()
     tz = zone or "UTC"
-    lines = ["Here is what I keep about you:"]
-    lines.append(f"- you, as: {', '.join(person['identities'])}")
-    lines.append(f"- your timezone: {zone or 'not set'}")
+    lines = [KEPT.in_(language), KEPT_AS.in_(language, identities=", ".join(person["identities"]))]
+    lines.append(KEPT_ZONE.in_(language, zone=zone) if zone else KEPT_NO_ZONE.in_(language))
     messages = person["messages"]
     if messages:
-        first = _when(messages[0]["received_at"], tz)
+        first = _when(messages[0]["received_at"], tz, language)
         threads = len(document["threads"])
-        lines.append(
-            f"- {_count(len(messages), 'message')} of yours in "
-            f"{_count(threads, 'conversation')}, since {first}"
-        )
+        said = KEPT_MESSAGES_ONE_THREAD if threads == 1 else KEPT_MESSAGES
+        lines.append(said.in_(language, messages=len(messages), threads=threads, first=first))
     memory = document["x_clockbot"].get("memory", [])
     for item in memory[:_MAX_LISTED]:
-        due = f" (due {_when(item['due_iso'], tz)})" if item.get("due_iso") else ""
-        lines.append(f"- remembered: {item['content']}{due}")
-    lines += _more(len(memory), "remembered")
+        if item.get("due_iso"):
+            when = _when(item["due_iso"], tz, language)
+            lines.append(KEPT_MEMORY_DUE.in_(language, content=item["content"], when=when))
+        else:
+            lines.append(KEPT_MEMORY.in_(language, content=item["content"]))
+    lines += _more(len(memory), KEPT_MORE_MEMORY, language)
     waiting = [j for j in person["jobs"] if j["status"] == "pending" and j["kind"] != "reply"]
     for job in waiting[:_MAX_LISTED]:
-        lines.append(f"- to send you on {_when(job['due_at'], tz)}: {job['text']}")
-    lines += _more(len(waiting), "to send")
+        when = _when(job["due_at"], tz, language)
+        lines.append(KEPT_TO_SEND.in_(language, when=when, text=job["text"]))
+    lines += _more(len(waiting), KEPT_MORE_TO_SEND, language)
     actions = user.get("latest_actions", [])
     for action in actions[:_MAX_LISTED]:
-        lines.append(f"- clocked: {action['label']} ({action['status']})")
-    lines += _more(len(actions), "clocked")
-    lines.append("Write “delete my data” to erase all of it.")
+        status = ACTION_STATUS.get(action["status"])
+        shown = status.in_(language) if status else action["status"]
+        lines.append(KEPT_CLOCKED.in_(language, label=action["label"], status=shown))
+    lines += _more(len(actions), KEPT_MORE_CLOCKED, language)
+    lines.append(KEPT_ERASE.in_(language, erase=erase_words(language)[0]))
     return "\n".join(lines)
 
 
-def _when(iso: str, zone: str) -> str:
-    """An instant as the person reads it in `zone`: "Tuesday 1 Dec 2026, 19:37"."""
-    local = datetime.fromisoformat(iso).astimezone(get_zone(zone))
-    return f"{local:%A} {local.day} {local:%b} {local.year}, {local:%H:%M}"
+def _when(iso: str, zone: str, language: str | None) -> str:
+    """An instant as the person reads it in `zone`, in `language`: "Tuesday 1 Dec 2026, 19:37"."""
+    from babel.dates import format_datetime
+
+    tz = get_zone(zone)
+    local = datetime.fromisoformat(iso).astimezone(tz)
+    primary = primary_language(language)
+    locale = primary if primary in LANGUAGES else "en"
+    return format_datetime(local, "EEEE d MMM y, HH:mm", tzinfo=tz, locale=locale)
 
 
-def _more(total: int, what: str) -> list[str]:
+def _more(total: int, said: Said, language: str | None) -> list[str]:
     """ "- and 33 more remembered": the lines a listing left out, counted."""
-    return [f"- and {total - _MAX_LISTED} more {what}"] if total > _MAX_LISTED else []
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    return [said.in_(language, count=total - _MAX_LISTED)] if total > _MAX_LISTED else []

@@ -11,12 +11,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from babel.dates import format_datetime
 
 from bot.config.settings import Settings
+from bot.llm.everyday_words import said_in
+from bot.turns.my_data import KEPT_MEMORY, KEPT_MEMORY_DUE, KEPT_TO_SEND
 from clockcore import SettableClock
+from clockcore.geo.zones import get_zone
 from tests.support.console import rows, say
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 16:00 in Berlin
+BERLIN = get_zone("Europe/Berlin")
+NEW_TIME = datetime(2026, 6, 11, 13, tzinfo=UTC)  # 15:00 in Berlin
 
 
 async def test_what_it_keeps_is_listed_in_local_words_and_the_rest_is_counted(
@@ -59,8 +65,10 @@ async def test_a_moved_reminder_is_due_at_its_new_time_everywhere(
     [(sent_at,)] = rows(tmp_path, "SELECT due_at FROM outbox WHERE kind = 'reminder'")
     assert due == sent_at == "2026-06-11 13:00:00.000000"  # 15:00 in Berlin
     mine = "\n".join(await say(settings, clock, "/mydata"))
-    assert f"- remembered: {what} (due Thursday 11 Jun 2026, 15:00)" in mine
-    assert f"- to send you on Thursday 11 Jun 2026, 15:00: {what}" in mine
+    language = said_in(remind)  # "/mydata" says none: listed in the conversation's language
+    when = format_datetime(NEW_TIME, "EEEE d MMM y, HH:mm", tzinfo=BERLIN, locale=language)
+    assert KEPT_MEMORY_DUE.in_(language, content=what, when=when) in mine, mine
+    assert KEPT_TO_SEND.in_(language, when=when, text=what) in mine, mine
     assert "10:00" not in mine
 
 
@@ -82,6 +90,6 @@ async def test_a_canceled_reminder_is_no_longer_due_anywhere(
     await say(settings, clock, "clock: home tz Europe/Berlin", remind, cancel)
     assert rows(tmp_path, "SELECT content, due_at FROM memory_items") == [(what, None)]
     mine = "\n".join(await say(settings, clock, "/mydata"))
-    assert f"- remembered: {what}\n" in mine, mine  # kept, with no time it will not come at
-    assert "to send you" not in mine
-    assert "due" not in mine
+    language = said_in(remind)
+    assert KEPT_MEMORY.in_(language, content=what) + "\n" in mine, mine  # kept, no time to come
+    assert KEPT_TO_SEND.in_(language, when="", text="").split(":")[0].strip() not in mine, mine

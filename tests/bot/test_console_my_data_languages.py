@@ -15,7 +15,7 @@ import pytest
 
 from bot.config.settings import Settings
 from bot.llm.rules_replies import NOTHING_ERASED
-from bot.turns.my_data import ERASE_ASK, ERASED, Ask, ask_of
+from bot.turns.my_data import ERASE_ASK, ERASED, KEPT, Ask, ask_of
 from bot.turns.sender_check import person_wide, privileged
 from clockcore import SettableClock
 from tests.support.console import rows, say
@@ -49,7 +49,7 @@ async def test_delete_my_data_asks_first_in_the_persons_language_and_a_no_keeps_
     assert said[-1] == f"clockbot> {NOTHING_ERASED.in_(language)}"
     assert len(rows(tmp_path, "SELECT * FROM users")) == 1
     listed = await say(settings, clock, show)
-    assert listed[0] == "clockbot> Here is what I keep about you:", listed
+    assert listed[0] == f"clockbot> {KEPT.in_(language)}", listed
     said = await say(settings, clock, erase, confirm)
     assert said[-1] == f"clockbot> {ERASED.in_(language)}"
     assert rows(tmp_path, "SELECT * FROM users") == []

@@ -12,6 +12,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Protocol
 
 from bot import messages
+from bot.agent.tools.question_words import question_in
 from bot.agent.tools.tool_errors import BadArguments, ZoneUnknown
 from clockcore import (
     Clock,
@@ -54,11 +55,16 @@ _OWN_WORDS = (
 """Added to a time the tools would rather ask about (docs/eval.md, M46)."""
 
 
-def person_question(parsed: ParseResult, zone: str) -> str:
-    """The reader's question as the person reads it: a DST choice in local times, no ISO.
+def person_question(parsed: ParseResult, zone: str, language: str | None = None) -> str:
+    """The reader's question as the person reads it, in `language`: choices in local times, no ISO.
 
-    docs/talking.md, "Words for the person".
+    docs/talking.md, "Words for the person"; docs/languages.md for the languages.
     """
+    return question_in(parsed, zone, language, _english_question(parsed, zone))
+
+
+def _english_question(parsed: ParseResult, zone: str) -> str:
+    """The reader's question in English, a DST choice's instants said as local times."""
     question = parsed.clarification_question or ""
     head, said, _ = question.partition(" Did you mean ")
     if len(parsed.candidates) != 2 or not said:
@@ -126,7 +132,7 @@ def instant(
         if parsed.clarification_question:  # what to do next, not only what went wrong
             raise BadArguments(
                 f"{parsed.clarification_question} {_OWN_WORDS}",
-                ask=person_question(parsed, context.session_tz),
+                ask=person_question(parsed, context.session_tz, context.language),
                 choices=_clock_choices(parsed, context.session_tz),
             )
         reason = parsed.reason or "cannot read a time"
