@@ -12,10 +12,14 @@ English text, and the seven languages' words live in ``bot/locale``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 
-from bot.catalog import Said
+from bot.catalog import LANGUAGES, Said
 from bot.llm.everyday_words import said_in
 from clockcore import MessageRef, guess_language
+from clockcore.geo.zones import get_zone
+from clockcore.message import primary_language
 
 __all__ = [
     "ALL_REMINDERS",
@@ -32,6 +36,9 @@ __all__ = [
     "DONE_WINDOW",
     "DONE_ZONE",
     "GAVE_UP",
+    "LATE",
+    "LATE_MORE",
+    "LATE_ONCE_MORE",
     "NOTHING_DONE",
     "NOT_A_TOOL",
     "NO_WORDS",
@@ -41,6 +48,7 @@ __all__ = [
     "TOO_LARGE",
     "TOO_LONG_FOR_MODEL",
     "UNAVAILABLE",
+    "Late",
     "Said",
     "conversation_language",
     "language_of",
@@ -115,3 +123,45 @@ ALL_REMINDERS = Said("all your reminders")
 NOTHING_DONE = Said("Nothing has been done yet: I couldn't be sure what you asked for.")
 """Where a reply claimed a change no tool made, and the rules agent could not make it."""
 SAY_AGAIN = Said("Could you say it once more?")
+
+
+LATE = Said("(This was due at {when}; I was offline.)")
+LATE_ONCE_MORE = Said(
+    "(This was due at {when}; I was offline. It came due 1 more time since; this message "
+    "stands for them all.)"
+)
+LATE_MORE = Said(
+    "(This was due at {when}; I was offline. It came due {more} more times since; this "
+    "message stands for them all.)"
+)
+_SCANNED = 1000
+"""How many missed occurrences are counted at most (`wrapper.outbound.schedules`): "1000+"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Late:
+    """A reminder sent late: when it was due (aware), in which zone, and how many more it
+    stands for, its note said in the person's language (docs/reminders.md)."""
+
+    due: datetime
+    zone: str
+    more: int = 0
+
+    def said(self, language: str | None) -> str:
+        """The note: "(This was due at 08:00 on Monday 8 June; I was offline.)"."""
+        from babel.dates import format_datetime
+
+        primary = primary_language(language)
+        locale = primary if primary in LANGUAGES else "en"
+        local = self.due.astimezone(get_zone(self.zone))
+        when = (
+            f"{local:%H:%M} on {local:%A} {local.day} {local:%B}"
+            if locale == "en"
+            else format_datetime(local, "EEEE d MMMM, HH:mm", locale=locale)
+        )
+        if self.more == 1:
+            return LATE_ONCE_MORE.in_(locale, when=when)
+        if self.more:
+            more = f"{self.more}+" if self.more >= _SCANNED else str(self.more)
+            return LATE_MORE.in_(locale, when=when, more=more)
+        return LATE.in_(locale, when=when)

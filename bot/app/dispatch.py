@@ -38,13 +38,14 @@ from datetime import datetime, timedelta
 from bot.app.metrics import Metrics
 from bot.app.pacing import Pacer
 from bot.calendar_ics import meeting_uid
+from bot.replies import Late
 from bot.turns.lifecycle import Turns
 from channels.base import Channel, ChannelError, Invite, Outgoing, Poll
 from clockcore import Clock
 from wrapper import InteractionWrapper
 from wrapper.meeting_polls import decided_poll_of, poll_id_of
 from wrapper.outbound.outbox import OutboxItem
-from wrapper.outbound.schedules import LATE_AFTER, late_note
+from wrapper.outbound.schedules import LATE_AFTER
 from wrapper.people.linking import LINK_ASK_KEY
 
 __all__ = ["CLAIM_LEASE", "MAX_ATTEMPTS", "PRUNE_EVERY", "Dispatcher"]
@@ -257,20 +258,21 @@ class Dispatcher:
             return item.text
         if item.decided_at is not None:
             return item.final_text or item.text
-        now, note = self._clock.now(), ""
+        now, late = self._clock.now(), None
         if item.schedule_id is not None:
             occurrence = await self._wrapper.reminders.advance(item, now=now, worker=self.worker)
             if not occurrence.send:
                 return None  # skipped: missed with ``skip``, or its schedule paused or ended
-            note = occurrence.note
+            if occurrence.due is not None:
+                late = Late(occurrence.due, occurrence.zone, occurrence.missed)
         elif now - (item.occurs_at or item.due_at) > LATE_AFTER:
             zone = await self._wrapper.user_timezone(item.user_key) if item.user_key else None
-            note = late_note(item.occurs_at or item.due_at, zone or "UTC")
-        decision = await self._turns.proactive(item, worker=self.worker, note=note)
+            late = Late(item.occurs_at or item.due_at, zone or "UTC")
+        decision = await self._turns.proactive(item, worker=self.worker, late=late)
         if self._metrics is not None and decision is not None:
             if decision.defer_until is not None:
                 self._metrics.deferrals.inc()
-            elif note:
+            elif late is not None:
                 self._metrics.late.inc()
         if decision is None or decision.defer_until is not None:
             return None

@@ -23,21 +23,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.agent import RETRY_LEASE, Agent, message_to_stored
-from bot.agent.prompt import user_turn
+from bot.agent.prompt import person_words, user_turn
 from bot.app.duckling_pool import reading_for
 from bot.llm.errors import LLMContextOverflow, LLMError
+from bot.llm.everyday_words import said_in
 from bot.replies import (
     GAVE_UP,
     OVER_LIMIT,
     TOO_LARGE,
     TOO_LONG_FOR_MODEL,
     UNAVAILABLE,
+    Late,
     language_of,
 )
 from bot.turns.commands import NoModelCommands
@@ -54,6 +56,7 @@ from wrapper.keys import (
 from wrapper.meeting_polls import NewMeetingPoll
 from wrapper.outbound.outbox import MAX_TEXT_CHARS, JobDecision, OutboxItem, new_job_key
 from wrapper.turns.effects import Effect, Enqueue
+from wrapper.turns.history import StoredMessage
 from wrapper.turns.limits import Admission, TurnLimits
 from wrapper.turns.pending import WaitingTurn
 from wrapper.turns.turn_commit import TurnCommit
@@ -431,11 +434,12 @@ class Turns:
     # ------------------------------------------------------------- proactive
 
     async def proactive(
-        self, item: OutboxItem, *, worker: str, note: str = ""
+        self, item: OutboxItem, *, worker: str, late: Late | None = None
     ) -> JobDecision | None:
         """The agent's decision on a claimed proactive job, committed; None if its claim is lost.
 
-        `note` (a late job's) goes after the text the agent chose, whatever it wrote.
+        A late job's note (`late`) goes after the text the agent chose, whatever it wrote,
+        in the language of the person's words in the thread.
         """
         async with self._only_turn_of_thread(item.thread_key, item.channel, item.thread_id, None):
             history = await self._wrapper.history.load(item.thread_key)
@@ -444,6 +448,7 @@ class Turns:
                 zone = await self._wrapper.user_timezone(item.user_key)
                 window = await self._wrapper.contact_window_of(item.user_key)
             output = await self._agent.proactive_turn(item, zone, history, window)
+            note = late.said(_thread_language(history)) if late is not None else ""
             text = f"{output.text}\n\n{note}" if note else output.text
             decision = JobDecision(
                 item_id=item.id, worker=worker, text=text,
@@ -456,3 +461,11 @@ class Turns:
                 job=decision,
             )
             return decision if await self.commit(commit) else None
+
+
+def _thread_language(history: Sequence[StoredMessage]) -> str | None:
+    """The language of the person's newest words in the thread that say one (None: English)."""
+    for message in reversed(history):
+        if message.role == "user" and (found := said_in(person_words(message.content)[:2000])):
+            return found
+    return None

@@ -22,6 +22,7 @@ import pytest
 
 from bot.catalog import catalog
 from bot.config.settings import Settings
+from bot.replies import Late
 from clockcore import SettableClock
 from tests.support.console import rows, say
 
@@ -160,3 +161,21 @@ async def test_what_clockbot_lists_and_confirms_is_in_the_persons_language(
     theirs = (clock_it.removeprefix("clock it: "), request, "console:root")
     _no_english(said, language, theirs=theirs)
     assert len(said) > 6, said
+
+
+@pytest.mark.parametrize("language", [*LANGUAGES, "en"])
+def test_a_late_reminders_note_is_in_the_persons_language(language: str) -> None:
+    """A reminder sent after an outage says when it was due: "(This was due at …)" was English
+    in every conversation (issue 61)."""
+    due = datetime(2026, 6, 8, 6, tzinfo=UTC)  # 08:00 in Berlin, Monday 8 June
+    for late in (
+        Late(due, "Europe/Berlin"),
+        Late(due, "Europe/Berlin", 1),
+        Late(due, "Europe/Berlin", 3),
+    ):
+        note = late.said(language)
+        assert "08:00" in note and ("3" in note or late.more != 3), note
+        if language == "en":
+            assert note.startswith("(This was due at 08:00 on Monday 8 June; I was offline."), note
+        else:
+            assert not english_in(note, language), (language, note)

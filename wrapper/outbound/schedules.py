@@ -147,6 +147,8 @@ class Occurrence:
     send: bool
     note: str = ""
     missed: int = 0
+    due: datetime | None = None  # when late or folded: the instant it was due, said in `note`
+    zone: str = "UTC"  # the zone `due` is said in
 
 
 def _schedule(row: Any, next_at: datetime | None = None) -> Schedule:
@@ -290,7 +292,8 @@ def advance_in(conn: Connection, item: OutboxItem, *, now: datetime, worker: str
     if not late and not folded:
         return Occurrence(send=True)
     # Late, or standing for occurrences folded into it (a short outage over a frequent rule).
-    return Occurrence(send=True, note=late_note(occurs, zone, folded), missed=folded)
+    note = late_note(occurs, zone, folded)
+    return Occurrence(send=True, note=note, missed=folded, due=occurs, zone=zone)
 
 
 def late_note(due: datetime, zone: str, more: int = 0) -> str:
