@@ -511,7 +511,7 @@ async def bench_upcoming(
     found: list[int] = []
 
     async def upcoming(key: str) -> object:
-        items = await wrapper.get_upcoming(user_key=key, within_days=7, now=BASE)
+        items = await wrapper.memory.upcoming(user_key=key, within_days=7, now=BASE)
         found.append(len(items))
         return items
 

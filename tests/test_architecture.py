@@ -263,7 +263,6 @@ LONG_MODULES = {
     "bot/web/pages.py": "one class: the web pages' routes",
     "channels/telegram/adapter.py": "one class: the Telegram adapter",
     "clockcore/state/check.py": "one job: checking a state document and building its values",
-    "wrapper/core.py": "one class: the wrapper's facade",
     "bot/turns/lifecycle.py": "one class: a message's life in the gateway",
     "bot/llm/rules_agent.py": "one class: the agent without a model",
     "bot/agent/claims.py": "one job: the words that claim a change, seven languages a kind",

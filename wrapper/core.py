@@ -1,23 +1,18 @@
 """The CLOCK interaction wrapper (docs/clock-spec.md §4.1, §4.5, §5–§7), as a facade.
 
-`InteractionWrapper` opens the store and holds its parts (the chain, workers,
-waiting list, history, outbox, routes). Inbound messages run its
-`wrapper.inbound.chain.MessageChain`; this module keeps the rest of the public API: a
-turn's commit, a delivery's record, reads of memory, actions and
-zones, state I/O. A turn's writes are effects committed in one transaction
-(`wrapper.turns.effects`, `wrapper.turns.turn_commit`); tests build state the same way
-(tests/support/staged.py).
+`InteractionWrapper` opens the store and holds its parts: the chain, workers, waiting
+list, history, outbox, reminders, routes, and `wrapper.parts` (people, meetings,
+feeds, model calls, threads, memory); a caller uses the part it needs. Left here: a
+turn's commit, a delivery's record, the agent's reads of memory and actions, state
+I/O. A turn's writes are effects committed in one transaction (`wrapper.turns.effects`,
+`wrapper.turns.turn_commit`); tests build state the same way (tests/support/staged.py).
 """
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import datetime
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError
 
@@ -33,42 +28,37 @@ from clockcore import (
     as_utc,
     require_zone,
 )
-from clockcore.envelope import ContextEnvelope, UpcomingItem
+from clockcore.envelope import ContextEnvelope
 from wrapper import keys
-from wrapper.calendar_feeds import FeedItems, feed_items_in, feed_made_in, feed_owner_in
 from wrapper.coordination.thread_locks import ThreadLocks
 from wrapper.coordination.workers import Workers
 from wrapper.errors import StoreUnavailableError
 from wrapper.inbound.chain import MessageChain
-from wrapper.inbound.replies import group_threads_started, thread_followed
-from wrapper.inbound.sender_checks import pending_check_in
-from wrapper.meeting_polls import MeetingPoll, close_due_in, poll_in, poll_replied_in
-from wrapper.meetings import attendee_names_in
 from wrapper.outbound.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
 from wrapper.outbound.reminders import Reminders
 from wrapper.outbound.routes import ChannelState, Routes, save_route
+from wrapper.parts import (
+    Feeds,
+    Meetings,
+    Memory,
+    MemoryItem,
+    ModelCalls,
+    People,
+    Threads,
+    query_words,
+)
 from wrapper.people.members import ThreadMember, thread_members_in
-from wrapper.people.person_data import Erased, erase_person, export_person
-from wrapper.people.retention import Pruned, prune_in
 from wrapper.store import queries
-from wrapper.store import tables as t
 from wrapper.store.db import Database, resolve_url
 from wrapper.turns import effects
 from wrapper.turns.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.turns.history import History
 from wrapper.turns.limits import LimitDecision, TurnLimits, admit
 from wrapper.turns.model_calls import (
-    CallRecord,
-    ModelCall,
-    PrefixVerdict,
-    Stats,
     last_in,
-    recent_in,
-    record_in,
-    stats_in,
 )
 from wrapper.turns.pending import WaitingTurn, WaitingTurns
-from wrapper.turns.turn import SESSION_IDLE, upcoming_item
+from wrapper.turns.turn import SESSION_IDLE
 from wrapper.turns.turn_commit import TurnCommit, commit_in, release_in
 
 __all__ = [
@@ -100,9 +90,13 @@ class InteractionWrapper:
         self._clock = clock
         self._window = contact_window
         self.chain = MessageChain(
-            database, agent_id=agent_id, policy=policy, agent_tz=agent_tz, clock=clock,
+            database,
+            agent_id=agent_id,
+            policy=policy,
+            agent_tz=agent_tz,
+            clock=clock,
             contact_window=contact_window,
-        )  # fmt: skip
+        )
         self.workers = Workers(database)
         self.waiting = WaitingTurns(database, self.workers)
         self.history = History(database)
@@ -111,6 +105,12 @@ class InteractionWrapper:
         self.routes = Routes(database)
         self.thread_locks = ThreadLocks(database)
         self.channel_state = ChannelState(database, clock_now=clock.now)
+        self.people = People(database, clock=clock, contact_window=contact_window)
+        self.meetings = Meetings(database)
+        self.feeds = Feeds(database)
+        self.calls = ModelCalls(database)
+        self.threads = Threads(database, agent_id=agent_id)
+        self.memory = Memory(database, clock=clock)
 
     @classmethod
     async def open(
@@ -210,10 +210,14 @@ class InteractionWrapper:
         """
         return await self.chain.receive(
             MessageRef(
-                channel=channel, thread_id=thread_id, user_id=user_id, message_id=message_id,
-                text=text, received_at=as_utc(received_at) if received_at else self._clock.now(),
+                channel=channel,
+                thread_id=thread_id,
+                user_id=user_id,
+                message_id=message_id,
+                text=text,
+                received_at=as_utc(received_at) if received_at else self._clock.now(),
             )
-        )  # fmt: skip
+        )
 
     async def receive(
         self, ref: MessageRef, *, claim_for: str | None = None, lease_until: datetime | None = None
@@ -349,165 +353,17 @@ class InteractionWrapper:
 
         return await self._db.run(read, inline=True)
 
-    async def contact_window_of(self, user_key: str) -> ContactWindow:
-        """The contact window of the person behind `user_key`: theirs, else the default."""
-        person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
-        return person.window(self._window) if person else self._window
-
     async def thread_members(self, thread_key: str) -> tuple[ThreadMember, ...]:
         """Who spoke in a thread, with their names, zones and hours (`wrapper.people.members`)."""
         return await self._db.run(
             lambda conn: thread_members_in(conn, thread_key, self._window), inline=True
         )
 
-    async def meeting_poll(self, poll_id: int) -> MeetingPoll | None:
-        """A stored meeting poll (`wrapper.meeting_polls`), or None."""
-        return await self._db.run(lambda conn: poll_in(conn, poll_id), inline=True)
-
-    async def meeting_attendees(self, poll_id: int) -> tuple[str, ...]:
-        """The names of who attends the meeting a poll decided (`wrapper.meetings`)."""
-        return await self._db.run(lambda conn: attendee_names_in(conn, poll_id), inline=True)
-
-    async def close_due_polls(self, now: datetime) -> int:
-        """Decide the meeting polls whose closing time has come (`wrapper.meeting_polls`)."""
-        return await self._db.run(lambda conn: close_due_in(conn, now=now))
-
-    async def poll_replied(self, channel: str, platform_id: str) -> MeetingPoll | None:
-        """The meeting poll whose message went out as the platform's `platform_id`, or None."""
-        return await self._db.run(
-            lambda conn: poll_replied_in(conn, channel, platform_id), inline=True
-        )
-
-    async def calendar_feed_made(self, user_key: str) -> datetime | None:
-        """When the newest calendar feed of the person behind `user_key` was made (None: none)."""
-        return await self._db.run(lambda conn: feed_made_in(conn, user_key), inline=True)
-
-    async def calendar_feed(self, digest: str, *, now: datetime) -> FeedItems | None:
-        """What the feed whose token has this hash shows at `now`; None: no such feed."""
-
-        def read(conn: Connection) -> FeedItems | None:
-            person = feed_owner_in(conn, digest)
-            return feed_items_in(conn, person, now=now) if person is not None else None
-
-        return await self._db.run(read, inline=True)
-
-    async def user_timezone(self, user_key: str) -> str | None:
-        """The default zone of the person behind `user_key`, when they have one."""
-        person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
-        return person.own_zone if person else None
-
-    async def thread_followed(
-        self, *, channel: str, user_id: str, named: Sequence[str]
-    ) -> str | None:
-        """The thread id of the nearest `named` message whose thread this writer is in, or None.
-
-        `named` are platform message ids the new message follows (an email's
-        In-Reply-To and References), ours or theirs. Only a thread the writer
-        already writes in counts (`wrapper.inbound.replies`).
-        """
-        user_key = keys.user_key(channel, user_id)
-        return await self._db.run(
-            lambda conn: thread_followed(
-                conn, agent_id=self._agent_id, channel=channel, user_key=user_key, named=named
-            )
-        )
-
-    async def group_threads_started(
-        self, *, channel: str, user_id: str, since: datetime, but: str
-    ) -> int:
-        """How many group mail threads `user_id` started since `since`, thread `but` aside."""
-        agent_id = self._agent_id
-        return await self._db.run(
-            lambda conn: group_threads_started(
-                conn, agent_id=agent_id, channel=channel, user_id=user_id, since=since, but=but
-            )
-        )
-
-    async def recent_texts(
-        self, user_key: str, thread_key: str, *, since: datetime, until: datetime
-    ) -> list[str]:
-        """What `user_key` wrote in `thread_key` from `since` to `until`, newest first.
-
-        Read from the journal; both ends count: platforms stamp messages to the second.
-        """
-
-        def work(conn: Connection) -> list[str]:
-            journal = t.journal
-            query = (
-                select(journal.c.text)
-                .where(
-                    journal.c.user_key == user_key,
-                    journal.c.thread_key == thread_key,
-                    journal.c.received_at >= since,
-                    journal.c.received_at <= until,
-                )
-                .order_by(journal.c.received_at.desc(), journal.c.id.desc())  # ties: arrival
-                .limit(50)
-            )
-            return list(conn.execute(query).scalars())
-
-        return await self._db.run(work)
-
-    async def held_request(
-        self, user_key: str, thread_key: str, token_hashes: list[str], *, now: datetime
-    ) -> tuple[str, str] | None:
-        """A request `user_key` has waiting in `thread_key` for one of these token hashes:
-        (hash, request)."""
-        return await self._db.run(
-            lambda conn: pending_check_in(
-                conn, user_key=user_key, thread_key=thread_key, token_hashes=token_hashes, now=now
-            )
-        )
-
-    async def export_person(self, user_key: str) -> dict[str, Any] | None:
-        """What is kept about `user_key`'s person (`wrapper.people.person_data`); None: none."""
-        return await self._db.run(lambda conn: export_person(conn, user_key))
-
-    async def erase_person(self, user_key: str) -> Erased:
-        """Erase `user_key`'s person on every linked channel (`wrapper.people.person_data`).
-
-        One transaction. A platform's redelivery of one of their old messages
-        is then a duplicate: nothing is stored or answered for it.
-        """
-        return await self._db.run(lambda conn: erase_person(conn, user_key))
-
-    async def record_model_call(self, call: ModelCall) -> PrefixVerdict:
-        """Store one model request and judge its prefix (`wrapper.turns.model_calls`)."""
-        return await self._db.run(lambda conn: record_in(conn, call))
-
-    async def model_call_stats(self, *, since: datetime) -> Stats:
-        """The model requests made from `since` on, summed (``clockbot stats``)."""
-        return await self._db.run(lambda conn: stats_in(conn, since=as_utc(since)), inline=True)
-
     async def last_model_call(self, thread_key: str) -> tuple[int | None, int | None] | None:
         """(prompt, completion) tokens of the thread's newest model request, or None."""
         return await self._db.run(lambda conn: last_in(conn, thread_key), inline=True)
 
-    async def recent_model_calls(self, *, limit: int = 30) -> list[CallRecord]:
-        """The newest model requests, for the operator (`wrapper.turns.model_calls.recent_in`)."""
-        return await self._db.run(lambda conn: recent_in(conn, limit=limit))
-
-    async def prune(self, *, before: datetime) -> Pruned:
-        """Delete conversation older than `before` (`wrapper.people.retention`), in one go."""
-        now = self._clock.now()
-        return await self._db.run(lambda conn: prune_in(conn, before=before, now=now))
-
     # ------------------------------------------------------------- memory
-
-    async def get_upcoming(
-        self, *, user_key: str, within_days: float = 7, now: datetime | None = None
-    ) -> list[UpcomingItem]:
-        """Items due within `within_days` or overdue, not reminded since they fell due."""
-        instant = as_utc(now) if now is not None else self._clock.now()
-
-        def read(conn: Connection) -> list[Mapping[str, Any]]:
-            person = queries.load_person(conn, user_key)
-            if person is None:
-                return []
-            horizon = instant + timedelta(days=within_days)
-            return queries.upcoming(conn, person.user_id, now=instant, horizon=horizon)
-
-        return [upcoming_item(row, instant) for row in await self._db.run(read)]
 
     async def recall(
         self, *, user_key: str, query: str, limit: int = 20, group: str | None = None
@@ -523,7 +379,7 @@ class InteractionWrapper:
         Raises:
             ValueError: `query` has no words, or `limit` is below 1.
         """
-        words = _query_words(query)
+        words = query_words(query)
         if not words:
             raise ValueError("query must contain at least one word")
         if limit < 1:
@@ -592,22 +448,3 @@ class InteractionWrapper:
 
         now = self._clock.now()
         await self._db.run(lambda conn: import_state(conn, state, now=now))
-
-
-# ------------------------------------------------------------- tool support
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryItem:
-    """A stored memory item, as `InteractionWrapper.recall` finds it."""
-
-    id: int
-    content: str
-    created_at: datetime
-    due_at: datetime | None
-    reminded_at: datetime | None
-
-
-def _query_words(query: str) -> list[str]:
-    words = (word.strip(string.punctuation).casefold() for word in query.split())
-    return [word for word in words if word]

@@ -129,7 +129,7 @@ class WatchedProvider:
             purpose=scope.purpose, cache_write_tokens=completion.cache_write_tokens,
         )  # fmt: skip
         try:
-            verdict = await self._wrapper.record_model_call(call)
+            verdict = await self._wrapper.calls.record(call)
         except Exception as exc:  # telemetry: the answer matters more
             log.warning("model call not recorded: %s", type(exc).__name__)
             return completion

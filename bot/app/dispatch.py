@@ -189,7 +189,7 @@ class Dispatcher:
         if self._polls_at is not None and now - self._polls_at < CLOSE_POLLS_EVERY:
             return
         self._polls_at = now
-        if closed := await self._wrapper.close_due_polls(now):
+        if closed := await self._wrapper.meetings.close_due(now):
             log.info("closed %d meeting poll(s) at their closing time", closed)
 
     async def _prune(self, now: datetime) -> None:
@@ -202,7 +202,7 @@ class Dispatcher:
         if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
             return
         self._pruned_at = now
-        pruned = await self._wrapper.prune(before=now - self._retention)
+        pruned = await self._wrapper.people.prune(before=now - self._retention)
         if pruned.rows:
             log.info("retention: deleted what was older than %s: %s", self._retention, pruned.rows)
 
@@ -266,7 +266,9 @@ class Dispatcher:
             if occurrence.due is not None:
                 late = Late(occurrence.due, occurrence.zone, occurrence.missed)
         elif now - (item.occurs_at or item.due_at) > LATE_AFTER:
-            zone = await self._wrapper.user_timezone(item.user_key) if item.user_key else None
+            zone = (
+                await self._wrapper.people.user_timezone(item.user_key) if item.user_key else None
+            )
             late = Late(item.occurs_at or item.due_at, zone or "UTC")
         decision = await self._turns.proactive(item, worker=self.worker, late=late)
         if self._metrics is not None and decision is not None:
@@ -283,7 +285,7 @@ class Dispatcher:
         poll_id = poll_id_of(item.key)
         if poll_id is None:
             return None
-        poll = await self._wrapper.meeting_poll(poll_id)
+        poll = await self._wrapper.meetings.poll(poll_id)
         if poll is None:
             return None
         return Poll(poll.question, tuple(option.label for option in poll.options))
@@ -295,11 +297,11 @@ class Dispatcher:
         a calendar that has both shows one event.
         """
         poll_id = decided_poll_of(item.key)
-        poll = await self._wrapper.meeting_poll(poll_id) if poll_id is not None else None
+        poll = await self._wrapper.meetings.poll(poll_id) if poll_id is not None else None
         if poll is None or poll.chosen is None:
             return None
         slot = poll.options[poll.chosen - 1]
-        names = await self._wrapper.meeting_attendees(poll.id)
+        names = await self._wrapper.meetings.attendees(poll.id)
         return Invite(
             uid=meeting_uid(poll.id, self._public_url),
             start=slot.start,

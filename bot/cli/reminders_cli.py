@@ -110,7 +110,7 @@ def list_command(
         schedules, one_shots = await wrapper.reminders.overview(user)
         items: list[Schedule | OutboxItem] = [*schedules, *one_shots]
         people = {item.user_key for item in items if item.user_key}
-        zones = {key: await wrapper.user_timezone(key) for key in people}
+        zones = {key: await wrapper.people.user_timezone(key) for key in people}
         return [_shown(item, zones.get(item.user_key or ""), now) for item in items]
 
     rows = _run(config, work)

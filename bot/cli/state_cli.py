@@ -44,7 +44,9 @@ async def _export(database_url: str | None, user: str | None = None) -> dict[str
 
     wrapper = await InteractionWrapper.open(database_url)
     try:
-        return await (wrapper.export_state() if user is None else wrapper.export_person(user))
+        return await (
+            wrapper.export_state() if user is None else wrapper.people.export_person(user)
+        )
     finally:
         await wrapper.close()
 
@@ -54,7 +56,7 @@ async def _erase(database_url: str | None, user_key: str) -> Erased:
 
     wrapper = await InteractionWrapper.open(database_url)
     try:
-        return await wrapper.erase_person(user_key)
+        return await wrapper.people.erase_person(user_key)
     finally:
         await wrapper.close()
 

@@ -38,7 +38,7 @@ async def _stats(url: str, since: timedelta) -> tuple[Stats, str]:
     start = SystemClock().now() - since
     wrapper = await InteractionWrapper.open(url)
     try:
-        return await wrapper.model_call_stats(since=start), to_iso(start, "UTC")
+        return await wrapper.calls.stats(since=start), to_iso(start, "UTC")
     finally:
         await wrapper.close()
 

@@ -250,7 +250,7 @@ async def run_scenario(
                 after = await gateway.wrapper.database.run(_read_store)
                 outcome.turns.append(Turn(index, before, after))
             outcome.state = await gateway.wrapper.database.run(_read_store)
-            records = await gateway.wrapper.recent_model_calls(limit=10_000)
+            records = await gateway.wrapper.calls.recent(limit=10_000)
             outcome.calls = [
                 {
                     "purpose": r.purpose,

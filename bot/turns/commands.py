@@ -183,7 +183,7 @@ class NoModelCommands:
         tokens = tokens_in(ref.text, ref.route.get("subject", ""))
         if not tokens or ref.message_id is None:
             return False
-        held = await self._wrapper.held_request(
+        held = await self._wrapper.threads.held_request(
             envelope.user_key,
             envelope.thread_key,
             [token_hash(t) for t in tokens],
@@ -211,7 +211,7 @@ class NoModelCommands:
         ref, envelope = asked.ref, asked.envelope
         vote = read_vote(ref.text)
         replied = ref.reply_to or ""
-        poll = await self._wrapper.poll_replied(ref.channel, replied)
+        poll = await self._wrapper.meetings.poll_replied(ref.channel, replied)
         if vote is None or (poll is None and not replied.startswith(NATIVE_POLL)):
             return False
         choices = None if vote.withdrawn else vote.choices
@@ -236,12 +236,12 @@ class NoModelCommands:
             await self._owner.answer_plainly(waiting, envelope, PRIVATE_ONLY.in_(language))
         elif ask is Ask.SHOW:
             if language is None:  # "/mydata" says none: the conversation's words do
-                texts = await self._wrapper.recent_texts(
+                texts = await self._wrapper.threads.recent_texts(
                     envelope.user_key, envelope.thread_key,
                     since=asked.ref.received_at - _EARLIER, until=asked.ref.received_at,
                 )  # fmt: skip
                 language = conversation_language(asked.ref, reversed(texts))
-            document = await self._wrapper.export_person(envelope.user_key)
+            document = await self._wrapper.people.export_person(envelope.user_key)
             text = (
                 summary(document, zone=envelope.user_tz, language=language)
                 if document
@@ -261,7 +261,7 @@ class NoModelCommands:
         declined = words.first(words.DECLINE, words.plain(ref.text))
         if declined is None:
             return False
-        texts = await self._wrapper.recent_texts(
+        texts = await self._wrapper.threads.recent_texts(
             envelope.user_key, envelope.thread_key,
             since=ref.received_at - CONFIRM_WITHIN, until=ref.received_at,
         )  # fmt: skip
@@ -280,7 +280,7 @@ class NoModelCommands:
         within = CONFIRM_WITHIN
         if ref.message_id is not None and ref.message_id.endswith(CONFIRMED_SUFFIX):
             within += CHECK_LIFETIME  # "delete my data: yes" waited for the address to confirm
-        texts = await self._wrapper.recent_texts(
+        texts = await self._wrapper.threads.recent_texts(
             envelope.user_key,
             envelope.thread_key,
             since=ref.received_at - within,
@@ -292,7 +292,7 @@ class NoModelCommands:
             await self._owner.answer_plainly(asked.waiting, envelope, said)
             return
         route = ref.route or await self._wrapper.routes.get(envelope.thread_key)
-        erased = await self._wrapper.erase_person(envelope.user_key)
+        erased = await self._wrapper.people.erase_person(envelope.user_key)
         log.info("erased a person on request (%d identities)", len(erased.identities))
         channel = self._channels.get(ref.channel)
         if channel is None:
@@ -339,7 +339,7 @@ class NoModelCommands:
         assert self._public_url is not None
         envelope = asked.envelope
         if calendar_ask(asked.ref.text) is FeedAsk.SHOW:
-            made = await self._wrapper.calendar_feed_made(envelope.user_key)
+            made = await self._wrapper.feeds.made(envelope.user_key)
             if made is not None:
                 reply = have_one_reply(made, envelope.user_tz or "UTC")
                 await self._owner.answer_plainly(asked.waiting, envelope, reply)

@@ -154,7 +154,7 @@ class Turns:
         A message to several people (a group mail) never continues a private thread:
         its answers would show that thread to all of them. It starts its own.
         """
-        thread_id = await self._wrapper.thread_followed(
+        thread_id = await self._wrapper.threads.followed(
             channel=inbound.channel, user_id=inbound.user_id, named=inbound.refers_to
         )
         if thread_id is None or thread_id == inbound.thread_id:
@@ -173,7 +173,7 @@ class Turns:
         nothing the sender wrote is lost. The mail itself does not count: a redelivered
         one is looked at the same way.
         """
-        started = await self._wrapper.group_threads_started(
+        started = await self._wrapper.threads.group_started(
             channel=inbound.channel, user_id=inbound.user_id, since=now - timedelta(days=1),
             but=inbound.thread_id,
         )  # fmt: skip
@@ -445,8 +445,8 @@ class Turns:
             history = await self._wrapper.history.load(item.thread_key)
             zone, window = None, None
             if item.user_key:
-                zone = await self._wrapper.user_timezone(item.user_key)
-                window = await self._wrapper.contact_window_of(item.user_key)
+                zone = await self._wrapper.people.user_timezone(item.user_key)
+                window = await self._wrapper.people.contact_window_of(item.user_key)
             output = await self._agent.proactive_turn(item, zone, history, window)
             note = late.said(_thread_language(history)) if late is not None else ""
             text = f"{output.text}\n\n{note}" if note else output.text

@@ -73,7 +73,7 @@ class CalendarFeeds:
             raise web.HTTPNotFound()
         digest = token_hash(token)
         now = self._clock.now()
-        items = await self._wrapper.calendar_feed(digest, now=now)
+        items = await self._wrapper.feeds.items(digest, now=now)
         if items is None:
             self._built.pop(digest, None)
             raise web.HTTPNotFound()

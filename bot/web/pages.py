@@ -289,7 +289,7 @@ class WebPages:
 
     async def _zone_of(self, session: WebSession) -> str:
         assert session.user_key is not None
-        return await self._wrapper.user_timezone(session.user_key) or "UTC"
+        return await self._wrapper.people.user_timezone(session.user_key) or "UTC"
 
     # ------------------------------------------------------------- sign-in
 
@@ -399,7 +399,7 @@ class WebPages:
         assert session.user_id is not None
         assert session.user_key is not None
         zone = await self._zone_of(session)
-        window = await self._wrapper.contact_window_of(session.user_key)
+        window = await self._wrapper.people.contact_window_of(session.user_key)
         language = await self._language(request, session.user_id)
         return _Person(signed, session.user_id, session.user_key, zone, window, language)
 
@@ -448,7 +448,7 @@ class WebPages:
         schedules, one_shots = await self._wrapper.reminders.reminders(person.key)
         now = self._clock.now()
         done = request.query.get("done")
-        made = await self._wrapper.calendar_feed_made(person.key)
+        made = await self._wrapper.feeds.made(person.key)
         return self._page(
             "reminders.html", language, status=status, signed=person.signed, zone=zone,
             tab="reminders",
@@ -588,8 +588,8 @@ class WebPages:
         failed = await self._db.run(lambda conn: failed_jobs_in(conn))
         waiting_total, waiting = await self._db.run(lambda conn: waiting_in(conn))
         now = self._clock.now()
-        stats = await self._wrapper.model_call_stats(since=now - timedelta(hours=24))
-        calls = await self._wrapper.recent_model_calls(limit=30)
+        stats = await self._wrapper.calls.stats(since=now - timedelta(hours=24))
+        calls = await self._wrapper.calls.recent(limit=30)
         workers = await self._wrapper.workers.alive(now=now)
         return self._page(
             "operator.html", _OPERATOR_LANGUAGE, signed=signed, health=health,

@@ -108,7 +108,7 @@ async def test_hit_ratio_and_an_eviction_are_recorded_and_shown_by_stats(
         await world.say("42", text)
     assert await world.prefixes("42") == [("first", False), ("same", False), ("same", True)]
 
-    stats = await world.wrapper.model_call_stats(since=START)
+    stats = await world.wrapper.calls.stats(since=START)
     assert (stats.calls, stats.prompt_tokens, stats.cached_tokens) == (3, 6_300, 2_000)
     assert stats.evictions == 1 and stats.prefix_changes == 0
     assert stats.hit_ratio == pytest.approx(2_000 / 6_300)
@@ -150,7 +150,7 @@ async def test_a_changed_system_prompt_warns_once_per_thread_and_compaction_neve
     assert one.count(("changed", False)) == 1 and one[1] == ("changed", False)
     assert ("compacted", False) in one, "the compaction is seen and not counted as a break"
     assert (await world.prefixes("2"))[1:] == [("changed", False), ("same", False)]
-    stats = await world.wrapper.model_call_stats(since=START)
+    stats = await world.wrapper.calls.stats(since=START)
     assert stats.prefix_changes == 2
 
 
@@ -188,8 +188,8 @@ async def test_cache_writes_and_llama_cpp_timings_are_recorded(api: str, databas
             await world.say("5", "again")
             await world.provider.aclose()
     finally:
-        stats = await wrapper.model_call_stats(since=START)
-        recent = await wrapper.recent_model_calls(limit=5)
+        stats = await wrapper.calls.stats(since=START)
+        recent = await wrapper.calls.recent(limit=5)
         await wrapper.close()
     assert (stats.calls, stats.prompt_tokens) == (2, 4_100)
     if api == "anthropic":

@@ -117,7 +117,7 @@ async def _person(wrapper: InteractionWrapper, user_key: str = USER) -> str:
 async def _feed(wrapper: InteractionWrapper, now: datetime) -> Calendar:
     """`USER`'s feed as a calendar app reads it."""
     await wrapper.save_settings(NewCalendarFeed(USER, "f" * 64))
-    items = await wrapper.calendar_feed("f" * 64, now=now)
+    items = await wrapper.feeds.items("f" * 64, now=now)
     assert items is not None
     return Calendar.from_ical(build_feed(items, now=now, public_url="https://clock.example"))
 
@@ -221,7 +221,7 @@ async def test_two_people_linked_into_one_keep_both_feeds_showing_the_one_person
     keep, absorb = await _person(wrapper), await _person(wrapper, other)
     await wrapper.database.run(lambda conn: q.merge_people(conn, keep=keep, absorb=absorb))
     for digest in ("a" * 64, "b" * 64):
-        items = await wrapper.calendar_feed(digest, now=clock.now())
+        items = await wrapper.feeds.items(digest, now=clock.now())
         assert items is not None
         assert [rule.schedule.text for rule in items.rules] == ["every day at 9am"]
 
@@ -367,7 +367,7 @@ async def test_a_new_link_replaces_the_old_which_answers_404(site: Site) -> None
 
 async def test_erasure_removes_the_feed(site: Site) -> None:
     token = _token(await _say(site, "7", "calendar", "m1"))
-    await site.gw.wrapper.erase_person("test:7")
+    await site.gw.wrapper.people.erase_person("test:7")
     assert (await _fetch(site, token))[0] == 404
 
 

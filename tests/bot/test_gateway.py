@@ -191,12 +191,14 @@ async def test_the_platform_zone_is_the_default_until_the_person_sets_one(
     gateway: Gateway,
 ) -> None:
     await gateway.accept(inbound("hello", user_zone="Asia/Tokyo", respond=False))
-    assert await gateway.wrapper.user_timezone("test:7") == "Asia/Tokyo"
+    assert await gateway.wrapper.people.user_timezone("test:7") == "Asia/Tokyo"
     await gateway.accept(inbound("clock: home tz Europe/Berlin", "m2", respond=False))
     await gateway.accept(inbound("hello again", "m3", user_zone="Asia/Tokyo", respond=False))
-    assert await gateway.wrapper.user_timezone("test:7") == "Europe/Berlin"
+    assert await gateway.wrapper.people.user_timezone("test:7") == "Europe/Berlin"
     await gateway.accept(inbound("hi", "m4", user_zone="Not/AZone", user_id="8", respond=False))
-    assert await gateway.wrapper.user_timezone("test:8") is None  # an unknown zone is ignored
+    assert (
+        await gateway.wrapper.people.user_timezone("test:8") is None
+    )  # an unknown zone is ignored
 
 
 async def test_a_hint_reaches_the_envelope_as_a_notice(gateway: Gateway) -> None:
@@ -208,7 +210,7 @@ async def test_a_hint_reaches_the_envelope_as_a_notice(gateway: Gateway) -> None
     envelope = await gateway.wrapper.receive(ref)
     assert hint in envelope.notices
     assert hint in envelope.render()
-    assert await gateway.wrapper.user_timezone("test:7") is None
+    assert await gateway.wrapper.people.user_timezone("test:7") is None
 
 
 async def test_a_job_for_a_channel_not_running_here_waits(

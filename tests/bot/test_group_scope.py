@@ -75,7 +75,7 @@ def _tool_results(server: FakeLLMServer) -> list[dict[str, Any]]:
 
 async def test_a_planted_instruction_reaches_nothing_private(group: Group) -> None:
     await group.say("clock: home tz Europe/Lisbon", "a0", ANA_DM)
-    window_before = await group.gw.wrapper.contact_window_of("test:42")
+    window_before = await group.gw.wrapper.people.contact_window_of("test:42")
     group.server.script(
         Reply.text("Noted."),  # Mallory's own turn
         Reply.calls(
@@ -124,8 +124,8 @@ async def test_a_planted_instruction_reaches_nothing_private(group: Group) -> No
     ]
     [job] = [j for j in await group.gw.outbox.listing(limit=100) if j.text == PRIVATE_REMINDER]
     assert job.status == "pending"
-    assert await wrapper.user_timezone("test:42") == "Europe/Lisbon"
-    assert await wrapper.contact_window_of("test:42") == window_before
+    assert await wrapper.people.user_timezone("test:42") == "Europe/Lisbon"
+    assert await wrapper.people.contact_window_of("test:42") == window_before
     assert all(SECRET not in sent.text for sent in group.channel.sent)
 
 

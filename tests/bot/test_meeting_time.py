@@ -274,7 +274,7 @@ async def test_a_telegram_group_gets_a_native_poll_and_the_unknown_zone_a_direct
                 (j.thread_id, j.due_at, j.text) for j in jobs if j.kind == "reminder"
             )
             [ours] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
-            stored = await gw.wrapper.meeting_poll(ours or 0)
+            stored = await gw.wrapper.meetings.poll(ours or 0)
 
     [poll] = tg.polls
     assert poll["chat_id"] == -100 and poll["question"] == "When can we meet? (45 min)"
@@ -357,7 +357,7 @@ async def test_a_slack_thread_gets_boxes_and_buttons_and_the_answers_decide(
             await slack.wait_ephemerals(6)
             jobs = await gw.outbox.listing(limit=50)
             [ours] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
-            stored = await gw.wrapper.meeting_poll(ours or 0)
+            stored = await gw.wrapper.meetings.poll(ours or 0)
             reminders = sorted(
                 (j.thread_id, j.due_at, j.text) for j in jobs if j.kind == "reminder"
             )
@@ -407,7 +407,7 @@ async def test_a_repeating_meeting_is_asked_for_in_the_askers_zone(chat: Chat) -
     ana, dee, daily = chat.results("find_meeting_time")
     [poll] = [m.poll for m in chat.channel.sent if m.poll is not None]
     assert poll.question == "When can we meet? (60 min, every other week)"
-    stored = await chat.gw.wrapper.meeting_poll(ana["poll"]["id"])
+    stored = await chat.gw.wrapper.meetings.poll(ana["poll"]["id"])
     assert stored is not None
     assert (stored.repeat, stored.zone) == ("FREQ=WEEKLY;INTERVAL=2", "Europe/Lisbon")
     assert dee["error"] == "bad_arguments" and "timezone" in dee["message"]

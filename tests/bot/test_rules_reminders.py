@@ -227,21 +227,25 @@ async def test_done_is_acknowledged(world: World) -> None:
 async def test_my_hours_are_9_to_22_sets_the_contact_window(world: World) -> None:
     answer = await world.say("my hours are 9 to 22")
     assert answer.startswith("Your contact hours are now 09:00–22:00 (America/New_York).")
-    assert await world.gateway.wrapper.contact_window_of(USER) == ContactWindow(time(9), time(22))
+    assert await world.gateway.wrapper.people.contact_window_of(USER) == ContactWindow(
+        time(9), time(22)
+    )
 
 
 async def test_dont_message_me_before_9am_moves_only_the_start(world: World) -> None:
     await world.say("don't message me before 9am")
-    assert await world.gateway.wrapper.contact_window_of(USER) == ContactWindow(time(9), time(23))
+    assert await world.gateway.wrapper.people.contact_window_of(USER) == ContactWindow(
+        time(9), time(23)
+    )
     await world.say("don't message me after 9:30pm")
-    window = await world.gateway.wrapper.contact_window_of(USER)
+    window = await world.gateway.wrapper.people.contact_window_of(USER)
     assert window == ContactWindow(time(9), time(21, 30))
 
 
 async def test_a_bare_hour_that_could_be_morning_or_evening_is_asked(world: World) -> None:
     answer = await world.say("don't message me after 10")
     assert answer == "Do you mean 10:00 in the morning or 22:00? Say '10am' or '10pm'."
-    assert await world.gateway.wrapper.contact_window_of(USER) == ContactWindow()
+    assert await world.gateway.wrapper.people.contact_window_of(USER) == ContactWindow()
 
 
 async def test_outside_the_window_the_advisory_speaks_and_the_reminder_still_goes(

@@ -1082,12 +1082,12 @@ async def test_set_timezone_home_changes_the_person_zone(
     result = await _call(context, "set_timezone", zone="Europe/Berlin", scope="home")
     assert result["zone"] == "Europe/Berlin"
     assert context.session_tz == "Europe/Berlin"  # the thread has no zone of its own
-    assert await world.wrapper.user_timezone(context.envelope.user_key) == LA
+    assert await world.wrapper.people.user_timezone(context.envelope.user_key) == LA
     await world.commit(context)
     envelope = await world.say("ok")
     assert envelope.user_tz == "Europe/Berlin"
     assert envelope.session_tz == "Europe/Berlin"
-    assert await world.wrapper.user_timezone(context.envelope.user_key) == "Europe/Berlin"
+    assert await world.wrapper.people.user_timezone(context.envelope.user_key) == "Europe/Berlin"
 
 
 async def test_set_timezone_home_leaves_a_thread_zone(world: World) -> None:

@@ -292,7 +292,7 @@ async def test_nobody_sees_or_changes_another_persons_data(site: Site) -> None:
             assert status == 403
         status, _, _ = await _post(bob, "/ui/settings", {"csrf": alice_csrf, "zone": "Asia/Tokyo"})
         assert status == 403
-        assert await site.gw.wrapper.user_timezone("test:8") is None
+        assert await site.gw.wrapper.people.user_timezone("test:8") is None
         [item] = [i for i in await site.gw.wrapper.outbox.listing(limit=100) if i.id == job]
         assert (item.status, item.due_at) == ("pending", before)
         # A person is no operator.
@@ -325,14 +325,14 @@ async def test_hours_chart_and_settings(site: Site) -> None:
             alice, "/ui/settings", {"csrf": csrf, "zone": "Lisbon", "window": "09:00-21:00"}
         )
         assert (status, location) == (303, "/ui/hours?saved=1")
-        assert await site.gw.wrapper.user_timezone("test:7") == "Europe/Lisbon"
-        window = await site.gw.wrapper.contact_window_of("test:7")
+        assert await site.gw.wrapper.people.user_timezone("test:7") == "Europe/Lisbon"
+        window = await site.gw.wrapper.people.contact_window_of("test:7")
         assert str(window) == "09:00–21:00"
         for form in ({"zone": "Atlantis/Nowhere"}, {"window": "late"}):
             status, text, _ = await _post(alice, "/ui/settings", {"csrf": csrf, **form})
             assert status == 400, form
             assert 'class="error"' in text
-        assert await site.gw.wrapper.user_timezone("test:7") == "Europe/Lisbon"
+        assert await site.gw.wrapper.people.user_timezone("test:7") == "Europe/Lisbon"
 
 
 async def test_operator_signs_in_with_the_token_and_retries_a_failed_job(site: Site) -> None:
@@ -382,7 +382,7 @@ async def test_erasing_a_person_ends_their_sessions(site: Site) -> None:
     async with alice:
         status, _ = await _page(alice, "/ui/timeline")
         assert status == 200
-        await site.gw.wrapper.erase_person("test:7")
+        await site.gw.wrapper.people.erase_person("test:7")
         status, _ = await _page(alice, "/ui/timeline")
         assert status == 303
 

@@ -81,7 +81,7 @@ async def test_a_form_posted_from_another_site_is_refused_even_with_the_csrf_tok
         form = {"csrf": csrf, "zone": "Europe/Lisbon"}
         evil = {"Origin": "https://evil.example"}
         assert await _post_with(alice, "/ui/settings", form, evil) == 403
-        assert await site.gw.wrapper.user_timezone("test:7") is None
+        assert await site.gw.wrapper.people.user_timezone("test:7") is None
 
 
 async def test_a_non_ascii_csrf_value_is_a_403_not_a_crash(site: Site) -> None:

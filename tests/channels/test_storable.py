@@ -51,7 +51,7 @@ async def test_a_message_with_a_lone_surrogate_and_a_nul_is_journaled_on_both_st
     try:
         envelope = await wrapper.receive(inbound.ref)
         again = await wrapper.receive(inbound.ref)
-        texts = await wrapper.recent_texts(
+        texts = await wrapper.threads.recent_texts(
             "telegram:u\ufffd", thread_key("main", "telegram", "dm:u\ufffd"), since=NOW, until=NOW
         )
     finally:

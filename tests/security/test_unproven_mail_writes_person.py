@@ -34,7 +34,7 @@ async def test_a_forged_place_is_not_remembered_for_the_victim(
         await submit(mail, forged)
         await mail.wait_for(ALICE, 1)
         await quiet(gateway)
-        kept = await gateway.wrapper.export_person(f"email:{ALICE}")
+        kept = await gateway.wrapper.people.export_person(f"email:{ALICE}")
     assert kept is not None, "the forged mail was journaled for the address it claims"
     [person] = kept["x_clockbot"]["people"]
     assert person["known_locations"] == [], person
@@ -54,6 +54,6 @@ async def test_a_forged_display_name_does_not_rename_the_victim(
         await submit(mail, forged)
         await mail.wait_for(ALICE, 2)
         await quiet(gateway)
-        kept = await gateway.wrapper.export_person(f"email:{ALICE}")
+        kept = await gateway.wrapper.people.export_person(f"email:{ALICE}")
     assert kept is not None
     assert kept["x_clockbot"]["person"]["names"] == {f"email:{ALICE}": "Alice Liddell"}

@@ -112,7 +112,7 @@ async def test_an_erased_person_leaves_nothing_and_is_not_brought_back(
     before = await wrapper.database.run(_all_rows)
     assert SECRET in before and "alice@example.test" in before
 
-    erased = await wrapper.erase_person(ALICE_MAIL)  # through either linked identity
+    erased = await wrapper.people.erase_person(ALICE_MAIL)  # through either linked identity
 
     assert set(erased.identities) == {ALICE, ALICE_MAIL}
     assert erased.rows["users"] == 1 and erased.rows["memory_items"] == 2  # a note, a meeting
@@ -167,7 +167,7 @@ async def test_erasing_nobody_changes_nothing(
 ) -> None:
     await _alice_and_bob(wrapper, clock)
     before = await wrapper.database.run(_all_rows)
-    erased = await wrapper.erase_person("telegram:999")
+    erased = await wrapper.people.erase_person("telegram:999")
     assert (erased.person, erased.rows) == (None, {})
     assert await wrapper.database.run(_all_rows) == before
 
@@ -186,11 +186,11 @@ async def test_a_group_mail_stops_writing_to_whoever_is_erased(
     )  # fmt: skip
     await wrapper.receive(ref)
     key = f"agent:main:email:{group}"
-    await wrapper.erase_person(f"email:{ben}")  # named in Cc, never wrote there
+    await wrapper.people.erase_person(f"email:{ben}")  # named in Cc, never wrote there
     assert await wrapper.routes.get(key) == {"to": ana, "cc": cy, "subject": "s"}
-    await wrapper.erase_person(f"email:{ana}")  # the To: the next one takes it
+    await wrapper.people.erase_person(f"email:{ana}")  # the To: the next one takes it
     assert await wrapper.routes.get(key) == {"to": cy, "cc": "", "subject": "s"}
-    await wrapper.erase_person(f"email:{cy}")  # nobody left to write to
+    await wrapper.people.erase_person(f"email:{cy}")  # nobody left to write to
     assert await wrapper.routes.get(key) == {}
 
 
@@ -198,7 +198,7 @@ async def test_a_persons_export_holds_all_of_theirs_and_nothing_of_anyone_else(
     wrapper: InteractionWrapper, clock: SettableClock
 ) -> None:
     await _alice_and_bob(wrapper, clock)
-    document = await wrapper.export_person(ALICE)
+    document = await wrapper.people.export_person(ALICE)
     assert document is not None
     shown = json.dumps(document)
     for hers in (SECRET, "heading to lunch", "still waiting", "to Alice in the group", ALICE_MAIL):
@@ -208,7 +208,7 @@ async def test_a_persons_export_holds_all_of_theirs_and_nothing_of_anyone_else(
         ALICE_MAIL: "Alice W.",
         ALICE: "Alice Wren",
     }
-    bob = await wrapper.export_person(BOB)
+    bob = await wrapper.people.export_person(BOB)
     assert bob is not None
     for theirs in (
         "bob alone",
@@ -224,7 +224,7 @@ async def test_a_persons_export_holds_all_of_theirs_and_nothing_of_anyone_else(
         "agent:main:telegram:-100",
         "agent:main:telegram:dm:42",
     ]
-    assert await wrapper.export_person("telegram:999") is None
+    assert await wrapper.people.export_person("telegram:999") is None
 
 
 class _Counting:

@@ -71,12 +71,12 @@ async def test_the_last_answer_decides_for_the_slot_most_can_make(
     ]  # fmt: skip
     await staged.commit(wrapper, MeetingVote(9, ANA, (1, 3)), MeetingVote(9, BEN, (3,)))
     assert await _announced(wrapper) == []  # Chen has not answered
-    poll = await wrapper.meeting_poll(9)
+    poll = await wrapper.meetings.poll(9)
     assert poll is not None and poll.status == "open"
     await staged.commit(wrapper, MeetingVote(9, BEN, (1, 2)))  # Ben changes his answer
     await staged.commit(wrapper, MeetingVote(9, CHEN, (2, 7)))  # 7 is no option: dropped
     assert await _announced(wrapper) == ["Decided: slot 1. 2 of 3 can make it."]  # tie: the better
-    poll = await wrapper.meeting_poll(9)
+    poll = await wrapper.meetings.poll(9)
     assert poll is not None and (poll.status, poll.chosen) == ("decided", 1)
     votes = await wrapper.database.run(lambda conn: votes_in(conn, 9))
     assert votes == {ANA: (1, 3), BEN: (1, 2), CHEN: (2,)}
@@ -166,7 +166,7 @@ async def test_a_voter_from_outside_the_thread_neither_counts_nor_attends(
 
 async def test_a_vote_on_no_poll_changes_nothing(wrapper: InteractionWrapper) -> None:
     await staged.commit(wrapper, MeetingVote(404, ANA, (1,)))
-    assert await wrapper.meeting_poll(404) is None
+    assert await wrapper.meetings.poll(404) is None
     assert await wrapper.database.run(lambda conn: votes_in(conn, 404)) == {}
 
 
@@ -198,16 +198,16 @@ async def test_at_its_closing_time_a_poll_is_decided_with_the_answers_it_has(
     await _poll(wrapper, clock, poll_id=9)
     await _poll(wrapper, clock, poll_id=10)
     await staged.commit(wrapper, MeetingVote(9, BEN, (3,)))
-    assert await wrapper.close_due_polls(clock.now() + timedelta(hours=23)) == 0
-    assert await wrapper.close_due_polls(clock.now() + timedelta(days=1)) == 2
+    assert await wrapper.meetings.close_due(clock.now() + timedelta(hours=23)) == 0
+    assert await wrapper.meetings.close_due(clock.now() + timedelta(days=1)) == 2
     texts = sorted(await _announced(wrapper))
     assert texts == [
         "Decided: slot 3. 1 of 3 can make it.",
         "The poll closed without answers: no time was chosen.",
     ]
-    nobody = await wrapper.meeting_poll(10)
+    nobody = await wrapper.meetings.poll(10)
     assert nobody is not None and (nobody.status, nobody.chosen) == ("decided", None)
-    assert await wrapper.close_due_polls(clock.now() + timedelta(days=2)) == 0
+    assert await wrapper.meetings.close_due(clock.now() + timedelta(days=2)) == 0
     await staged.commit(wrapper, MeetingVote(10, ANA, (1,)))  # too late: nothing decided again
     assert len(await _announced(wrapper)) == 2
 
@@ -219,7 +219,7 @@ async def test_the_meeting_is_in_each_attendees_feed_and_timeline_and_nobody_els
     await staged.commit(wrapper, MeetingVote(9, ANA, (2,)), MeetingVote(9, BEN, (2, 3)))
     await staged.commit(wrapper, MeetingVote(9, CHEN, (3,)))  # decides slot 2: Ana and Ben
     await staged.commit(wrapper, MeetingVote(9, CHEN, (2,)))  # too late to attend
-    poll = await wrapper.meeting_poll(9)
+    poll = await wrapper.meetings.poll(9)
     assert poll is not None and poll.chosen == 2
     start = poll.options[1].start
     ana, chen = [await _person_of(wrapper, key) for key in (ANA, CHEN)]
@@ -234,7 +234,7 @@ async def test_the_meeting_is_in_each_attendees_feed_and_timeline_and_nobody_els
     assert await wrapper.database.run(lambda conn: meetings_in(conn, chen, ending_after=now)) == []
 
     async def feed(person: str, at: datetime) -> list[tuple[str, datetime, datetime, str]]:
-        items = await wrapper.calendar_feed(token_hash(person), now=at)
+        items = await wrapper.feeds.items(token_hash(person), now=at)
         assert items is not None
         calendar = Calendar.from_ical(build_feed(items, now=at, public_url="https://c.example"))
         return [
@@ -322,7 +322,7 @@ async def test_a_repeating_meeting_keeps_its_zones_time_and_warns_whose_clock_mo
     # The feed holds it once, with its rule in London's zone.
     person = await _person_of(wrapper, ANA)
     await staged.commit(wrapper, NewCalendarFeed(ANA, token_hash(person)))
-    items = await wrapper.calendar_feed(token_hash(person), now=clock.now())
+    items = await wrapper.feeds.items(token_hash(person), now=clock.now())
     assert items is not None
     calendar = Calendar.from_ical(build_feed(items, now=clock.now(), public_url="https://c.x"))
     [event] = [e for e in calendar.walk("VEVENT") if str(e["UID"]).startswith("meeting-")]

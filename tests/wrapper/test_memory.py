@@ -28,7 +28,7 @@ async def test_upcoming_window_and_labels(
         wrapper, user_key=USER, content="far away", due_at=now + timedelta(days=30)
     )
     await staged.remember(wrapper, user_key=USER, content="no date")
-    items = await wrapper.get_upcoming(user_key=USER)
+    items = await wrapper.memory.upcoming(user_key=USER)
     assert [(i.id, i.overdue) for i in items] == [(late, True), (soon, False)]
     env = await wrapper.on_user_message(
         channel="telegram", thread_id="dm:42", user_id="42", text="hi", message_id="1"
@@ -49,13 +49,13 @@ async def test_reminded_items_go_quiet_and_resurface_once_overdue(
         wrapper, user_key=USER, content="call mum", due_at=now + timedelta(days=2)
     )
     await staged.mark_reminded(wrapper, item, now)  # mentioned early
-    assert await wrapper.get_upcoming(user_key=USER) == []
+    assert await wrapper.memory.upcoming(user_key=USER) == []
     after_due = now + timedelta(days=2, minutes=1)
-    resurfaced = await wrapper.get_upcoming(user_key=USER, now=after_due)
+    resurfaced = await wrapper.memory.upcoming(user_key=USER, now=after_due)
     assert [i.id for i in resurfaced] == [item]
     assert resurfaced[0].overdue
     await staged.mark_reminded(wrapper, item, after_due)
-    assert await wrapper.get_upcoming(user_key=USER, now=after_due + timedelta(hours=1)) == []
+    assert await wrapper.memory.upcoming(user_key=USER, now=after_due + timedelta(hours=1)) == []
 
 
 async def test_due_boundaries_are_instants_not_text(
@@ -67,9 +67,9 @@ async def test_due_boundaries_are_instants_not_text(
     early = await staged.remember(wrapper, user_key=USER, content="early", due_at=kiribati)
     later = await staged.remember(wrapper, user_key=USER, content="later", due_at=baker)
     at = datetime(2026, 4, 29, 15, 30, tzinfo=UTC)
-    items = await wrapper.get_upcoming(user_key=USER, now=at, within_days=0)
+    items = await wrapper.memory.upcoming(user_key=USER, now=at, within_days=0)
     assert [i.id for i in items] == [early]
-    both = await wrapper.get_upcoming(user_key=USER, now=at, within_days=1)
+    both = await wrapper.memory.upcoming(user_key=USER, now=at, within_days=1)
     assert [i.id for i in both] == [early, later]
 
 
@@ -82,8 +82,8 @@ def test_memory_content_is_checked_before_it_is_staged() -> None:
 
 
 async def test_user_timezone(wrapper: InteractionWrapper) -> None:
-    assert await wrapper.user_timezone("telegram:42") is None
+    assert await wrapper.people.user_timezone("telegram:42") is None
     await wrapper.on_user_message(
         channel="telegram", thread_id="dm:42", user_id="42", text="clock: home tz Asia/Tokyo"
     )
-    assert await wrapper.user_timezone("telegram:42") == "Asia/Tokyo"
+    assert await wrapper.people.user_timezone("telegram:42") == "Asia/Tokyo"

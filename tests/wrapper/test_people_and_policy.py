@@ -36,7 +36,7 @@ async def test_linked_identities_share_memory_actions_zone_and_policy(
     await wrapper.on_user_message(text="clock it: call the bank", message_id="t3", **TG)
     due = clock.now() + timedelta(days=1)
     await staged.remember(wrapper, user_key="telegram:42", content="dentist", due_at=due)
-    assert await wrapper.get_upcoming(user_key="slack:U1") == []  # strangers so far
+    assert await wrapper.memory.upcoming(user_key="slack:U1") == []  # strangers so far
 
     await _link(wrapper)
     clock.advance(minutes=5)
@@ -44,7 +44,7 @@ async def test_linked_identities_share_memory_actions_zone_and_policy(
     assert env.user_tz == "Asia/Tokyo"
     assert env.session_tz == "Asia/Tokyo"
     assert [a.label for a in env.open_actions] == ["call the bank"]
-    assert [i.content for i in await wrapper.get_upcoming(user_key="slack:U1")] == ["dentist"]
+    assert [i.content for i in await wrapper.memory.upcoming(user_key="slack:U1")] == ["dentist"]
     document = await wrapper.export_state()
     people = document["users"]
     assert isinstance(people, dict)
@@ -183,7 +183,7 @@ async def test_settings_saved_together_are_both_written(wrapper: InteractionWrap
     zone = ZoneChange(user_key="telegram:42", thread_key=None, zone="Asia/Tokyo", scope="home")
     window = WindowChange.of("telegram:42", ContactWindow.parse("09:00-21:00"))
     await wrapper.save_settings(zone, window)
-    assert await wrapper.user_timezone("telegram:42") == "Asia/Tokyo"
+    assert await wrapper.people.user_timezone("telegram:42") == "Asia/Tokyo"
     envelope = await wrapper.on_user_message(
         channel="telegram", thread_id="dm:42", user_id="42", text="hi", message_id="w1"
     )

@@ -26,7 +26,7 @@ async def test_only_a_writer_of_the_thread_is_led_into_it(
     bobs = await _mail(wrapper, clock, "b@x.test", "<b1@x>")
 
     async def followed(who: str, *named: str, channel: str = "email") -> str | None:
-        return await wrapper.thread_followed(channel=channel, user_id=who, named=named)
+        return await wrapper.threads.followed(channel=channel, user_id=who, named=named)
 
     assert await followed("a@x.test", "<a1@x>") == alices
     assert await followed("b@x.test", "<a1@x>") is None, "Bob named Alice's mail"

@@ -52,9 +52,9 @@ async def test_old_history_gives_way_to_a_note_at_a_persons_message(database_url
         clock.set(T0 + timedelta(days=45))
 
         cutoff = T0 + timedelta(days=15)
-        pruned = await wrapper.prune(before=cutoff)
+        pruned = await wrapper.people.prune(before=cutoff)
         after = await wrapper.history.load(KEY)
-        again = await wrapper.prune(before=cutoff)
+        again = await wrapper.people.prune(before=cutoff)
         unchanged = await wrapper.history.load(KEY)
     finally:
         await wrapper.close()
@@ -72,12 +72,12 @@ async def test_a_thread_wholly_old_keeps_only_the_note_and_a_later_prune_takes_w
         await staged.appended(wrapper, KEY, _turn("hello", "hi"), at=T0)
         clock.set(T0 + timedelta(days=31))
         first = T0 + timedelta(days=1)
-        await wrapper.prune(before=first)
+        await wrapper.people.prune(before=first)
         assert await wrapper.history.load(KEY) == list(retention_note(first))
         await staged.appended(wrapper, KEY, _turn("back", "welcome"), at=T0 + timedelta(days=31))
         clock.set(T0 + timedelta(days=70))
         second = T0 + timedelta(days=40)
-        await wrapper.prune(before=second)
+        await wrapper.people.prune(before=second)
         history = await wrapper.history.load(KEY)
     finally:
         await wrapper.close()
@@ -95,7 +95,7 @@ async def test_journal_jobs_and_actions_before_the_cutoff_go_and_tombstones_stay
         await wrapper.receive(inbound("heading to lunch", "m1", received_at=T0).ref)
         await wrapper.receive(inbound("old words", "b1", user_id="8", thread_id="dm:8",
                                       received_at=T0).ref)  # fmt: skip
-        await wrapper.erase_person("test:8")
+        await wrapper.people.erase_person("test:8")
         job = await staged.queued(
             wrapper.outbox, kind="reply", channel="test", thread_id="dm:7", thread_key=KEY, user_key="test:7",
             text="enjoy", due_at=T0, now=T0,
@@ -109,7 +109,7 @@ async def test_journal_jobs_and_actions_before_the_cutoff_go_and_tombstones_stay
             wrapper.outbox, kind="reminder", channel="test", thread_id="dm:7", thread_key=KEY, user_key="test:7",
             text="stretch", due_at=later + timedelta(days=1), now=T0,
         )  # fmt: skip
-        pruned = await wrapper.prune(before=T0 + timedelta(days=30))
+        pruned = await wrapper.people.prune(before=T0 + timedelta(days=30))
         journal = await _journal(wrapper)
         jobs = {item.id for item in await wrapper.outbox.listing()}
         redelivered = await wrapper.receive(inbound("back at my desk", "m2", received_at=later).ref)

@@ -321,8 +321,8 @@ async def test_linked_identities_come_back_as_one_person(
         await fresh.import_state(copy.deepcopy(exported))
         assert await fresh.export_state() == exported
         by_telegram, by_mail = (
-            await fresh.export_person(ALICE),
-            await fresh.export_person(ALICE_MAIL),
+            await fresh.people.export_person(ALICE),
+            await fresh.people.export_person(ALICE_MAIL),
         )
         assert by_telegram is not None and by_telegram == by_mail
         assert by_telegram["x_clockbot"]["person"]["identities"] == [ALICE_MAIL, ALICE]

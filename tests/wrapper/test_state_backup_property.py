@@ -264,7 +264,7 @@ def _check_round_trip(
     before = runner.run(wrapper.database.run(_backed_up_rows))
     listed = [runner.run(wrapper.reminders.reminders(f"telegram:{p}")) for p in PEOPLE]
     for person in PEOPLE:  # each person's slice is a valid document too, of theirs alone
-        mine = runner.run(wrapper.export_person(f"telegram:{person}"))
+        mine = runner.run(wrapper.people.export_person(f"telegram:{person}"))
         if mine is not None:
             mine["x_clockbot"].pop("person")
             load_state(mine)

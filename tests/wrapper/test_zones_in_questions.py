@@ -63,7 +63,7 @@ async def test_a_converted_zone_leaves_the_session_and_placing_oneself_moves_it(
     assert await say("I'm in New York this week") == ("America/New_York", "message")
     assert await say("what time is it?") == ("America/New_York", "thread")  # it moved
     assert await say("what's 9am Berlin time here?") == ("America/New_York", "thread")
-    assert await wrapper.user_timezone("telegram:5") == "Europe/Berlin"  # home stays
+    assert await wrapper.people.user_timezone("telegram:5") == "Europe/Berlin"  # home stays
     assert await say("clock: tz Asia/Tokyo") == ("Asia/Tokyo", "thread")
 
 
@@ -75,11 +75,13 @@ async def test_the_first_place_they_put_themselves_in_is_their_home_in_a_direct_
     assert await say("I'm in Lisbon this week", thread_id="-200") == (
         "Europe/Lisbon", "message",
     )  # fmt: skip
-    assert await wrapper.user_timezone("telegram:8") is None  # a group says nothing of home
+    assert await wrapper.people.user_timezone("telegram:8") is None  # a group says nothing of home
     assert await say("hi! I live in Lisbon by the way") == ("Europe/Lisbon", "message")
-    assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"
+    assert await wrapper.people.user_timezone("telegram:8") == "Europe/Lisbon"
     assert await say("I'm in Tokyo for the week") == ("Asia/Tokyo", "message")
-    assert await wrapper.user_timezone("telegram:8") == "Europe/Lisbon"  # travel moves no home
+    assert (
+        await wrapper.people.user_timezone("telegram:8") == "Europe/Lisbon"
+    )  # travel moves no home
 
 
 async def test_a_bare_place_answers_where_they_are_in_a_direct_conversation_only(
@@ -94,7 +96,7 @@ async def test_a_bare_place_answers_where_they_are_in_a_direct_conversation_only
     assert await say("remind me at 9am tomorrow") == ("America/Toronto", "thread")
     assert await say("Paris") == ("America/Toronto", "thread")  # known: no answer
     # Their first zone is their home until they say otherwise: a new thread knows it.
-    assert await wrapper.user_timezone("telegram:7") == "America/Toronto"
+    assert await wrapper.people.user_timezone("telegram:7") == "America/Toronto"
     assert await say("what time is it?", thread_id="dm:7:other") == ("America/Toronto", "user")
 
 

@@ -89,7 +89,7 @@ async def test_two_people_in_a_mail_thread_meet_and_both_get_the_ics(
         await gateway.settle()
         jobs = await gateway.outbox.listing(limit=50)
         [poll_id] = [poll_id_of(j.key) for j in jobs if poll_id_of(j.key) is not None]
-        stored = await gateway.wrapper.meeting_poll(poll_id or 0)
+        stored = await gateway.wrapper.meetings.poll(poll_id or 0)
 
     # One group thread, which Bob joined by replying to all; each answer went to both,
     # the writer in To and the other in Cc.

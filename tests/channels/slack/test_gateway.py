@@ -256,7 +256,7 @@ async def test_slacks_profile_zone_is_used_until_the_person_sets_their_own(
 
     [reply] = await slack.wait_posts(1)
     assert reply["text"].endswith("in Tokyo (Asia/Tokyo).")
-    assert await socket_gateway.wrapper.user_timezone("slack:U1") == "Asia/Tokyo"
+    assert await socket_gateway.wrapper.people.user_timezone("slack:U1") == "Asia/Tokyo"
 
     setting = await slack.push_event(dm_event("clock: home tz Europe/Berlin", user="U1"))
     await slack.wait_acked(setting)
@@ -267,7 +267,7 @@ async def test_slacks_profile_zone_is_used_until_the_person_sets_their_own(
 
     posts = await slack.wait_posts(3)
     assert posts[2]["text"].endswith("in Berlin (Europe/Berlin).")
-    assert await socket_gateway.wrapper.user_timezone("slack:U1") == "Europe/Berlin"
+    assert await socket_gateway.wrapper.people.user_timezone("slack:U1") == "Europe/Berlin"
 
 
 async def test_a_person_without_a_profile_zone_gets_none(
@@ -277,7 +277,7 @@ async def test_a_person_without_a_profile_zone_gets_none(
     await slack.wait_acked(envelope)
     await socket_gateway.settle()
 
-    assert await socket_gateway.wrapper.user_timezone("slack:U2") is None
+    assert await socket_gateway.wrapper.people.user_timezone("slack:U2") is None
     [reply] = await slack.wait_posts(1)
     assert "Asia/Tokyo" not in reply["text"]
 

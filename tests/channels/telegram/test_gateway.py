@@ -81,7 +81,7 @@ async def test_tz_command_and_clock_it_change_the_next_envelope(
             tg.private(alice, "/tz Asia/Tokyo", date=date)
             await tg.wait_sent(1)
             await gw.settle()
-            assert await gw.wrapper.user_timezone("telegram:42") == "Asia/Tokyo"
+            assert await gw.wrapper.people.user_timezone("telegram:42") == "Asia/Tokyo"
             tg.private(alice, "clock it: going for a run", date=date + 60)
             await tg.wait_sent(2)
             await gw.settle()

@@ -1,0 +1,261 @@
+"""The wrapper's parts by concern: people, meetings, feeds, model calls, threads, memory.
+
+`InteractionWrapper` holds one of each (`wrapper.people`, `.meetings`, `.feeds`,
+`.calls`, `.threads`, `.memory`), each call one transaction; a caller names the
+concern it reads or changes instead of a method on the facade. A turn's writes
+still go through effects (`wrapper.turns.effects`).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from clockcore import Clock, ContactWindow, as_utc
+from clockcore.envelope import UpcomingItem
+from wrapper import keys
+from wrapper.calendar_feeds import FeedItems, feed_items_in, feed_made_in, feed_owner_in
+from wrapper.inbound.replies import group_threads_started, thread_followed
+from wrapper.inbound.sender_checks import pending_check_in
+from wrapper.meeting_polls import MeetingPoll, close_due_in, poll_in, poll_replied_in
+from wrapper.meetings import attendee_names_in
+from wrapper.people.person_data import Erased, erase_person, export_person
+from wrapper.people.retention import Pruned, prune_in
+from wrapper.store import queries
+from wrapper.store import tables as t
+from wrapper.store.db import Database
+from wrapper.turns.model_calls import (
+    CallRecord,
+    ModelCall,
+    PrefixVerdict,
+    Stats,
+    recent_in,
+    record_in,
+    stats_in,
+)
+from wrapper.turns.turn import upcoming_item
+
+__all__ = [
+    "Feeds",
+    "Meetings",
+    "Memory",
+    "MemoryItem",
+    "ModelCalls",
+    "People",
+    "Threads",
+    "query_words",
+]
+
+
+class People:
+    """Who a person is to the wrapper: their window and zone, their data, its erasure and age."""
+
+    def __init__(self, database: Database, *, clock: Clock, contact_window: ContactWindow) -> None:
+        self._db = database
+        self._clock = clock
+        self._window = contact_window
+
+    async def contact_window_of(self, user_key: str) -> ContactWindow:
+        """The contact window of the person behind `user_key`: theirs, else the default."""
+        person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
+        return person.window(self._window) if person else self._window
+
+    async def user_timezone(self, user_key: str) -> str | None:
+        """The default zone of the person behind `user_key`, when they have one."""
+        person = await self._db.run(lambda conn: queries.load_person(conn, user_key))
+        return person.own_zone if person else None
+
+    async def export_person(self, user_key: str) -> dict[str, Any] | None:
+        """What is kept about `user_key`'s person (`wrapper.people.person_data`); None: none."""
+        return await self._db.run(lambda conn: export_person(conn, user_key))
+
+    async def erase_person(self, user_key: str) -> Erased:
+        """Erase `user_key`'s person on every linked channel (`wrapper.people.person_data`).
+
+        One transaction. A platform's redelivery of one of their old messages
+        is then a duplicate: nothing is stored or answered for it.
+        """
+        return await self._db.run(lambda conn: erase_person(conn, user_key))
+
+    async def prune(self, *, before: datetime) -> Pruned:
+        """Delete conversation older than `before` (`wrapper.people.retention`), in one go."""
+        now = self._clock.now()
+        return await self._db.run(lambda conn: prune_in(conn, before=before, now=now))
+
+
+class Meetings:
+    """Meeting polls and the meetings they decided (`wrapper.meeting_polls`, `wrapper.meetings`)."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def poll(self, poll_id: int) -> MeetingPoll | None:
+        """A stored meeting poll, or None."""
+        return await self._db.run(lambda conn: poll_in(conn, poll_id), inline=True)
+
+    async def attendees(self, poll_id: int) -> tuple[str, ...]:
+        """The names of who attends the meeting a poll decided."""
+        return await self._db.run(lambda conn: attendee_names_in(conn, poll_id), inline=True)
+
+    async def close_due(self, now: datetime) -> int:
+        """Decide the meeting polls whose closing time has come; how many were decided."""
+        return await self._db.run(lambda conn: close_due_in(conn, now=now))
+
+    async def poll_replied(self, channel: str, platform_id: str) -> MeetingPoll | None:
+        """The meeting poll whose message went out as the platform's `platform_id`, or None."""
+        return await self._db.run(
+            lambda conn: poll_replied_in(conn, channel, platform_id), inline=True
+        )
+
+
+class Feeds:
+    """The calendar feeds a person subscribes to (`wrapper.calendar_feeds`)."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def made(self, user_key: str) -> datetime | None:
+        """When the newest calendar feed of the person behind `user_key` was made (None: none)."""
+        return await self._db.run(lambda conn: feed_made_in(conn, user_key), inline=True)
+
+    async def items(self, digest: str, *, now: datetime) -> FeedItems | None:
+        """What the feed whose token has this hash shows at `now`; None: no such feed."""
+
+        def read(conn: Connection) -> FeedItems | None:
+            person = feed_owner_in(conn, digest)
+            return feed_items_in(conn, person, now=now) if person is not None else None
+
+        return await self._db.run(read, inline=True)
+
+
+class ModelCalls:
+    """The model requests made, each stored and its prefix judged (`wrapper.turns.model_calls`)."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def record(self, call: ModelCall) -> PrefixVerdict:
+        """Store one model request and judge its prefix."""
+        return await self._db.run(lambda conn: record_in(conn, call))
+
+    async def stats(self, *, since: datetime) -> Stats:
+        """The model requests made from `since` on, summed (``clockbot stats``)."""
+        return await self._db.run(lambda conn: stats_in(conn, since=as_utc(since)), inline=True)
+
+    async def recent(self, *, limit: int = 30) -> list[CallRecord]:
+        """The newest model requests, for the operator."""
+        return await self._db.run(lambda conn: recent_in(conn, limit=limit))
+
+
+class Threads:
+    """What the store knows of a thread's writers: the thread a reply follows, their recent
+    texts, group threads they started, a request they have held back."""
+
+    def __init__(self, database: Database, *, agent_id: str) -> None:
+        self._db = database
+        self._agent_id = agent_id
+
+    async def followed(self, *, channel: str, user_id: str, named: Sequence[str]) -> str | None:
+        """The thread id of the nearest `named` message whose thread this writer is in, or None.
+
+        `named` are platform message ids the new message follows (an email's
+        In-Reply-To and References), ours or theirs. Only a thread the writer
+        already writes in counts (`wrapper.inbound.replies`).
+        """
+        user_key = keys.user_key(channel, user_id)
+        return await self._db.run(
+            lambda conn: thread_followed(
+                conn, agent_id=self._agent_id, channel=channel, user_key=user_key, named=named
+            )
+        )
+
+    async def group_started(self, *, channel: str, user_id: str, since: datetime, but: str) -> int:
+        """How many group mail threads `user_id` started since `since`, thread `but` aside."""
+        agent_id = self._agent_id
+        return await self._db.run(
+            lambda conn: group_threads_started(
+                conn, agent_id=agent_id, channel=channel, user_id=user_id, since=since, but=but
+            )
+        )
+
+    async def recent_texts(
+        self, user_key: str, thread_key: str, *, since: datetime, until: datetime
+    ) -> list[str]:
+        """What `user_key` wrote in `thread_key` from `since` to `until`, newest first.
+
+        Read from the journal; both ends count: platforms stamp messages to the second.
+        """
+
+        def work(conn: Connection) -> list[str]:
+            journal = t.journal
+            query = (
+                select(journal.c.text)
+                .where(
+                    journal.c.user_key == user_key,
+                    journal.c.thread_key == thread_key,
+                    journal.c.received_at >= since,
+                    journal.c.received_at <= until,
+                )
+                .order_by(journal.c.received_at.desc(), journal.c.id.desc())  # ties: arrival
+                .limit(50)
+            )
+            return list(conn.execute(query).scalars())
+
+        return await self._db.run(work)
+
+    async def held_request(
+        self, user_key: str, thread_key: str, token_hashes: list[str], *, now: datetime
+    ) -> tuple[str, str] | None:
+        """A request `user_key` has waiting in `thread_key` for one of these token hashes:
+        (hash, request)."""
+        return await self._db.run(
+            lambda conn: pending_check_in(
+                conn, user_key=user_key, thread_key=thread_key, token_hashes=token_hashes, now=now
+            )
+        )
+
+
+class Memory:
+    """The items a person asked to be remembered, as a turn's envelope lists them."""
+
+    def __init__(self, database: Database, *, clock: Clock) -> None:
+        self._db = database
+        self._clock = clock
+
+    async def upcoming(
+        self, *, user_key: str, within_days: float = 7, now: datetime | None = None
+    ) -> list[UpcomingItem]:
+        """Items due within `within_days` or overdue, not reminded since they fell due."""
+        instant = as_utc(now) if now is not None else self._clock.now()
+
+        def read(conn: Connection) -> list[Mapping[str, Any]]:
+            person = queries.load_person(conn, user_key)
+            if person is None:
+                return []
+            horizon = instant + timedelta(days=within_days)
+            return queries.upcoming(conn, person.user_id, now=instant, horizon=horizon)
+
+        return [upcoming_item(row, instant) for row in await self._db.run(read)]
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """A stored memory item, as `InteractionWrapper.recall` finds it."""
+
+    id: int
+    content: str
+    created_at: datetime
+    due_at: datetime | None
+    reminded_at: datetime | None
+
+
+def query_words(query: str) -> list[str]:
+    """The words of a recall query: punctuation around each stripped, case folded."""
+    words = (word.strip(string.punctuation).casefold() for word in query.split())
+    return [word for word in words if word]
