@@ -135,9 +135,10 @@ class Turns:
         try:
             with reading_for(user_key(ref.channel, ref.user_id)):
                 envelope = await self._wrapper.receive(
-                    ref, claim_for=self._worker if respond else None,
+                    ref,
+                    claim_for=self._worker if respond else None,
                     lease_until=now + RETRY_LEASE if respond else None,
-                )  # fmt: skip
+                )
         except MessageTooLargeError as exc:
             await self._refuse_too_large(ref, exc)
             return
@@ -174,9 +175,11 @@ class Turns:
         one is looked at the same way.
         """
         started = await self._wrapper.threads.group_started(
-            channel=inbound.channel, user_id=inbound.user_id, since=now - timedelta(days=1),
+            channel=inbound.channel,
+            user_id=inbound.user_id,
+            since=now - timedelta(days=1),
             but=inbound.thread_id,
-        )  # fmt: skip
+        )
         if started < GROUP_THREADS_PER_DAY:
             return inbound
         log.warning("a sender started %d group mail threads in a day; answering alone", started)
@@ -261,9 +264,11 @@ class Turns:
         """
         reply = self._enqueue(waiting.ref, envelope, "plain", text)
         commit = TurnCommit(
-            thread_key=envelope.thread_key, at=self._clock.now(), effects=(*also, reply),
+            thread_key=envelope.thread_key,
+            at=self._clock.now(),
+            effects=(*also, reply),
             waiting=waiting,
-        )  # fmt: skip
+        )
         await self.commit(commit)
 
     async def _admitted(self, waiting: WaitingTurn, envelope: ContextEnvelope) -> bool:
@@ -286,9 +291,11 @@ class Turns:
         if verdict.admission is Admission.FOLD:
             unanswered = user_turn(envelope.render(ids=True), ref.text)
             commit = TurnCommit(
-                thread_key=envelope.thread_key, at=self._clock.now(),
-                history=(message_to_stored(unanswered),), waiting=waiting,
-            )  # fmt: skip
+                thread_key=envelope.thread_key,
+                at=self._clock.now(),
+                history=(message_to_stored(unanswered),),
+                waiting=waiting,
+            )
             await self.commit(commit)
             self._woken.set()  # more held messages may be waiting behind it
         elif verdict.admission is Admission.HOLD:
@@ -365,12 +372,16 @@ class Turns:
     async def _refuse_too_large(self, ref: MessageRef, exc: MessageTooLargeError) -> None:
         """Answer an oversized message without storing it (the journal refuses it)."""
         reply = Enqueue(
-            key=f"{ref.key}#too-large" if ref.message_id else new_job_key(), kind="reply",
-            channel=ref.channel, thread_id=ref.thread_id, thread_key=self._thread_key(ref),
-            user_key=user_key(ref.channel, ref.user_id), user_id=ref.user_id,
+            key=f"{ref.key}#too-large" if ref.message_id else new_job_key(),
+            kind="reply",
+            channel=ref.channel,
+            thread_id=ref.thread_id,
+            thread_key=self._thread_key(ref),
+            user_key=user_key(ref.channel, ref.user_id),
+            user_id=ref.user_id,
             text=TOO_LARGE.in_(language_of(ref), size=exc.size, limit=exc.limit),
             due_at=self._clock.now(),
-        )  # fmt: skip
+        )
         await self._wrapper.answer_unrecorded(ref, reply)
         self._on_commit()
 
@@ -395,9 +406,16 @@ class Turns:
         lock, users = self._locks.get(key, (asyncio.Lock(), 0))
         self._locks[key] = (lock, users + 1)
         try:
-            async with lock, self._wrapper.thread_locks.only_turn(
-                key, channel=channel, thread_id=thread_id, message_id=message_id, yield_to=lock,
-            ):  # fmt: skip
+            async with (
+                lock,
+                self._wrapper.thread_locks.only_turn(
+                    key,
+                    channel=channel,
+                    thread_id=thread_id,
+                    message_id=message_id,
+                    yield_to=lock,
+                ),
+            ):
                 yield
         finally:
             lock, users = self._locks[key]
@@ -451,9 +469,12 @@ class Turns:
             note = late.said(_thread_language(history)) if late is not None else ""
             text = f"{output.text}\n\n{note}" if note else output.text
             decision = JobDecision(
-                item_id=item.id, worker=worker, text=text,
-                defer_until=output.defer_until, reason=output.reason,
-            )  # fmt: skip
+                item_id=item.id,
+                worker=worker,
+                text=text,
+                defer_until=output.defer_until,
+                reason=output.reason,
+            )
             commit = TurnCommit(
                 thread_key=item.thread_key,
                 at=self._clock.now(),

@@ -283,9 +283,14 @@ class WebPages:
 
     def _set_session(self, response: web.StreamResponse, token: str) -> None:
         response.set_cookie(
-            COOKIE, token, httponly=True, secure=self._secure, samesite="Strict", path="/ui",
+            COOKIE,
+            token,
+            httponly=True,
+            secure=self._secure,
+            samesite="Strict",
+            path="/ui",
             max_age=int(SESSION_LIFETIME.total_seconds()),
-        )  # fmt: skip
+        )
 
     async def _zone_of(self, session: WebSession) -> str:
         assert session.user_key is not None
@@ -429,10 +434,16 @@ class WebPages:
                 }
             )
         return self._page(
-            "timeline.html", language, signed=person.signed, zone=zone, window=str(window),
-            days=days, today=day_label(now.astimezone(tz), today, language),
-            now=when(now, tz, language), tab="timeline",
-        )  # fmt: skip
+            "timeline.html",
+            language,
+            signed=person.signed,
+            zone=zone,
+            window=str(window),
+            days=days,
+            today=day_label(now.astimezone(tz), today, language),
+            now=when(now, tz, language),
+            tab="timeline",
+        )
 
     async def _reminders(
         self,
@@ -450,14 +461,20 @@ class WebPages:
         done = request.query.get("done")
         made = await self._wrapper.feeds.made(person.key)
         return self._page(
-            "reminders.html", language, status=status, signed=person.signed, zone=zone,
+            "reminders.html",
+            language,
+            status=status,
+            signed=person.signed,
+            zone=zone,
             tab="reminders",
             recurring=[recurring_card(s, zone, now, language) for s in schedules],
             one_shots=[one_shot_card(j, tz, language) for j in one_shots],
-            error=error, done=done if done and len(done) < 30 else None,
-            feeds=self._public_url is not None, new_feed=new_feed,
+            error=error,
+            done=done if done and len(done) < 30 else None,
+            feeds=self._public_url is not None,
+            new_feed=new_feed,
             feed_made=when(made, tz, language) if made is not None else None,
-        )  # fmt: skip
+        )
 
     async def _new_feed(self, request: web.Request) -> web.Response:
         """A new calendar feed URL, shown once; the old one stops (`bot.turns.calendar_feed`)."""
@@ -533,12 +550,20 @@ class WebPages:
         counts = by_local_hour(times, zone)
         svg = hours_svg(counts, window, zone=zone, said=_said(language))
         return self._page(
-            "hours.html", language, status=status, signed=person.signed, zone=zone, tab="hours",
-            window=window, window_text=f"{window.start:%H:%M}-{window.end:%H:%M}",
+            "hours.html",
+            language,
+            status=status,
+            signed=person.signed,
+            zone=zone,
+            tab="hours",
+            window=window,
+            window_text=f"{window.start:%H:%M}-{window.end:%H:%M}",
             svg=Markup(svg),  # noqa: S704 (made here, escaped)
-            counts=list(enumerate(counts)), days=CHART_DAYS, error=error,
+            counts=list(enumerate(counts)),
+            days=CHART_DAYS,
+            error=error,
             saved=request.query.get("saved") == "1",
-        )  # fmt: skip
+        )
 
     async def _settings(self, request: web.Request) -> web.Response:
         signed = await self._person(request)
@@ -592,13 +617,22 @@ class WebPages:
         calls = await self._wrapper.calls.recent(limit=30)
         workers = await self._wrapper.workers.alive(now=now)
         return self._page(
-            "operator.html", _OPERATOR_LANGUAGE, signed=signed, health=health,
-            counts=sorted(counts.items()), failed=failed, waiting=waiting,
-            waiting_total=waiting_total, stats=stats,
-            calls=calls, tab="operator", now=_when(now, get_zone("UTC")), workers=workers,
+            "operator.html",
+            _OPERATOR_LANGUAGE,
+            signed=signed,
+            health=health,
+            counts=sorted(counts.items()),
+            failed=failed,
+            waiting=waiting,
+            waiting_total=waiting_total,
+            stats=stats,
+            calls=calls,
+            tab="operator",
+            now=_when(now, get_zone("UTC")),
+            workers=workers,
             worker=self._worker,
             retried=request.query.get("retried"),
-        )  # fmt: skip
+        )
 
     async def _retry(self, request: web.Request) -> web.Response:
         signed = await self._operator_session(request)

@@ -418,10 +418,14 @@ class SlackChannel(Channel):
         post = None
         if press is not None:
             post = Post(
-                team=press.team, channel=press.channel, user=press.user,
-                text=words(press.action, press.reminder), ts=press.message_ts,
-                thread_ts=press.thread_ts, direct=press.channel.startswith("D"),
-            )  # fmt: skip
+                team=press.team,
+                channel=press.channel,
+                user=press.user,
+                text=words(press.action, press.reminder),
+                ts=press.message_ts,
+                thread_ts=press.thread_ts,
+                direct=press.channel.startswith("D"),
+            )
         if press is None or post is None or not self._allowed(post):
             await ack()
             return
@@ -446,10 +450,14 @@ class SlackChannel(Channel):
             await ack()
             return
         post = Post(
-            team=answer.team, channel=answer.channel, user=answer.user, text=answer.words,
-            ts=answer.message_ts, thread_ts=answer.thread_ts,
+            team=answer.team,
+            channel=answer.channel,
+            user=answer.user,
+            text=answer.words,
+            ts=answer.message_ts,
+            thread_ts=answer.thread_ts,
             direct=answer.channel.startswith("D"),
-        )  # fmt: skip
+        )
         if not self._allowed(post):
             await ack()
             return
@@ -634,8 +642,10 @@ class SlackChannel(Channel):
                 blocks = poll_blocks(message.poll)
             elif (message.reminder or message.question == "link") and index == len(parts) - 1:
                 blocks = reminder_blocks(parts[index], message.reminder or "", message.user_id)
-            marker = {"event_type": OUTBOX_EVENT,
-                      "event_payload": {"key": message.key, "part": index}}  # fmt: skip
+            marker = {
+                "event_type": OUTBOX_EVENT,
+                "event_payload": {"key": message.key, "part": index},
+            }
             ts = await self._post_part(channel, thread_ts, parts[index], blocks, marker)
             if ts is not None:
                 posted.append(f"{channel}:{ts}")
@@ -689,9 +699,12 @@ class SlackChannel(Channel):
         try:
             if thread_ts:
                 response = await self._client.conversations_replies(
-                    channel=channel, ts=thread_ts, oldest=since, limit=_LOOK_BACK,
+                    channel=channel,
+                    ts=thread_ts,
+                    oldest=since,
+                    limit=_LOOK_BACK,
                     include_all_metadata=True,
-                )  # fmt: skip
+                )
             else:
                 response = await self._client.conversations_history(
                     channel=channel, oldest=since, limit=_LOOK_BACK, include_all_metadata=True
@@ -702,8 +715,9 @@ class SlackChannel(Channel):
                 raise error from exc
             log.warning(
                 "slack: %s; cannot tell whether an earlier attempt posted, posting again "
-                "(give the app the *:history scope of this conversation)", error,
-            )  # fmt: skip
+                "(give the app the *:history scope of this conversation)",
+                error,
+            )
             return {}
         except (aiohttp.ClientError, TimeoutError) as exc:
             raise ChannelError(f"slack: {method} could not reach Slack ({why(exc)})") from exc

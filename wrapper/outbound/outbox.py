@@ -466,11 +466,21 @@ def item_values(
     if "\x00" in text:
         raise ValueError("outbox text contains NUL, which PostgreSQL cannot store")
     return {
-        "kind": kind, "channel": channel, "thread_id": thread_id, "thread_key": thread_key,
-        "user_key": user_key, "user_id": user_id, "text": text, "status": "pending",
-        "due_at": due_at, "attempts": 0, "memory_id": memory_id, "created_at": now, "key": key,
+        "kind": kind,
+        "channel": channel,
+        "thread_id": thread_id,
+        "thread_key": thread_key,
+        "user_key": user_key,
+        "user_id": user_id,
+        "text": text,
+        "status": "pending",
+        "due_at": due_at,
+        "attempts": 0,
+        "memory_id": memory_id,
+        "created_at": now,
+        "key": key,
         "occurs_at": due_at,
-    }  # fmt: skip
+    }
 
 
 _DUE_HINT = (
@@ -489,9 +499,9 @@ def enqueue_in(conn: Connection, values: dict[str, Any]) -> int:
 
     A reminder sets its person's `has_due_items`, so the runtime block reads it.
     """
-    conn.execute(q.insert_for(conn, outbox).values(**values).on_conflict_do_nothing(
-        index_elements=["key"]
-    ))  # fmt: skip
+    conn.execute(
+        q.insert_for(conn, outbox).values(**values).on_conflict_do_nothing(index_elements=["key"])
+    )
     if values.get("kind") in q.REMINDER_KINDS and values.get("user_key"):
         conn.execute(_DUE_HINT, {"key": values["user_key"]})
     return int(conn.execute(select(outbox.c.id).where(outbox.c.key == values["key"])).scalar_one())

@@ -241,9 +241,12 @@ def _change_job(conn: Connection, job: OutboxItem, change: ReminderChange, now: 
     elif change.action == "pause" and change.until is not None:
         # Held, as a deferral the person made: its own time is kept to come back to.
         values = {
-            "status": "deferred", "defer_reason": PAUSED, "due_at": change.until,
-            "occurs_at": change.until, "deferred_from": job.occurs_at or job.due_at,
-        }  # fmt: skip
+            "status": "deferred",
+            "defer_reason": PAUSED,
+            "due_at": change.until,
+            "occurs_at": change.until,
+            "deferred_from": job.occurs_at or job.due_at,
+        }
     elif change.action == "resume" and job.status == "deferred" and job.defer_reason == PAUSED:
         back = max(job.deferred_from or now, now)
         values = {"status": "pending", "defer_reason": None, "due_at": back, "occurs_at": back}
@@ -342,11 +345,21 @@ def rule_in(conn: Connection, change: RuleChange, *, now: datetime) -> datetime 
         return None
     rule = change.rule
     new = NewSchedule(
-        id=rule.id, user_key=job.user_key or change.user_key, thread_key=job.thread_key,
-        channel=job.channel, thread_id=job.thread_id, user_id=job.user_id, text=rule.text,
-        rrule=rule.rrule, dtstart=rule.dtstart, zone=rule.zone, origin_tz=rule.origin_tz,
-        elapsed=rule.elapsed, missed=rule.missed, named=reminder_id(job),
-    )  # fmt: skip
+        id=rule.id,
+        user_key=job.user_key or change.user_key,
+        thread_key=job.thread_key,
+        channel=job.channel,
+        thread_id=job.thread_id,
+        user_id=job.user_id,
+        text=rule.text,
+        rrule=rule.rrule,
+        dtstart=rule.dtstart,
+        zone=rule.zone,
+        origin_tz=rule.origin_tz,
+        elapsed=rule.elapsed,
+        missed=rule.missed,
+        named=reminder_id(job),
+    )
     if job.status in WAITING:  # its schedule sends it now, under the same id
         where = and_(outbox.c.id == job.id, outbox.c.status.in_(WAITING))
         conn.execute(update(outbox).where(where).values(status="skipped", last_error=REPEATS))

@@ -153,14 +153,25 @@ class Occurrence:
 
 def _schedule(row: Any, next_at: datetime | None = None) -> Schedule:
     return Schedule(
-        id=int(row["id"]), person_id=row["user_id"], user_key=row["user_key"],
-        thread_key=row["thread_key"], channel=row["channel"], thread_id=row["thread_id"],
-        channel_user_id=row["channel_user_id"], text=row["text"], rrule=row["rrule"],
+        id=int(row["id"]),
+        person_id=row["user_id"],
+        user_key=row["user_key"],
+        thread_key=row["thread_key"],
+        channel=row["channel"],
+        thread_id=row["thread_id"],
+        channel_user_id=row["channel_user_id"],
+        text=row["text"],
+        rrule=row["rrule"],
         dtstart=datetime.fromisoformat(row["dtstart"]),
-        zone=row["zone"], origin_tz=row["origin_tz"], elapsed=bool(row["elapsed"]),
-        missed=row["missed"], state=row["state"], created_at=row["created_at"], next_at=next_at,
+        zone=row["zone"],
+        origin_tz=row["origin_tz"],
+        elapsed=bool(row["elapsed"]),
+        missed=row["missed"],
+        state=row["state"],
+        created_at=row["created_at"],
+        next_at=next_at,
         named=row["named"],
-    )  # fmt: skip
+    )
 
 
 def _load(conn: Connection, schedule_id: int) -> Schedule | None:
@@ -214,11 +225,18 @@ def _enqueue_next(
         return None
     at, key = nxt
     values = item_values(
-        kind="reminder", channel=schedule.channel, thread_id=schedule.thread_id,
-        thread_key=schedule.thread_key, user_key=schedule.user_key,
-        user_id=schedule.channel_user_id, text=schedule.text, due_at=at, memory_id=None,
-        now=now, key=key,
-    )  # fmt: skip
+        kind="reminder",
+        channel=schedule.channel,
+        thread_id=schedule.thread_id,
+        thread_key=schedule.thread_key,
+        user_key=schedule.user_key,
+        user_id=schedule.channel_user_id,
+        text=schedule.text,
+        due_at=at,
+        memory_id=None,
+        now=now,
+        key=key,
+    )
     enqueue_in(conn, {**values, "schedule_id": schedule.id, "occurs_at": at})
     # The same occurrence skipped by a pause and now resumed before its time: it comes back.
     conn.execute(
@@ -235,17 +253,32 @@ def create_in(conn: Connection, new: NewSchedule, *, now: datetime) -> datetime 
     Storing the same id twice changes nothing (a turn's commit repeated).
     """
     person = q.person_for(
-        conn, user_key=new.user_key, channel=new.channel,
-        channel_user_id=new.user_id or "", now=now,
-    )  # fmt: skip
+        conn,
+        user_key=new.user_key,
+        channel=new.channel,
+        channel_user_id=new.user_id or "",
+        now=now,
+    )
     values = {
-        "id": new.id, "user_id": person.user_id, "user_key": new.user_key,
-        "channel_user_id": new.user_id, "thread_key": new.thread_key, "channel": new.channel,
-        "thread_id": new.thread_id, "text": new.text, "rrule": new.rrule,
-        "dtstart": new.dtstart.isoformat(), "zone": new.zone, "origin_tz": new.origin_tz,
-        "elapsed": new.elapsed, "missed": new.missed, "state": "active", "created_at": now,
-        "updated_at": now, "named": new.named,
-    }  # fmt: skip
+        "id": new.id,
+        "user_id": person.user_id,
+        "user_key": new.user_key,
+        "channel_user_id": new.user_id,
+        "thread_key": new.thread_key,
+        "channel": new.channel,
+        "thread_id": new.thread_id,
+        "text": new.text,
+        "rrule": new.rrule,
+        "dtstart": new.dtstart.isoformat(),
+        "zone": new.zone,
+        "origin_tz": new.origin_tz,
+        "elapsed": new.elapsed,
+        "missed": new.missed,
+        "state": "active",
+        "created_at": now,
+        "updated_at": now,
+        "named": new.named,
+    }
     insert = q.insert_for(conn, schedules).values(**values)
     inserted = conn.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount
     schedule = _load(conn, new.id)
@@ -374,8 +407,9 @@ def pause_in(
     if until is None:
         _set_state(conn, schedule_id, "paused", now)
     else:
-        _enqueue_next(conn, schedule, after=max(as_utc(until), now) - timedelta(microseconds=1),
-                      now=now)  # fmt: skip
+        _enqueue_next(
+            conn, schedule, after=max(as_utc(until), now) - timedelta(microseconds=1), now=now
+        )
     return True
 
 
@@ -430,10 +464,15 @@ def edit_in(
     if schedule is None or schedule.state == "ended":
         return None
     values = {
-        "text": rule.text, "rrule": rule.rrule, "dtstart": rule.dtstart.isoformat(),
-        "zone": rule.zone, "origin_tz": rule.origin_tz, "elapsed": rule.elapsed,
-        "state": "active", "updated_at": now,
-    }  # fmt: skip
+        "text": rule.text,
+        "rrule": rule.rrule,
+        "dtstart": rule.dtstart.isoformat(),
+        "zone": rule.zone,
+        "origin_tz": rule.origin_tz,
+        "elapsed": rule.elapsed,
+        "state": "active",
+        "updated_at": now,
+    }
     conn.execute(update(schedules).where(schedules.c.id == schedule_id).values(**values))
     _skip_waiting(conn, schedule_id, "its rule changed")
     edited = _load(conn, schedule_id)

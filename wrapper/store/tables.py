@@ -88,9 +88,13 @@ def _instant(name: str, *, required: bool = False, index: bool = False) -> Colum
 def _person(*, primary_key: bool = False, index: bool = False) -> Column[Any]:
     """``user_id``: the person a row belongs to."""
     return Column(
-        "user_id", String(40), ForeignKey("users.id"), primary_key=primary_key,
-        nullable=False, index=index,
-    )  # fmt: skip
+        "user_id",
+        String(40),
+        ForeignKey("users.id"),
+        primary_key=primary_key,
+        nullable=False,
+        index=index,
+    )
 
 
 users = Table(
