@@ -15,12 +15,12 @@ from sqlalchemy.engine import Connection
 
 from tests.support import staged
 from wrapper.coordination.workers import Workers
+from wrapper.outbound.claiming import claim_statement
 from wrapper.outbound.outbox import (
     JobDecision,
     Outbox,
     OutboxItem,
     cancel_reminders,
-    claim_statement,
     decide_in,
     mark_sent_in,
 )

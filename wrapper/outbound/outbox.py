@@ -6,12 +6,9 @@ one worker for a lease, then ``sent``, back to ``pending`` (`retry_later`),
 recurring schedule not sent: `wrapper.outbound.schedules`). Nothing is deleted: every state
 stays visible in `Outbox.listing`.
 
-A claim is one ``UPDATE … WHERE id IN (SELECT … LIMIT n) RETURNING *``, with
-``FOR UPDATE SKIP LOCKED`` on PostgreSQL so that concurrent claimers take
-different items instead of queueing; on SQLite ``BEGIN IMMEDIATE`` already
-makes the statement the only writer. A claim whose lease has run out, or
-whose worker has stopped beating (`wrapper.coordination.workers`, when the claimer passes
-``alive_since``), is claimed again: delivery is at least once.
+A worker claims due items for a lease (`wrapper.outbound.claiming`); a claim
+whose lease has run out, or whose worker has stopped beating, is claimed again:
+delivery is at least once.
 
 Every item has a unique `key`, its idempotency key: a turn derives it from the
 message and the position of what it sends (`bot.turns.lifecycle`), and an insert whose
@@ -27,10 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, get_args
 
-from sqlalchemy import Update, and_, bindparam, func, or_, select, update
+from sqlalchemy import Update, and_, bindparam, func, select, update
 from sqlalchemy.engine import Connection
 
-from wrapper.coordination.workers import claim_is_free, renew_heartbeat
+from wrapper.coordination.workers import renew_heartbeat
+from wrapper.outbound.claiming import claim_for
 from wrapper.store import queries as q
 from wrapper.store import tables as t
 from wrapper.store.db import Database
@@ -46,7 +44,6 @@ __all__ = [
     "OutboxKind",
     "OutboxStatus",
     "cancel_reminders",
-    "claim_statement",
     "count_reminders",
     "decide_in",
     "enqueue_in",
@@ -105,65 +102,6 @@ class OutboxItem:
 def new_job_key() -> str:
     """A key for an item no message stands behind (an operator's, a refusal's)."""
     return "job-" + secrets.token_hex(8)
-
-
-def claim_statement(dialect_name: str, *, live_workers: bool = False) -> Update:
-    """The claim, for ``"sqlite"`` or ``"postgresql"``: one ``UPDATE … RETURNING``.
-
-    Parameters: ``now``, ``expires`` (now + lease), ``worker``, ``limit``, and
-    with `live_workers` ``alive_since``: a claim of a worker silent since then
-    is taken at once.
-    """
-    now = _at("now")
-    taken = (
-        and_(
-            claim_is_free(outbox.c.claimed_by, outbox.c.claim_expires_at),
-            # Never a job this worker is still sending: a late heartbeat can make a live
-            # worker look dead, and taking its own job back would send it twice.
-            or_(outbox.c.claimed_by != bindparam("worker"), outbox.c.claim_expires_at <= now),
-        )
-        if live_workers
-        else outbox.c.claim_expires_at <= now
-    )
-    older = outbox.alias("older")
-    older_reply_out = (
-        select(older.c.id)
-        .where(
-            older.c.status == "claimed",
-            older.c.thread_key == outbox.c.thread_key,
-            older.c.id < outbox.c.id,
-            older.c.kind == "reply",
-        )
-        .exists()
-    )
-    pick = (
-        select(outbox.c.id)
-        .where(
-            or_(
-                and_(outbox.c.status.in_(("pending", "deferred")), outbox.c.due_at <= now),
-                and_(outbox.c.status == "claimed", taken),
-            ),
-            # A thread's replies go out in the order of their turns: a reply waits while
-            # an older one of its thread is claimed (being sent, or held by a dead worker
-            # until it is taken over). Older ones due now are in this very pick, first.
-            or_(outbox.c.kind != "reply", ~older_reply_out),
-        )
-        .order_by(outbox.c.due_at, outbox.c.id)
-        .limit(bindparam("limit"))
-    )
-    if dialect_name == "postgresql":
-        pick = pick.with_for_update(skip_locked=True)
-    return (
-        update(outbox)
-        .where(outbox.c.id.in_(pick))
-        .values(
-            status="claimed",
-            claimed_by=bindparam("worker"),
-            claim_expires_at=_at("expires"),
-            attempts=outbox.c.attempts + 1,
-        )
-        .returning(*outbox.c)
-    )
 
 
 def _owned(item_id: Any, worker: Any) -> Any:
@@ -322,7 +260,6 @@ def cancel_reminders(conn: Connection, memory_id: int) -> int:
 
 _LISTING = select(outbox).order_by(outbox.c.id.desc()).limit(bindparam("limit"))
 _LISTING_STATUS = _LISTING.where(outbox.c.status == bindparam("status"))
-_CLAIM: dict[tuple[str, bool], Update] = {}
 
 
 class Outbox:
@@ -359,7 +296,7 @@ class Outbox:
             params["alive_since"] = alive_since
 
         def work(conn: Connection) -> list[OutboxItem]:
-            stmt = _claim_for(conn.dialect.name, live_workers=alive_since is not None)
+            stmt = claim_for(conn.dialect.name, live_workers=alive_since is not None)
             items = [outbox_item(row._mapping) for row in conn.execute(stmt, params)]
             return sorted(items, key=lambda item: (item.due_at, item.id))
 
@@ -431,13 +368,6 @@ class Outbox:
             return int(conn.execute(stmt, params).rowcount)
 
         return await self._db.run(work, inline=True)
-
-
-def _claim_for(dialect_name: str, *, live_workers: bool) -> Update:
-    which = (dialect_name, live_workers)
-    if which not in _CLAIM:
-        _CLAIM[which] = claim_statement(dialect_name, live_workers=live_workers)
-    return _CLAIM[which]
 
 
 def item_values(
