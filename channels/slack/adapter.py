@@ -3,7 +3,7 @@
 Events reach one bolt listener, by Socket Mode (bolt's aiohttp
 `AsyncSocketModeHandler`) or by HTTP on the gateway's server at
 ``/slack/events``, where bolt checks each request's signature (an injected
-clock decides what is stale). The app runs with ``process_before_response``:
+clock decides what is stale, `verify`). The app runs with ``process_before_response``:
 bolt acks an event only after the listener returns, and the listener returns
 after the gateway's sink has journaled the message, so a crash before the ack
 makes Slack deliver it again and the journal's key makes that harmless. The
@@ -11,7 +11,7 @@ same key (``<channel>:<ts>``) answers a post once when it arrives as both
 ``message`` and ``app_mention``, or again as a retry.
 
 The person's zone is the IANA ``tz`` of ``users.info``, asked at most once a
-day per person (by the injected clock) and handed on as `Inbound.user_zone`;
+day per person (by the injected clock, `profiles`) and handed on as `Inbound.user_zone`;
 the gateway decides whether it counts. Sends are Markdown turned into mrkdwn
 parts (`render`); slack_sdk's retry handler sleeps through one 429, and a
 second becomes `ChannelError` with Slack's ``Retry-After`` for the dispatcher.
@@ -25,7 +25,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -34,16 +34,11 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
-from slack_bolt.middleware.request_verification.async_request_verification import (
-    AsyncRequestVerification,
-)
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
     AsyncRateLimitErrorRetryHandler,
 )
-from slack_sdk.signature import Clock as SignatureClock
-from slack_sdk.signature import SignatureVerifier
 from slack_sdk.web.async_client import AsyncWebClient
 
 from channels.base import (
@@ -62,8 +57,10 @@ from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_bl
 from channels.slack.errors import channel_error, why
 from channels.slack.events import Post, read_post, route_for_thread, shape_problem
 from channels.slack.poll import VOTE_PREFIX, answer_note, poll_blocks, read_answer
+from channels.slack.profiles import Profiles
 from channels.slack.render import to_parts
-from clockcore import Clock, SystemClock, canonical_zone
+from channels.slack.verify import Verification
+from clockcore import Clock, SystemClock
 
 __all__ = ["DEFAULT_API_URL", "EVENTS_PATH", "REFUSED_DM", "SlackChannel"]
 
@@ -74,9 +71,6 @@ PER_CHANNEL = (3, 3.0)
 REFUSED_DM = "Sorry, this assistant isn't open to you here. Ask its owner to add you."
 """The one reply a person outside ``allowed_users`` gets in a DM (once per run)."""
 
-ZONE_MAX_AGE = timedelta(days=1)
-_ZONE_RETRY = timedelta(minutes=10)  # after a failed users.info, ask again this much later
-_ZONE_TIMEOUT = 1.5  # users.info runs before the ack: never let it eat Slack's 3 s
 _CONNECT_TIMEOUT = 30.0
 _DRAIN_TIMEOUT = 10.0
 _PING_INTERVAL = 10.0
@@ -90,71 +84,12 @@ _CLOCK_MARGIN = timedelta(minutes=10)  # our clock against Slack's ts, when look
 log = logging.getLogger(__name__)
 
 
-class _Clock(SignatureClock):
-    """slack_sdk's verifier clock (seconds since the epoch) over clockbot's `Clock`."""
-
-    def __init__(self, clock: Clock) -> None:
-        self._clock = clock
-
-    def now(self) -> float:
-        return self._clock.now().timestamp()
-
-
-class _Verifier(SignatureVerifier):
-    """slack_sdk's verifier, but a timestamp that is not a whole number is a bad signature.
-
-    slack_sdk does ``int(timestamp)`` unguarded: ``X-Slack-Request-Timestamp: abc`` raised
-    out of bolt as a 500 with a traceback in the log, for anyone to repeat.
-    """
-
-    def is_valid(self, body: str | bytes, timestamp: str | None, signature: str | None) -> bool:
-        if timestamp is None or not (timestamp.isascii() and timestamp.isdigit()):
-            return False
-        if len(timestamp) > 12:  # seconds since 1970 have 10 digits until the year 2286
-            return False
-        return super().is_valid(body, timestamp, signature)
-
-
-class _Verification(AsyncRequestVerification):
-    """bolt's signature check with clockbot's clock, logging no signature and no body."""
-
-    def __init__(self, signing_secret: str, clock: Clock) -> None:
-        super().__init__(signing_secret, base_logger=log)
-        self._verifier = _Verifier(signing_secret=signing_secret, clock=_Clock(clock))
-
-    def _debug_log_error(self, signature: Any, timestamp: Any, body: Any) -> None:
-        log.warning("slack: refused an events request with a missing, stale or wrong signature")
-
-
 @dataclass(slots=True)
 class _Once:
     """One message_id being handed to the sink; a duplicate arriving meanwhile waits for it."""
 
     done: asyncio.Event = field(default_factory=asyncio.Event)
     ok: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class _Profile:
-    """What a person's Slack profile says: their IANA zone, locale ("es-ES") and name."""
-
-    zone: str | None = None
-    locale: str | None = None
-    name: str | None = None
-
-
-def _name_in(person: Mapping[str, Any]) -> str | None:
-    """The name Slack shows for a person: the display name they chose, else their real name."""
-    profile = person.get("profile")
-    names = (
-        [profile.get("display_name"), profile.get("real_name")]
-        if isinstance(profile, Mapping)
-        else []
-    )
-    for name in (*names, person.get("real_name")):
-        if isinstance(name, str) and name.strip():
-            return name
-    return None
 
 
 class SlackChannel(Channel):
@@ -217,7 +152,7 @@ class SlackChannel(Channel):
         self._socket: AsyncSocketModeHandler | None = None
         self._bot_user_id: str | None = None
         self._team_id = ""
-        self._profiles: dict[str, tuple[_Profile, datetime]] = {}
+        self._profiles = Profiles(self._clock)
         self._inflight: dict[str, _Once] = {}
         self._busy = 0
         self._idle = asyncio.Event()
@@ -255,11 +190,9 @@ class SlackChannel(Channel):
                 client=self._client,
                 signing_secret=self._signing_secret,
                 process_before_response=True,  # ack after the listener: journal first
-                request_verification_enabled=False,  # replaced by _Verification below
+                request_verification_enabled=False,  # replaced by Verification below
                 before_authorize=(
-                    _Verification(self._signing_secret, self._clock)
-                    if self.mode == "http"
-                    else None
+                    Verification(self._signing_secret, self._clock) if self.mode == "http" else None
                 ),
             )
             app.event(re.compile(r".+"))(self._on_event)
@@ -551,7 +484,7 @@ class SlackChannel(Channel):
                 message_id=post.message_id,
                 received_at=post.received_at,
                 route=post.route,
-                user_zone=(profile := await self._profile_of(post.user)).zone,
+                user_zone=(profile := await self._profiles.of(self._client, post.user)).zone,
                 language=profile.locale,
                 reply_to=post.reply_to,
                 sender_name=profile.name,
@@ -562,36 +495,6 @@ class SlackChannel(Channel):
             once.done.set()
             if self._inflight.get(post.message_id) is once:
                 del self._inflight[post.message_id]
-
-    async def _profile_of(self, user: str) -> _Profile:
-        """The zone, locale and name in the person's Slack profile, cached for a day.
-
-        A failed ``users.info`` keeps what was known and asks again later.
-        """
-        now = self._clock.now()
-        cached = self._profiles.get(user)
-        if cached is not None and now - cached[1] < ZONE_MAX_AGE:
-            return cached[0]
-        previous = cached[0] if cached is not None else _Profile()
-        assert self._client is not None
-        try:
-            info = await asyncio.wait_for(
-                self._client.users_info(user=user, include_locale=True), _ZONE_TIMEOUT
-            )
-        except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
-            log.warning("slack: users.info failed (%s); keeping the zone known so far", why(exc))
-            self._profiles[user] = (previous, now - ZONE_MAX_AGE + _ZONE_RETRY)
-            return previous
-        person = info.get("user")
-        tz = person.get("tz") if isinstance(person, Mapping) else None
-        locale = person.get("locale") if isinstance(person, Mapping) else None
-        profile = _Profile(
-            zone=canonical_zone(tz) if isinstance(tz, str) and tz else None,
-            locale=locale if isinstance(locale, str) and locale else None,
-            name=_name_in(person) if isinstance(person, Mapping) else None,
-        )
-        self._profiles[user] = (profile, now)
-        return profile
 
     # --- outbound ---------------------------------------------------------------------------
 
