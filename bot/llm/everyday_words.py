@@ -23,6 +23,7 @@ __all__ = [
     "FILLER",
     "GREETING",
     "HINTS",
+    "HOURS",
     "HOW_LONG",
     "IN",
     "LABEL",
@@ -231,6 +232,21 @@ REPEAT_IT = _table(
 """"Make it every other week", "mach das jede zweite Woche", "hazlo cada dos semanas": the
 reminder just set (else the one just sent) repeats so from now, keeping its time (issue 61)."""
 
+_UNTIL = r"(?:\s+(?:to|until|till|bis|a|hasta|à|jusqu'(?:à|a)|alle|a|até|às|as|tot)\s+|\s*[-–]\s*)"
+_END = r"(?P<end>\d{1,2}(?:[:.h]\d\d)?\s*(?:[ap]\.?m\.?|h|uhr|uur)?)"
+_RANGE = rf"(?P<start>.+?){_UNTIL}(?:las\s+|as\s+)?{_END}$"
+HOURS = _table(
+    en=r"^my\s+(?:contact\s+)?(?:hours|window)\s+(?:are|is)\s+(?:from\s+)?" + _RANGE,
+    de=r"^meine\s+(?:kontakt)?(?:zeiten|uhrzeiten|stunden)\s+sind\s+(?:von\s+)?" + _RANGE,
+    es=r"^mis\s+horas(?:\s+de\s+contacto)?\s+son\s+(?:de\s+|desde\s+)?(?:las\s+)?" + _RANGE,
+    fr=r"^mes\s+(?:heures|horaires)(?:\s+de\s+contact)?\s+sont\s+(?:de\s+)?" + _RANGE,
+    it=r"^i\s+miei\s+orari\s+sono\s+(?:dalle\s+)?" + _RANGE,
+    pt=r"^(?:os\s+)?meus\s+hor[áa]rios\s+s[ãa]o\s+(?:das\s+|de\s+)?" + _RANGE,
+    nl=r"^mijn\s+(?:contact)?(?:uren|tijden)\s+zijn\s+(?:van\s+)?" + _RANGE,
+)
+""""My hours are 9 to 22", "mis horas son de 9 a 22", "meine Zeiten sind 9 bis 22": the
+person's contact window (docs/reminders.md, "Contact hours")."""
+
 PAUSE = _table(
     en=r"^pause\s+(?:all\s+)?(?:of\s+)?(?:my\s+)?reminders?\b\s*"
     r"(?:(?:until|till|til|through)\s+(?P<until>.+))?$",
@@ -376,7 +392,7 @@ DECLINE = _table(
 
 HINTS = (
     LIVE_IN, LIST, UPCOMING, TIME_IN, DIFFERENCE, CANCEL, MOVE, PAUSE, RESUME, WAKE, LABEL,
-    HOW_LONG, GREETING, SNOOZE, MOVE_IT, REPEAT_IT,
+    HOW_LONG, GREETING, SNOOZE, MOVE_IT, REPEAT_IT, HOURS,
 )  # fmt: skip
 """The request tables, each of which says the language of the words it matches."""
 _ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)

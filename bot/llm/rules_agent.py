@@ -159,11 +159,6 @@ _QUIET = re.compile(
     r"(?:\s+to)?\s+me\s+(?P<side>before|after)\s+(?P<at>.+?)[\s.!]*$",
     re.IGNORECASE,
 )
-_HOURS = re.compile(
-    r"^\s*my\s+(?:contact\s+)?(?:hours|window)\s+(?:are|is)\s+(?:from\s+)?(?P<start>.+?)"
-    r"\s*(?:to|until|till|-|–)\s*(?P<end>[^\s.!]+(?:\s*[ap]\.?m\.?)?)[\s.!]*$",
-    re.IGNORECASE,
-)
 _DONE = re.compile(
     r"^\s*(?:done|did it|finished|all done|got it)(?:\s+r\d+)?\s*[.!]*\s*$", re.IGNORECASE
 )
@@ -344,10 +339,11 @@ class RulesProvider:
                 return _say(question)
             side = "start" if quiet["side"].lower() == "before" else "end"
             return self._call("set_contact_window", **{side: at})
-        if hours := _HOURS.match(text):
+        if hours_said := words.first(words.HOURS, text):
+            language, hours = hours_said
             evident = _past_noon(hours["start"]) or _past_noon(hours["end"])
-            start, ask_start = _hour(hours["start"], twenty_four=evident)
-            end, ask_end = _hour(hours["end"], twenty_four=evident)
+            start, ask_start = _hour(hours["start"], twenty_four=evident, language=language)
+            end, ask_end = _hour(hours["end"], twenty_four=evident, language=language)
             if start is None or end is None:
                 return _say(ask_start if start is None else ask_end)
             return self._call("set_contact_window", start=start, end=end)
@@ -950,7 +946,13 @@ def _an_answer(text: str) -> bool:
         0 < len(plain) <= 30
         and not _REMIND.match(plain)
         and not any(words.matching(table, plain) for table in words.HINTS)
+        and not any(request.match(plain) for request in _OWN_REQUESTS)
     )
+
+
+_OWN_REQUESTS = (_LIST, _SNOOZE, _PAUSE, _RESUME, _CANCEL, _MOVE, _THAT, _QUIET, _HOME_CITY)
+"""The English requests outside `words.HINTS`: "don't message me after 9pm" after "When should
+I remind you?" is a request of its own, not an answer to it."""
 
 
 def _without_time(request: str) -> str:
@@ -1069,30 +1071,43 @@ def _newest_text(messages: Sequence[Message]) -> str:
     return ""
 
 
-_HOUR = re.compile(r"^(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>[ap])?(?:\.?m\.?)?$", re.IGNORECASE)
+_HOUR = re.compile(
+    r"^(?P<h>\d{1,2})(?:[:.h](?P<m>\d{2}))?\s*(?:(?P<ap>[ap])(?:\.?m\.?)?|h|uhr|uur)?$",
+    re.IGNORECASE,
+)
 
 
-def _hour(text: str, *, twenty_four: bool) -> tuple[str | None, str]:
-    """("HH:MM", "") for an hour read whole, else (None, the question to ask).
+def _hour(text: str, *, twenty_four: bool, language: str = "en") -> tuple[str | None, str]:
+    """("HH:MM", "") for an hour read whole, else (None, the question to ask, in `language`).
 
-    "9am", "9:30 pm", "21:00" and "09:00" are read; a bare "9" or "9:00" could be
-    morning or evening and is asked about, unless `twenty_four` (the other end
-    of a range is past 12, so the person writes 24-hour times).
+    "9am", "9:30 pm", "21:00", "09:00" and "22h" are read; a bare "9" or "9:00" could be
+    morning or evening and is asked about, unless `twenty_four` (the other end of a range
+    is past 12, so the person writes 24-hour times). Outside English, a time written with
+    its minutes ("10:00", "10h30") is a 24-hour time as written (docs/reminders.md).
     """
-    found = _HOUR.match(text.strip())
+    written = text.strip()
+    found = _HOUR.match(written)
     if found is None:
-        written = text.strip()
-        return None, f"I can't read {written!r} as a time of day; say it like '9am' or '21:00'."
+        return None, said.HOUR_UNREAD.in_(language, text=written)
     hour, minute = int(found["h"]), int(found["m"] or 0)
     meridiem = (found["ap"] or "").lower()
     if hour > 24 or minute > 59 or (meridiem and not 1 <= hour <= 12):
-        return None, f"{text.strip()!r} is not a time of day; say it like '9am' or '21:00'."
+        return None, said.HOUR_UNREAD.in_(language, text=written)
     if meridiem:
         hour = hour % 12 + (12 if meridiem == "p" else 0)
-    elif 1 <= hour <= 12 and not twenty_four and not text.strip().startswith("0"):
-        return None, (
-            f"Do you mean {hour}:{minute:02d} in the morning or {hour + 12 if hour < 12 else 0}:"
-            f"{minute:02d}? Say '{hour}am' or '{hour}pm'."
+    elif (
+        1 <= hour <= 12
+        and not twenty_four
+        and not written.startswith("0")
+        and (language == "en" or found["m"] is None)
+    ):
+        am, pm = f"{hour}:{minute:02d}", f"{hour + 12 if hour < 12 else 0}:{minute:02d}"
+        if language == "en":
+            morning, evening = f"{hour}am", f"{hour}pm"
+        else:
+            morning, evening = f"{hour:02d}:{minute:02d}", f"{(hour + 12) % 24:02d}:{minute:02d}"
+        return None, said.HOUR_WHICH_HALF.in_(
+            language, am=am, pm=pm, morning=morning, evening=evening
         )
     return f"{hour % 24:02d}:{minute:02d}", ""
 

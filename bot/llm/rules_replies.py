@@ -21,6 +21,8 @@ __all__ = [
     "DONE",
     "HELD",
     "HELD_ONE",
+    "HOUR_UNREAD",
+    "HOUR_WHICH_HALF",
     "HOW_LONG",
     "LISTED_NEXT",
     "LISTED_PAUSED",
@@ -130,5 +132,7 @@ CONTACT_HOURS = Said(
     "Your contact hours are now {window} ({zone}). Outside them, anything I would send waits "
     "for a decision, not for the clock."
 )
+HOUR_UNREAD = Said("I can't read {text!r} as a time of day; say it like '9am' or '21:00'.")
+HOUR_WHICH_HALF = Said("Do you mean {am} in the morning or {pm}? Say '{morning}' or '{evening}'.")
 REMINDER_DUE = Said("Reminder: {what}")
 DONE = Said("Done.")

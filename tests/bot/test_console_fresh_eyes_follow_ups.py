@@ -1,0 +1,85 @@
+"""A new user's follow-ups, through the console with no model (issue 61, fe81 items 8-16).
+
+On a settable clock and a real SQLite store, checking what was said and what was stored.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.config.settings import Settings
+from bot.llm.rules_replies import NEEDS_LLM
+from clockcore import SettableClock
+from tests.support.console import rows, say
+
+WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)  # 05:00 in Berlin, Wednesday 2 December
+
+
+def _waiting(home: Path) -> list[tuple[object, ...]]:
+    return rows(
+        home,
+        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
+        "AND status IN ('pending', 'deferred') ORDER BY due_at",
+    )
+
+
+def _window(home: Path) -> list[tuple[object, ...]]:
+    return rows(home, "SELECT contact_window FROM users WHERE contact_window IS NOT NULL")
+
+
+@pytest.mark.parametrize(
+    ("zone", "asked", "hours", "answer"),
+    [
+        ("Europe/Berlin", "remind me to call mom", "my hours are 9 to 22",
+         "Your contact hours are now 09:00–22:00"),
+        ("Europe/Madrid", "recuérdame llamar a mamá", "mis horas son de 9 a 22",
+         "Tu horario de contacto ahora es 09:00–22:00"),
+        ("Europe/Berlin", "erinnere mich an die Bank", "meine Zeiten sind 9 bis 22",
+         "Deine Kontaktzeiten sind jetzt 09:00–22:00"),
+        ("Europe/Paris", "rappelle-moi d'appeler maman", "mes heures sont de 9h à 22h",
+         "Vos heures de contact sont maintenant 09:00–22:00"),
+    ],
+)  # fmt: skip
+async def test_contact_hours_in_words_after_when_should_i_remind_you_set_the_window(
+    tmp_path: Path, zone: str, asked: str, hours: str, answer: str
+) -> None:
+    """fe81 item 12: the open "when?" question read "my hours are 9 to 22" as its answer
+    ("I can't read … as a time"), and the other languages' phrasings got the no-model
+    paragraph."""
+    said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
+                     asked, hours)  # fmt: skip
+    assert answer in said[2], said
+    assert _window(tmp_path) == [("09:00-22:00",)]
+    assert _waiting(tmp_path) == []
+
+
+async def test_a_complete_request_after_when_should_i_remind_you_is_a_new_request(
+    tmp_path: Path,
+) -> None:
+    """fe81 item 12: a pending question does not swallow the next request."""
+    said = await say(
+        Settings(home=tmp_path), SettableClock(WEDNESDAY), "clock: home tz Europe/Berlin",
+        "remind me to call mom", "don't message me after 9pm",
+        "remind me tomorrow at 9am to buy milk",
+    )  # fmt: skip
+    assert "Your contact hours are now" in said[2], said
+    assert "Thursday 3 Dec, 09:00" in said[3], said
+    assert _waiting(tmp_path) == [("buy milk", "2026-12-03 08:00:00.000000")]
+
+
+async def test_an_hour_that_could_be_morning_or_evening_is_asked_in_the_persons_language(
+    tmp_path: Path,
+) -> None:
+    said = await say(
+        Settings(home=tmp_path), SettableClock(WEDNESDAY), "clock: home tz Europe/Berlin",
+        "meine Zeiten sind 9 bis 10", "meine Zeiten sind 09:00 bis 10:00",
+    )  # fmt: skip
+    assert (
+        said[1]
+        == "clockbot> Meinst du 9:00 morgens oder 21:00 abends? Schreib „09:00“ oder „21:00“."
+    )
+    assert "Deine Kontaktzeiten sind jetzt 09:00–10:00" in said[2], said
+    assert NEEDS_LLM.in_("de") not in "\n".join(said)
