@@ -13,7 +13,8 @@ Changing a reminder named by its words takes two tool calls: `list_reminders`,
 then, when exactly one reminder matches, the change; several matches are asked
 about, none is said. "Move the 3pm one to 4" keeps the day and, for a bare
 hour, the half of the day of the time it names (4 after 3pm is 16:00); any other
-bare hour is the reader's waking hour ("make that 11" is 11:00).
+bare hour is the reader's rule near the reminder's own time (`bare_hour`: "make that
+11" is 11:00).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
 from clockcore.parsing.modifiers import PART_OF_DAY, settle_hour
 from clockcore.parsing.recurrence_words import without_frames
 from clockcore.parsing.time_questions import counts_to
+from clockcore.reading.waking_hour import bare_hour
 from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.speech.spoken_rules import say_rule
 from wrapper.outbound.reminders import parse_reminder_id, short_reminder_id
@@ -425,8 +427,8 @@ class RulesProvider:
         wanted = _CLOCK.match(target)
         if wanted is not None and wanted["ap"] is None and source is not None and source["ap"]:
             target = f"{target}{source['ap']}"  # "to 4" after "3pm" is 4pm
-        # Any other bare hour is the reader's waking hour (docs/time-rules.md): "make that
-        # 11" is 11:00 whether the reminder was at 10:00 or 15:00, "make it 4" is 16:00.
+        # Any other bare hour is the reader's rule near the reminder's time (docs/time-rules.md):
+        # "make that 11" at 09:00 is 11:00, "make it 4" at 15:00 is 16:00.
         if wanted is not None and wanted["ap"] is None and source is None:
             target = _nearest_half(target, next_at)
         if wanted is not None:
@@ -1285,21 +1287,16 @@ def _continued(request: str, text: str) -> str:
 
 
 def _nearest_half(target: str, next_at: datetime) -> str:
-    """A bare hour (1 to 11) for a reminder just set, as the 24-hour clock time of its
-    half of the day nearer the reminder's own: "mejor a las 7" for one at 18:00 is 19:00,
-    "make that 11" for one at 09:00 is 11:00, "make it 4" at 15:00 is 16:00 (issue 63's
-    unseen scenarios). Equally near, or any other form, it stays as written (and may be
-    asked about)."""
+    """A bare hour (1 to 11) for a reminder just set, as the reader's rule reads it near the
+    reminder's own time (`bare_hour`): "mejor a las 7" for one at 18:00 is 19:00, "make that
+    11" for one at 09:00 is 11:00, "make it 4" at 15:00 is 16:00 (issue 63's unseen
+    scenarios). Any other form stays as written (and may be asked about)."""
     found = _CLOCK.match(target)
     if found is None or not 1 <= int(found["h"]) <= 11:
         return target
-    minutes = int(found["m"] or 0)
-    own = next_at.hour * 60 + next_at.minute
-    early, late = int(found["h"]) * 60 + minutes, (int(found["h"]) + 12) * 60 + minutes
-    if abs(early - own) == abs(late - own):
-        return target
-    hour = early if abs(early - own) < abs(late - own) else late
-    return f"{hour // 60:02d}:{hour % 60:02d}"
+    minute = int(found["m"] or 0)
+    hour = bare_hour(int(found["h"]), minute, near=next_at.hour * 60 + next_at.minute)
+    return f"{hour:02d}:{minute:02d}"
 
 
 def _clock_words(to: str) -> str:

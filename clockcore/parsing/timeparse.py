@@ -155,6 +155,10 @@ def _parse_whole(
 
     found = holiday_days.named(text, caller, reference, languages, read_at)
     found = found or read_at(text, reference)
+    if found.span is not None:  # a bare hour is its waking hour before "which week?" offers it
+        found = waking_hour(
+            text, found, reference, dated=day_words.dated(text, *found.span, languages)
+        )
     found = which_week(text, found, reference, languages)
     found = day_words.small_hours(text, found, reference)
     if found.span is not None:

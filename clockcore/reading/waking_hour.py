@@ -21,7 +21,7 @@ from clockcore.parse_result import ParseResult
 from clockcore.reading.leftover import AM_PM, folded, phrases
 from clockcore.reading.words import table
 
-__all__ = ["hour_as_written", "waking_hour"]
+__all__ = ["bare_hour", "hour_as_written", "waking_hour"]
 
 _PREPOSITIONS = "|".join(
     re.escape(w).replace(r"\ ", r"\s+")
@@ -56,6 +56,27 @@ _SETTLED_TOO = re.compile(
 )
 
 
+def bare_hour(
+    written: int, minute: int = 0, *, woken: bool = False, near: int | None = None
+) -> int:
+    """The hour of the day (0 to 23) a bare hour `written` (1 to 12) means: one rule for the
+    reader and for a change to a reminder (docs/time-rules.md).
+
+    `near`, the minute of the day of a time the words change ("make that 11" for a reminder
+    at 09:00), picks the half of the day nearer it; equally near, or with no such time, it
+    is the waking hour: 7 to 11 in the morning, 12 noon, 1 to 6 in the afternoon or
+    evening, and any hour but 12 in the morning when being woken (`woken`).
+    """
+    if near is not None:
+        early = (written % 12) * 60 + minute
+        late = early + 12 * 60
+        if abs(early - near) != abs(late - near):
+            return (early if abs(early - near) < abs(late - near) else late) // 60
+    if woken and written < 12:
+        return written
+    return written + 12 if written <= 6 else written
+
+
 def waking_hour(text: str, found: ParseResult, reference: datetime, *, dated: bool) -> ParseResult:
     """A Duckling reading of a bare hour ("a las 5", "um halb drei") at its waking hour.
 
@@ -80,8 +101,7 @@ def waking_hour(text: str, found: ParseResult, reference: datetime, *, dated: bo
         return found
     tz = zone_from_label(found.zone)
     local = found.start_instant.astimezone(tz)
-    written = local.hour % 12 or 12
-    hour = written if woken and written < 12 else written + 12 if written <= 6 else written
+    hour = bare_hour(local.hour % 12 or 12, woken=woken)
     if hour == local.hour:
         return found
     wall = datetime.combine(local.date(), time(hour, local.minute))

@@ -83,3 +83,21 @@ async def test_an_hour_that_could_be_morning_or_evening_is_asked_in_the_persons_
     )
     assert "Deine Kontaktzeiten sind jetzt 09:00–10:00" in said[2], said
     assert NEEDS_LLM.in_("de") not in "\n".join(said)
+
+
+@pytest.mark.parametrize(
+    ("zone", "asked"),
+    [
+        ("Europe/Berlin", "remind me next friday at 3 to pick up the dry cleaning"),
+        ("Europe/Berlin", "erinnere mich nächsten Freitag um 3 an die Reinigung"),
+        ("Europe/Madrid", "recuérdame el próximo viernes a las 3 recoger la ropa"),
+        ("Europe/Rome", "ricordami venerdì prossimo alle 3 di ritirare i vestiti"),
+    ],
+)
+async def test_a_bare_hour_offers_the_same_hours_in_every_language(
+    tmp_path: Path, zone: str, asked: str
+) -> None:
+    """fe81 item 8: "next friday at 3" offered 15:00 in English, 03:00 in German and Spanish."""
+    said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
+                     asked)  # fmt: skip
+    assert "Fri Dec 4 15:00 or Fri Dec 11 15:00" in said[1], said
