@@ -29,6 +29,7 @@ __all__ = [
     "LABEL",
     "LIST",
     "LIVE_IN",
+    "MAKE_INTO",
     "MORNING",
     "MOVE",
     "MOVE_IT",
@@ -175,17 +176,24 @@ MOVE_IT = _table(
     r"(?=\s+(?:um|am|auf)\s))\s+(?P<to>.+)$",
     es=r"^(?:(?:mejor|no|perd[óo]n)[\s,]+)*(?:(?:mu[ée]ve|c[áa]mbia|p[áa]sa|pon)(?:lo|la)"
     r"(?:\s+(?:para|a|al))?|mejor(?=\s+(?:a|al|el|para)\s))\s+(?P<to>.+)$",
-    fr=r"^(?:(?:en\s+fait|plut[ôo]t|non)[\s,]+)*(?:d[ée]place|d[ée]cale|mets|change)-l[ea]"
-    r"(?:\s+(?:à|a|au|pour))?\s+(?P<to>.+)$",
+    fr=r"^(?:(?:en\s+fait|plut[ôo]t|non)[\s,]+)*(?:(?:d[ée]place|d[ée]cale|mets|change)-l[ea]"
+    r"|mets(?:-le|-la)?\s+plut[ôo]t|plut[ôo]t)(?:\s+(?:à|a|au|pour))?\s+(?P<to>.+)$",
     it=r"^(?:(?:anzi|no|meglio)[\s,]+)*(?:sposta|cambia|metti)(?:lo|la)"
     r"(?:\s+(?:a|al|per))?\s+(?P<to>.+)$",
     pt=r"^(?:(?:na\s+verdade|melhor|n[ãa]o)[\s,]+)*(?:muda|mude|passa|move|p[õo]e)"
-    r"[- ]?(?:o|a|lo|la)\s+(?:para|pra)\s+(?P<to>.+)$",
+    r"(?:[- ]?(?:o|a|lo|la))?\s+(?:para|pra)\s+(?P<to>.+)$",
     nl=r"^(?:(?:eigenlijk|liever|nee)[\s,]+)*(?:verplaats|verzet|zet|maak)\s+(?:het|hem|dat|die)"
     r"\s+(?:naar|op|om)\s+(?P<to>.+)$",
 )
 """"Verschiebe es auf Donnerstag", "muévelo al jueves", "mejor a las 11": the reminder just set
 (else the one just sent) to another time; English is `bot.llm.rules_agent`'s "make that 11"."""
+
+MAKE_INTO = _table(
+    de=r"^(?:(?:eigentlich|lieber|doch|nein)[\s,]+)*mach(?:e)?\s+(?:lieber\s+)?(?P<to>.+?)"
+    r"\s+(?:d(?:a)?raus|daraus)$",
+    nl=r"^(?:(?:eigenlijk|liever|nee)[\s,]+)*maak\s+er\s+(?:maar\s+)?(?P<to>.+?)\s+van$",
+)
+""""Mach 11 draus", "maak er 11 uur van": as `MOVE_IT`, the time before the words that close it."""
 
 _RHYTHMS = {
     "every other week": r"every\s+other\s+week|every\s+(?:two|2)\s+weeks|fortnightly|biweekly"
@@ -392,7 +400,7 @@ DECLINE = _table(
 
 HINTS = (
     LIVE_IN, LIST, UPCOMING, TIME_IN, DIFFERENCE, CANCEL, MOVE, PAUSE, RESUME, WAKE, LABEL,
-    HOW_LONG, GREETING, SNOOZE, MOVE_IT, REPEAT_IT, HOURS,
+    HOW_LONG, GREETING, SNOOZE, MOVE_IT, REPEAT_IT, HOURS, MAKE_INTO,
 )  # fmt: skip
 """The request tables, each of which says the language of the words it matches."""
 _ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)

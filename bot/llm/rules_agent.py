@@ -103,6 +103,12 @@ _SNOOZE = re.compile(
     r"^\s*snooze\b(?:\s+(?P<id>[rs]\d+))?(?:\s+(?:it|this|that))?(?:\s+for)?\s*(?P<when>.*?)[\s.!]*$",
     re.I,
 )
+_SNOOZE_NAMED = re.compile(
+    r"^\s*snooze\s+(?:the\s+|my\s+)?(?P<what>(?![rs]\d+\b).+?)\s+(?:one\s+|reminder\s+)?"
+    r"(?P<for>for|until|till|to)\s+(?P<when>.+?)[\s.!]*$",
+    re.IGNORECASE,
+)
+""""Snooze the dentist one for an hour": the reminder its words name, found in the list."""
 _PAUSE = re.compile(
     r"^\s*pause\s+(?:all\s+)?(?:of\s+)?(?:my\s+)?reminders?\b\s*"
     r"(?:(?:until|till|til|through)\s+(?P<until>.+?))?[\s.!]*$",
@@ -309,6 +315,8 @@ class RulesProvider:
             return self._call("list_reminders")
         if again := _AGAIN.match(text):
             return self._call("snooze", until=_later(again["when"]))
+        if (named := _SNOOZE_NAMED.match(text)) and not _THIS_ONE.match(named["what"]):
+            return self._call("list_reminders")  # "snooze the dentist one for an hour"
         if snooze := _SNOOZE.match(text):
             if snooze["id"]:
                 return self._call("snooze", id=snooze["id"], until=_later(snooze["when"]))
@@ -385,6 +393,13 @@ class RulesProvider:
             if isinstance(found, str):
                 return _say(found)
             return self._call("cancel_reminder", id=found["id"])
+        if (named := _SNOOZE_NAMED.match(text)) and not _THIS_ONE.match(named["what"]):
+            found = _matching(listed, named["what"], _language_of(text))
+            if isinstance(found, str):
+                return _say(found)
+            when = named["when"].strip()
+            until = f"in {when}" if named["for"].lower() == "for" else when
+            return self._call("snooze", id=found["id"], until=until)
         if (every := _repeat_it(text)) is not None:
             # "make it every other week": the one just set, else the one just sent, in place.
             hit = _just_set(messages, listed)
@@ -1230,7 +1245,12 @@ def _table_match(table: words.Table, text: str) -> re.Match[str] | None:
 
 def _that(text: str) -> re.Match[str] | None:
     """ "actually make that 11", "muévelo al jueves": the reminder just set, to `to`."""
-    return _THAT.match(text) or _table_match(words.MOVE_IT, words.plain(text))
+    plain = words.plain(text)
+    return (
+        _THAT.match(text)
+        or _table_match(words.MOVE_IT, plain)
+        or _table_match(words.MAKE_INTO, plain)
+    )
 
 
 def _repeat_it(text: str) -> str | None:

@@ -101,3 +101,47 @@ async def test_a_bare_hour_offers_the_same_hours_in_every_language(
     said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
                      asked)  # fmt: skip
     assert "Fri Dec 4 15:00 or Fri Dec 11 15:00" in said[1], said
+
+
+async def test_snooze_names_the_reminder_by_its_words(tmp_path: Path) -> None:
+    """fe81 item 9: "snooze the dentist one for an hour" asked "Which reminder?"."""
+    said = await say(
+        Settings(home=tmp_path), SettableClock(WEDNESDAY), "clock: home tz Europe/Berlin",
+        "remind me tomorrow at 9am to call the dentist", "remind me friday at 10am to buy bread",
+        "snooze the dentist one for an hour",
+    )  # fmt: skip
+    assert "call the dentist" in said[3] and "10:00" in said[3], said
+    assert _waiting(tmp_path) == [
+        ("call the dentist", "2026-12-03 09:00:00.000000"),
+        ("buy bread", "2026-12-04 09:00:00.000000"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("zone", "asked", "change", "stored"),
+    [
+        ("Europe/Madrid", "recuérdame mañana a las 9 llamar al dentista", "cambialo a las 11",
+         ("llamar al dentista", "2026-12-03 10:00:00.000000")),
+        ("Europe/Berlin", "erinnere mich morgen um 9 an den Zahnarzt", "mach 11 draus",
+         ("den Zahnarzt", "2026-12-03 10:00:00.000000")),
+        ("Europe/Paris", "rappelle-moi demain à 9h d'appeler le dentiste", "mets plutôt 11h",
+         ("appeler le dentiste", "2026-12-03 10:00:00.000000")),
+        ("Europe/Amsterdam", "herinner me morgen om 9 aan de tandarts", "zet het op 11",
+         ("de tandarts", "2026-12-03 10:00:00.000000")),
+        ("Europe/Amsterdam", "herinner me morgen om 9 aan de tandarts", "maak er 11 uur van",
+         ("de tandarts", "2026-12-03 10:00:00.000000")),
+        ("Europe/Rome", "ricordami domani alle 9 di chiamare il dentista", "mettilo alle 11",
+         ("chiamare il dentista", "2026-12-03 10:00:00.000000")),
+        ("Europe/Lisbon", "lembra-me amanhã às 9 de ligar ao dentista", "muda para as 11",
+         ("ligar ao dentista", "2026-12-03 11:00:00.000000")),
+    ],
+)  # fmt: skip
+async def test_make_that_11_in_every_language_moves_the_reminder_just_set(
+    tmp_path: Path, zone: str, asked: str, change: str, stored: tuple[str, str]
+) -> None:
+    """fe81 item 9: "mach 11 draus", "mets plutôt 11h", "muda para as 11" got the no-model
+    paragraph."""
+    said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
+                     asked, change)  # fmt: skip
+    assert "11:00" in said[2], said
+    assert _waiting(tmp_path) == [stored]
