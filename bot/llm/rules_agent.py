@@ -486,6 +486,9 @@ class RulesProvider:
         if repeat is not None:
             content, every = repeat
             return self._call("remind", text=what or content, when=every)
+        if (impossible := _no_such_day(rest, language)) is not None:
+            day, month, _ = impossible
+            return _say(said.NO_SUCH_DAY.in_(language, day=day, month=month))
         found = locate_time(rest, language=language)
         if found is None:
             return _say(said.WHEN_ASK.in_(language))
@@ -524,6 +527,46 @@ def _hour_settled(request: str, answer: str, language: str) -> str | None:
         return None
     at = f"{settled:02d}:{hours[0][2] or '00'}"
     return found.text[: hours[0].start()] + at + found.text[hours[0].end() :]
+
+
+_LONGEST = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+@cache
+def _month_names(language: str) -> tuple[re.Pattern[str], dict[str, int]]:
+    """A day and a month's name ("31 February", "feb 31", "31. Februar", "31 de febrero") in
+    `language` and English, and each name's month (Babel's CLDR names)."""
+    from babel.dates import get_month_names
+
+    months: dict[str, int] = {}
+    for locale in {language if language in SPOKEN_LANGUAGES else "en", "en"}:
+        for width in ("wide", "abbreviated"):
+            for number, name in get_month_names(width, locale=locale).items():
+                months[fold(name).rstrip(".")] = number
+    names = "|".join(re.escape(n) for n in sorted(months, key=len, reverse=True))
+    day = r"(?P<day>\d{1,2})(?:st|nd|rd|th|er|e|º|\.)?"
+    pattern = re.compile(
+        rf"(?<![\w/.-]){day}\s+(?:(?:de|of)\s+)?(?P<month>{names})\.?(?![^\W\d_])"
+        rf"|(?<![^\W\d_])(?P<month2>{names})\.?\s+(?:the\s+)?(?P<day2>\d{{1,2}})(?![\d:.])"
+    )
+    return pattern, months
+
+
+def _no_such_day(text: str, language: str) -> tuple[int, str, tuple[int, int] | None] | None:
+    """(the day, its month's name, where `text` says it) when `text` names a day its month
+    never has: "31 February". The place is None where folding changed the text's length."""
+    pattern, months = _month_names(language)
+    for found in pattern.finditer(fold(text)):
+        day = int(found["day"] or found["day2"])
+        month = found["month"] or found["month2"]
+        if day > _LONGEST[months[month] - 1]:
+            from babel.dates import get_month_names
+
+            locale = language if language in SPOKEN_LANGUAGES else "en"
+            name = str(get_month_names("wide", locale=locale)[months[month]])
+            where = found.span() if len(fold(text)) == len(text) else None
+            return day, name[:1].upper() + name[1:], where
+    return None
 
 
 def _day_without_time(text: str) -> bool:
@@ -980,6 +1023,12 @@ def _without_time(request: str) -> str:
     language = next(k for k, v in remind.groupdict().items() if v and k != "rest")
     language = guess_language(request) or language
     rest = remind["rest"]
+    if (impossible := _no_such_day(rest, language)) is not None and impossible[2] is not None:
+        # "on 31 February at 10am to pay rent", asked which day: its answer is the time.
+        start, end = impossible[2]
+        rest = rest[:start] + rest[end:]
+        found = locate_time(rest, language=language)
+        return _content(without_time(rest, found) if found is not None else rest)
     if _repeating(rest, language) is not None or locate_time(rest, language=language):
         return ""
     return _content(rest)

@@ -37,6 +37,7 @@ __all__ = [
     "NOT_FOUND",
     "NO_PLACE",
     "NO_REMINDERS",
+    "NO_SUCH_DAY",
     "NO_SUCH_ID",
     "PAUSED",
     "PAUSED_OPEN",
@@ -134,5 +135,6 @@ CONTACT_HOURS = Said(
 )
 HOUR_UNREAD = Said("I can't read {text!r} as a time of day; say it like '9am' or '21:00'.")
 HOUR_WHICH_HALF = Said("Do you mean {am} in the morning or {pm}? Say '{morning}' or '{evening}'.")
+NO_SUCH_DAY = Said("{month} has no day {day}: which day do you mean?")
 REMINDER_DUE = Said("Reminder: {what}")
 DONE = Said("Done.")

@@ -145,3 +145,30 @@ async def test_make_that_11_in_every_language_moves_the_reminder_just_set(
                      asked, change)  # fmt: skip
     assert "11:00" in said[2], said
     assert _waiting(tmp_path) == [stored]
+
+
+@pytest.mark.parametrize(
+    ("zone", "asked", "question", "answer", "stored"),
+    [
+        ("Europe/Berlin", "remind me on 31 February at 10am to pay rent",
+         "February has no day 31: which day do you mean?", "28 February at 10am",
+         ("pay rent", "2027-02-28 09:00:00.000000")),
+        ("Europe/Berlin", "remind me feb 31 at 10am to pay rent",
+         "February has no day 31: which day do you mean?", "feb 28 at 10am",
+         ("pay rent", "2027-02-28 09:00:00.000000")),
+        ("Europe/Berlin", "erinnere mich am 31. Februar um 10 Uhr an die Miete",
+         "Der Februar hat keinen 31.: Welchen Tag meinst du?", "am 28. Februar um 10 Uhr",
+         ("die Miete", "2027-02-28 09:00:00.000000")),
+        ("Europe/Madrid", "recuérdame el 31 de febrero a las 10 pagar el alquiler",
+         "Febrero no tiene día 31: ¿qué día quieres decir?", "el 28 de febrero a las 10",
+         ("pagar el alquiler", "2027-02-28 09:00:00.000000")),
+    ],
+)  # fmt: skip
+async def test_a_day_its_month_never_has_is_said_and_asked_again(
+    tmp_path: Path, zone: str, asked: str, question: str, answer: str, stored: tuple[str, str]
+) -> None:
+    """fe81 item 13: "31 February" got "I can't read … as a time" or only "When?"."""
+    said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
+                     asked, answer)  # fmt: skip
+    assert said[1] == f"clockbot> {question}", said
+    assert _waiting(tmp_path) == [stored], said
