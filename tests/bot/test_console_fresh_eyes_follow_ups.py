@@ -5,6 +5,7 @@ On a settable clock and a real SQLite store, checking what was said and what was
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -100,7 +101,10 @@ async def test_a_bare_hour_offers_the_same_hours_in_every_language(
     """fe81 item 8: "next friday at 3" offered 15:00 in English, 03:00 in German and Spanish."""
     said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
                      asked)  # fmt: skip
-    assert "Fri Dec 4 15:00 or Fri Dec 11 15:00" in said[1], said
+    # The question is in the person's language (tests/bot/test_console_in_their_language.py);
+    # here both Fridays are offered at 15:00, and 03:00 is not.
+    assert re.search(r"\b4\b.*15:00.*\b11\b.*15:00", said[1]), said
+    assert "03:00" not in said[1], said
 
 
 async def test_snooze_names_the_reminder_by_its_words(tmp_path: Path) -> None:
