@@ -54,7 +54,7 @@ UNPROVEN_IN_GROUP_REPLY = (
 )
 """The answer to a change asked for by an unproven sender in a group thread."""
 
-_TOKEN = re.compile(r"\bCHECK-((?:[A-Z2-7]{4}-){3}[A-Z2-7]{4})\b", re.IGNORECASE)
+_TOKEN = re.compile(r"\bCHECK-((?:[A-Z2-7]{4}-){3}[A-Z2-7]{4})\b", re.IGNORECASE | re.ASCII)
 _MAX_TOKENS = 5
 MAX_HELD_CHARS = 2_000
 """The most of a request that is held; the confirmation mail shows all of it."""
