@@ -250,9 +250,11 @@ _ING_ALONE = frozenset(
 _LEAVING = _words(r"^\s*(?:for|to)\s+\S|^\s*(?:now|soon|in \d+|in a (?:bit|sec|minute|few))\b")
 _TIME_FOR = _words(r"^(?:it'?s\s+|its\s+)?time\s+(?:for|to)\s+(?P<act>.+)$")
 _WILL = r"(?:i'?ll|i will|we'?ll|we will|i'?m going to|i am going to|i'?m gonna|im gonna|gonna)"
-_AFTER_FIRST = _words(rf"^after\s+(?P<x>.+?)\s*,?\s+{_WILL}\s+(?P<y>.+)$")
-_AFTER_LAST = _words(rf"^{_WILL}\s+(?P<y>.+?)\s+after\s+(?P<x>.+)$")
-_CLAUSE_SPLIT = re.compile(r"\s*,\s*|\s+(?:but|and then|then|so|cause|because|cuz)\s+", re.I)
+_AFTER_FIRST = _words(rf"^after\s++(?P<x>.*?\S)(?:\s*+,\s++|\s++){_WILL}\s++(?P<y>.++)$")
+_AFTER_LAST = _words(rf"^{_WILL}\s++(?P<y>.*?\S)\s++after\s++(?P<x>.++)$")
+_CLAUSE_SPLIT = re.compile(
+    r"(?:(?<!\s)\s++)?,\s*+|(?<!\s)\s++(?:but|and then|then|so|cause|because|cuz)\s+", re.I
+)
 _SENTENCE = re.compile(r"[^.!?;…\n]+(?P<end>[.!?;…]*)")
 _MAX_SCAN = 4000
 
@@ -467,8 +469,8 @@ def _strip_directives(text: str) -> str:
 _PLACE_PREFIX = _words(r"^(?:at|in|on)\s+(?:the|a|an)\s+(?=\S)")
 _ARTICLE = _words(r"^(?:the|a|an)\s+(?=\S)")
 _SUFFIX = _words(
-    r"(?:\s+(?:now|rn|right now|atm|real quick|quickly|soon|shortly|asap|for a (?:bit|while|"
-    r"sec|second|minute|min)))+$"
+    r"(?<!\s)(?:\s++(?:now|rn|right now|atm|real quick|quickly|soon|shortly|asap|"
+    r"for a (?:bit|while|sec|second|minute|min)))+$"
 )
 _CANONICAL: Final[Mapping[str, str]] = MappingProxyType(
     dict.fromkeys(

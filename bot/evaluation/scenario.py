@@ -42,7 +42,9 @@ UNSEEN = "unseen"
 """The subfolder of scenarios written by someone who had not seen the others: reported apart,
 since a figure on scenarios we tuned against is not a figure (docs/eval.md)."""
 
-_DURATION = re.compile(r"^\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m)?\s*(?:(\d+)\s*s)?\s*$")
+_DURATION = re.compile(
+    r"^\s*+(?:(\d+)\s*d\s*+)?(?:(\d+)\s*h\s*+)?(?:(\d+)\s*m\s*+)?(?:(\d+)\s*s\s*+)?$"
+)
 
 
 def duration(text: str) -> timedelta:

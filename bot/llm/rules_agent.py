@@ -77,7 +77,7 @@ _REMIND = re.compile(
 # Words that join the time to what to be reminded of: "to call mom", "de llamar", "an die
 # Bank", "d'appeler", "de ligar", "di chiamare", "aan de huur".
 _TO = re.compile(
-    r"(?:^|\s+)(?:to|that|about|of|que|de|d'|an|daran|à|di|aan|om|per|para|pra|sobre)"
+    r"(?:^|(?<!\s)\s++)(?:to|that|about|of|que|de|d'|an|daran|à|di|aan|om|per|para|pra|sobre)"
     r"(?:,?\s+|(?<=')|$)",
     re.IGNORECASE,
 )
@@ -603,7 +603,7 @@ def _repeating(rest: str, language: str) -> tuple[str, str] | None:
 
 
 _TRAILING_JOINER = re.compile(
-    r"(?:\s+(?:to|that|about|of|que|de|d'|an|à|di|aan|om|per|para|pra|sobre))+\s*$", re.I
+    r"(?<!\s)(?:\s++(?:to|that|about|of|que|de|d'|an|à|di|aan|om|per|para|pra|sobre))+\s*+$", re.I
 )
 
 

@@ -223,7 +223,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*|[ap]\.m\.|@", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # What follows a number that is a quantity, not a time.
 _UNIT_AFTER = re.compile(
-    r"\s*(?:%|‰|€|\$|£|¥|percent\b|per\s*cent\b|pour\s*cent\b|por\s*cien(?:to)?\b|"
+    r"\s*+(?:%|‰|€|\$|£|¥|percent\b|per\s*cent\b|pour\s*cent\b|por\s*cien(?:to)?\b|"
     r"por\s*cento\b|per\s*cento\b|prozent\b|procent\b|euros?\b|eur\b|dollars?\b|usd\b|"
     r"reais\b|real\b|pounds?\b|ms\b|km\b|kg\b|mb\b|gb\b|kb\b|mm\b|cm\b|m\b|g\b|l\b|"
     r"liters?\b|litres?\b|litros?\b|liter\b|litri\b|kilos?\b|chili\b|quilos?\b|kilo\b)",
@@ -358,8 +358,8 @@ def cue(text: str, start: int, end: int, languages: tuple[str, ...] = ("en",)) -
 # 25 minutes"). Only units of what people time themselves doing, so "take 2 pills in 30
 # minutes" stays a reminder.
 _MEASURE_BEFORE = re.compile(
-    r"\d+(?:[.,]\d+)?\s*(?:km|k|mi|miles?|m|meters?|metres?|meter|metros?|metri|"
-    r"laps?|runden|vueltas|voltas|tours|giri|rondjes|pages?|seiten|paginas?|pagine)\s*$",
+    r"(?<!\d)\d+(?:[.,]\d+)?\s*+(?:km|k|mi|miles?|m|meters?|metres?|meter|metros?|metri|"
+    r"laps?|runden|vueltas|voltas|tours|giri|rondjes|pages?|seiten|paginas?|pagine)\s*+$",
     re.IGNORECASE,
 )
 

@@ -92,7 +92,9 @@ _COMPOUND_DAYS = {
     )
     for index, name in enumerate(names.split())
 }
-_BEFORE = re.compile(r"([^\W\d_]+)\s*(?:,\s*)?(?:um|om|gegen|rond)?\s*$", re.IGNORECASE)
+_BEFORE = re.compile(
+    r"(?<![^\W\d_])([^\W\d_]+)\s*+(?:,\s*+)?(?:um|om|gegen|rond)?\s*+$", re.IGNORECASE
+)
 
 
 def compound_day_before(text: str, start: int) -> tuple[int, str, int] | None:

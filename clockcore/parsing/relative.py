@@ -137,7 +137,7 @@ def _compile(language: str) -> _Language:
 
 
 _COMPILED = {language: _compile(language) for language in _UNITS}
-_AMOUNT_SPLIT = re.compile(r"\s*(?:,|\by\b|\bund\b|\bet\b|\be\b|\ben\b)\s*")
+_AMOUNT_SPLIT = re.compile(r"(?:(?<!\s)\s++)?(?:,|\by\b|\bund\b|\bet\b|\be\b|\ben\b)\s*+")
 
 
 def _measure(text: str, spec: _Language) -> tuple[timedelta, dict[str, int]] | None:

@@ -178,7 +178,7 @@ _MEAL = re.compile(
 _HOUR_WORD_CLOCK = re.compile(rf"(?<![^\W_])(?:{_HOUR_WORDS})\s+(?:{_CLOCK_WORDS})(?![^\W_])")
 _ISH = re.compile(r"(?<![^\W_])ish(?![^\W_])")
 _HHMM_AFTER_DATE = re.compile(
-    r"(?P<date>[^\W\d_]{3,}\.?|\d{1,2}[./]\d{1,2}\.?)\s+(?P<hhmm>\d{4})\b"
+    r"(?P<date>(?<![^\W\d_])[^\W\d_]{3,}\.?|\d{1,2}[./]\d{1,2}\.?)\s+(?P<hhmm>\d{4})\b"
 )
 _MONTHS = _words("MONTHS") | _LOOSE
 

@@ -196,7 +196,7 @@ _HOUR = timedelta(hours=1)  # a whole day, even one that loses an hour to DST
 
 # Four digits right after a date: "7 Jan 1045", "am 3.2. 0930".
 _FOUR_AFTER_DATE = re.compile(
-    r"(?:[^\W\d_]{3,}\.?|\d{1,2}[./]\d{1,2}\.?|\d{1,2}(?:st|nd|rd|th|\.)?),?\s+(\d{4})(?!\d)"
+    r"(?:(?<![^\W\d_])[^\W\d_]{3,}\.?|\d{1,2}[./]\d{1,2}\.?|\d{1,2}(?:st|nd|rd|th|\.)?),?\s+(\d{4})(?!\d)"
 )
 _NEAR_YEARS = 10
 _MONTH = timedelta(days=28)
