@@ -20,10 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.agent.tools.question_words import question_in
 from bot.catalog import catalog
 from bot.config.settings import Settings
 from bot.replies import Late
-from clockcore import SettableClock
+from clockcore import ParseResult, SettableClock
+from clockcore.parsing import second_reader
+from clockcore.reading import safety
 from tests.support.console import rows, say
 
 WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)  # 05:00 in Berlin, Wednesday 2 December
@@ -201,13 +204,38 @@ def test_a_late_reminders_note_is_in_the_persons_language(language: str) -> None
             assert not english_in(note, language), (language, note)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the reader's other questions (here its leftover-words question, 'I can read "
-    "'9/5', but not the 'am' next to it') are said as clockcore words them, in English; "
-    "bot/agent/tools/question_words.py re-says four of them so far",
-)
-async def test_the_readers_other_questions_are_in_the_persons_language(tmp_path: Path) -> None:
+async def test_the_readers_leftover_words_question_is_in_the_persons_language(
+    tmp_path: Path,
+) -> None:
+    """German "am 9/5 um 10": "I can read '9/5', but not the 'am' next to it…" was English."""
     request = "erinnere mich am 9/5 um 10 an den Zahnarzt"
     said = await _talk(tmp_path, "de", request)
     _no_english(said, "de", theirs=(request, "9/5"))
+    assert "„9/5“" in said[-1] and "„am“" in said[-1], said
+
+
+READER_QUESTIONS = [  # each question as clockcore words it, and the words it must keep
+    (second_reader.LEFTOVER_QUESTION.format(read="9/5", left="am"), ("9/5", "am")),
+    (safety.LEFTOVER_QUESTION.format(read="um 10", left="ab"), ("um 10", "ab")),
+    (safety.TWELVE_QUESTION.format(text="12 Uhr"), ("12 Uhr", "12:00", "00:00")),
+    (safety.HOUR_QUESTION.format(written="halb 10", read="09:30"), ("halb 10", "09:30")),
+    (
+        safety.DAY_QUESTION.format(text="31.4.", read="2027-05-01 10:00", day=31),
+        ("31.4.", "2027-05-01 10:00", "31"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"), READER_QUESTIONS, ids=["leftover", "also-says", "twelve", "hour", "day"]
+)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_readers_other_questions_are_in_the_persons_language(
+    language: str, question: str, kept: tuple[str, ...]
+) -> None:
+    """The leftover-words, hour, day and noon-or-midnight questions, re-said from the catalog."""
+    parsed = ParseResult(kind="invalid", needs_clarification=True, clarification_question=question)
+    said = question_in(parsed, "Europe/Berlin", language, question)
+    assert said != question and all(k in said for k in kept), said
+    assert not english_in(said, language, theirs=kept), (language, said)
+    assert question_in(parsed, "Europe/Berlin", "en", question) == question

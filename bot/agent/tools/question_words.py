@@ -19,6 +19,8 @@ from bot.catalog import LANGUAGES, Said
 from clockcore import ParseResult
 from clockcore.geo.zones import get_zone
 from clockcore.message import primary_language
+from clockcore.parsing import second_reader
+from clockcore.reading import safety
 from clockcore.reading.day_words import SMALL_HOURS_QUESTION
 from clockcore.reading.safety import APPROXIMATE_QUESTION
 from clockcore.reading.which_week import WHICH_WEEK_QUESTION
@@ -35,6 +37,15 @@ ASK_CLOCKS_BACK = Said(
     "On {day}, {wall} comes twice in {zone}: the clocks go back. The first {wall} or the "
     "second, an hour later?"
 )
+ASK_LEFTOVER = Said(
+    "I can read “{read}”, but not “{left}” next to it: what time do you mean exactly?"
+)
+ASK_TWELVE = Said("“{text}”: noon (12:00) or midnight (00:00)?")
+ASK_HOUR = Said(
+    "“{written}” reads as {read} here, not as written: what time do you mean? "
+    "Write it as, say, 09:30 or 21:30."
+)
+ASK_DAY = Said("“{text}” reads as {read}, not the day {day} written there: which date do you mean?")
 
 _DST = re.compile(
     r"^(?P<hour>\d{1,2}):(?P<minute>\d\d) on .+? (?P<how>does not exist|happens twice) "
@@ -102,7 +113,22 @@ def _approximate(parsed: ParseResult, zone: str, locale: str, fields: dict[str, 
     return ASK_APPROXIMATE.in_(locale, part=part, am=am, pm=pm)
 
 
+def _plain(said: Said) -> Callable[[ParseResult, str, str, dict[str, str]], str]:
+    """How a question with no choices to format is said: its fields as clockcore quoted them."""
+
+    def say(parsed: ParseResult, zone: str, locale: str, fields: dict[str, str]) -> str:
+        del parsed, zone
+        return said.in_(locale, **{k: _unquoted(v) for k, v in fields.items()})
+
+    return say
+
+
 _ASKED = (
+    (_pattern(second_reader.LEFTOVER_QUESTION), _plain(ASK_LEFTOVER)),
+    (_pattern(safety.LEFTOVER_QUESTION), _plain(ASK_LEFTOVER)),
+    (_pattern(safety.TWELVE_QUESTION), _plain(ASK_TWELVE)),
+    (_pattern(safety.HOUR_QUESTION), _plain(ASK_HOUR)),
+    (_pattern(safety.DAY_QUESTION), _plain(ASK_DAY)),
     (_pattern(WHICH_WEEK_QUESTION), _two_days(ASK_WHICH_DAY)),
     (_pattern(SMALL_HOURS_QUESTION), _two_days(ASK_SMALL_HOURS)),
     (_pattern(APPROXIMATE_QUESTION), _approximate),
