@@ -26,7 +26,7 @@ from bot.config.settings import Settings
 from bot.replies import Late
 from clockcore import ParseResult, SettableClock
 from clockcore.parsing import second_reader
-from clockcore.reading import safety
+from clockcore.reading import holiday_days, safety
 from tests.support.console import rows, say
 
 WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)  # 05:00 in Berlin, Wednesday 2 December
@@ -223,11 +223,27 @@ READER_QUESTIONS = [  # each question as clockcore words it, and the words it mu
         safety.DAY_QUESTION.format(text="31.4.", read="2027-05-01 10:00", day=31),
         ("31.4.", "2027-05-01 10:00", "31"),
     ),
+    ("Does 9/5 mean 9 May or 5 September?", ("9/5", "9", "5")),
+    ("Does 28/05/83 mean the year 1983 or 2083?", ("28/05/83", "1983", "2083")),
+    (holiday_days.HOLIDAY_QUESTION.format(name="Thanksgiving", country="DE"), ("Thanksgiving",)),
+    (holiday_days.UNKNOWN_COUNTRY_QUESTION.format(name="Ostern"), ("Ostern",)),
 ]
 
 
 @pytest.mark.parametrize(
-    ("question", "kept"), READER_QUESTIONS, ids=["leftover", "also-says", "twelve", "hour", "day"]
+    ("question", "kept"),
+    READER_QUESTIONS,
+    ids=[
+        "leftover",
+        "also-says",
+        "twelve",
+        "hour",
+        "day",
+        "day-or-month",
+        "century",
+        "holiday",
+        "no-country",
+    ],
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_readers_other_questions_are_in_the_persons_language(
@@ -238,4 +254,5 @@ def test_the_readers_other_questions_are_in_the_persons_language(
     said = question_in(parsed, "Europe/Berlin", language, question)
     assert said != question and all(k in said for k in kept), said
     assert not english_in(said, language, theirs=kept), (language, said)
+    assert "May" not in said and "Holidays" not in said, said  # month names said too
     assert question_in(parsed, "Europe/Berlin", "en", question) == question

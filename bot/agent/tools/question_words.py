@@ -11,16 +11,18 @@ never from these words (`bot.llm.rules_agent`).
 from __future__ import annotations
 
 import ast
+import calendar
 import re
 import string
 from collections.abc import Callable
+from datetime import date
 
 from bot.catalog import LANGUAGES, Said
 from clockcore import ParseResult
 from clockcore.geo.zones import get_zone
 from clockcore.message import primary_language
 from clockcore.parsing import second_reader
-from clockcore.reading import safety
+from clockcore.reading import holiday_days, safety
 from clockcore.reading.day_words import SMALL_HOURS_QUESTION
 from clockcore.reading.safety import APPROXIMATE_QUESTION
 from clockcore.reading.which_week import WHICH_WEEK_QUESTION
@@ -46,6 +48,19 @@ ASK_HOUR = Said(
     "Write it as, say, 09:30 or 21:30."
 )
 ASK_DAY = Said("“{text}” reads as {read}, not the day {day} written there: which date do you mean?")
+ASK_HOLIDAY = Said("“{name}” is no holiday I know in {country}: which date do you mean?")
+ASK_HOLIDAY_NO_COUNTRY = Said(
+    "Holidays differ from country to country and I don't know yours: which date is “{name}”?"
+)
+ASK_WHICH_YEAR = Said("“{written}”: the year {first} or {second}?")
+
+_DAY_OR_MONTH = re.compile(
+    r"^Does (?P<written>.+?) mean (?P<a>\d{1,2}) (?P<ma>[A-Z][a-z]+) "
+    r"or (?P<b>\d{1,2}) (?P<mb>[A-Z][a-z]+)\?$"
+)
+_WHICH_CENTURY = re.compile(
+    r"^Does (?P<written>.+?) mean the year (?P<first>\d+) or (?P<second>\d+)\?$"
+)
 
 _DST = re.compile(
     r"^(?P<hour>\d{1,2}):(?P<minute>\d\d) on .+? (?P<how>does not exist|happens twice) "
@@ -123,7 +138,26 @@ def _plain(said: Said) -> Callable[[ParseResult, str, str, dict[str, str]], str]
     return say
 
 
+def _day_or_month(parsed: ParseResult, zone: str, locale: str, fields: dict[str, str]) -> str:
+    """ "Does 9/5 mean 9 May or 5 September?": the two days with the month in `locale`."""
+    from babel.dates import format_skeleton
+
+    del parsed, zone
+    months = list(calendar.month_name)
+    if fields["ma"] not in months or fields["mb"] not in months:
+        return ""
+    first, second = (
+        format_skeleton("MMMMd", date(2000, months.index(m), int(d)), locale=locale)
+        for d, m in ((fields["a"], fields["ma"]), (fields["b"], fields["mb"]))
+    )
+    return ASK_WHICH_DAY.in_(locale, written=fields["written"], first=first, second=second)
+
+
 _ASKED = (
+    (_DAY_OR_MONTH, _day_or_month),
+    (_WHICH_CENTURY, _plain(ASK_WHICH_YEAR)),
+    (_pattern(holiday_days.HOLIDAY_QUESTION), _plain(ASK_HOLIDAY)),
+    (_pattern(holiday_days.UNKNOWN_COUNTRY_QUESTION), _plain(ASK_HOLIDAY_NO_COUNTRY)),
     (_pattern(second_reader.LEFTOVER_QUESTION), _plain(ASK_LEFTOVER)),
     (_pattern(safety.LEFTOVER_QUESTION), _plain(ASK_LEFTOVER)),
     (_pattern(safety.TWELVE_QUESTION), _plain(ASK_TWELVE)),
