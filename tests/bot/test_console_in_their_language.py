@@ -25,6 +25,7 @@ from bot.catalog import catalog
 from bot.config.settings import Settings
 from bot.replies import Late
 from clockcore import ParseResult, SettableClock
+from clockcore.geo.places import lookup_place
 from clockcore.parsing import second_reader
 from clockcore.reading import holiday_days, safety
 from tests.support.console import rows, say
@@ -214,6 +215,8 @@ async def test_the_readers_leftover_words_question_is_in_the_persons_language(
     assert "„9/5“" in said[-1] and "„am“" in said[-1], said
 
 
+_INDIANA, _PORTLAND = lookup_place("Indiana"), lookup_place("Portland")
+assert _INDIANA is not None and _PORTLAND is not None
 READER_QUESTIONS = [  # each question as clockcore words it, and the words it must keep
     (second_reader.LEFTOVER_QUESTION.format(read="9/5", left="am"), ("9/5", "am")),
     (safety.LEFTOVER_QUESTION.format(read="um 10", left="ab"), ("um 10", "ab")),
@@ -227,6 +230,8 @@ READER_QUESTIONS = [  # each question as clockcore words it, and the words it mu
     ("Does 28/05/83 mean the year 1983 or 2083?", ("28/05/83", "1983", "2083")),
     (holiday_days.HOLIDAY_QUESTION.format(name="Thanksgiving", country="DE"), ("Thanksgiving",)),
     (holiday_days.UNKNOWN_COUNTRY_QUESTION.format(name="Ostern"), ("Ostern",)),
+    (_INDIANA.question(), ("Indiana", "(America/Indiana/Indianapolis)", "(America/Chicago)")),
+    (_PORTLAND.question(), ("Portland", "(America/Los_Angeles)", "(America/New_York)")),
 ]
 
 
@@ -243,6 +248,8 @@ READER_QUESTIONS = [  # each question as clockcore words it, and the words it mu
         "century",
         "holiday",
         "no-country",
+        "spans-zones",
+        "which-place",
     ],
 )
 @pytest.mark.parametrize("language", LANGUAGES)

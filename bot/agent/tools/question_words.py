@@ -53,6 +53,17 @@ ASK_HOLIDAY_NO_COUNTRY = Said(
     "Holidays differ from country to country and I don't know yours: which date is “{name}”?"
 )
 ASK_WHICH_YEAR = Said("“{written}”: the year {first} or {second}?")
+ASK_PLACE_SPANS = Said("{place} spans several time zones. Which do you mean: {options}?")
+ASK_PLACE_WHICH = Said("Which {place} do you mean: {options}?")
+ASK_PLACE_ONE = Said("Did you mean {options}?")
+
+_PLACES = (
+    (re.compile(r"^(?P<place>.+?) spans several time zones; which do you mean: (?P<options>.+)\?$"),
+     ASK_PLACE_SPANS),
+    (re.compile(r"^Which (?P<place>.+?) do you mean: (?P<options>.+\))\?$"), ASK_PLACE_WHICH),
+    (re.compile(r"^Did you mean (?P<options>.+\))\?$"), ASK_PLACE_ONE),
+)  # fmt: skip
+"""`PlaceMatch.question` (clockcore/geo/places.py), each option ending in its zone: "(Zone/Id)"."""
 
 _DAY_OR_MONTH = re.compile(
     r"^Does (?P<written>.+?) mean (?P<a>\d{1,2}) (?P<ma>[A-Z][a-z]+) "
@@ -153,7 +164,20 @@ def _day_or_month(parsed: ParseResult, zone: str, locale: str, fields: dict[str,
     return ASK_WHICH_DAY.in_(locale, written=fields["written"], first=first, second=second)
 
 
+def _places(said: Said) -> Callable[[ParseResult, str, str, dict[str, str]], str]:
+    """A place question: its options ("Portland, Oregon, US (America/Los_Angeles)") kept,
+    the English "or" between them a semicolon, as `bot.llm.rules_agent` lists them."""
+
+    def say(parsed: ParseResult, zone: str, locale: str, fields: dict[str, str]) -> str:
+        del parsed, zone
+        options = "; ".join(re.split(r"(?<=\))(?:, | or )", fields["options"]))
+        return said.in_(locale, **(fields | {"options": options}))
+
+    return say
+
+
 _ASKED = (
+    *((pattern, _places(said)) for pattern, said in _PLACES),
     (_DAY_OR_MONTH, _day_or_month),
     (_WHICH_CENTURY, _plain(ASK_WHICH_YEAR)),
     (_pattern(holiday_days.HOLIDAY_QUESTION), _plain(ASK_HOLIDAY)),
