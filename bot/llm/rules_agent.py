@@ -789,13 +789,13 @@ def _directive_reply(directives: object, block: str, language: str = "en") -> st
     if directives.clock_it:
         lines.append(DONE_CLOCKED.in_(language, text=directives.clock_it))
     if directives.kind:
-        lines.append(f"This thread is now a {directives.kind} thread.")
+        lines.append(said.THREAD_KIND_SET.in_(language, kind=directives.kind))
     if directives.thread_tz:
-        lines.append(f"This thread's timezone is now {directives.thread_tz}.")
+        lines.append(said.THREAD_ZONE_NOW.in_(language, zone=directives.thread_tz))
     if directives.home_tz:
         lines.append(said.ZONE_SET.in_(language, zone=directives.home_tz))
     if directives.mode:
-        lines.append(f"Clock mode set to {directives.mode}.")
+        lines.append(said.CLOCK_MODE_SET.in_(language, mode=directives.mode))
     notices = [
         line[len("- Notice: ") :] for line in block.splitlines() if line.startswith("- Notice: ")
     ]

@@ -14,6 +14,7 @@ __all__ = [
     "CANCELED",
     "CANCELED_ALL",
     "CANCEL_ALL_ASK",
+    "CLOCK_MODE_SET",
     "COMING_UP",
     "CONTACT_HOURS",
     "DIFFERENCE_AHEAD",
@@ -52,6 +53,8 @@ __all__ = [
     "RULE_CHANGED",
     "SEVERAL_MATCH",
     "SNOOZED",
+    "THREAD_KIND_SET",
+    "THREAD_ZONE_NOW",
     "THREAD_ZONE_SET",
     "TIME_IN",
     "WHEN_ASK",
@@ -70,6 +73,9 @@ ZONE_ASKED = Said(
     "Tell me (for example 'I live in Lisbon')."
 )
 ZONE_SET = Said("Your home timezone is now {zone}.")
+THREAD_KIND_SET = Said("This thread is now a {kind} thread.")
+THREAD_ZONE_NOW = Said("This thread's timezone is now {zone}.")
+CLOCK_MODE_SET = Said("Clock mode set to {mode}.")
 REMIND_SET = Said("I'll remind you {when}.")
 REPEAT_SET = Said("Set: {text}, repeating. Next: {next}. Its id is {id}.")
 RULE_CHANGED = Said("Changed: {text}, {rule}. Next: {next}. Its id is still {id}.")

@@ -263,3 +263,15 @@ def test_the_readers_other_questions_are_in_the_persons_language(
     assert not english_in(said, language, theirs=kept), (language, said)
     assert "May" not in said and "Holidays" not in said, said  # month names said too
     assert question_in(parsed, "Europe/Berlin", "en", question) == question
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+async def test_the_directives_lines_are_in_the_persons_language(
+    tmp_path: Path, language: str
+) -> None:
+    """`clock: kind`, `clock: tz` and `clock: mode` were answered in English in every language."""
+    said = await _talk(
+        tmp_path, language, "clock: kind project", "clock: tz Asia/Tokyo", "clock: mode light"
+    )
+    _no_english(said, language)
+    assert "project" in said[1] and "Asia/Tokyo" in said[2] and "light" in said[3], said
