@@ -93,6 +93,22 @@ PLAIN = (
     "hmm not sure, let me think about it",
     "the tests look fine to me, merge it",
 )
+# Plain chat that holds a number but no time: the relevance question must stay cheap on it
+# (issue 60; `cluster_bench.py --numbers`).
+NUMBERED = (
+    "order 12345 shipped",
+    "message 5 about the project",
+    "ticket #4821 is closed, thanks",
+    "PR 317 merged, can you check the build?",
+    "we have 12 open bugs left",
+    "invoice 2024-118 paid",
+    "see page 42 of the doc",
+    "17 people said yes",
+    "build 9931 failed again",
+    "room 204 is free",
+    "it costs $35 a month",
+    "version 2.4.10 is out",
+)
 TEMPORAL = (
     "clock it: going to the gym",
     "remind me tomorrow at 9",
@@ -281,12 +297,17 @@ class Message:
     received_at: datetime
 
 
-def message_plan(rng: random.Random, count: int, *, start: int) -> list[Message]:
-    """`count` messages from random users in one of their threads, 100 ms apart after BASE."""
+def message_plan(
+    rng: random.Random, count: int, *, start: int, plain: tuple[str, ...] = PLAIN
+) -> list[Message]:
+    """`count` messages from random users in one of their threads, 100 ms apart after BASE.
+
+    `plain` is the chat the 80% without a time is drawn from.
+    """
     plan = []
     for i in range(start, start + count):
         user = rng.randrange(USERS)
-        pool = TEMPORAL if rng.random() < TEMPORAL_SHARE else PLAIN
+        pool = TEMPORAL if rng.random() < TEMPORAL_SHARE else plain
         plan.append(
             Message(
                 user=user,
