@@ -229,8 +229,10 @@ _UNIT_AFTER = re.compile(
     r"liters?\b|litres?\b|litros?\b|liter\b|litri\b|kilos?\b|chili\b|quilos?\b|kilo\b)",
     re.IGNORECASE,
 )
-# A plural noun right after a number: "at 3 options", "le 10 canzoni".
-_COUNTED = re.compile(r"\s+([^\W\d_]{3,}[si])\b")
+# A plural noun right after a number: "at 3 options", "le 10 canzoni". Not a Spanish or
+# Portuguese verb of "we" ("a las 9 empezamos", "às 9 começamos"): it ends in -amos, -emos,
+# -imos (-ámos, -êmos), which no plural noun after an hour does.
+_COUNTED = re.compile(r"\s+(?![^\W\d_]*(?:[aeiáéíê]mos)\b)([^\W\d_]{3,}[si])\b")
 _CURRENCY_BEFORE = re.compile(r"(?:[€$£¥]|R\$|\bEUR|\bUSD)\s*$", re.IGNORECASE)
 
 # Words before a number that make it a place in a document ("section 3.2.", "page 3/4").
@@ -287,6 +289,16 @@ def masked(text: str) -> str:
         for found in pattern.finditer(text):
             chars[found.start() : found.end()] = " " * (found.end() - found.start())
     return "".join(chars)
+
+
+def without_ids(text: str) -> str:
+    """`text` with addresses, file names, versions and IDs blanked (same length).
+
+    As `masked`, greetings kept: what no reader takes for a time in any message.
+    """
+    if not _DIGITS.search(text):
+        return text
+    return _NOT_TIME.sub(lambda found: " " * len(found.group()), text)
 
 
 def _languages(languages: tuple[str, ...]) -> tuple[str, ...]:

@@ -413,6 +413,66 @@ def counted_after(text: str, span: tuple[int, int]) -> bool:
     return bool(_BARE_END.search(low, start, end)) and bool(_COUNT_NOUNS.match(low, end))
 
 
+# A fraction before a measure: "3/4 cup", "1/2 tsp", "3/4 de tasse", "1/2 Tasse", "3/4 of
+# the budget". Folded text; the measure words of the seven languages.
+_FRACTION = re.compile(r"(?<![\d/.])(?P<top>\d)/(?P<bottom>\d{1,2})(?![\d/.])")
+_MEASURE_AFTER = re.compile(
+    r"\s*(?:(?:de|di|do|da|van)\s+)?(?:"
+    r"cups?|tsp|tbsp|teaspoons?|tablespoons?|oz|ounces?|lbs?|pounds?|inch(?:es)?|"
+    r"pints?|gallons?|quarts?|sticks?|pinch|slices?|loaf|"
+    r"tasses?|tassen|taza|tazas|tazza|tazze|xicaras?|kopjes?|kop|"
+    r"cuillere|cuilleres|cucchia\w*|cuchar\w*|colher\w*|"
+    r"essloffel|teeloffel|eetlepels?|theelepels?|"
+    r"liters?|litres?|kg|g|ml|cl|l|"
+    r"of\s+(?:a|an|the|my|our|it|them|this|that))(?![^\W\d_])"
+)
+
+
+def fraction_at(text: str, span: tuple[int, int]) -> bool:
+    """ "3/4 cup", "1/2 Tasse": the reading is a fraction of a measure, not a date.
+
+    Only a written fraction whose top is less than its bottom and that a measure
+    follows (docs/time-rules.md): "3/4 at 5pm" stays a date.
+    """
+    start, end = span
+    low = folded(text)
+    for found in _FRACTION.finditer(low, start, end):
+        if int(found["top"]) < int(found["bottom"]) and _MEASURE_AFTER.match(low, found.end()):
+            return True
+    return False
+
+
+# Meals that say the half of the day: an evening meal is no morning hour, breakfast no
+# evening one ("dinner at 7" is not 07:00). Folded; lunch says neither for sure.
+_EVENING_MEAL = re.compile(
+    r"(?<![^\W_])(?:dinner|dinnertime|supper|cena|cenar|cenare|abendessen|abendbrot|diner|"
+    r"souper|jantar|avondeten|avondmaal)(?![^\W\d_])"
+)
+_MORNING_MEAL = re.compile(
+    r"(?<![^\W_])(?:breakfast|desayuno|desayunar|fruhstuck|petit[-\s]dejeuner|"
+    r"pequeno[-\s]almoco|colazione|ontbijt)(?![^\W\d_])"
+)
+_HALF_WRITTEN = re.compile(rf"\d\s*{AM_PM}|\d{{1,2}}[:.h]\d\d|\b(?:0\d|1[3-9]|2[0-4])\b")
+
+
+def meal_against_hour(text: str, span: tuple[int, int], hour: int) -> str | None:
+    """ "dinner at 7" read as 07:00: the meal the reading's half of the day disagrees with.
+
+    Only when the reading's own words do not settle the half (no am/pm, no 24-hour
+    form, no part of the day): the hour was the reader's guess (docs/time-rules.md).
+    """
+    start, end = span
+    low = folded(text)
+    read = low[start:end]
+    if _HALF_WRITTEN.search(read) or _PART_OF_DAY.search(low) or _NIGHT_WORDS.search(low):
+        return None
+    if hour < 12 and (meal := _EVENING_MEAL.search(low)) is not None:
+        return text[meal.start() : meal.end()]
+    if hour >= 14 and (meal := _MORNING_MEAL.search(low)) is not None:
+        return text[meal.start() : meal.end()]
+    return None
+
+
 _CLOCK_WORD_AFTER = re.compile(r"\s*(?:uhr|uur|heures?|horas?|ore|h)(?![^\W\d_])")
 
 

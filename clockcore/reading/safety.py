@@ -39,6 +39,11 @@ APPROXIMATE_QUESTION = (
     "Write it as, say, '6am' or '18:00'."
 )
 
+MEAL_QUESTION = (
+    "I read {read!r} as {time}, but the message says {meal!r}: which time do you mean? "
+    "Write it as, say, '7am' or '19:00'."
+)
+
 Reader = Callable[[str], ParseResult]
 """Reads a text (the same length as the message) as `parse_anchored_time` would."""
 
@@ -127,6 +132,8 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
     scanned = "".join(chars)
     if found.start_instant == found.end_instant and leftover.counted_after(scanned, span):
         return ParseResult(kind="invalid", reason="a count, not a time", matched_text="")
+    if leftover.fraction_at(scanned, span):  # "3/4 cup": an amount, not 3 April
+        return ParseResult(kind="invalid", reason="a fraction, not a date", matched_text="")
     local = found.start_instant.astimezone(zone_from_label(found.zone or "UTC"))
     if (left := leftover.left_beside(scanned, span)) is not None:
         question = LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
@@ -165,6 +172,10 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
         )
     ):
         question = HOUR_QUESTION.format(written=other, read=f"{local:%H:%M}")
+    elif found.start_instant == found.end_instant and (
+        meal := leftover.meal_against_hour(scanned, span, local.hour)
+    ):
+        question = MEAL_QUESTION.format(read=found.matched_text, time=f"{local:%H:%M}", meal=meal)
     elif (unclear := leftover.unclear_approximation(scanned)) is not None:
         question = APPROXIMATE_QUESTION.format(part=unclear)
     elif (typo := typos.misspelt_day(scanned, span)) is not None:
