@@ -24,6 +24,7 @@ from clockcore.parsing.recurrence_words import frame_spans
 from clockcore.parsing.second_reader import DIGIT, WORDS
 from clockcore.parsing.timeparse import parse_anchored_time, reading_languages
 from clockcore.reading.bare_numbers import no_number_is_a_time
+from clockcore.reading.words import table as words_table
 
 __all__ = [
     "find_time_expressions",
@@ -114,7 +115,16 @@ def _time_words(text: str, languages: tuple[str, ...], *, english: bool) -> bool
         words & (cues.WORDS.get(language, frozenset()) | _WIDENING.get(language, frozenset()))
         for language in languages
         if english or language != "en"
-    )
+    ) or not words.isdisjoint(_HOLIDAY_WORDS)
+
+
+def _longest_word(name: str) -> str:
+    return max((cues.fold(w) for w in WORDS.findall(name)), key=len)
+
+
+# A holiday's name is a time ("Ostern", "diwali"): its longest word, in any language, sends
+# the message on to the readers (`clockcore.reading.holiday_days`).
+_HOLIDAY_WORDS = frozenset(_longest_word(e.partition("=")[2]) for e in words_table("HOLIDAYS"))
 
 
 # Words that may widen what the grammar read: weekday abbreviations, "-ish", meals, and

@@ -43,6 +43,10 @@ _BEFORE_A_NUMBER = frozenset(
 def no_number_is_a_time(text: str) -> bool:
     """True when no reader could take a time from `text`: its numbers are all bare.
 
-    (`clockcore.parsing.cues.no_number_is_a_time` with every time word clockcore knows.)
+    (`clockcore.parsing.cues.no_number_is_a_time` with every time word clockcore knows,
+    on the text as the readers see it: versions, addresses, file names and IDs blanked,
+    `clockcore.parsing.cues.without_ids`: "version 2.4.10 is out" holds no number.)
     """
-    return cues.no_number_is_a_time(text, also=_TIME_WORDS, before=_BEFORE_A_NUMBER)
+    return cues.no_number_is_a_time(
+        cues.without_ids(text), also=_TIME_WORDS, before=_BEFORE_A_NUMBER
+    )

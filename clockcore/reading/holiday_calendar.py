@@ -42,6 +42,12 @@ class _EuropeanFeasts(HolidayBase, ChristianHolidays, InternationalHolidays):
         self._add_christmas_day("christmas")
         self._add_christmas_day_two("boxing_day")
         self._add_new_years_eve("new_years_eve")
+        self._add_carnival_tuesday("shrove_tuesday")
+        self._add_ash_wednesday("ash_wednesday")
+        self._add_palm_sunday("palm_sunday")
+        self._add_holy_thursday("maundy_thursday")
+        self._add_holy_saturday("holy_saturday")
+        self._add_trinity_sunday("trinity_sunday")
 
 
 @cache

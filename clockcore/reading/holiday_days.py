@@ -30,7 +30,7 @@ Reader = Callable[[str, datetime], ParseResult]
 """Reads a text (the message's length) as `parse_anchored_time` would, at a reference instant."""
 
 HOLIDAY_QUESTION = (
-    "{name!r} is not a holiday I know where you are ({country}): which date do you mean?"
+    "I don't know a date for {name!r} where you are ({country}): which date do you mean?"
 )
 UNKNOWN_COUNTRY_QUESTION = (
     "Holidays differ between countries and I don't know yours: which date is {name!r}?"
@@ -68,6 +68,48 @@ _LIBRARY_NAMES = {
     "presidents_day": r"Washington's Birthday|Presidents'? Day",
     "veterans_day": r"Veterans Day",
     "columbus_day": r"Columbus Day",
+    # Christian feasts that move with Easter (read in Europe through `_EuropeanFeasts`).
+    "shrove_tuesday": r"Carnival(?: Tuesday)?|Shrove Tuesday|Mardi Gras",
+    "ash_wednesday": r"Ash Wednesday",
+    "palm_sunday": r"Palm Sunday",
+    "maundy_thursday": r"Maundy Thursday|Holy Thursday",
+    "holy_saturday": r"Holy Saturday",
+    "trinity_sunday": r"Trinity Sunday",
+    # Other calendars: read where the person's country's calendar in the library holds
+    # them (an "(estimated)" day of the Islamic calendar is not: it is asked about).
+    "rosh_hashanah": r"Rosh Hashanah",
+    "yom_kippur": r"Yom Kippur",
+    "sukkot": r"Sukkot",
+    "simchat_torah": r"Simchat Torah(?: / Shemini Atzeret)?|Shemini Atzeret",
+    "passover": r"Pesach|Passover",
+    "shavuot": r"Shavuot",
+    "hanukkah": r"Hanukkah|Chanukah",
+    "purim": r"Purim",
+    "eid_al_fitr": r"Eid al-Fitr(?: Holiday)?",
+    "eid_al_adha": r"Eid al-Adha(?: Holiday)?",
+    "islamic_new_year": r"Islamic New Year",
+    "ashura": r"Ashura",
+    "mawlid": r"Prophet(?: Muhammad)?'s Birthday",
+    "isra_miraj": r"Isra' and Mi'raj",
+    "laylat_al_qadr": r"Laylat al-Qadr",
+    "diwali": r"Diwali|Deepavali",
+    "holi": r"Holi",
+    "dussehra": r"Dussehra|Vijayadashami",
+    "janmashtami": r"Janmashtami.*",
+    "maha_shivaratri": r"Maha Shivaratri",
+    "ram_navami": r"Ram Navami",
+    "mahavir_jayanti": r"Mahavira's Birthday|Mahavir Jayanti",
+    "buddha_purnima": r"Buddha Purnima|Vesak(?: Day)?",
+    "guru_nanak": r"Guru Nanak's Birthday",
+    "chinese_new_year": r"Chinese New Year|Lunar New Year",
+    "pongal": r"Pongal|Thai Pongal",
+    "onam": r"Onam",
+    "vaisakhi": r"Vaisakhi",
+    "makar_sankranti": r"Makar Sankranti",
+    "ganesh_chaturthi": r"Ganesh Chaturthi",
+    "navaratri": r"Navaratri",
+    "raksha_bandhan": r"Raksha Bandhan",
+    "ugadi": r"Ugadi",
 }
 
 
@@ -118,6 +160,10 @@ def holiday_date(key: str, zone: str, today: date) -> date | None:
     return None
 
 
+# A year written right after the name: "Christmas 2014", "Ostern 2029", "Noël de 2027".
+_YEAR_AFTER = re.compile(r"\s*,?\s*(?:(?:of|de|del|di|van)\s+)?(?P<year>(?:19|20)\d\d)(?!\d)")
+
+
 @cache
 def _names(languages: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]]:
     """One pattern for the holiday names of `languages` (folded), and each name's key."""
@@ -159,12 +205,18 @@ def named(
     ):
         return asked(base, UNKNOWN_COUNTRY_QUESTION.format(name=name))
     today = reference.astimezone(caller.tz).date()
-    day = holiday_date(keys[first.group()], caller.label, today)
+    year = _YEAR_AFTER.match(leftover.folded(text), first.end())
+    if year is not None:  # "Christmas 2014", "Yom Kippur 2018": that year's, not the next
+        day = holiday_date(keys[first.group()], caller.label, date(int(year["year"]), 1, 1))
+        if day is not None and day.year != int(year["year"]):
+            day = None
+    else:
+        day = holiday_date(keys[first.group()], caller.label, today)
     if day is None:
         country = country_of(caller.label) or caller.label
         return asked(base, HOLIDAY_QUESTION.format(name=name, country=country))
     blanked = text
-    for match in found:
+    for match in (*found, *([year] if year is not None else [])):
         blanked = blanked[: match.start()] + " " * len(match.group()) + blanked[match.end() :]
     rest = read(blanked, day_start(day, caller.tz))  # "à 9h" on the day is its 09:00
     base |= {"zone": caller.label, "zone_source": caller.source}
@@ -185,7 +237,7 @@ def named(
         when = f"{day:%a} {day.day} {day:%b}"
         return asked(base, TWO_DATES_QUESTION.format(name=name, day=when, other=rest.matched_text))
     clock = rest.start_instant.astimezone(caller.tz).time().replace(tzinfo=None)
-    if datetime.combine(day, clock, caller.tz) <= reference:  # later today: next year's
+    if year is None and datetime.combine(day, clock, caller.tz) <= reference:  # next year's
         day = holiday_date(keys[first.group()], caller.label, day + timedelta(days=1)) or day
     span = (min(start, first.start()), max(end, first.end()))
     base |= {"span": span, "matched_text": text[span[0] : span[1]]}

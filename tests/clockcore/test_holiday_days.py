@@ -46,6 +46,18 @@ READ = [
     ("pt", "Europe/Lisbon", "na Sexta-feira Santa", "2027-03-26", None),
     ("nl", "Europe/Amsterdam", "op Koningsdag", "2027-04-27", None),
     ("nl", "Europe/Brussels", "tweede paasdag om 14:00", "2027-03-29", "14:00"),
+    # A year after the name is that year's holiday, not the next one (issue 60).
+    ("en", "Europe/London", "Christmas 2028", "2028-12-25", None),
+    ("en", "Europe/London", "Christmas 2020", "2020-12-25", None),
+    ("de", "Europe/Berlin", "Ostern 2029", "2029-04-01", None),
+    # Feasts that move with Easter, and other calendars where the person's country keeps them.
+    ("de", "Europe/Berlin", "Aschermittwoch", "2027-02-10", None),
+    ("de", "Europe/Berlin", "Fastnacht", "2027-02-09", None),
+    ("en", "Asia/Kolkata", "diwali party", "2027-10-29", None),
+    ("en", "Asia/Kolkata", "Holi 2027", "2027-03-22", None),
+    ("en", "Asia/Jerusalem", "yom kippur 2027 at 18:00", "2027-10-11", "18:00"),
+    ("de", "Asia/Jerusalem", "Jom Kippur", "2027-10-11", None),
+    ("en", "Asia/Kuala_Lumpur", "Eid al-Fitr", "2027-03-10", None),
 ]
 
 
@@ -149,3 +161,28 @@ def test_the_holidays_library_loads_only_when_a_holiday_is_named() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.split() == ["False", "True"]
+
+
+@pytest.mark.parametrize(
+    ("language", "zone", "text"),
+    [
+        ("en", "Etc/GMT+2", "Eid al-Fitr 2018"),  # no country
+        ("en", "Asia/Dubai", "Eid al-Fitr"),  # only an estimated day in the library
+        ("en", "America/New_York", "Ash Wednesday"),  # no holiday there
+        ("en", "America/Chicago", "Easter Monday 2027"),  # no holiday there, that year either
+        ("en", "Europe/London", "Diwali 2019"),
+    ],
+)
+def test_a_feast_the_persons_calendar_does_not_date_is_asked(
+    language: str, zone: str, text: str
+) -> None:
+    found = parse_anchored_time(text, zone, _said(zone), language=language)
+    assert found.needs_clarification and found.start_instant is None
+
+
+@pytest.mark.parametrize("language", words.LANGUAGES)
+def test_every_holiday_name_is_a_mention_of_time(language: str) -> None:
+    from clockcore import mentions_time
+
+    names = [e.split("=", 1)[1] for e in words.tables(language).HOLIDAYS]
+    assert [n for n in names if not mentions_time(n, language=language)] == []

@@ -33,7 +33,19 @@ HOLIDAYS = ("christmas_eve=heiligabend", "christmas_eve=heiligen abend",
             "corpus_christi=fronleichnam", "assumption=mariä himmelfahrt",
             "all_saints=allerheiligen", "labour_day=tag der arbeit", "halloween=halloween",
             "valentines_day=valentinstag", "mothers_day=muttertag",
-            "fathers_day=vatertag")  # fmt: skip
+            "fathers_day=vatertag", "shrove_tuesday=fastnacht",
+            "shrove_tuesday=fastnachtsdienstag", "shrove_tuesday=faschingsdienstag",
+            "ash_wednesday=aschermittwoch", "palm_sunday=palmsonntag",
+            "maundy_thursday=gründonnerstag", "holy_saturday=karsamstag",
+            "trinity_sunday=trinitatis", "trinity_sunday=dreifaltigkeitssonntag",
+            "ascension=himmelfahrt", "ascension=himmelfahrtstag", "christmas=weihnachtstag",
+            "rosh_hashanah=rosch haschana", "rosh_hashanah=rosch ha-schana",
+            "rosh_hashanah=rosch ha-schanah", "simchat_torah=schmini azeret",
+            "simchat_torah=schemini azeret", "passover=pessach", "passover=passah",
+            "passover=passa", "sukkot=laubhüttenfest", "shavuot=schawuot",
+            "eid_al_adha=opferfest", "ashura=aschura", "ashura=aschura-tag",
+            "mawlid=maulid an-nabī", "chinese_new_year=chinesisches neujahrsfest",
+            "chinese_new_year=chinesisches frühlingsfest")  # fmt: skip
 MORNING_WORDS = ("früh", "morgens", "vormittag", "vormittags", "am morgen", "heute morgen")
 AFTERNOON_WORDS = ("nachmittag", "nachmittags")
 EVENING_WORDS = ("abend", "abends")

@@ -56,7 +56,33 @@ HOLIDAYS = ("christmas_eve=christmas eve", "christmas=christmas day", "christmas
             "st_patricks_day=saint patrick's day", "memorial_day=memorial day", "mlk_day=mlk day",
             "mlk_day=martin luther king day", "presidents_day=presidents day",
             "presidents_day=presidents' day", "veterans_day=veterans day",
-            "columbus_day=columbus day")  # fmt: skip
+            "columbus_day=columbus day", "shrove_tuesday=mardi gras",
+            "shrove_tuesday=shrove tuesday", "ash_wednesday=ash wednesday",
+            "palm_sunday=palm sunday", "maundy_thursday=maundy thursday",
+            "holy_saturday=holy saturday", "trinity_sunday=trinity sunday",
+            "kings_day=koningsdag",
+            # Other calendars' feasts, named alike in every language (English is always read).
+            "rosh_hashanah=rosh hashanah", "rosh_hashanah=rosh hashana",
+            "rosh_hashanah=rosh hashanna", "yom_kippur=yom kippur", "yom_kippur=jom kippur",
+            "sukkot=sukkot", "sukkot=succos", "simchat_torah=simchat torah",
+            "simchat_torah=shemini atzeret", "passover=passover", "passover=pesach",
+            "shavuot=shavuot", "hanukkah=hanukkah", "hanukkah=chanukah", "hanukkah=hanukah",
+            "hanukkah=hannukkah", "hanukkah=chanukka", "purim=purim",
+            "eid_al_fitr=eid al-fitr", "eid_al_fitr=eid ul-fitr", "eid_al_adha=eid al-adha",
+            "eid_al_adha=id ul-adha", "eid_al_adha=eid ul-adha", "eid_al_adha=bakr id",
+            "ashura=ashura", "mawlid=mawlid", "mawlid=mawlid al-nabawi",
+            "isra_miraj=isra and mi'raj", "laylat_al_qadr=laylat al-qadr",
+            "laylat_al_qadr=laylat al kadr", "laylat_al_qadr=lailat al-qadr",
+            "diwali=diwali", "diwali=deepavali", "holi=holi", "dussehra=dussehra",
+            "dussehra=vijayadashami", "janmashtami=janmashtami",
+            "janmashtami=krishna janmashtami", "maha_shivaratri=maha shivaratri",
+            "ram_navami=ram navami", "ram_navami=rama navami",
+            "mahavir_jayanti=mahavir jayanti", "buddha_purnima=buddha purnima",
+            "buddha_purnima=vesak", "chinese_new_year=chinese new year",
+            "pongal=thai pongal", "onam=onam", "vaisakhi=vaisakhi", "vaisakhi=baisakhi",
+            "makar_sankranti=makar sankranti", "ganesh_chaturthi=ganesh chaturthi",
+            "navaratri=navaratri", "raksha_bandhan=raksha bandhan",
+            "ugadi=ugadi", "ugadi=yugadi")  # fmt: skip
 MORNING_WORDS = ("morning",)
 """A part of the day read as the morning hour when no clock time is written (docs/time-rules.md)."""
 AFTERNOON_WORDS = ("afternoon",)
