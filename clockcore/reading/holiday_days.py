@@ -161,7 +161,7 @@ def holiday_date(key: str, zone: str, today: date) -> date | None:
 
 
 # A year written right after the name: "Christmas 2014", "Ostern 2029", "Noël de 2027".
-_YEAR_AFTER = re.compile(r"\s*,?\s*(?:(?:of|de|del|di|van)\s+)?(?P<year>(?:19|20)\d\d)(?!\d)")
+_YEAR_AFTER = re.compile(r"\s*+,?\s*+(?:(?:of|de|del|di|van)\s++)?(?P<year>(?:19|20)\d\d)(?!\d)")
 
 
 @cache
