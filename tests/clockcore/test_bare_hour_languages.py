@@ -23,9 +23,19 @@ CONTEXTS = {
     "it": ("venerdì prossimo alle {h}", "domani alle {h}", "alle {h}"),
     "pt": ("na próxima sexta às {h}", "amanhã às {h}", "às {h}"),
     "nl": ("volgende vrijdag om {h}", "morgen om {h}", "om {h}"),
+    "fr": ("vendredi prochain à {h}", "demain à {h}", "à {h}"),
 }
-"""French writes an hour "à 3h", a 24-hour form kept as written ("A 24-hour form keeps its
-hour"), so it has no bare hour to compare."""
+"""French "à 3h" is a 24-hour form kept as written ("A 24-hour form keeps its hour"); "à 3"
+without its "h" is a bare hour, as "at 3" is (it was read as 3 January)."""
+REQUESTS = {
+    "en": "remind me at {h} to call mom",
+    "de": "erinnere mich um {h} an die Bank",
+    "es": "recuérdame a las {h} llamar a mamá",
+    "fr": "rappelle-moi à {h} d'appeler maman",
+    "it": "ricordami alle {h} di chiamare la mamma",
+    "pt": "lembra-me às {h} de ligar à mãe",
+    "nl": "herinner me om {h} aan de bank",
+}
 WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)
 
 
@@ -55,6 +65,29 @@ def test_the_same_bare_hour_in_the_same_context_gives_the_same_candidates(
     for instant in instants:
         assert instant is not None
         assert instant.astimezone(ZoneInfo(zone)).hour == bare_hour(hour)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    hour=st.integers(1, 12),
+    language=st.sampled_from(sorted(REQUESTS)),
+    later=st.integers(0, 2 * 24 - 1),
+    zone=st.sampled_from(["Europe/Berlin", "America/New_York", "Asia/Kathmandu"]),
+)
+def test_a_bare_hour_in_a_request_is_within_a_day_or_a_question(
+    hour: int, language: str, later: int, zone: str
+) -> None:
+    """A request with a bare hour is its next waking hour, or a question: never a date weeks
+    away ("rappelle-moi à 9 d'appeler maman" was 9 January)."""
+    reference = WEDNESDAY + timedelta(hours=later)
+    read = parse_anchored_time(
+        REQUESTS[language].format(h=hour), zone, reference, language=language
+    )
+    if read.needs_clarification:
+        return
+    assert read.start_instant is not None, read
+    assert reference < read.start_instant <= reference + timedelta(hours=24), read
+    assert read.start_instant.astimezone(ZoneInfo(zone)).hour == bare_hour(hour), read
 
 
 def test_near_a_time_it_changes_the_nearer_half_of_the_day_else_the_waking_hour() -> None:

@@ -1,0 +1,43 @@
+"""A bare hour and the answer to "morning or evening?" through the console (issues 60, 61).
+
+"rappelle-moi à 9 d'appeler maman" was set for 9 January, a month away and without a word;
+"à noite" as the answer to "6: morning or evening?" stored 06:00.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.config.settings import Settings
+from clockcore import SettableClock
+from tests.support.console import rows, say
+
+WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)  # 05:00 in Berlin, Wednesday 2 December
+
+
+def _waiting(home: Path) -> list[tuple[object, ...]]:
+    return rows(
+        home,
+        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
+        "AND status IN ('pending', 'deferred') ORDER BY due_at",
+    )
+
+
+@pytest.mark.parametrize(
+    ("asked", "due"),
+    [
+        ("rappelle-moi à 9 d'appeler maman", "2026-12-02 08:00:00.000000"),
+        ("rappelle-moi à 3 d'appeler maman", "2026-12-02 14:00:00.000000"),
+        ("rappelle-moi demain à 3 d'appeler maman", "2026-12-03 14:00:00.000000"),
+    ],
+)
+async def test_a_french_bare_hour_is_its_next_waking_hour(
+    tmp_path: Path, asked: str, due: str
+) -> None:
+    said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY),
+                     "clock: home tz Europe/Berlin", asked)  # fmt: skip
+    assert "Je vous le rappellerai" in said[1], said
+    assert [due for _, due in _waiting(tmp_path)] == [due], said
