@@ -503,8 +503,12 @@ _PART_OF_DAY = re.compile(
 )
 
 
-_ANSWER_PARTS = {**PART_OF_DAY, "am": "morning", "pm": "evening", "manana": "morning"}
-"""A part of the day alone, answering "morning or evening?": "por la mañana" is the morning."""
+_ANSWER_PARTS = {
+    **PART_OF_DAY, "am": "morning", "pm": "evening", "manana": "morning", "noite": "evening"
+}  # fmt: skip
+"""A part of the day alone, answering "morning or evening?": "por la mañana" is the morning,
+and "à noite" the evening (18:00 for a 6), as "por la noche" is: the night's own reading
+of a 6 is 06:00 ("às 3 da noite" is 03:00), which no one answering "evening?" means."""
 
 
 def _hour_settled(request: str, answer: str, language: str) -> str | None:

@@ -41,3 +41,27 @@ async def test_a_french_bare_hour_is_its_next_waking_hour(
                      "clock: home tz Europe/Berlin", asked)  # fmt: skip
     assert "Je vous le rappellerai" in said[1], said
     assert [due for _, due in _waiting(tmp_path)] == [due], said
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer"),
+    [
+        ("remind me around 6 to call mom", "in the evening"),
+        ("erinnere mich gegen 6 an die Bank", "abends"),
+        ("recuérdame a eso de las 6 llamar a mamá", "por la noche"),
+        ("rappelle-moi vers 6h d'appeler maman", "le soir"),
+        ("ricordami verso le 6 di chiamare la mamma", "di sera"),
+        ("lembra-me por volta das 6 de ligar à mãe", "à noite"),
+        ("lembra-me por volta das 6 de ligar à mãe", "à tarde"),
+        ("herinner me rond 6 uur aan de bank", "'s avonds"),
+    ],
+)
+async def test_the_evening_word_answering_morning_or_evening_is_18_00(
+    tmp_path: Path, asked: str, answer: str
+) -> None:
+    """Issue 60: "à noite" stored 06:00, the night's reading of a 6."""
+    said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY),
+                     "clock: home tz Europe/Berlin", asked, answer)  # fmt: skip
+    assert said[1].rstrip().endswith("?") or "which do you mean" in said[1], said  # asked
+    assert "18:00" in said[2], said
+    assert [due for _, due in _waiting(tmp_path)] == ["2026-12-02 17:00:00.000000"], said
