@@ -38,7 +38,7 @@ _ITALIC_MD = re.compile(
 )
 _STRIKE_MD = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
-_BULLET = re.compile(r"^(\s*)[-*+]\s+", re.MULTILINE)
+_BULLET = re.compile(r"^([^\S\n]*)[-*+]\s+", re.MULTILINE)  # indent within its line: linear
 _RULE = re.compile(r"^ {0,3}(?:[-*_]\s*){3,}$", re.MULTILINE)
 
 _SLACK_LINK = re.compile(r"<([^<>|]+)(?:\|([^<>]*))?>")

@@ -248,7 +248,13 @@ def has_time_words(text: str) -> bool:
 _PLACE_IN = re.compile(r"\bin\s+((?:[^\W\d_][\w.'’-]*)(?:,?\s+[^\W\d_][\w.'’-]*){0,4})")
 
 
-_PLACE_TIME = re.compile(r"((?:[^\W\d_][\w.'’-]*,?\s+){0,4}[^\W\d_][\w.'’-]*)\s+time\b", re.I)
+# A run of word characters is entered only at its start, digits before its first letter
+# skipped ("9am Tokyo time" names "am Tokyo"): entered at every letter, 10 KB of letters took
+# 5 s (docs/SECURITY.md, "Slow input"). _GROUP_PLACE below is built the same way.
+_PLACE_TIME = re.compile(
+    r"(?<![\w.'’-])[\d_.'’-]*+((?:[^\W\d_][\w.'’-]*+,?\s++){0,4}[^\W\d_][\w.'’-]*+)\s+time\b",
+    re.I,
+)
 
 
 # "9am their time" is the time of the one place the message names as where *they* are: "the
@@ -258,7 +264,10 @@ _GROUP = (
     r"(?:office|offices|team|teams|colleagues|client|clients|customer|customers|people|"
     r"branch|hq|headquarters|partner|partners|side|folks|crew|staff)"
 )
-_GROUP_PLACE = re.compile(rf"((?:[^\W\d_][\w.'’-]*\s+){{0,3}}[^\W\d_][\w.'’-]*)\s+{_GROUP}\b", re.I)
+_GROUP_PLACE = re.compile(
+    rf"(?<![\w.'’-])[\d_.'’-]*+((?:[^\W\d_][\w.'’-]*+\s++){{0,3}}[^\W\d_][\w.'’-]*+)\s+{_GROUP}\b",
+    re.I,
+)
 _GROUP_IN = re.compile(
     rf"\b{_GROUP}\s+(?:in|from|at)\s+((?:[^\W\d_][\w.'’-]*)(?:\s+[^\W\d_][\w.'’-]*){{0,3}})", re.I
 )

@@ -55,8 +55,8 @@ _ORDINAL_BEFORE = re.compile(
     r"(?:\b(?:first|second|third|fourth|fifth|last|primer|primero|primera|segundo|segunda|"
     r"tercer|tercero|tercera|cuarto|cuarta|ultimo|ultima|erste[nmr]?|zweite[nmr]?|dritte[nmr]?|"
     r"vierte[nmr]?|letzte[nmr]?|premier|premiere|deuxieme|troisieme|quatrieme|dernier|"
-    r"derniere|primo|secondo|terzo|quarto|eerste|tweede|derde|vierde|laatste)|\d+(?:st|nd|rd|th|\.))"
-    r"\s+$"
+    r"derniere|primo|secondo|terzo|quarto|eerste|tweede|derde|vierde|laatste)|(?<!\d)\d++(?:st|nd|rd|th|\.))"
+    r"\s++$"
 )
 _NUMBER = re.compile(r"\d+")
 # A number that is a time of day, not a day of the month.

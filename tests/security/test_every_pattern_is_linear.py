@@ -44,15 +44,7 @@ CUT: dict[str, tuple[int, str]] = {
 # Patterns still superlinear on 10 KB and not cut by their callers: measured at 2 KB, where
 # they take a tenth of the bound, so that one turning worse (exponential) still fails here.
 # Each is work left (docs/SECURITY.md, "Slow input"); take it off when it is rewritten.
-KNOWN_SLOW: dict[str, str] = {
-    "bot.llm.rules_agent._TRAILING_JOINER": "'an  an  an …' repeated: 1.1 s at 10 KB",
-    "channels.slack.render._BULLET": "10 KB of newlines: 1.2 s (renders the bot's own replies)",
-    "clockcore.parsing.grammar._GROUP_PLACE": "10 KB of letters: 3.7 s",
-    "clockcore.parsing.grammar._PLACE_TIME": "10 KB of letters: 5.3 s",
-    "clockcore.parsing.time_mentions._TIME_GLUE": "'at  at  at …' repeated: 1.2 s at 10 KB",
-    "clockcore.parsing.weekdays._ORDINAL_BEFORE": "10 KB of digits: 1.4 s",
-    "clockcore.reading.leftover._COMPOUND_PART": "10 KB of letters: 3.5 s",
-}
+KNOWN_SLOW: dict[str, str] = {}
 SLOW_SIZE = 2_000
 
 
