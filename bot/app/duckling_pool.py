@@ -46,7 +46,7 @@ from typing import Any
 from clockcore.parsing import duckling_reader
 from clockcore.parsing.duckling_reader import ReaderTimeout
 
-__all__ = ["CHILDREN", "PERSON_BUDGET", "READ_LIMIT", "isolate", "reading_for"]
+__all__ = ["CHILDREN", "PERSON_BUDGET", "READ_LIMIT", "isolate", "reading_for", "refill_budgets"]
 
 log = logging.getLogger(__name__)
 
@@ -284,6 +284,14 @@ class _Children:
 
 
 _pool: dict[str, _Children] = {}
+
+
+def refill_budgets() -> None:
+    """Every person's reading budget full again (`PERSON_BUDGET`): for tests, where each test
+    is a new conversation though the console's person has the same name in all of them."""
+    pool = _pool.get("pool")
+    if pool is not None:
+        pool.budgets = _Budgets(pool.budgets.capacity)
 
 
 def isolate(limit: float = READ_LIMIT) -> None:

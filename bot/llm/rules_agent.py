@@ -513,6 +513,11 @@ and "à noite" the evening (18:00 for a 6), as "por la noche" is: the night's ow
 of a 6 is 06:00 ("às 3 da noite" is 03:00), which no one answering "evening?" means."""
 
 
+_HOUR_WRITTEN = re.compile(
+    r"(?<![\d:.])(\d{1,2})(?:[:h](\d\d))?(?:\s*+(?:h|u|uhr)\b)?(?![\d:.])", re.IGNORECASE
+)
+
+
 def _hour_settled(request: str, answer: str, language: str) -> str | None:
     """The request's time, its one bare hour settled by the part of the day `answer` names.
 
@@ -527,7 +532,9 @@ def _hour_settled(request: str, answer: str, language: str) -> str | None:
     found = locate_time(request, language=language)
     if len(parts) != 1 or found is None:
         return None
-    hours = list(re.finditer(r"(?<![\d:.])(\d{1,2})(?::(\d\d))?(?![\d:.])", found.text))
+    # The hour with its minutes and its own mark ("6h", "6h30", "6 Uhr", "6u"): all of it is
+    # replaced, so "vers 6h" becomes "vers 18:00", not "vers 18:00h".
+    hours = list(_HOUR_WRITTEN.finditer(found.text))
     settled = settle_hour(int(hours[0][1]), parts.pop()) if len(hours) == 1 else None
     if settled is None:
         return None
