@@ -22,17 +22,9 @@ from bot.llm.rules_replies import (
     ZONE_ASKED,
 )
 from clockcore import SettableClock
-from tests.support.console import rows, say
+from tests.support.console import rows, say, waiting
 
 WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)  # 10:00 in New York, 15:00 in Lisbon
-
-
-def _waiting(home: Path) -> list[tuple[object, ...]]:
-    return rows(
-        home,
-        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
-        "AND status IN ('pending', 'deferred') ORDER BY due_at",
-    )
 
 
 @pytest.mark.parametrize(
@@ -58,7 +50,7 @@ async def test_a_city_answering_which_city_sets_the_zone_and_the_reminder(
     said = await say(settings, clock, asked, city)
     assert said[0] == f"clockbot> {ZONE_QUESTION}"
     assert said[1].startswith(f"clockbot> {told}"), said[1]
-    assert _waiting(tmp_path) == [stored]
+    assert waiting(tmp_path) == [stored]
     assert rows(tmp_path, "SELECT default_tz FROM users")[0][0] == told.split()[5].rstrip(".")
 
 
@@ -71,7 +63,7 @@ async def test_a_time_answering_when_sets_the_reminder(tmp_path: Path) -> None:
     )  # fmt: skip
     assert said[1].startswith("clockbot> When should I remind you?")
     assert said[2] == "clockbot> I'll remind you Thursday 11 Jun, 18:00 (in 1 day)."
-    assert _waiting(tmp_path) == [("call mum", "2026-06-11 22:00:00.000000")]
+    assert waiting(tmp_path) == [("call mum", "2026-06-11 22:00:00.000000")]
 
 
 async def test_a_date_answering_which_date_keeps_the_time_asked_with(tmp_path: Path) -> None:
@@ -83,7 +75,7 @@ async def test_a_date_answering_which_date_keeps_the_time_asked_with(tmp_path: P
     # In UTC the order of day and month is unknown (docs/time-rules.md): asked.
     assert said[1] == "clockbot> Does 9/5 mean 9 May or 5 September?"
     assert said[2] == "clockbot> I'll remind you Saturday 5 Sep, 10:00 (in 3 months)."
-    assert _waiting(tmp_path) == [("pay rent", "2026-09-05 10:00:00.000000")]
+    assert waiting(tmp_path) == [("pay rent", "2026-09-05 10:00:00.000000")]
 
 
 async def test_a_new_request_replaces_the_pending_question(tmp_path: Path) -> None:
@@ -95,7 +87,7 @@ async def test_a_new_request_replaces_the_pending_question(tmp_path: Path) -> No
     )  # fmt: skip
     assert said[2].startswith("clockbot> It is ")
     assert "remind you" not in said[3]
-    assert _waiting(tmp_path) == []
+    assert waiting(tmp_path) == []
 
 
 @pytest.mark.parametrize(
@@ -123,7 +115,7 @@ async def test_an_answer_to_the_clocks_question_sets_the_instant_chosen(
     said = await say(settings, clock, "clock: home tz Europe/Berlin", asked, answer)
     assert "Did you mean" in said[1] and "T0" not in said[1]  # local times, no ISO
     assert said[2].startswith("clockbot> I'll remind you Sunday"), said[2]
-    assert _waiting(tmp_path) == [stored]
+    assert waiting(tmp_path) == [stored]
 
 
 async def test_an_answer_that_picks_neither_time_sets_nothing(tmp_path: Path) -> None:
@@ -133,7 +125,7 @@ async def test_an_answer_that_picks_neither_time_sets_nothing(tmp_path: Path) ->
                      "remind me on 28 March 2027 at 2:30 to check the clocks", "02:45")  # fmt: skip
     assert "Did you mean" in said[1]
     assert "I'll remind you" not in said[2]
-    assert _waiting(tmp_path) == []
+    assert waiting(tmp_path) == []
 
 
 @pytest.mark.parametrize(
@@ -164,12 +156,12 @@ async def test_a_when_question_stays_open_until_answered_in_the_persons_language
     unread = WHEN_UNREAD.in_(language, text=answers[0])
     twelve = MORNING_OR_EVENING.in_(language, am="06:00", pm="18:00")
     assert said[2] in (f"clockbot> {unread}", f"clockbot> {twelve}"), said[2]
-    assert _waiting(tmp_path) == []  # nothing set on a guess
+    assert waiting(tmp_path) == []  # nothing set on a guess
     said += await say(settings, clock, answers[1])
     head = REMIND_SET.in_(language, when="\0").split("\0")[0]  # "Ich erinnere dich am "
     assert said[3].startswith(f"clockbot> {head}"), said[3]
     assert "18:00" in said[3] and NEEDS_LLM.in_(language) not in said[3]
-    assert _waiting(tmp_path) == [stored]
+    assert waiting(tmp_path) == [stored]
 
 
 @pytest.mark.parametrize(
@@ -193,10 +185,10 @@ async def test_a_clock_time_with_the_zone_unknown_is_asked_in_every_language(
     clock = SettableClock(WEDNESDAY)
     said = await say(settings, clock, asked)
     assert said == [f"clockbot> {ZONE_ASKED.in_(language)}"]
-    assert _waiting(tmp_path) == []
+    assert waiting(tmp_path) == []
     said = await say(settings, clock, city)
     assert "07:00" in said[0], said
-    assert [(text.strip(), due) for text, due in _waiting(tmp_path)] == [stored]  # type: ignore[union-attr]
+    assert [(text.strip(), due) for text, due in waiting(tmp_path)] == [stored]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(
@@ -208,4 +200,4 @@ async def test_a_span_needs_no_zone(tmp_path: Path, asked: str) -> None:
     clock = SettableClock(WEDNESDAY)
     said = await say(settings, clock, asked)
     assert "10" in said[0] and ZONE_ASKED.in_("es")[:20] not in said[0], said
-    assert [due for _, due in _waiting(tmp_path)] == ["2026-06-10 14:10:00.000000"]
+    assert [due for _, due in waiting(tmp_path)] == ["2026-06-10 14:10:00.000000"]

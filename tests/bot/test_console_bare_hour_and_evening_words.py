@@ -13,17 +13,9 @@ import pytest
 
 from bot.config.settings import Settings
 from clockcore import SettableClock
-from tests.support.console import rows, say
+from tests.support.console import say, waiting
 
 WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)  # 05:00 in Berlin, Wednesday 2 December
-
-
-def _waiting(home: Path) -> list[tuple[object, ...]]:
-    return rows(
-        home,
-        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
-        "AND status IN ('pending', 'deferred') ORDER BY due_at",
-    )
 
 
 @pytest.mark.parametrize(
@@ -40,7 +32,7 @@ async def test_a_french_bare_hour_is_its_next_waking_hour(
     said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY),
                      "clock: home tz Europe/Berlin", asked)  # fmt: skip
     assert "Je vous le rappellerai" in said[1], said
-    assert [due for _, due in _waiting(tmp_path)] == [due], said
+    assert [due for _, due in waiting(tmp_path)] == [due], said
 
 
 @pytest.mark.parametrize(
@@ -64,4 +56,4 @@ async def test_the_evening_word_answering_morning_or_evening_is_18_00(
                      "clock: home tz Europe/Berlin", asked, answer)  # fmt: skip
     assert said[1].rstrip().endswith("?") or "which do you mean" in said[1], said  # asked
     assert "18:00" in said[2], said
-    assert [due for _, due in _waiting(tmp_path)] == ["2026-12-02 17:00:00.000000"], said
+    assert [due for _, due in waiting(tmp_path)] == ["2026-12-02 17:00:00.000000"], said

@@ -13,17 +13,9 @@ import pytest
 
 from bot.config.settings import Settings
 from clockcore import SettableClock
-from tests.support.console import rows, say
+from tests.support.console import rows, say, waiting
 
 TUESDAY = datetime(2026, 12, 1, 20, tzinfo=UTC)  # 15:00 in New York, 21:00 in Berlin
-
-
-def _waiting(home: Path) -> list[tuple[object, ...]]:
-    return rows(
-        home,
-        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
-        "AND status IN ('pending', 'deferred') ORDER BY due_at",
-    )
 
 
 @pytest.mark.parametrize(
@@ -58,7 +50,7 @@ async def test_a_bare_hour_in_a_change_is_the_waking_hour(
         Settings(home=tmp_path), SettableClock(TUESDAY), f"clock: home tz {zone}", *lines
     )
     assert said[-1].startswith(f"clockbot> {told}"), said[-1]
-    assert _waiting(tmp_path) == [stored]
+    assert waiting(tmp_path) == [stored]
 
 
 @pytest.mark.parametrize(
@@ -100,7 +92,7 @@ async def test_it_moves_to_a_weekday_and_an_hour_in_the_persons_language(
         Settings(home=tmp_path), SettableClock(TUESDAY), f"clock: home tz {zone}", *lines
     )
     assert said[2:] == [f"clockbot> {line}" for line in told]
-    assert _waiting(tmp_path) == [stored]
+    assert waiting(tmp_path) == [stored]
 
 
 async def test_resuming_what_is_not_paused_says_so(tmp_path: Path) -> None:
@@ -113,7 +105,7 @@ async def test_resuming_what_is_not_paused_says_so(tmp_path: Path) -> None:
     assert said[2] == "clockbot> Nothing to resume: that is not paused."
     assert said[3] == "clockbot> Nichts fortzusetzen: das ist nicht pausiert."
     assert said[-1] == "clockbot> Your reminders are back on."
-    assert _waiting(tmp_path) == [("call the bank", "2026-12-02 08:00:00.000000")]
+    assert waiting(tmp_path) == [("call the bank", "2026-12-02 08:00:00.000000")]
 
 
 async def test_a_no_to_which_place_asks_for_another(tmp_path: Path) -> None:

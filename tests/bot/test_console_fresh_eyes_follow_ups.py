@@ -14,17 +14,9 @@ import pytest
 from bot.config.settings import Settings
 from bot.llm.rules_replies import NEEDS_LLM
 from clockcore import SettableClock
-from tests.support.console import rows, say
+from tests.support.console import rows, say, waiting
 
 WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)  # 05:00 in Berlin, Wednesday 2 December
-
-
-def _waiting(home: Path) -> list[tuple[object, ...]]:
-    return rows(
-        home,
-        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
-        "AND status IN ('pending', 'deferred') ORDER BY due_at",
-    )
 
 
 def _window(home: Path) -> list[tuple[object, ...]]:
@@ -54,7 +46,7 @@ async def test_contact_hours_in_words_after_when_should_i_remind_you_set_the_win
                      asked, hours)  # fmt: skip
     assert answer in said[2], said
     assert _window(tmp_path) == [("09:00-22:00",)]
-    assert _waiting(tmp_path) == []
+    assert waiting(tmp_path) == []
 
 
 async def test_a_complete_request_after_when_should_i_remind_you_is_a_new_request(
@@ -68,7 +60,7 @@ async def test_a_complete_request_after_when_should_i_remind_you_is_a_new_reques
     )  # fmt: skip
     assert "Your contact hours are now" in said[2], said
     assert "Thursday 3 Dec, 09:00" in said[3], said
-    assert _waiting(tmp_path) == [("buy milk", "2026-12-03 08:00:00.000000")]
+    assert waiting(tmp_path) == [("buy milk", "2026-12-03 08:00:00.000000")]
 
 
 async def test_an_hour_that_could_be_morning_or_evening_is_asked_in_the_persons_language(
@@ -115,7 +107,7 @@ async def test_snooze_names_the_reminder_by_its_words(tmp_path: Path) -> None:
         "snooze the dentist one for an hour",
     )  # fmt: skip
     assert "call the dentist" in said[3] and "10:00" in said[3], said
-    assert _waiting(tmp_path) == [
+    assert waiting(tmp_path) == [
         ("call the dentist", "2026-12-03 09:00:00.000000"),
         ("buy bread", "2026-12-04 09:00:00.000000"),
     ]
@@ -148,7 +140,7 @@ async def test_make_that_11_in_every_language_moves_the_reminder_just_set(
     said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
                      asked, change)  # fmt: skip
     assert "11:00" in said[2], said
-    assert _waiting(tmp_path) == [stored]
+    assert waiting(tmp_path) == [stored]
 
 
 @pytest.mark.parametrize(
@@ -175,4 +167,4 @@ async def test_a_day_its_month_never_has_is_said_and_asked_again(
     said = await say(Settings(home=tmp_path), SettableClock(WEDNESDAY), f"clock: home tz {zone}",
                      asked, answer)  # fmt: skip
     assert said[1] == f"clockbot> {question}", said
-    assert _waiting(tmp_path) == [stored], said
+    assert waiting(tmp_path) == [stored], said

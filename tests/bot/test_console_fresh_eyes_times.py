@@ -13,17 +13,9 @@ import pytest
 from bot.config.settings import Settings
 from bot.llm.rules_replies import NEEDS_LLM
 from clockcore import SettableClock
-from tests.support.console import rows, say
+from tests.support.console import say, waiting
 
 WEDNESDAY = datetime(2026, 12, 2, 4, tzinfo=UTC)  # 05:00 in Berlin, Wednesday 2 December
-
-
-def _waiting(home: Path) -> list[tuple[object, ...]]:
-    return rows(
-        home,
-        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
-        "AND status IN ('pending', 'deferred') ORDER BY due_at",
-    )
 
 
 @pytest.mark.parametrize(
@@ -60,7 +52,7 @@ async def test_an_answer_to_which_friday_keeps_the_time_first_asked_for(
     assert said[1].count("15:00") == 2 and "4" in said[1] and "11" in said[1], said
     assert ("do you mean" in said[1]) == asked.startswith("remind"), said  # in its language
     assert "15:00" in said[2] and NEEDS_LLM.in_("en") not in said[2], said
-    assert _waiting(tmp_path) == [stored]
+    assert waiting(tmp_path) == [stored]
 
 
 @pytest.mark.parametrize(
@@ -94,7 +86,7 @@ async def test_a_part_of_the_day_answering_morning_or_evening_settles_the_hour_a
     said = await say(settings, clock, f"clock: home tz {zone}", asked, answer)
     english = asked.startswith("remind")
     assert ("morning or in the evening" if english else "06:00") in said[1], said
-    assert _waiting(tmp_path) == [stored], said
+    assert waiting(tmp_path) == [stored], said
 
 
 @pytest.mark.parametrize(
@@ -127,4 +119,4 @@ async def test_a_repeat_word_in_a_repeating_reminders_text_is_its_text(
     clock = SettableClock(WEDNESDAY)
     said = await say(settings, clock, f"clock: home tz {zone}", asked)
     assert "09:00" in said[1] or "08:00" in said[1], said
-    assert _waiting(tmp_path) == [stored], said
+    assert waiting(tmp_path) == [stored], said

@@ -16,7 +16,7 @@ from bot.config.settings import Settings
 from clockcore import SettableClock
 from tests.support.template_store import seed_sqlite
 
-__all__ = ["console_output", "rows", "say"]
+__all__ = ["console_output", "rows", "say", "waiting"]
 
 
 async def console_output(
@@ -45,3 +45,12 @@ def rows(home: Path, sql: str) -> list[tuple[object, ...]]:
     """The rows `sql` reads from the embedded store under `home`."""
     with sqlite3.connect(home / "clockbot.sqlite3") as db:
         return db.execute(sql).fetchall()
+
+
+def waiting(home: Path) -> list[tuple[object, ...]]:
+    """(text, due_at) of every one-shot or repeating reminder still to be sent, soonest first."""
+    return rows(
+        home,
+        "SELECT text, due_at FROM outbox WHERE kind = 'reminder' "
+        "AND status IN ('pending', 'deferred') ORDER BY due_at",
+    )
