@@ -36,8 +36,8 @@ run: $(RUN_STAMP)  ## start clockbot on the embedded defaults (console channel)
 
 # `make test` (tests/run_suite.py): the tests spread over the cores (pytest-xdist; each
 # process starts its own PostgreSQL and Dovecot), the `long` kill -9 tests beside them
-# (they mostly wait on real time), then the `alone` ones one at a time (a takeover timed
-# in seconds starves beside anything busy); it prints each phase's time. `make test-fast`
+# (they mostly wait on real time), then in the same lane the `timed` ones one at a time (a
+# takeover timed in seconds; the parallel phase is niced); it prints each phase's time. `make test-fast`
 # is the parallel phase without the slow tests (kill -9, fuzz, many processes, browser).
 PYTEST_FAST := $(BIN)/python -m pytest -n auto -m "not slow and not image"
 

@@ -19,7 +19,7 @@ from tests.support.template_store import seed_sqlite, template_database
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects: every item is seen
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test that uses a peer fixture (directly or through another fixture) `peer`;
-    fail the run if a `long` or `alone` test sits where `make test` would not look for it."""
+    fail the run if a `long` or `timed` test sits where `make test` would not look for it."""
     marked = {marker: set(files) for marker, files in phase_files().items()}
     for item in items:
         for peer in peers_used_by(getattr(item, "fixturenames", ())):

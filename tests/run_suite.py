@@ -10,14 +10,15 @@ Three kinds of test share the machine differently:
   parallel phase runs niced, so when a long test restarts a killed worker the
   restart gets the CPU at once: its deadlines (an answer within 15 s of a
   restart) were set on an idle machine;
-- ``alone`` tests kill a worker and time its takeover in seconds (leaders,
-  restarts, HAProxy, a real browser): two of them side by side, or one beside
-  a busy pool, starve each other, so they run one at a time, last.
+- ``timed`` tests kill a worker and time its takeover in seconds (leaders,
+  HAProxy, a real browser): two of them side by side starve each other, so they
+  follow the long tests in the same lane, one at a time. Beside the niced pool they
+  get the CPU as the long tests' restarts do (they ran alone after the whole suite
+  until session 23: 2:45 of CI's 20 minutes).
 
 With ``--image`` (CI: ``make test IMAGE=1``), the ``image`` test (podman builds the
-container and runs it, minutes of downloads and unpacking) follows the long tests
-in their lane, beside the parallel phase, instead of after the whole suite: the
-long tests' deadlines are over by then, and the alone phase still runs alone.
+container and runs it, minutes of downloads and unpacking) ends the lane: the
+deadlines of the tests before it are over by then.
 
 The exit status is the first failing phase's; each phase's time and the total
 are printed at the end. `make test-fast` is the parallel phase without the
@@ -37,7 +38,7 @@ from typing import IO
 TESTS = Path(__file__).resolve().parent
 
 
-PHASE_MARKERS = ("long", "alone")
+PHASE_MARKERS = ("long", "timed")
 """The markers whose tests run in a phase of their own, from the files `phase_files` finds."""
 
 
@@ -45,7 +46,7 @@ def phase_files() -> dict[str, list[str]]:
     """For each of `PHASE_MARKERS`, the test files that mark a test with it, by their text
     (`pytest.mark.<marker>`), every file read once.
 
-    The long and alone phases run only these: collecting all ~5,500 tests to select eight
+    The lane runs only these: collecting all ~5,500 tests to select eight
     took 12-27 s of the run. tests/conftest.py fails a run where a test carries the marker
     in a file this does not find, so no test is left out of `make test` unseen.
     """
@@ -60,7 +61,7 @@ def phase_files() -> dict[str, list[str]]:
 
 PYTEST = [sys.executable, "-m", "pytest"]
 IMAGE_TESTS = str(TESTS / "test_image.py")
-PARALLEL = ["nice", "-n", "10", *PYTEST, "-n", "auto", "-m", "not long and not alone and not image"]
+PARALLEL = ["nice", "-n", "10", *PYTEST, "-n", "auto", "-m", "not long and not timed and not image"]
 """Niced: the pool takes what CPU the long tests leave, so a killed worker's restart beside it
 is as quick as on an idle machine (the long tests' deadlines are seconds)."""
 
@@ -96,18 +97,26 @@ class Lane(threading.Thread):
             self.running.kill()
 
 
+def lane_commands(files: dict[str, list[str]], image: bool) -> list[tuple[str, list[str]]]:
+    """What runs beside the parallel phase, in order, each with its name: the long tests, the
+    timed ones, and with `image` the image test."""
+    commands = [
+        ("long", [*PYTEST, "-p", "no:cacheprovider", "-m", "long and not image", *files["long"]]),
+        ("timed", [*PYTEST, "-p", "no:cacheprovider", "-m", "timed and not image", *files["timed"]]),
+    ]  # fmt: skip
+    if image:
+        commands.append(("image", [*PYTEST, "-p", "no:cacheprovider", "-m", "image", IMAGE_TESTS]))
+    return commands
+
+
 def main(argv: list[str]) -> int:
     started = time.monotonic()
-    files = phase_files()
-    beside_commands = [
-        [*PYTEST, "-p", "no:cacheprovider", "-m", "long and not image", *files["long"]]
-    ]
-    if "--image" in argv:
-        beside_commands.append([*PYTEST, "-p", "no:cacheprovider", "-m", "image", IMAGE_TESTS])
-    alone_command = [*PYTEST, "-m", "alone and not image", *files["alone"]]
-    with tempfile.TemporaryFile(mode="w+", prefix="clockbot-long-") as log:
-        print("make test: the long tests run beside the parallel phase; their output follows it")
-        lane = Lane(beside_commands, log)
+    named = lane_commands(phase_files(), image="--image" in argv)
+    with tempfile.TemporaryFile(mode="w+", prefix="clockbot-lane-") as log:
+        print(
+            "make test: the long and timed tests run beside the parallel phase; their output follows it"
+        )
+        lane = Lane([command for _, command in named], log)
         lane.start()
         try:
             parallel = subprocess.call(PARALLEL)
@@ -116,22 +125,19 @@ def main(argv: list[str]) -> int:
         finally:
             lane.stop()
             lane.join()
-        both_done = time.monotonic()
+        finished = time.monotonic()
         log.seek(0)
         sys.stdout.write(log.read())
-    sys.stdout.flush()
-    alone = subprocess.call(alone_command)
-    finished = time.monotonic()
     beside = ", ".join(
         f"{name} {_minutes(done - started)}"
-        for name, done in zip(("long", "image"), lane.done, strict=False)
+        for (name, _), done in zip(named, lane.done, strict=False)
     )
     print(
-        f"make test: parallel {_minutes(parallel_done - started)}, beside it {beside}, "
-        f"alone {_minutes(finished - both_done)}; total {_minutes(finished - started)}"
+        f"make test: parallel {_minutes(parallel_done - started)}, beside it {beside}; "
+        f"total {_minutes(finished - started)}"
     )
-    ran_all = len(lane.statuses) == len(beside_commands)
-    for status in (parallel, *lane.statuses, 0 if ran_all else 1, alone):
+    ran_all = len(lane.statuses) == len(named)
+    for status in (parallel, *lane.statuses, 0 if ran_all else 1):
         if status != 0:
             return status
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import tempfile
 
-from tests.run_suite import Lane
+from tests.run_suite import PARALLEL, Lane, lane_commands
 
 
 def test_a_lane_runs_its_commands_in_order_and_keeps_each_status_and_output() -> None:
@@ -44,3 +44,13 @@ def test_a_stopped_lane_starts_nothing_more() -> None:
         assert "never" not in log.read()
     assert not lane.is_alive()
     assert len(lane.statuses) == 1 and lane.statuses[0] != 0
+
+
+def test_the_timed_tests_follow_the_long_ones_and_the_image_ends_the_lane() -> None:
+    files = {"long": ["a_long.py"], "timed": ["a_timed.py"]}
+    names = [name for name, _ in lane_commands(files, image=True)]
+    assert names == ["long", "timed", "image"]
+    assert [name for name, _ in lane_commands(files, image=False)] == ["long", "timed"]
+    timed = dict(lane_commands(files, image=False))["timed"]
+    assert timed[-1] == "a_timed.py" and "timed and not image" in timed
+    assert "not long and not timed" in " ".join(PARALLEL)

@@ -78,7 +78,7 @@ async def _until_sent(url: str, count: int, within: float = 10.0) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.alone  # a takeover timed in seconds
+@pytest.mark.timed  # a takeover timed in seconds
 @pytest.mark.peer("postgres")
 @pytest.mark.timeout(180)
 async def test_one_worker_polls_and_another_takes_over_within_10_s_of_a_kill(

@@ -40,7 +40,7 @@ from tests.support.mail import PASSWORD, SmtpSink, run_dovecot, run_smtp
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.alone,
+    pytest.mark.timed,
     pytest.mark.peer("postgres"),
     pytest.mark.timeout(300),
 ]

@@ -47,7 +47,7 @@ _LINK = re.compile(r"https?://\S+(/ui/signin/[A-Za-z0-9_-]+)")
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.alone,  # a real Chromium: kept off a busy pool
+    pytest.mark.timed,  # a real Chromium: kept off a busy pool
     pytest.mark.timeout(240),
 ]  # a real browser: `make test-fast` leaves it out
 

@@ -44,7 +44,7 @@ from tests.support.fake_telegram import FakeTelegram
 from tests.support.peers import require_peer
 
 pytestmark = [
-    pytest.mark.slow, pytest.mark.alone, pytest.mark.peer("haproxy"), pytest.mark.peer("postgres"),
+    pytest.mark.slow, pytest.mark.timed, pytest.mark.peer("haproxy"), pytest.mark.peer("postgres"),
     pytest.mark.timeout(300),
 ]  # fmt: skip
 
