@@ -72,9 +72,10 @@ BeautifulSoup 5.7 s, and the garbage collections its tree set off held every thr
 
 MAX_HEADER_BYTES = 8_192
 """Bytes kept of each header field of a mail (its folded lines together); the rest is cut
-before parsing. The standard parser is quadratic in a header's length: a Subject of
-encoded words of 280 KB took it 8 s (20 s on a busy machine), 8 KB takes milliseconds.
-References keep their first and latest ids (docs/SECURITY.md, "Slow input")."""
+before parsing, the mail's own and each MIME part's. The standard parser is quadratic in a
+header's length: a Subject of encoded words of 280 KB took it 8 s (20 s on a busy machine),
+8 KB takes milliseconds. References keep their first and latest ids (docs/SECURITY.md,
+"Slow input")."""
 _REFERENCES_HEAD = 1_024
 
 _REPLY_SCAN_CHARS = 32_000  # the quote/signature cutter sees this much; more is cut anyway
@@ -172,6 +173,7 @@ def read_mail(
     more than `MAX_PARTS` parts is read as far as that.
     """
     raw, parts_cut = _parts_capped(_headers_capped(raw))
+    raw = _part_headers_capped(raw)
     message = message_from_bytes(raw, policy=policy.default)
     who = sender(message)
     if who is None:
@@ -514,6 +516,29 @@ def _parts_capped(raw: bytes) -> tuple[bytes, bool]:
 
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
+
+
+def _part_headers_capped(raw: bytes) -> bytes:
+    """`raw` with the header fields of each MIME part cut as the mail's own are.
+
+    A part runs from its boundary line to the next; its header ends at its first blank line,
+    as the mail's does. A line of text starting ``--`` (a signature's "-- ") is taken for a
+    boundary too: then only a line of its paragraph over `MAX_HEADER_BYTES` is cut, which the
+    text cap would cut anyway. Runs after `_parts_capped`: at most `MAX_PARTS` + 1 parts.
+    """
+    starts = [match.end() for match in _DELIMITER.finditer(raw)]
+    if not starts:
+        return raw
+    ends = [*(start - 2 for start in starts[1:]), len(raw)]  # each part stops before "--"
+    pieces = [raw[: starts[0]]]
+    for start, end in zip(starts, ends, strict=True):
+        part = raw[start:end]
+        capped = _headers_capped(part)
+        if capped is not part and part.endswith(b"\n") and not capped.endswith(b"\n"):
+            capped += b"\r\n" if part.endswith(b"\r\n") else b"\n"  # the next boundary's line
+        pieces.append(capped)
+        pieces.append(raw[end : end + 2] if end < len(raw) else b"")
+    return b"".join(pieces)
 
 
 def _headers_capped(raw: bytes) -> bytes:

@@ -52,6 +52,11 @@ pytestmark = [
 ]  # a real browser: `make test-fast` leaves it out
 
 
+WAIT = 60.0
+"""Seconds to wait for an answer: this test shows pages, it times nothing, and it runs beside
+the niced parallel phase (a 10 s wait for the poll's decision ran out there once)."""
+
+
 async def _meet(tg: FakeTelegram, gw: Gateway, *people: TgUser) -> PollOption:
     """`people` agree in a Telegram group on a 45-minute meeting in three hours: the slot.
 
@@ -74,11 +79,15 @@ async def _meet(tg: FakeTelegram, gw: Gateway, *people: TgUser) -> PollOption:
         voters=tuple(f"telegram:{p.id}" for p in people), closes_at=start,
     )  # fmt: skip
     await staged.commit(gw.wrapper, poll)
-    await tg.wait_until(lambda: len(tg.polls) == 1, "the poll")
+    await tg.wait_until(lambda: len(tg.polls) == 1, "the poll", timeout=WAIT)
     for person in people:  # a vote has no date: no waiting for the next second
         tg.poll_answer(tg.polls[0]["id"], person, [0])
         await gw.settle()
-    await tg.wait_until(lambda: any(m.plain.startswith("Decided") for m in tg.sent), "decided")
+
+    def decided() -> bool:
+        return any(m.plain.startswith("Decided") for m in tg.sent)
+
+    await tg.wait_until(decided, "decided", timeout=WAIT)
     return slot
 
 
@@ -134,7 +143,7 @@ async def test_people_and_the_operator_in_a_browser(
                 await asyncio.sleep(1.05)  # Telegram dates a message to the second
                 count = len(tg.sent) + 1
                 tg.private(user, words)  # type: ignore[arg-type]
-                await tg.wait_sent(count)
+                await tg.wait_sent(count, timeout=WAIT)
                 await gw.settle()
                 return tg.sent[-1].plain
 
