@@ -210,9 +210,11 @@ def store_poll_in(conn: Connection, poll: NewMeetingPoll, *, now: datetime) -> N
     enqueue_in(conn, values)
 
 
-def poll_in(conn: Connection, poll_id: int) -> MeetingPoll | None:
-    """The stored poll, or None."""
-    row = conn.execute(select(meeting_polls).where(meeting_polls.c.id == poll_id)).first()
+def poll_in(conn: Connection, poll_id: int, *, lock: bool = False) -> MeetingPoll | None:
+    """The stored poll, or None; with `lock`, its row locked until the transaction ends
+    (``FOR UPDATE`` on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` already has one writer)."""
+    query = select(meeting_polls).where(meeting_polls.c.id == poll_id)
+    row = conn.execute(query.with_for_update() if lock else query).first()
     if row is None:
         return None
     stored = row.options
@@ -260,9 +262,11 @@ def vote_in(conn: Connection, vote: MeetingVote, *, now: datetime) -> None:
     Choices None withdraws the answer; an option the poll does not have is
     dropped, and a vote naming none of its options changes nothing (it was
     meant for another poll, not "none of these"). When every voter has
-    answered an open poll, it is decided in the same transaction (`decide_in`).
+    answered an open poll, it is decided in the same transaction (`decide_in`). The poll's
+    row is locked first: two members answering at once on PostgreSQL each read the answers
+    before the other's commit, and neither decided.
     """
-    poll = poll_in(conn, vote.poll_id)
+    poll = poll_in(conn, vote.poll_id, lock=True)
     if poll is None or not _member_in(conn, poll, vote.user_key):
         return
     choices = [n for n in vote.choices or () if 1 <= n <= len(poll.options)]

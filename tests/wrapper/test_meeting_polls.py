@@ -5,6 +5,7 @@ On SQLite and PostgreSQL. The conversation around them is tests/bot/test_meeting
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -331,3 +332,20 @@ async def test_a_repeating_meeting_keeps_its_zones_time_and_warns_whose_clock_mo
     assert [s.astimezone(ZoneInfo("Europe/London")).hour for s in starts] == [16] * 5
     assert starts[2] == datetime(2027, 3, 30, 15, tzinfo=UTC)  # BST
     assert str(event["DTSTART"].params["TZID"]) == "Europe/London"
+
+
+async def test_the_last_answers_arriving_together_still_decide(
+    wrapper: InteractionWrapper, clock: SettableClock
+) -> None:
+    """Two members answer at once, each in a transaction of its own: the later transaction
+    sees the earlier answer (the poll's row is locked first), so the poll is decided. Without
+    the lock, each read the answers before the other's commit and neither decided."""
+    for poll_id in range(20, 30):
+        await _poll(wrapper, clock, poll_id)
+        await staged.commit(wrapper, MeetingVote(poll_id, ANA, (1,)))
+        await asyncio.gather(
+            staged.commit(wrapper, MeetingVote(poll_id, BEN, (1,))),
+            staged.commit(wrapper, MeetingVote(poll_id, CHEN, (2,))),
+        )
+        poll = await wrapper.meetings.poll(poll_id)
+        assert poll is not None and poll.status == "decided", poll_id
