@@ -19,7 +19,8 @@ from clockcore.parsing.cues import fold, word_set
 __all__ = ["guess_language"]
 
 # Words frequent in one language and rare in the others, accents folded. Words shared by
-# several ("de", "la", "a", "e", "me", "un", "en", "die") are left out on purpose.
+# several ("de", "la", "a", "e", "me", "un", "en", "die", "que") are left out on purpose:
+# "que" made "o que vem por aí?" Spanish.
 _MARKERS = {
     "en": word_set(
         """
@@ -29,9 +30,10 @@ _MARKERS = {
     ),
     "es": word_set(
         """
-        el los las del al que por para con una mañana hoy ayer recuerdame recordame avisame
+        el los las del al por para con una mañana hoy ayer recuerdame recordame avisame
         puedes hora horas semana lunes martes miercoles jueves viernes sabado domingo cada
-        dentro hace pasado
+        dentro hace pasado mi mis yo tengo tienes ahora despues recordatorio recordatorios
+        llamar
         """
     ),
     "de": word_set(
@@ -51,7 +53,8 @@ _MARKERS = {
     "pt": word_set(
         """
         o os as voce uma para com amanha hoje ontem lembra lembre avisa daqui ha segunda
-        terca quarta quinta sexta-feira sabado domingo toda todo semana
+        terca quarta quinta sexta-feira sabado domingo toda todo semana em nao vem foi fiz
+        meu minha lembrete lembretes agora depois sao
         """
     ),
     "it": word_set(
@@ -78,6 +81,7 @@ def guess_language(text: str) -> str | None:
     scores = {
         language: sum(word in markers for word in words) for language, markers in _MARKERS.items()
     }
+    scores["es"] += min(2, text.count("¿") + text.count("¡"))  # Spanish alone opens with them
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
     (best, top), (_, second) = ranked[0], ranked[1]
     if top < 2 or top - second < 1:

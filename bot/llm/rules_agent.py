@@ -304,7 +304,7 @@ class RulesProvider:
                 return _say(said.NO_PLACE.in_(language, place=place))
             return self._call("current_time", zone=zone)
         if upcoming := words.first(words.UPCOMING, text):
-            return _say(_coming_up(block, guess_language(text) or upcoming[0]))
+            return _say(_coming_up(block, words.said_in(text) or upcoming[0]))
         if moved := _MOVED_HERE.search(block):
             # "I'm in Lisbon this week": the wrapper keeps the place as this thread's zone
             # (docs/clock-spec.md §4.2); say so, never that it cannot help.

@@ -303,7 +303,8 @@ TABLE: dict[str, list[Row]] = {
         R("quais são os meus lembretes?", said=("ligar para o banco", "tirar a pizza"),
           unsaid=_NOT_EN),
         R("mostra os meus lembretes", said=("renovar o passaporte", "(toda segunda-feira às 09:00)"), unsaid=(" next ",)),
-        R("o que vem por aí?", said=("pagar a renda", "dentista")),
+        R("o que vem por aí?", said=("A seguir:", "pagar a renda", "dentista"),
+          unsaid=("Próximamente",)),  # "que" and "por" once made it Spanish
         R("próximos lembretes", said=("ligar para o banco",)),
         R("que horas são em Tóquio?", said=("23:00",), unsaid=_NOT_EN),
         R("hora em Nova Iorque", said=("10:00",)),
