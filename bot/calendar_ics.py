@@ -38,7 +38,7 @@ from clockcore.recurrence import occurrences_between
 from wrapper.calendar_feeds import FeedItems, FeedRule
 from wrapper.meetings import Meeting
 from wrapper.outbound.outbox import OutboxItem
-from wrapper.outbound.reminders import reminder_id
+from wrapper.outbound.reminder_ids import reminder_id
 
 __all__ = ["MOST_EVENTS", "WINDOW", "build_feed", "meeting_event", "meeting_uid"]
 

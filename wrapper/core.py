@@ -35,7 +35,6 @@ from wrapper.coordination.workers import Workers
 from wrapper.errors import StoreUnavailableError
 from wrapper.inbound.chain import MessageChain
 from wrapper.outbound.outbox import Outbox, OutboxItem, count_reminders, enqueue_in, mark_sent_in
-from wrapper.outbound.reminders import Reminders
 from wrapper.outbound.routes import ChannelState, Routes, save_route
 from wrapper.parts import (
     Feeds,
@@ -44,6 +43,7 @@ from wrapper.parts import (
     MemoryItem,
     ModelCalls,
     People,
+    Reminders,
     Threads,
     query_words,
 )

@@ -1,6 +1,6 @@
-"""The wrapper's parts by concern: people, meetings, feeds, model calls, threads, memory.
+"""The wrapper's parts by concern: people, reminders, meetings, feeds, calls, threads, memory.
 
-`InteractionWrapper` holds one of each (`wrapper.people`, `.meetings`, `.feeds`,
+`InteractionWrapper` holds one of each (`wrapper.people`, `.reminders`, `.meetings`, `.feeds`,
 `.calls`, `.threads`, `.memory`), each call one transaction; a caller names the
 concern it reads or changes instead of a method on the facade. A turn's writes
 still go through effects (`wrapper.turns.effects`).
@@ -9,7 +9,7 @@ still go through effects (`wrapper.turns.effects`).
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,6 +25,29 @@ from wrapper.inbound.replies import group_threads_started, thread_followed
 from wrapper.inbound.sender_checks import pending_check_in
 from wrapper.meeting_polls import MeetingPoll, close_due_in, poll_in, poll_replied_in
 from wrapper.meetings import attendee_names_in
+from wrapper.outbound.outbox import OutboxItem
+from wrapper.outbound.reminders import (
+    ReminderChange,
+    change_in,
+    job_in,
+    meant_in,
+    named_in,
+    one_shots_in,
+    overview_in,
+    owner_in,
+    paused_target_in,
+)
+from wrapper.outbound.schedules import (
+    NewSchedule,
+    Occurrence,
+    Schedule,
+    advance_in,
+    cancel_in,
+    create_in,
+    list_in,
+    pause_in,
+    resume_in,
+)
 from wrapper.people.person_data import Erased, erase_person, export_person
 from wrapper.people.retention import Pruned, prune_in
 from wrapper.store import queries
@@ -48,6 +71,7 @@ __all__ = [
     "MemoryItem",
     "ModelCalls",
     "People",
+    "Reminders",
     "Threads",
     "query_words",
 ]
@@ -87,6 +111,114 @@ class People:
         """Delete conversation older than `before` (`wrapper.people.retention`), in one go."""
         now = self._clock.now()
         return await self._db.run(lambda conn: prune_in(conn, before=before, now=now))
+
+
+class Reminders:
+    """A store's reminders, recurring and one-shot: `InteractionWrapper.reminders`.
+
+    Each call is one transaction.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def create(self, new: NewSchedule, *, now: datetime) -> datetime | None:
+        """`create_in`: store it and enqueue its first occurrence; that instant."""
+        return await self._db.run(lambda conn: create_in(conn, new, now=now))
+
+    async def advance(self, item: OutboxItem, *, now: datetime, worker: str) -> Occurrence:
+        """`advance_in`, for a claimed job of a schedule."""
+        return await self._db.run(lambda conn: advance_in(conn, item, now=now, worker=worker))
+
+    async def listing(self, user_key: str, *, include_ended: bool = False) -> list[Schedule]:
+        """The schedules of the person behind `user_key`, with their next occurrences."""
+
+        def read(conn: Connection) -> list[Schedule]:
+            person = queries.load_person(conn, user_key)
+            return list_in(conn, person.user_id, include_ended=include_ended) if person else []
+
+        return await self._db.run(read, inline=True)
+
+    async def cancel(self, user_key: str, schedule_id: int, *, now: datetime) -> bool:
+        """`cancel_in` for the person behind `user_key`."""
+        return await self._for_person(user_key, lambda c, p: cancel_in(c, p, schedule_id, now=now))
+
+    async def pause(
+        self, user_key: str, schedule_id: int, *, now: datetime, until: datetime | None = None
+    ) -> bool:
+        """`pause_in` for the person behind `user_key`."""
+        return await self._for_person(
+            user_key, lambda c, p: pause_in(c, p, schedule_id, now=now, until=until)
+        )
+
+    async def resume(self, user_key: str, schedule_id: int, *, now: datetime) -> bool:
+        """`resume_in` for the person behind `user_key`."""
+        return await self._for_person(user_key, lambda c, p: resume_in(c, p, schedule_id, now=now))
+
+    async def paused(self, user_key: str, target: str, *, now: datetime) -> bool:
+        """`paused_target_in`."""
+        return await self._db.run(
+            lambda conn: paused_target_in(conn, user_key, target, now=now), inline=True
+        )
+
+    async def change(self, change: ReminderChange, *, now: datetime) -> bool:
+        """`change_in`, in its own transaction."""
+        return await self._db.run(lambda conn: change_in(conn, change, now=now))
+
+    async def reminders(self, user_key: str) -> tuple[list[Schedule], list[OutboxItem]]:
+        """The person's schedules (not ended) and waiting one-shot reminders."""
+
+        def read(conn: Connection) -> tuple[list[Schedule], list[OutboxItem]]:
+            person = queries.load_person(conn, user_key)
+            if person is None:
+                return [], []
+            return list_in(conn, person.user_id), one_shots_in(conn, person.user_id)
+
+        return await self._db.run(read, inline=True)
+
+    async def job(self, user_key: str, job_id: int) -> OutboxItem | None:
+        """`job_in` for the person behind `user_key`."""
+
+        def read(conn: Connection) -> OutboxItem | None:
+            person = queries.load_person(conn, user_key)
+            return job_in(conn, person.user_id, job_id) if person is not None else None
+
+        return await self._db.run(read, inline=True)
+
+    async def meant(self, thread_key: str, channel: str, reply_to: str | None) -> OutboxItem | None:
+        """`meant_in`."""
+        return await self._db.run(
+            lambda conn: meant_in(conn, thread_key, channel, reply_to), inline=True
+        )
+
+    async def overview(
+        self, user_key: str | None = None
+    ) -> tuple[list[Schedule], list[OutboxItem]]:
+        """`overview_in`: everyone's reminders, or one person's."""
+        return await self._db.run(lambda conn: overview_in(conn, user_key), inline=True)
+
+    async def repeats(self, user_key: str, target: str) -> bool:
+        """Whether `target` names a repeating reminder of the person: ``s<id>``, or an
+        ``r<id>`` made repeating (`Schedule.named`)."""
+
+        def read(conn: Connection) -> bool:
+            person = queries.load_person(conn, user_key)
+            if person is None or target.startswith("s"):
+                return target.startswith("s")
+            return named_in(conn, person.user_id, target) is not None
+
+        return await self._db.run(read, inline=True)
+
+    async def owner(self, target: str) -> str | None:
+        """`owner_in`: whose reminder `target` is."""
+        return await self._db.run(lambda conn: owner_in(conn, target), inline=True)
+
+    async def _for_person(self, user_key: str, change: Callable[[Connection, str], bool]) -> bool:
+        def work(conn: Connection) -> bool:
+            person = queries.load_person(conn, user_key)
+            return change(conn, person.user_id) if person is not None else False
+
+        return await self._db.run(work)
 
 
 class Meetings:

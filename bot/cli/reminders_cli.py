@@ -58,7 +58,7 @@ def _shown(item: Any, zone: str | None, now: datetime) -> dict[str, Any]:
     """
     from clockcore import to_iso
     from clockcore.speech.spoken import say_when
-    from wrapper.outbound.reminders import reminder_id
+    from wrapper.outbound.reminder_ids import reminder_id
     from wrapper.outbound.schedules import Schedule
 
     if isinstance(item, Schedule):

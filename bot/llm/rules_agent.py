@@ -60,7 +60,7 @@ from clockcore.parsing.time_questions import counts_to
 from clockcore.reading.waking_hour import bare_hour
 from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.speech.spoken_rules import say_rule
-from wrapper.outbound.reminders import parse_reminder_id, short_reminder_id
+from wrapper.outbound.reminder_ids import parse_reminder_id, short_reminder_id
 
 __all__ = ["ZONE_QUESTION", "RulesProvider"]
 

@@ -16,7 +16,8 @@ from clockcore.geo.places import lookup_place
 from clockcore.recurrence import occurrences
 from clockcore.speech.spoken_rules import say_rule
 from wrapper.outbound.outbox import OutboxItem
-from wrapper.outbound.reminders import PAUSED, reminder_id
+from wrapper.outbound.reminder_ids import reminder_id
+from wrapper.outbound.reminders import PAUSED
 from wrapper.outbound.schedules import Schedule
 
 __all__ = [

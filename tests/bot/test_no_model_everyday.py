@@ -27,7 +27,7 @@ import pytest
 from bot.config.settings import Settings
 from clockcore import SettableClock
 from tests.support.console import say
-from wrapper.outbound.reminders import short_reminder_id
+from wrapper.outbound.reminder_ids import short_reminder_id
 
 NOW = datetime(2026, 6, 10, 14, tzinfo=UTC)
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d|[+-]\d\d:\d\d\b|\.\d{6}")

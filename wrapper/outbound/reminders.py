@@ -1,12 +1,13 @@
 """The person's reminders, recurring and one-shot, as they name and change them.
 
 A reminder is named ``s<id>`` when it is a recurring schedule
-(`wrapper.outbound.schedules`) and ``r<id>`` when it is one outbox job (a reminder of
-a memory item, or a scheduled message). `ReminderChange` is the effect the
-reminder tools stage (cancel, pause, resume, move), applied in the turn's
-commit by `change_in`; `RuleChange` gives a reminder a new repeat in place
-(`rule_in`: the same id, so the same calendar event); `Reminders` is the
-facade on `InteractionWrapper`.
+(`wrapper.outbound.schedules`) and ``r<id>`` when it is one outbox job (a reminder
+of a memory item, or a scheduled message); `wrapper.outbound.reminder_ids` reads
+and writes those ids. `ReminderChange` is the effect the reminder tools stage
+(cancel, pause, resume, move), applied in the turn's commit by `change_in`;
+`RuleChange` gives a reminder a new repeat in place (`rule_in`: the same id, so
+the same calendar event). `InteractionWrapper.reminders` (`wrapper.parts.Reminders`)
+calls these, one transaction each.
 
 A one-shot reminder made repeating keeps its ``r<id>``: its schedule is
 *named* so (`Schedule.named`), and every lookup by id finds it there.
@@ -14,7 +15,6 @@ A one-shot reminder made repeating keeps its ``r<id>``: its schedule is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -23,12 +23,11 @@ from sqlalchemy import and_, select, update
 from sqlalchemy.engine import Connection
 
 from wrapper.outbound.outbox import OutboxItem, outbox_item, sent_item_in
+from wrapper.outbound.reminder_ids import parse_reminder_id, reminder_id
 from wrapper.outbound.schedules import (
     WAITING,
     NewSchedule,
-    Occurrence,
     Schedule,
-    advance_in,
     cancel_in,
     create_in,
     edit_in,
@@ -40,14 +39,12 @@ from wrapper.outbound.schedules import (
 )
 from wrapper.store import queries as q
 from wrapper.store import tables as t
-from wrapper.store.db import Database
 from wrapper.store.tables import outbox
 
 __all__ = [
     "PAUSED",
     "ReminderAction",
     "ReminderChange",
-    "Reminders",
     "RuleChange",
     "change_in",
     "job_in",
@@ -56,12 +53,8 @@ __all__ = [
     "one_shots_in",
     "overview_in",
     "owner_in",
-    "parse_reminder_id",
     "paused_target_in",
-    "reminder_id",
-    "resolve_reminder_id",
     "rule_in",
-    "short_reminder_id",
 ]
 
 ReminderAction = Literal["cancel", "pause", "resume", "move"]
@@ -97,14 +90,6 @@ class RuleChange:
     rule: NewSchedule
 
 
-def reminder_id(item: OutboxItem | Schedule) -> str:
-    """How the person and the model name a reminder: ``s<id>`` recurring, ``r<id>`` one-shot
-    (and a repeating one made from it, `Schedule.named`)."""
-    if isinstance(item, Schedule):
-        return item.named or f"s{item.id}"
-    return f"r{item.id}"
-
-
 def named_in(conn: Connection, person_id: str, target: str) -> Schedule | None:
     """The person's schedule a one-shot ``r<id>`` became, if it did (not ended)."""
     row = conn.execute(
@@ -117,40 +102,6 @@ def named_in(conn: Connection, person_id: str, target: str) -> Schedule | None:
     if row is None:
         return None
     return next((s for s in list_in(conn, person_id) if s.id == row[0]), None)
-
-
-def parse_reminder_id(text: str) -> tuple[Literal["s", "r"], int] | None:
-    """("s" or "r", id) for a reminder id, None for anything else."""
-    text = text.strip().lower()
-    if len(text) < 2 or text[0] not in "sr" or not text[1:].isdigit():
-        return None
-    return ("s" if text[0] == "s" else "r"), int(text[1:])
-
-
-_SHORT = 10_000
-"""A repeating reminder is typed by the last four digits of its id (docs/reminders.md)."""
-
-
-def short_reminder_id(full: str) -> str:
-    """The id a person types: ``s5182`` for a repeating one, a one-shot's own ``r40``."""
-    parsed = parse_reminder_id(full)
-    if parsed is None or parsed[0] == "r" or parsed[1] < _SHORT:
-        return full
-    return f"s{parsed[1] % _SHORT:04d}"
-
-
-def resolve_reminder_id(typed: str, known: Iterable[str]) -> list[str]:
-    """The full ids among `known` that `typed` names: itself, or the repeating ones it ends."""
-    parsed = parse_reminder_id(typed)
-    if parsed is None:
-        return []
-    kind, number = parsed
-    exact = f"{kind}{number}"
-    if exact in known:
-        return [exact]
-    if kind == "r" or number >= _SHORT:
-        return []
-    return [k for k in known if k.startswith("s") and short_reminder_id(k) == f"s{number:04d}"]
 
 
 _ONE_SHOT_KINDS = ("reminder", "proactive")
@@ -394,111 +345,3 @@ def owner_in(conn: Connection, target: str) -> str | None:
     table = schedules if kind == "s" else outbox
     found = conn.execute(select(table.c.user_key).where(table.c.id == number)).scalar()
     return str(found) if found else None
-
-
-class Reminders:
-    """A store's reminders, recurring and one-shot: `InteractionWrapper.reminders`.
-
-    Each call is one transaction.
-    """
-
-    def __init__(self, database: Database) -> None:
-        self._db = database
-
-    async def create(self, new: NewSchedule, *, now: datetime) -> datetime | None:
-        """`create_in`: store it and enqueue its first occurrence; that instant."""
-        return await self._db.run(lambda conn: create_in(conn, new, now=now))
-
-    async def advance(self, item: OutboxItem, *, now: datetime, worker: str) -> Occurrence:
-        """`advance_in`, for a claimed job of a schedule."""
-        return await self._db.run(lambda conn: advance_in(conn, item, now=now, worker=worker))
-
-    async def listing(self, user_key: str, *, include_ended: bool = False) -> list[Schedule]:
-        """The schedules of the person behind `user_key`, with their next occurrences."""
-
-        def read(conn: Connection) -> list[Schedule]:
-            person = q.load_person(conn, user_key)
-            return list_in(conn, person.user_id, include_ended=include_ended) if person else []
-
-        return await self._db.run(read, inline=True)
-
-    async def cancel(self, user_key: str, schedule_id: int, *, now: datetime) -> bool:
-        """`cancel_in` for the person behind `user_key`."""
-        return await self._for_person(user_key, lambda c, p: cancel_in(c, p, schedule_id, now=now))
-
-    async def pause(
-        self, user_key: str, schedule_id: int, *, now: datetime, until: datetime | None = None
-    ) -> bool:
-        """`pause_in` for the person behind `user_key`."""
-        return await self._for_person(
-            user_key, lambda c, p: pause_in(c, p, schedule_id, now=now, until=until)
-        )
-
-    async def resume(self, user_key: str, schedule_id: int, *, now: datetime) -> bool:
-        """`resume_in` for the person behind `user_key`."""
-        return await self._for_person(user_key, lambda c, p: resume_in(c, p, schedule_id, now=now))
-
-    async def paused(self, user_key: str, target: str, *, now: datetime) -> bool:
-        """`paused_target_in`."""
-        return await self._db.run(
-            lambda conn: paused_target_in(conn, user_key, target, now=now), inline=True
-        )
-
-    async def change(self, change: ReminderChange, *, now: datetime) -> bool:
-        """`change_in`, in its own transaction."""
-        return await self._db.run(lambda conn: change_in(conn, change, now=now))
-
-    async def reminders(self, user_key: str) -> tuple[list[Schedule], list[OutboxItem]]:
-        """The person's schedules (not ended) and waiting one-shot reminders."""
-
-        def read(conn: Connection) -> tuple[list[Schedule], list[OutboxItem]]:
-            person = q.load_person(conn, user_key)
-            if person is None:
-                return [], []
-            return list_in(conn, person.user_id), one_shots_in(conn, person.user_id)
-
-        return await self._db.run(read, inline=True)
-
-    async def job(self, user_key: str, job_id: int) -> OutboxItem | None:
-        """`job_in` for the person behind `user_key`."""
-
-        def read(conn: Connection) -> OutboxItem | None:
-            person = q.load_person(conn, user_key)
-            return job_in(conn, person.user_id, job_id) if person is not None else None
-
-        return await self._db.run(read, inline=True)
-
-    async def meant(self, thread_key: str, channel: str, reply_to: str | None) -> OutboxItem | None:
-        """`meant_in`."""
-        return await self._db.run(
-            lambda conn: meant_in(conn, thread_key, channel, reply_to), inline=True
-        )
-
-    async def overview(
-        self, user_key: str | None = None
-    ) -> tuple[list[Schedule], list[OutboxItem]]:
-        """`overview_in`: everyone's reminders, or one person's."""
-        return await self._db.run(lambda conn: overview_in(conn, user_key), inline=True)
-
-    async def repeats(self, user_key: str, target: str) -> bool:
-        """Whether `target` names a repeating reminder of the person: ``s<id>``, or an
-        ``r<id>`` made repeating (`Schedule.named`)."""
-
-        def read(conn: Connection) -> bool:
-            person = q.load_person(conn, user_key)
-            if person is None or target.startswith("s"):
-                return target.startswith("s")
-            return named_in(conn, person.user_id, target) is not None
-
-        return await self._db.run(read, inline=True)
-
-    async def owner(self, target: str) -> str | None:
-        """`owner_in`: whose reminder `target` is."""
-        return await self._db.run(lambda conn: owner_in(conn, target), inline=True)
-
-    async def _for_person(self, user_key: str, change: Callable[[Connection, str], bool]) -> bool:
-        def work(conn: Connection) -> bool:
-            person = q.load_person(conn, user_key)
-            return change(conn, person.user_id) if person is not None else False
-
-        return await self._db.run(work)

@@ -29,7 +29,7 @@ from bot.agent.tools.tool_session import (
 )
 from bot.llm.reminder_words import asks_to_be_reminded
 from wrapper import UnknownItemError
-from wrapper.outbound.reminders import parse_reminder_id
+from wrapper.outbound.reminder_ids import parse_reminder_id
 from wrapper.turns.effects import ForgetMemory, MarkReminded
 
 __all__ = ["MEMORY_HANDLERS"]

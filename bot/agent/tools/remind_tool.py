@@ -31,11 +31,8 @@ from clockcore import RecurrenceResult, parse_recurrence, runtime_time_context
 from clockcore.geo.zones import get_zone
 from clockcore.recurrence import occurrences
 from wrapper.outbound.outbox import OutboxItem
-from wrapper.outbound.reminders import (
-    RuleChange,
-    reminder_id,
-    resolve_reminder_id,
-)
+from wrapper.outbound.reminder_ids import reminder_id, resolve_reminder_id
+from wrapper.outbound.reminders import RuleChange
 from wrapper.outbound.schedules import (
     MISSED_RUNS,
     MissedRuns,

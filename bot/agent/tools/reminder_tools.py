@@ -42,13 +42,13 @@ from clockcore import parse_anchored_time
 from clockcore.geo.zones import get_zone
 from clockcore.parsing.relative import from_now
 from wrapper.outbound.outbox import OutboxItem
-from wrapper.outbound.reminders import (
-    ReminderChange,
+from wrapper.outbound.reminder_ids import (
     parse_reminder_id,
     reminder_id,
     resolve_reminder_id,
     short_reminder_id,
 )
+from wrapper.outbound.reminders import ReminderChange
 from wrapper.outbound.schedules import (
     MISSED_RUNS,
     WAITING,
