@@ -37,16 +37,14 @@ from wrapper.outbound.reminders import (
     owner_in,
     paused_target_in,
 )
+from wrapper.outbound.schedule_changes import cancel_in, pause_in, resume_in
 from wrapper.outbound.schedules import (
     NewSchedule,
     Occurrence,
     Schedule,
     advance_in,
-    cancel_in,
     create_in,
     list_in,
-    pause_in,
-    resume_in,
 )
 from wrapper.people.person_data import Erased, erase_person, export_person
 from wrapper.people.retention import Pruned, prune_in

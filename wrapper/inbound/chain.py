@@ -33,7 +33,7 @@ from wrapper.errors import MessageTooLargeError
 from wrapper.inbound import hot, values
 from wrapper.outbound.outbox import enqueue_in
 from wrapper.outbound.routes import save_route
-from wrapper.outbound.schedules import rezone_in
+from wrapper.outbound.schedule_changes import rezone_in
 from wrapper.people import linking
 from wrapper.store import queries
 from wrapper.store.db import Database

@@ -24,19 +24,8 @@ from sqlalchemy.engine import Connection
 
 from wrapper.outbound.outbox import OutboxItem, outbox_item, sent_item_in
 from wrapper.outbound.reminder_ids import parse_reminder_id, reminder_id
-from wrapper.outbound.schedules import (
-    WAITING,
-    NewSchedule,
-    Schedule,
-    cancel_in,
-    create_in,
-    edit_in,
-    list_in,
-    pause_in,
-    paused_in,
-    resume_in,
-    schedules,
-)
+from wrapper.outbound.schedule_changes import cancel_in, edit_in, pause_in, paused_in, resume_in
+from wrapper.outbound.schedules import WAITING, NewSchedule, Schedule, create_in, list_in, schedules
 from wrapper.store import queries as q
 from wrapper.store import tables as t
 from wrapper.store.tables import outbox

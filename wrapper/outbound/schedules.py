@@ -20,7 +20,9 @@ to send this one:
   ``all`` sends it and leaves the next one due at once, so each missed
   occurrence goes out. A burst happens only when asked for.
 
-A job that is not sent this way becomes ``skipped``, with the reason kept.
+A job that is not sent this way becomes ``skipped``, with the reason kept. The
+person's own changes (cancel, pause, resume, a new rule) are
+`wrapper.outbound.schedule_changes`.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, get_args
 
-from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from clockcore import as_utc
@@ -51,16 +53,13 @@ __all__ = [
     "Schedule",
     "ScheduleState",
     "advance_in",
-    "cancel_in",
     "create_in",
-    "edit_in",
+    "enqueue_next_in",
     "late_note",
     "list_in",
+    "load_in",
     "new_schedule_id",
-    "pause_in",
-    "paused_in",
-    "resume_in",
-    "rezone_in",
+    "next_in",
     "rule_zone_in",
 ]
 
@@ -174,7 +173,8 @@ def _schedule(row: Any, next_at: datetime | None = None) -> Schedule:
     )
 
 
-def _load(conn: Connection, schedule_id: int) -> Schedule | None:
+def load_in(conn: Connection, schedule_id: int) -> Schedule | None:
+    """The schedule `schedule_id`, without its next occurrence; None when there is none."""
     row = conn.execute(select(schedules).where(schedules.c.id == schedule_id)).mappings().first()
     return _schedule(row) if row is not None else None
 
@@ -195,7 +195,8 @@ def _key(schedule_id: int, wall: datetime) -> str:
     return f"schedule-{schedule_id}@{wall.isoformat(timespec='seconds')}"
 
 
-def _next(conn: Connection, schedule: Schedule, after: datetime) -> tuple[datetime, str] | None:
+def next_in(conn: Connection, schedule: Schedule, after: datetime) -> tuple[datetime, str] | None:
+    """The schedule's first occurrence after `after` and its outbox key; None when the rule ends."""
     zone = rule_zone_in(conn, schedule)
     found = occurrences(schedule.rrule, schedule.dtstart, zone, after=after, count=1)
     if not found:
@@ -215,11 +216,11 @@ def _waiting_after(conn: Connection, schedule_id: int, instant: datetime | None)
     return conn.execute(stmt.limit(1)).first() is not None
 
 
-def _enqueue_next(
+def enqueue_next_in(
     conn: Connection, schedule: Schedule, *, after: datetime, now: datetime
 ) -> datetime | None:
     """Enqueue the first occurrence after `after`; the schedule ends when there is none."""
-    nxt = _next(conn, schedule, after)
+    nxt = next_in(conn, schedule, after)
     if nxt is None:
         conn.execute(update(schedules).where(schedules.c.id == schedule.id).values(state="ended"))
         return None
@@ -281,10 +282,10 @@ def create_in(conn: Connection, new: NewSchedule, *, now: datetime) -> datetime 
     }
     insert = q.insert_for(conn, schedules).values(**values)
     inserted = conn.execute(insert.on_conflict_do_nothing(index_elements=["id"])).rowcount
-    schedule = _load(conn, new.id)
+    schedule = load_in(conn, new.id)
     if not inserted or schedule is None:
         return None
-    return _enqueue_next(conn, schedule, after=now, now=now)
+    return enqueue_next_in(conn, schedule, after=now, now=now)
 
 
 _SKIP = (
@@ -305,7 +306,7 @@ def advance_in(conn: Connection, item: OutboxItem, *, now: datetime, worker: str
     occurrence is enqueued only while none later than this one waits.
     """
     assert item.schedule_id is not None
-    schedule = _load(conn, item.schedule_id)
+    schedule = load_in(conn, item.schedule_id)
     if schedule is None or schedule.state != "active":
         why = "paused" if schedule is not None and schedule.state == "paused" else "ended"
         conn.execute(_SKIP, {"item": item.id, "worker": worker, "reason": f"schedule {why}"})
@@ -316,7 +317,7 @@ def advance_in(conn: Connection, item: OutboxItem, *, now: datetime, worker: str
     missed = [at for at in missed if at <= now]
     if not _waiting_after(conn, schedule.id, occurs):
         after = occurs if schedule.missed == "all" else max(occurs, now)
-        _enqueue_next(conn, schedule, after=after, now=now)
+        enqueue_next_in(conn, schedule, after=after, now=now)
     late = now - occurs > LATE_AFTER
     if late and schedule.missed == "skip":
         conn.execute(_SKIP, {"item": item.id, "worker": worker, "reason": "missed while offline"})
@@ -357,159 +358,3 @@ def list_in(conn: Connection, person_id: str, *, include_ended: bool = False) ->
         ).scalar()
         found.append(_schedule(row, next_at))
     return found
-
-
-def _skip_waiting(conn: Connection, schedule_id: int, reason: str) -> int:
-    return int(
-        conn.execute(
-            update(outbox)
-            .where(outbox.c.schedule_id == schedule_id, outbox.c.status.in_(WAITING))
-            .values(status="skipped", last_error=reason)
-        ).rowcount
-    )
-
-
-def _owned(conn: Connection, person_id: str, schedule_id: int) -> Schedule | None:
-    found = _load(conn, schedule_id)
-    return found if found is not None and found.person_id == person_id else None
-
-
-def _set_state(conn: Connection, schedule_id: int, state: ScheduleState, now: datetime) -> None:
-    conn.execute(
-        update(schedules).where(schedules.c.id == schedule_id).values(state=state, updated_at=now)
-    )
-
-
-def cancel_in(conn: Connection, person_id: str, schedule_id: int, *, now: datetime) -> bool:
-    """End the person's schedule and skip its waiting occurrence; False for no such schedule."""
-    schedule = _owned(conn, person_id, schedule_id)
-    if schedule is None or schedule.state == "ended":
-        return False
-    _set_state(conn, schedule_id, "ended", now)
-    _skip_waiting(conn, schedule_id, "schedule canceled")
-    return True
-
-
-def pause_in(
-    conn: Connection,
-    person_id: str,
-    schedule_id: int,
-    *,
-    now: datetime,
-    until: datetime | None = None,
-) -> bool:
-    """Pause the person's schedule: until `until` (the first occurrence after it stays),
-    or until `resume_in` when None. False for no such active schedule."""
-    schedule = _owned(conn, person_id, schedule_id)
-    if schedule is None or schedule.state != "active":
-        return False
-    _skip_waiting(conn, schedule_id, "schedule paused")
-    if until is None:
-        _set_state(conn, schedule_id, "paused", now)
-    else:
-        _enqueue_next(
-            conn, schedule, after=max(as_utc(until), now) - timedelta(microseconds=1), now=now
-        )
-    return True
-
-
-def paused_in(conn: Connection, person_id: str, schedule_id: int, *, now: datetime) -> bool:
-    """Whether the schedule is paused, for good or until a time (its next occurrence after
-    now is not the one waiting); False when it is not the person's, or ended."""
-    schedule = _owned(conn, person_id, schedule_id)
-    if schedule is None or schedule.state == "ended":
-        return False
-    if schedule.state != "active":
-        return True
-    nxt = _next(conn, schedule, now)
-    waiting = conn.execute(
-        select(outbox.c.occurs_at).where(
-            outbox.c.schedule_id == schedule_id, outbox.c.status.in_(WAITING)
-        )
-    ).scalars()
-    return nxt is not None and any(at > nxt[0] for at in waiting)
-
-
-def resume_in(conn: Connection, person_id: str, schedule_id: int, *, now: datetime) -> bool:
-    """Resume a schedule paused (for good or until a time) from its next occurrence after now.
-
-    False when it was not paused (`paused_in`): active with its next occurrence waiting, or
-    ended.
-    """
-    schedule = _owned(conn, person_id, schedule_id)
-    if schedule is None or not paused_in(conn, person_id, schedule_id, now=now):
-        return False  # not paused: its next occurrence already waits
-    _set_state(conn, schedule_id, "active", now)
-    _skip_waiting(conn, schedule_id, "resumed: the next occurrence comes sooner")
-    _enqueue_next(conn, schedule, after=now, now=now)
-    return True
-
-
-def edit_in(
-    conn: Connection,
-    person_id: str,
-    schedule_id: int,
-    *,
-    rule: NewSchedule,
-    now: datetime,
-) -> datetime | None:
-    """Give the person's schedule `rule`'s text, rule, start and zone, in place; its next time.
-
-    The id stays, so a calendar updates its event (docs/calendar.md). Its waiting
-    occurrence is skipped and the first one of the new rule after now enqueued; a
-    paused schedule is active again (the person named a new rhythm). None when it
-    is not theirs, or ended, or the new rule has no occurrence after now.
-    """
-    schedule = _owned(conn, person_id, schedule_id)
-    if schedule is None or schedule.state == "ended":
-        return None
-    values = {
-        "text": rule.text,
-        "rrule": rule.rrule,
-        "dtstart": rule.dtstart.isoformat(),
-        "zone": rule.zone,
-        "origin_tz": rule.origin_tz,
-        "elapsed": rule.elapsed,
-        "state": "active",
-        "updated_at": now,
-    }
-    conn.execute(update(schedules).where(schedules.c.id == schedule_id).values(**values))
-    _skip_waiting(conn, schedule_id, "its rule changed")
-    edited = _load(conn, schedule_id)
-    assert edited is not None
-    return _enqueue_next(conn, edited, after=now, now=now)
-
-
-def rezone_in(conn: Connection, person_id: str, *, old: str | None, now: datetime) -> int:
-    """The person's own zone changed (from `old`): move their floating occurrences; how many.
-
-    A waiting occurrence keeps its wall time in the new zone. One whose new
-    instant has passed already is skipped and the next one after now enqueued.
-    """
-    moved = 0
-    for schedule in list_in(conn, person_id):
-        if not schedule.floating or schedule.state != "active":
-            continue
-        zone = rule_zone_in(conn, schedule)
-        was = get_zone(old or schedule.origin_tz)
-        rows = conn.execute(
-            select(outbox.c.id, outbox.c.occurs_at).where(
-                and_(outbox.c.schedule_id == schedule.id, outbox.c.status == "pending")
-            )
-        ).all()
-        for item_id, occurs in rows:
-            wall = as_utc(occurs).astimezone(was).replace(tzinfo=None)
-            at = as_utc(wall.replace(tzinfo=get_zone(zone), fold=0))
-            if at > now:
-                conn.execute(
-                    update(outbox).where(outbox.c.id == item_id).values(due_at=at, occurs_at=at)
-                )
-            else:
-                conn.execute(
-                    update(outbox)
-                    .where(outbox.c.id == item_id)
-                    .values(status="skipped", last_error="moved to the person's new zone")
-                )
-                _enqueue_next(conn, schedule, after=now, now=now)
-            moved += 1
-    return moved

@@ -29,7 +29,8 @@ from wrapper.inbound.sender_checks import NewSenderCheck, TakeSenderCheck, check
 from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, store_poll_in, vote_in
 from wrapper.outbound.outbox import OutboxKind, cancel_reminders, enqueue_in, item_values
 from wrapper.outbound.reminders import ReminderChange, RuleChange, change_in, rule_in
-from wrapper.outbound.schedules import NewSchedule, create_in, rezone_in
+from wrapper.outbound.schedule_changes import rezone_in
+from wrapper.outbound.schedules import NewSchedule, create_in
 from wrapper.store import queries
 from wrapper.store.queries.actions import new_action_id
 from wrapper.store.queries.memory import new_memory_id
