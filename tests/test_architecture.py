@@ -268,7 +268,6 @@ LONG_MODULES = {
     "bot/agent/claims.py": "one job: the words that claim a change, seven languages a kind",
     "channels/email/reading.py": "one job: a raw mail to an Inbound or a refusal",
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
-    "wrapper/store/tables.py": "one job: the tables, declared once",
     "clockcore/parsing/cues.py": "one job: the evidence a reading needs",
     "clockcore/reading/leftover.py": "one job: the leftover scanner's parts (split next: issue 62)",
     "clockcore/parsing/timeparse.py": "one job: the reading pipeline's order (split next: issue 62)",
