@@ -261,7 +261,6 @@ LONG_MODULES = {
     "clockcore/policy.py": "one job: the policy block, its overrides and the relevance decision",
     "clockcore/envelope.py": "one job: the envelope and the runtime block it renders",
     "bot/web/pages.py": "one class: the web pages' routes",
-    "channels/telegram/adapter.py": "one class: the Telegram adapter",
     "clockcore/state/check.py": "one job: checking a state document and building its values",
     "bot/turns/lifecycle.py": "one class: a message's life in the gateway",
     "bot/llm/rules_agent.py": "one class: the agent without a model",

@@ -7,10 +7,9 @@ crash in between makes Telegram deliver the batch again, and the journal
 recognises it. In webhook mode the update arrives on the gateway's aiohttp
 server (`http_routes`); Telegram gets its 200 only after the sink returned.
 
-Sending goes through PTB's `AIORateLimiter` without retries of its own: a
-flood wait becomes `ChannelError(retry_after=…)` and the gateway's dispatcher
-waits and sends again. A long answer is cut into parts (`format.split_html`);
-parts already delivered are not sent twice when the dispatcher retries.
+Sending goes through PTB's `AIORateLimiter` without retries of its own
+(`channels.telegram.sending`): a flood wait becomes `ChannelError(retry_after=…)`
+and the gateway's dispatcher waits and sends again.
 """
 
 from __future__ import annotations
@@ -18,31 +17,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import html
 import json
 import logging
 import os
-import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
 from typing import Literal
 
 from aiohttp import web
 from telegram import (
     BotCommand,
     CallbackQuery,
-    InlineKeyboardMarkup,
     Message,
     PollAnswer,
-    ReplyParameters,
     Update,
 )
-from telegram.constants import ChatAction, ParseMode
 from telegram.error import (
     BadRequest,
-    ChatMigrated,
-    Forbidden,
     InvalidToken,
     RetryAfter,
     TelegramError,
@@ -56,22 +47,17 @@ from channels.base import (
     HttpRoute,
     Outgoing,
     Pace,
-    Poll,
     Sink,
     StateStore,
 )
-from channels.poll_votes import NATIVE_POLL
 from channels.reminder_buttons import NOT_YOURS
 from channels.telegram import messages
 from channels.telegram.buttons import (
     chosen_keyboard,
     chosen_text,
-    keyboard,
-    link_keyboard,
     press_inbound,
     read_press,
 )
-from channels.telegram.format import split_html
 from channels.telegram.inbound import (
     Identity,
     is_allowed,
@@ -79,6 +65,7 @@ from channels.telegram.inbound import (
     read_message,
     vote_inbound,
 )
+from channels.telegram.sending import Sender, retry_seconds
 from clockcore import Clock, SystemClock
 
 __all__ = ["TelegramChannel"]
@@ -89,19 +76,10 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 log = logging.getLogger(__name__)
 
-_MAX_POLL_OPTIONS, _MAX_QUESTION, _MAX_OPTION = 10, 300, 100
-"""The Bot API's limits for ``sendPoll``: options, question and option characters."""
-
 WEBHOOK_PATH = "/telegram/webhook"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"  # noqa: S105 - a header name
 _UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, ArithmeticError, OSError)
 """What reading a malformed update raises: wrong types, a date past ``time_t`` (fuzzed)."""
-PER_BOT = (30, 1.0)
-"""Telegram's broadcast limit: 30 messages a second per bot."""
-PER_CHAT = (3, 3.0)
-"""About one message a second per chat; Telegram allows short bursts, so three at once."""
-PER_GROUP = (20, 60.0)
-"""20 messages a minute per group."""
 ALLOWED_UPDATES = ("message", "callback_query", "poll_answer")
 POLL_TIMEOUT = 25
 """Seconds one ``getUpdates`` long poll may wait for an update."""
@@ -178,7 +156,7 @@ class TelegramChannel(Channel):
         self._fetch: asyncio.Future[tuple[Update, ...]] | None = None
         self._handled_upto = 0
         self._recent: OrderedDict[str, None] = OrderedDict()
-        self._parts_sent: dict[str, int] = {}
+        self._sender = Sender(self._bot, token)
         self._problem: str | None = None
 
     # --- lifecycle ------------------------------------------------------------------------------
@@ -201,11 +179,11 @@ class TelegramChannel(Channel):
         except InvalidToken as exc:
             raise ChannelError("telegram: the Bot API refused the token", permanent=True) from exc
         except TelegramError as exc:
-            raise ChannelError(f"telegram: cannot start: {self._safe(exc)}") from exc
+            raise ChannelError(f"telegram: cannot start: {self._sender.safe(exc)}") from exc
         try:
             await self._bot.set_my_commands([BotCommand(c, d) for c, d in messages.COMMANDS])
         except TelegramError as exc:
-            log.warning("telegram: setMyCommands failed: %s", self._safe(exc))
+            log.warning("telegram: setMyCommands failed: %s", self._sender.safe(exc))
         if intake:
             await self.start_intake()
 
@@ -243,7 +221,7 @@ class TelegramChannel(Channel):
         except InvalidToken as exc:
             raise ChannelError("telegram: the Bot API refused the token", permanent=True) from exc
         except TelegramError as exc:
-            raise ChannelError(f"telegram: getMe failed: {self._safe(exc)}") from exc
+            raise ChannelError(f"telegram: getMe failed: {self._sender.safe(exc)}") from exc
         return f"getMe: @{name}"
 
     async def stop(self) -> None:
@@ -285,11 +263,11 @@ class TelegramChannel(Channel):
                     return
                 raise
             except RetryAfter as exc:
-                await self._pause(_seconds(exc))
+                await self._pause(retry_seconds(exc))
                 continue
             except (TelegramError, *_UNREADABLE) as exc:
                 failures += 1
-                self._problem = f"telegram: polling failed: {self._safe(exc)}"
+                self._problem = f"telegram: polling failed: {self._sender.safe(exc)}"
                 log.warning("%s (attempt %d)", self._problem, failures)
                 await self._pause(min(2.0**failures, MAX_BACKOFF))
                 continue
@@ -409,7 +387,7 @@ class TelegramChannel(Channel):
         try:
             await self._bot.answer_callback_query(query.id, text=answer)
         except TelegramError as exc:
-            log.warning("telegram: callback not answered: %s", self._safe(exc))
+            log.warning("telegram: callback not answered: %s", self._sender.safe(exc))
         message = query.message
         if inbound is None or found is None or not isinstance(message, Message):
             return
@@ -421,9 +399,9 @@ class TelegramChannel(Channel):
             )
         except BadRequest as exc:
             if "not modified" not in exc.message.lower():  # a double tap shows it already
-                log.warning("telegram: button choice not shown: %s", self._safe(exc))
+                log.warning("telegram: button choice not shown: %s", self._sender.safe(exc))
         except TelegramError as exc:
-            log.warning("telegram: button choice not shown: %s", self._safe(exc))
+            log.warning("telegram: button choice not shown: %s", self._sender.safe(exc))
 
     def _remember(self, message_id: str) -> None:
         self._recent[message_id] = None
@@ -439,139 +417,22 @@ class TelegramChannel(Channel):
                 message_thread_id=message.message_thread_id if message.is_topic_message else None,
             )
         except TelegramError as exc:
-            log.warning("telegram: direct reply failed: %s", self._safe(exc))
+            log.warning("telegram: direct reply failed: %s", self._sender.safe(exc))
 
-    # --- sending --------------------------------------------------------------------------------
+    # --- sending: `channels.telegram.sending` -------------------------------------------------
 
     def paces(self, message: Outgoing) -> Sequence[Pace]:
-        """Telegram's limits: 30 a second per bot; per chat a burst of 3, then one a second;
-        per group 20 a minute (a group's chat id is negative)."""
-        bot = self._token.partition(":")[0]
-        whole = Pace(f"telegram:{bot}", *PER_BOT)
-        try:
-            chat = _target(message)[0]
-        except ChannelError:
-            return (whole,)  # the send fails at once, permanently
-        paces = [whole, Pace(f"telegram:{bot}:chat:{chat}", *PER_CHAT)]
-        if chat < 0:
-            paces.append(Pace(f"telegram:{bot}:group:{chat}", *PER_GROUP))
-        return tuple(paces)
+        """`Sender.paces`: Telegram's limits per bot, chat and group."""
+        return self._sender.paces(message)
 
     async def send(self, message: Outgoing) -> list[str]:
-        """Deliver `message` as HTML, in parts under 4096 characters; raises `ChannelError`.
-
-        Returns ``<chat>:<message>`` of each part posted by this call (a retry
-        posts, and names, only the parts a failed attempt left).
-        """
-        if message.poll is not None and 2 <= len(message.poll.options) <= _MAX_POLL_OPTIONS:
-            return await self._send_poll(message, message.poll)
-        chat_id, topic, reply_to = _target(message)
-        parts = split_html(message.text)
-        done = self._parts_sent.get(message.key, 0)
-        buttons = (
-            keyboard(message.reminder, message.user_id)
-            if message.reminder
-            else link_keyboard(message.user_id)
-            if message.question == "link"
-            else None
-        )
-        posted: list[str] = []
-        for number, part in enumerate(parts):
-            if number < done:
-                continue
-            quote = reply_to if number == 0 and message.kind == "reply" and chat_id < 0 else None
-            markup = buttons if number == len(parts) - 1 else None
-            chat_id, message_id = await self._send_part(chat_id, topic, quote, part, markup)
-            posted.append(f"{chat_id}:{message_id}")
-            self._parts_sent[message.key] = number + 1
-        self._parts_sent.pop(message.key, None)
-        return posted
-
-    async def _send_part(
-        self,
-        chat_id: int,
-        topic: int | None,
-        quote: int | None,
-        part: str,
-        markup: InlineKeyboardMarkup | None = None,
-    ) -> tuple[int, int]:
-        """Send one part; (the chat it went to: a group may have become a supergroup, its id)."""
-        reply = ReplyParameters(quote, allow_sending_without_reply=True) if quote else None
-        for _ in range(2):
-            try:
-                sent = await self._bot.send_message(
-                    chat_id,
-                    part,
-                    parse_mode=ParseMode.HTML,
-                    message_thread_id=topic,
-                    reply_parameters=reply,
-                    reply_markup=markup,
-                )
-                return chat_id, sent.message_id
-            except ChatMigrated as exc:
-                chat_id = exc.new_chat_id
-            except BadRequest as exc:
-                if "parse entities" not in exc.message.lower():
-                    raise self._error(exc) from exc
-                log.warning("telegram: HTML refused, sending plain text: %s", exc.message)
-                try:
-                    sent = await self._bot.send_message(
-                        chat_id, _plain(part), message_thread_id=topic, reply_markup=markup
-                    )
-                except TelegramError as again:
-                    raise self._error(again) from again
-                return chat_id, sent.message_id
-            except TelegramError as exc:
-                raise self._error(exc) from exc
-        raise ChannelError("telegram: the chat moved more than once", permanent=True)
-
-    async def _send_poll(self, message: Outgoing, poll: Poll) -> list[str]:
-        """A native poll, answered by name (not anonymous), several answers allowed.
-
-        Returns the message's ``<chat>:<message>`` and ``poll:<poll id>``: a vote
-        (``poll_answer``) names only the poll, and that id finds the thread.
-        """
-        chat_id, topic, _ = _target(message)
-        try:
-            sent = await self._bot.send_poll(
-                chat_id,
-                poll.question[:_MAX_QUESTION],
-                [option[:_MAX_OPTION] for option in poll.options],
-                is_anonymous=False,
-                allows_multiple_answers=True,
-                message_thread_id=topic,
-            )
-        except TelegramError as exc:
-            raise self._error(exc) from exc
-        ids = [f"{chat_id}:{sent.message_id}"]
-        if sent.poll is not None:
-            ids.append(f"{NATIVE_POLL}{sent.poll.id}")
-        return ids
-
-    def _error(self, exc: TelegramError) -> ChannelError:
-        """The channel error for a failed Bot API call."""
-        text = f"telegram: {self._safe(exc)}"
-        if isinstance(exc, RetryAfter):
-            return ChannelError(text, retry_after=_seconds(exc))
-        if isinstance(exc, (Forbidden, InvalidToken)):
-            return ChannelError(text, permanent=True)
-        if isinstance(exc, BadRequest):  # chat not found, thread not found, text refused
-            return ChannelError(text, permanent=True)
-        return ChannelError(text)
+        """`Sender.send`: HTML parts under 4096 characters, or a native poll; raises
+        `ChannelError`."""
+        return await self._sender.send(message)
 
     async def typing(self, route: Mapping[str, str]) -> None:
-        """Show "typing…" in the chat (and topic); best effort."""
-        try:
-            chat_id, topic = int(route["chat_id"]), _int(route.get("message_thread_id"))
-            await self._bot.send_chat_action(chat_id, ChatAction.TYPING, message_thread_id=topic)
-        except (KeyError, ValueError) as exc:
-            log.debug("telegram: no chat for typing: %s", type(exc).__name__)
-        except TelegramError as exc:
-            log.debug("telegram: typing failed: %s", self._safe(exc))
-
-    def _safe(self, exc: BaseException) -> str:
-        """An exception as one line without the token."""
-        return f"{type(exc).__name__}: {exc}".replace(self._token, "<token>")
+        """`Sender.typing`: "typing…" in the chat, best effort."""
+        await self._sender.typing(route)
 
 
 class _Redact(logging.Filter):
@@ -586,43 +447,3 @@ class _Redact(logging.Filter):
         if self._secret in message:
             record.msg, record.args = message.replace(self._secret, "<token>"), ()
         return True
-
-
-def _seconds(exc: RetryAfter) -> float:
-    value: int | float | timedelta = exc.retry_after
-    return value.total_seconds() if isinstance(value, timedelta) else float(value)
-
-
-def _int(value: str | None) -> int | None:
-    return int(value) if value else None
-
-
-_THREAD = re.compile(r"^(?:dm:(?P<user>-?\d+)|group:(?P<chat>-?\d+)(?::topic:(?P<topic>\d+))?)$")
-
-
-def _target(message: Outgoing) -> tuple[int, int | None, int | None]:
-    """(chat id, forum topic, message to quote) from the route, else from the thread id.
-
-    Raises:
-        ChannelError: permanent, when neither names a chat.
-    """
-    route = message.route
-    try:
-        if route.get("chat_id"):
-            return (
-                int(route["chat_id"]),
-                _int(route.get("message_thread_id")),
-                _int(route.get("reply_to")),
-            )
-    except ValueError:
-        pass
-    found = _THREAD.match(message.thread_id)
-    if found is None:
-        raise ChannelError("telegram: the message names no chat", permanent=True)
-    if found["user"]:
-        return int(found["user"]), None, None
-    return int(found["chat"]), _int(found["topic"]), None
-
-
-def _plain(part: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", part))
