@@ -257,7 +257,6 @@ LONG_MODULES = {
     "bot/config/groups.py": "one job: the settings groups, each checking itself",
     "clockcore/geo/places.py": "one job: place names to zones, with its tables of names",
     "clockcore/actions.py": "one job: latest actions from words to expiry",
-    "channels/slack/adapter.py": "one class: the Slack adapter",
     "clockcore/policy.py": "one job: the policy block, its overrides and the relevance decision",
     "clockcore/envelope.py": "one job: the envelope and the runtime block it renders",
     "bot/web/pages.py": "one class: the web pages' routes",

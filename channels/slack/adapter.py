@@ -13,8 +13,9 @@ same key (``<channel>:<ts>``) answers a post once when it arrives as both
 The person's zone is the IANA ``tz`` of ``users.info``, asked at most once a
 day per person (by the injected clock, `profiles`) and handed on as `Inbound.user_zone`;
 the gateway decides whether it counts. Sends are Markdown turned into mrkdwn
-parts (`render`); slack_sdk's retry handler sleeps through one 429, and a
-second becomes `ChannelError` with Slack's ``Retry-After`` for the dispatcher.
+parts (`render`), posted by `sending`; slack_sdk's retry handler sleeps through
+one 429, and a second becomes `ChannelError` with Slack's ``Retry-After`` for
+the dispatcher. The client and the Socket Mode connection are made in `connect`.
 """
 
 from __future__ import annotations
@@ -22,10 +23,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections import OrderedDict
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -34,11 +33,6 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_async_handlers import (
-    AsyncConnectionErrorRetryHandler,
-    AsyncRateLimitErrorRetryHandler,
-)
 from slack_sdk.web.async_client import AsyncWebClient
 
 from channels.base import (
@@ -52,13 +46,13 @@ from channels.base import (
     StateStore,
 )
 from channels.poll_votes import NATIVE_POLL
-from channels.reminder_buttons import NOT_YOURS, PREFIX, press_message_id, words
-from channels.slack.buttons import Press, chosen_blocks, read_press, reminder_blocks
-from channels.slack.errors import channel_error, why
-from channels.slack.events import Post, read_post, route_for_thread, shape_problem
-from channels.slack.poll import VOTE_PREFIX, answer_note, poll_blocks, read_answer
+from channels.reminder_buttons import PREFIX, press_message_id, words
+from channels.slack.buttons import read_press
+from channels.slack.connect import open_socket, probe, web_client
+from channels.slack.events import Post, read_post, shape_problem
+from channels.slack.poll import VOTE_PREFIX, answer_note, read_answer
 from channels.slack.profiles import Profiles
-from channels.slack.render import to_parts
+from channels.slack.sending import Sender, str_or_none, web_call
 from channels.slack.verify import Verification
 from clockcore import Clock, SystemClock
 
@@ -66,20 +60,10 @@ __all__ = ["DEFAULT_API_URL", "EVENTS_PATH", "REFUSED_DM", "SlackChannel"]
 
 DEFAULT_API_URL = "https://slack.com/api/"
 EVENTS_PATH = "/slack/events"
-PER_CHANNEL = (3, 3.0)
-"""Slack posts about one message a second per channel and allows short bursts: three at once."""
 REFUSED_DM = "Sorry, this assistant isn't open to you here. Ask its owner to add you."
 """The one reply a person outside ``allowed_users`` gets in a DM (once per run)."""
 
-_CONNECT_TIMEOUT = 30.0
 _DRAIN_TIMEOUT = 10.0
-_PING_INTERVAL = 10.0
-_PROGRESS_KEPT = 1_000  # multi-part sends whose progress is remembered for a retry
-OUTBOX_EVENT = "clockbot_outbox_part"
-"""The metadata event type every posted part carries, with its job's key and part number:
-a repeated attempt reads them back to skip what an earlier one posted (`_posted_parts`)."""
-_LOOK_BACK = 200  # messages read, newest since the job was made, to find its parts
-_CLOCK_MARGIN = timedelta(minutes=10)  # our clock against Slack's ts, when looking back
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +141,7 @@ class SlackChannel(Channel):
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
-        self._progress: OrderedDict[str, int] = OrderedDict()
+        self._sender = Sender()
         self._told: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -170,20 +154,12 @@ class SlackChannel(Channel):
             ChannelError: Slack refused a token or could not be reached.
         """
         self._session = aiohttp.ClientSession()
-        self._client = AsyncWebClient(
-            token=self._bot_token,
-            base_url=self._api_url,
-            session=self._session,
-            logger=log,
-            retry_handlers=[
-                AsyncConnectionErrorRetryHandler(max_retry_count=1),
-                AsyncRateLimitErrorRetryHandler(max_retry_count=1),
-            ],
-        )
+        self._client = web_client(self._bot_token, self._api_url, self._session)
         try:
-            auth = await self._call("auth.test", self._client.auth_test())
-            self._bot_user_id = _str(auth.get("user_id"))
-            self._team_id = _str(auth.get("team_id")) or ""
+            auth = await web_call("auth.test", self._client.auth_test())
+            self._bot_user_id = str_or_none(auth.get("user_id"))
+            self._team_id = str_or_none(auth.get("team_id")) or ""
+            self._sender.client, self._sender.team = self._client, self._team_id
             app = AsyncApp(
                 name="clockbot-slack",
                 logger=logging.getLogger("channels.slack.bolt"),
@@ -209,20 +185,8 @@ class SlackChannel(Channel):
 
     async def probe(self) -> str:
         """``auth.test`` with the bot token, and in Socket Mode ``apps.connections.open``."""
-        async with aiohttp.ClientSession() as session:
-            client = AsyncWebClient(
-                token=self._bot_token, base_url=self._api_url, session=session, logger=log
-            )
-            auth = await self._call("auth.test", client.auth_test())
-            team, user = _str(auth.get("team")) or "?", _str(auth.get("user")) or "?"
-            found = f"auth.test: team {team}, bot {user}"
-            if self.mode == "socket":
-                await self._call(
-                    "apps.connections.open",
-                    client.apps_connections_open(app_token=self._app_token),
-                )
-                found += "; the app token opens Socket Mode"
-        return found
+        app_token = self._app_token if self.mode == "socket" else None
+        return await probe(self._bot_token, self._api_url, app_token=app_token)
 
     @property
     def intake(self) -> str | None:
@@ -234,35 +198,14 @@ class SlackChannel(Channel):
     async def start_intake(self) -> None:
         """Open the Socket Mode connection (Socket Mode only)."""
         if self.mode == "socket" and self._socket is None and self._app is not None:
-            await self._connect(self._app)
+            assert self._client is not None
+            self._socket = await open_socket(self._app, self._app_token, self._client)
 
     async def stop_intake(self) -> None:
         """Close the Socket Mode connection; events in hand finish, sending goes on."""
         if self._socket is not None:
             socket, self._socket = self._socket, None
             await socket.close_async()  # type: ignore[no-untyped-call]
-
-    async def _connect(self, app: AsyncApp) -> None:
-        assert self._client is not None
-        handler = AsyncSocketModeHandler(
-            app, self._app_token, logger=log, web_client=self._client, ping_interval=_PING_INTERVAL
-        )
-        try:
-            opened = await self._call(
-                "apps.connections.open",
-                self._client.apps_connections_open(app_token=self._app_token),
-            )
-            handler.client.wss_uri = _str(opened.get("url"))
-            await asyncio.wait_for(
-                handler.connect_async(),  # type: ignore[no-untyped-call]
-                _CONNECT_TIMEOUT,
-            )
-        except BaseException as exc:
-            await handler.close_async()  # type: ignore[no-untyped-call]
-            if isinstance(exc, TimeoutError):
-                raise ChannelError("slack: the Socket Mode connection did not open") from exc
-            raise
-        self._socket = handler
 
     async def stop(self) -> None:
         """Finish the events in hand (up to 10 s), disconnect, close the HTTP session."""
@@ -364,13 +307,13 @@ class SlackChannel(Channel):
             return
         if press.owner is not None and press.owner != press.user:
             await ack()  # someone else's reminder: nothing changes, the buttons stay
-            self._spawn(self._not_yours(press))
+            self._spawn(self._sender.not_yours(press))
             return
         await self._journal_press(
             post, press_message_id(press.channel, press.message_ts, press.action, press.user)
         )
         await ack()
-        self._spawn(self._show_choice(press))
+        self._spawn(self._sender.show_choice(press))
 
     async def _on_vote(self, ack: Any, body: dict[str, Any]) -> None:
         """A poll's button: the ticked slots journaled as the person's answer, then acked.
@@ -401,7 +344,7 @@ class SlackChannel(Channel):
         )
         await ack()
         note = answer_note(answer.choices)
-        self._spawn(self._ephemeral(answer.channel, answer.user, answer.thread_ts, note))
+        self._spawn(self._sender.ephemeral(answer.channel, answer.user, answer.thread_ts, note))
 
     async def _journal_press(
         self, post: Post, message_id: str, *, reply_to: str | None = None
@@ -423,35 +366,6 @@ class SlackChannel(Channel):
             )
         )
 
-    async def _not_yours(self, press: Press) -> None:
-        """Tell the presser, and only them (``chat.postEphemeral``), whose reminder it is."""
-        await self._ephemeral(press.channel, press.user, press.thread_ts, NOT_YOURS)
-
-    async def _ephemeral(self, channel: str, user: str, thread_ts: str | None, text: str) -> None:
-        """A note only `user` sees (``chat.postEphemeral``)."""
-        if self._client is None:
-            return
-        await self._call(
-            "chat.postEphemeral",
-            self._client.chat_postEphemeral(
-                channel=channel, user=user, text=text, thread_ts=thread_ts
-            ),
-        )
-
-    async def _show_choice(self, press: Press) -> None:
-        """Replace the buttons with what was chosen (``chat.update``); a failure is logged."""
-        if self._client is None:
-            return
-        await self._call(
-            "chat.update",
-            self._client.chat_update(
-                channel=press.channel,
-                ts=press.message_ts,
-                text=press.text,
-                blocks=chosen_blocks(press.text, press.action),
-            ),
-        )
-
     def _allowed(self, post: Post) -> bool:
         if self._allowed_users and post.user not in self._allowed_users:
             return False
@@ -462,7 +376,7 @@ class SlackChannel(Channel):
         log.info("slack: ignored a message from a user or channel not allowed")
         if post.direct and post.user not in self._told:
             self._told.add(post.user)
-            self._spawn(self._post_part(post.channel, None, REFUSED_DM))
+            self._spawn(self._sender.post_part(post.channel, None, REFUSED_DM))
 
     async def _hand_over(self, post: Post) -> None:
         """Give `post` to the sink once, even when its duplicate arrives while it is on the way."""
@@ -496,160 +410,19 @@ class SlackChannel(Channel):
             if self._inflight.get(post.message_id) is once:
                 del self._inflight[post.message_id]
 
-    # --- outbound ---------------------------------------------------------------------------
+    # --- outbound: `channels.slack.sending` -----------------------------------------------
 
     def paces(self, message: Outgoing) -> Sequence[Pace]:
-        """``chat.postMessage``'s limit: about one a second per channel, with short bursts."""
-        channel = (dict(message.route) or route_for_thread(message.thread_id)).get("channel")
-        return (Pace(f"slack:{self._team_id}:{channel}", *PER_CHANNEL),) if channel else ()
+        """`Sender.paces`: about one post a second per channel, with short bursts."""
+        return self._sender.paces(message)
 
     async def send(self, message: Outgoing) -> list[str]:
-        """Post `message` as mrkdwn parts into its route's channel (and thread).
-
-        A retry of a multi-part message skips the parts already posted.
-        Every part carries its job's key and number as message metadata
-        (`OUTBOX_EVENT`). A repeated attempt (``message.attempt`` > 1) first
-        reads the conversation since the job was made and skips the parts an
-        earlier attempt posted, also one made by a worker that died after
-        Slack's answer: the send is then exactly once. Where the bot may not
-        read the conversation (no ``*:history`` scope), it posts again.
-        Returns ``<channel>:<ts>`` of each part of the message: posted by this
-        call, or found from an earlier attempt; for a meeting poll also
-        ``poll:<channel>:<ts>``, the name its presses give (`NATIVE_POLL`: a
-        press on a poll clockbot does not know is dropped, not read as words).
+        """`Sender.send`: mrkdwn parts into the route's channel, once across retries.
 
         Raises:
-            ChannelError: Slack refused it (``permanent`` when retrying cannot
-                help), rate-limited it twice (``retry_after``) or was unreachable.
+            ChannelError: Slack refused it, rate-limited it twice or was unreachable.
         """
-        route = dict(message.route) or route_for_thread(message.thread_id)
-        channel = route.get("channel")
-        if not channel:
-            raise ChannelError("slack: no channel to send this thread's message to", permanent=True)
-        thread_ts = route.get("thread_ts")
-        parts = to_parts(message.text)
-        done = self._progress.get(message.key, 0)
-        posted: list[str] = []
-        if message.attempt > 1 and done == 0:
-            found = await self._posted_parts(channel, thread_ts, message)
-            while done in found and done < len(parts):
-                posted.append(f"{channel}:{found[done]}")
-                done += 1
-            if done:
-                log.info(
-                    "slack: %d of %d parts were posted by an earlier attempt", done, len(parts)
-                )
-        for index in range(done, len(parts)):
-            blocks = None
-            if message.poll is not None and index == len(parts) - 1:
-                blocks = poll_blocks(message.poll)
-            elif (message.reminder or message.question == "link") and index == len(parts) - 1:
-                blocks = reminder_blocks(parts[index], message.reminder or "", message.user_id)
-            marker = {
-                "event_type": OUTBOX_EVENT,
-                "event_payload": {"key": message.key, "part": index},
-            }
-            ts = await self._post_part(channel, thread_ts, parts[index], blocks, marker)
-            if ts is not None:
-                posted.append(f"{channel}:{ts}")
-            self._progress[message.key] = index + 1
-            self._progress.move_to_end(message.key)
-            while len(self._progress) > _PROGRESS_KEPT:
-                self._progress.popitem(last=False)
-        self._progress.pop(message.key, None)
-        if message.poll is not None and posted:
-            posted.append(f"{NATIVE_POLL}{posted[-1]}")  # what a press on it names
-        return posted
-
-    async def _post_part(
-        self,
-        channel: str,
-        thread_ts: str | None,
-        text: str,
-        blocks: list[dict[str, Any]] | None = None,
-        metadata: dict[str, Any] | None = None,
-    ) -> str | None:
-        """Post one part; its ``ts`` (None if Slack's answer lacks one)."""
-        if self._client is None:
-            raise ChannelError("slack: not running")
-        data = await self._call(
-            "chat.postMessage",
-            self._client.chat_postMessage(
-                channel=channel, text=text, thread_ts=thread_ts, blocks=blocks, metadata=metadata
-            ),
-        )
-        return _str(data.get("ts"))
-
-    async def _posted_parts(
-        self, channel: str, thread_ts: str | None, message: Outgoing
-    ) -> dict[int, str]:
-        """The parts of `message` already in the conversation: ``{number: ts}``.
-
-        Reads the thread (``conversations.replies``) or the channel
-        (``conversations.history``) since the job was made, with metadata.
-        When Slack answers that the bot may not read it, returns ``{}`` and
-        warns: the message is posted again (at least once, as before).
-
-        Raises:
-            ChannelError: rate limited or unreachable; the job is tried again
-                later, when the check can be made.
-        """
-        if self._client is None:
-            raise ChannelError("slack: not running")
-        queued = message.queued_at
-        since = f"{(queued - _CLOCK_MARGIN).timestamp():.6f}" if queued is not None else None
-        method = "conversations.replies" if thread_ts else "conversations.history"
-        try:
-            if thread_ts:
-                response = await self._client.conversations_replies(
-                    channel=channel,
-                    ts=thread_ts,
-                    oldest=since,
-                    limit=_LOOK_BACK,
-                    include_all_metadata=True,
-                )
-            else:
-                response = await self._client.conversations_history(
-                    channel=channel, oldest=since, limit=_LOOK_BACK, include_all_metadata=True
-                )
-        except SlackApiError as exc:
-            error = channel_error(method, exc)
-            if error.retry_after is not None:
-                raise error from exc
-            log.warning(
-                "slack: %s; cannot tell whether an earlier attempt posted, posting again "
-                "(give the app the *:history scope of this conversation)",
-                error,
-            )
-            return {}
-        except (aiohttp.ClientError, TimeoutError) as exc:
-            raise ChannelError(f"slack: {method} could not reach Slack ({why(exc)})") from exc
-        data = response.data if isinstance(response.data, Mapping) else {}
-        found: dict[int, str] = {}
-        for item in data.get("messages") or ():
-            meta = item.get("metadata") if isinstance(item, Mapping) else None
-            if not isinstance(meta, Mapping) or meta.get("event_type") != OUTBOX_EVENT:
-                continue
-            payload = meta.get("event_payload")
-            if (
-                isinstance(payload, Mapping)
-                and payload.get("key") == message.key
-                and isinstance(payload.get("part"), int)
-                and isinstance(item.get("ts"), str)
-            ):
-                found[payload["part"]] = item["ts"]
-        return found
-
-    async def _call(self, method: str, call: Any) -> Mapping[str, Any]:
-        """Await one Web API `call`, wrapping every failure in `ChannelError` (no secrets)."""
-        try:
-            response = await call
-        except SlackApiError as exc:
-            raise channel_error(method, exc) from exc
-        except (aiohttp.ClientError, TimeoutError) as exc:
-            raise ChannelError(f"slack: {method} could not reach Slack ({why(exc)})") from exc
-        data = response.data
-        return data if isinstance(data, Mapping) else {}
+        return await self._sender.send(message)
 
     def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         async def guarded() -> None:
@@ -661,7 +434,3 @@ class SlackChannel(Channel):
         task = asyncio.get_running_loop().create_task(guarded())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None

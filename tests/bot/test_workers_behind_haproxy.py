@@ -15,7 +15,7 @@ seconds. Afterwards, judged from the platforms' records:
   (docs/ARCHITECTURE.md, "At least once"), as the Bot API takes no idempotency key. Each
   worker talks to the fake Bot API under a path of its own, so the sender is known. On Slack
   no second copy is allowed: a job claimed again looks for its parts' metadata before posting
-  (`SlackChannel._posted_parts`);
+  (`channels.slack.sending.Sender._posted_parts`);
 - each thread's answers in the order of its messages.
 
 Issue 14, acceptance "Multi-worker kill -9" (the webhook configuration).
