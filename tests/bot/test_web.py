@@ -25,7 +25,7 @@ from bot.catalog import catalog
 from bot.config.settings import Settings
 from bot.turns.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard
 from bot.turns.my_data import PRIVATE_ONLY_REPLY
-from bot.web.pages import COOKIE
+from bot.web.site import COOKIE
 from bot.web.words import WEB_DOMAIN, words
 from channels.base import ChannelError
 from tests.bot.test_gateway import RecordingChannel, inbound
