@@ -254,7 +254,6 @@ def test_the_hot_path_checker_sees_a_call(tmp_path: Path) -> None:
 # that shrinks under the limit must leave the list, so the list stays true.
 LONGEST = 450
 LONG_MODULES = {
-    "bot/config/groups.py": "one job: the settings groups, each checking itself",
     "clockcore/geo/places.py": "one job: place names to zones, with its tables of names",
     "clockcore/actions.py": "one job: latest actions from words to expiry",
     "clockcore/policy.py": "one job: the policy block, its overrides and the relevance decision",

@@ -56,20 +56,15 @@ from pydantic_settings import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from bot.config.files import ConfigError, laid_over, policy_reason, read_yaml, without_empty
-from bot.config.groups import (
-    MISSING_SETTING,
+from bot.config.channel_groups import (
     ChannelSettings,
-    ContactWindowField,
     EmailSettings,
-    LimitSettings,
-    LLMSettings,
-    PolicyField,
     SlackSettings,
-    StrList,
     TelegramSettings,
-    WorkerSettings,
 )
+from bot.config.fields import MISSING_SETTING, ContactWindowField, PolicyField, StrList
+from bot.config.files import ConfigError, laid_over, policy_reason, read_yaml, without_empty
+from bot.config.groups import LimitSettings, LLMSettings, WorkerSettings
 from clockcore import (
     DEFAULT_CONTACT_WINDOW,
     DEFAULT_POLICY,
