@@ -26,7 +26,6 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Connection
 
 from clockcore.errors import StateError
-from clockcore.state.check import JsonPath, json_path
 from clockcore.state.document import (
     ActionState,
     CalibrationState,
@@ -38,6 +37,7 @@ from clockcore.state.document import (
     dump_state,
     load_state,
 )
+from clockcore.state.problems import JsonPath, json_path
 from wrapper.errors import StateImportError
 from wrapper.keys import split_thread_key, split_user_key, user_key
 from wrapper.state_backup import (

@@ -1,64 +1,51 @@
-"""Checking a CLOCK-STATE v3 document, building its values (`document.load_state`).
+"""Checking a CLOCK-STATE v3 document: the schema, and the rules a schema cannot express.
 
-The schema check (jsonschema, with our own date-time format), the rules a schema
-cannot express, and messages that name each problem's JSON path and quote at most
-a short scalar.
+The schema check runs jsonschema with our own date-time format
+(`clockcore.state.instants`); each problem names its JSON path and quotes at
+most a short scalar (`clockcore.state.problems`). A document that passes is
+built into values by `clockcore.state.build` (`document.load_state`).
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from importlib import resources
-from typing import Any, TypeGuard, cast
+from typing import Any, TypeGuard
 
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
-from clockcore.actions import ActionSource, ActionStatus
-from clockcore.clock import as_utc
 from clockcore.errors import (
     ClockError,
     PolicyError,
     UnknownTimezoneError,
 )
-from clockcore.geo.zones import get_zone, require_zone
-from clockcore.policy import DEFAULT_POLICY, ThreadKind
+from clockcore.geo.zones import require_zone
+from clockcore.policy import DEFAULT_POLICY
 from clockcore.state.backup import BACKUP_VERSION, PARTS, Part
+from clockcore.state.instants import instant_or_none, read_instant
+from clockcore.state.problems import (
+    JsonPath,
+    Problem,
+    in_document_order,
+    json_path,
+    json_type,
+    outside,
+    short,
+)
 from clockcore.state.values import (
     STATE_VERSION,
-    ActionState,
-    CalibrationState,
-    ChannelStamps,
-    ClockState,
-    MemoryState,
-    ThreadState,
-    UserState,
 )
 
 _SCHEMA_FILE = "schema.json"
 _MAX_DEPTH = 64
-_SHORT = 40
-# One day inside datetime's range, so an instant can be shown in any zone.
-_EARLIEST = datetime(1, 1, 2, tzinfo=UTC)
-_LATEST = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=UTC)
-_EXAMPLE_INSTANT = "2026-02-09T10:00:00+09:00"
-OUT_OF_RANGE = "is outside the supported range, 0001-01-02 to 9999-12-30 in UTC"
 
-_INSTANT = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})", re.ASCII
-)
-_NAIVE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?", re.ASCII)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _POLICY_PATH = re.compile(r"\bclock((?:\.[A-Za-z0-9_]+)+)")
-
-JsonPath = tuple[str | int, ...]
-Problem = tuple[JsonPath, str]
 
 
 # --------------------------------------------------------------------------- schema
@@ -98,49 +85,8 @@ def entries(value: object) -> Iterable[tuple[str, object]]:
 # --------------------------------------------------------------------------- instants
 
 
-def _read_instant(text: str) -> datetime | str:
-    """The UTC instant `text` names, or the reason it names none."""
-    if not _INSTANT.fullmatch(text):
-        if _NAIVE.fullmatch(text.strip()):
-            return (
-                "has no UTC offset: a naive timestamp is ambiguous; "
-                f"add Z or ±HH:MM, e.g. {_EXAMPLE_INSTANT}"
-            )
-        return f"is not an RFC 3339 timestamp with an offset, such as {_EXAMPLE_INSTANT}"
-    try:
-        parsed = datetime.fromisoformat(text.upper())
-        instant = as_utc(parsed)
-    except OverflowError:
-        return OUT_OF_RANGE
-    except ValueError:
-        return "is not a real date and time, or its offset is 24 hours or more"
-    if not _EARLIEST <= instant <= _LATEST:
-        return OUT_OF_RANGE
-    return instant
-
-
 def _is_instant_text(instance: object) -> bool:
-    return not isinstance(instance, str) or isinstance(_read_instant(instance), datetime)
-
-
-def _instant(value: object) -> datetime | None:
-    """The instant of a timestamp that validated; None for null or an invalid one."""
-    if not isinstance(value, str):
-        return None
-    result = _read_instant(value)
-    return result if isinstance(result, datetime) else None
-
-
-def render_instant(instant: datetime, zone: str) -> str:
-    """ISO-8601 in `zone`, or in UTC when the zone's offset then is not whole minutes."""
-    try:
-        local = instant.astimezone(get_zone(zone))
-    except OverflowError:
-        return instant.astimezone(UTC).isoformat()
-    offset = local.utcoffset()
-    if offset is None or offset.total_seconds() % 60:
-        return instant.astimezone(UTC).isoformat()
-    return local.isoformat()
+    return not isinstance(instance, str) or isinstance(read_instant(instance), datetime)
 
 
 # --------------------------------------------------------------------------- checking
@@ -205,7 +151,7 @@ def _version_problem(document: Mapping[str, object]) -> Problem | None:
     if version != STATE_VERSION:
         return (
             ("version",),
-            f"unsupported version {_short(version)} (this clockbot reads version {STATE_VERSION})",
+            f"unsupported version {short(version)} (this clockbot reads version {STATE_VERSION})",
         )
     return None
 
@@ -264,19 +210,19 @@ def _keyword_message(keyword: str, instance: object, expected: Any) -> str:
         choices = ", ".join(str(choice) for choice in expected)
         if isinstance(instance, str) and "|" in instance:
             return (
-                f"{_short(instance)} is CLOCK's placeholder listing the alternatives; "
+                f"{short(instance)} is CLOCK's placeholder listing the alternatives; "
                 f"write one of them: {choices}"
             )
-        return f"{_short(instance)} is not allowed here; use one of: {choices}"
+        return f"{short(instance)} is not allowed here; use one of: {choices}"
     if keyword in ("pattern", "format") and isinstance(instance, str):
-        reason = _read_instant(instance)
-        return f"{_short(instance)} {reason}" if isinstance(reason, str) else "is not valid"
+        reason = read_instant(instance)
+        return f"{short(instance)} {reason}" if isinstance(reason, str) else "is not valid"
     if keyword == "minLength":
         return "must not be empty"
     if keyword == "minimum":
-        return f"must be at least {expected}, not {_short(instance)}"
+        return f"must be at least {expected}, not {short(instance)}"
     if keyword == "maximum":
-        return f"must be at most {expected}, not {_short(instance)}"
+        return f"must be at most {expected}, not {short(instance)}"
     return f"does not satisfy the schema's {keyword!r} rule"
 
 
@@ -382,7 +328,7 @@ def _check_zone(value: object, path: JsonPath, problems: list[Problem]) -> None:
     try:
         require_zone(value)
     except UnknownTimezoneError as exc:
-        message = f"unknown timezone {_short(value)}: use an IANA id such as Europe/Berlin"
+        message = f"unknown timezone {short(value)}: use an IANA id such as Europe/Berlin"
         if exc.suggestions:
             message += "; did you mean " + ", ".join(exc.suggestions) + "?"
         problems.append((path, message))
@@ -414,8 +360,8 @@ def _policy_problem(exc: PolicyError, base: JsonPath) -> Problem:
 
 
 def _check_action(action: Mapping[str, Any], path: JsonPath, problems: list[Problem]) -> None:
-    recorded = _instant(action.get("recorded_iso"))
-    expires = _instant(action.get("expires_iso"))
+    recorded = instant_or_none(action.get("recorded_iso"))
+    expires = instant_or_none(action.get("expires_iso"))
     if recorded is not None and expires is not None and expires < recorded:
         problems.append(
             (
@@ -431,7 +377,7 @@ def _check_at_least(
 ) -> None:
     top, bottom = item.get(high), item.get(low)
     if _is_number(top) and _is_number(bottom) and top < bottom:
-        problems.append(((*path, high), f"is less than {low} ({_short(top)} < {_short(bottom)})"))
+        problems.append(((*path, high), f"is less than {low} ({short(top)} < {short(bottom)})"))
 
 
 def _check_unique_ids(items: list[Any], path: JsonPath, problems: list[Problem]) -> None:
@@ -449,198 +395,9 @@ def _check_unique_ids(items: list[Any], path: JsonPath, problems: list[Problem])
             first[value] = index
 
 
-def outside(problems: list[Problem], taken: Sequence[JsonPath]) -> list[Problem]:
-    """The problems not at or under a path already reported."""
-    return [
-        problem
-        for problem in problems
-        if not any(problem[0][: len(prefix)] == prefix for prefix in taken)
-    ]
-
-
 def _unique(problems: list[Problem]) -> list[Problem]:
     return list(dict.fromkeys(problems))
 
 
-def in_document_order(problems: list[Problem], document: object) -> list[Problem]:
-    """Sort problems as their fields appear in the document; missing keys after present ones."""
-    positions: dict[int, dict[str, int]] = {}
-
-    def key(problem: Problem) -> list[tuple[int, str]]:
-        node: object = document
-        result: list[tuple[int, str]] = []
-        for part in problem[0]:
-            if isinstance(node, dict) and isinstance(part, str):
-                index = positions.get(id(node))
-                if index is None:
-                    index = positions[id(node)] = {name: i for i, name in enumerate(node)}
-                result.append((index.get(part, len(index)), part))
-                node = node.get(part)
-            elif isinstance(node, list) and isinstance(part, int) and part < len(node):
-                result.append((part, ""))
-                node = node[part]
-            else:
-                result.append((0, str(part)))
-                node = None
-        return result
-
-    return sorted(problems, key=key)
-
-
-def rendered(problems: Iterable[Problem]) -> list[tuple[str, str]]:
-    return [(json_path(path), message) for path, message in problems]
-
-
-def json_path(path: JsonPath) -> str:
-    """``$.users.u1.latest_actions[0].status``; keys that are not identifiers go in ``['...']``."""
-    parts = ["$"]
-    for part in path:
-        if isinstance(part, int):
-            parts.append(f"[{part}]")
-        elif _IDENTIFIER.fullmatch(part):
-            parts.append(f".{part}")
-        else:
-            escaped = part.replace("\\", "\\\\").replace("'", "\\'")
-            parts.append(f"['{escaped}']")
-    return "".join(parts)
-
-
-def json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "an array"
-    return f"a {type(value).__name__}"
-
-
-def _short(value: object) -> str:
-    """A scalar quoted for a message, cut short; anything else by its type."""
-    if isinstance(value, str):
-        return repr(value) if len(value) <= _SHORT else repr(value[: _SHORT - 3] + "...")
-    if value is None or isinstance(value, bool | int | float):
-        text = json.dumps(value)
-        return text if len(text) <= _SHORT else text[: _SHORT - 3] + "..."
-    return json_type(value)
-
-
 def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-# --------------------------------------------------------------------------- building
-
-
-def build(document: Mapping[str, Any]) -> ClockState:
-    users = {key: _build_user(value) for key, value in document.get("users", {}).items()}
-    threads = {key: _build_thread(value) for key, value in document.get("threads", {}).items()}
-    memory = tuple(
-        MemoryState(
-            id=int(item["id"]),
-            user_id=item["user_id"],
-            content=item["content"],
-            created_at=_required_instant(item["created_iso"]),
-            due_at=_instant(item.get("due_iso")),
-            reminded_at=_instant(item.get("reminded_iso")),
-            thread_key=item.get("thread_key"),
-        )
-        for item in (document.get("x_clockbot") or {}).get("memory", [])
-    )
-    extensions = document.get("x_clockbot") or {}
-    backup = {
-        part.name: tuple(_build_row(part, row) for row in extensions[part.name])
-        for part in PARTS
-        if extensions.get(part.name)
-    }
-    return ClockState(users=users, threads=threads, memory=memory, backup=backup)
-
-
-def _build_row(part: Part, row: Mapping[str, Any]) -> dict[str, object]:
-    """A part's row as the store takes it: instants aware UTC, zones canonical, nulls kept."""
-    built: dict[str, object] = {}
-    for field in part.fields:
-        value = row.get(field.name)
-        if field.kind.startswith("instant"):
-            built[field.name] = _instant(value)
-        elif field.kind == "zone?":
-            built[field.name] = _zone(value)
-        else:
-            built[field.name] = copy.deepcopy(value)
-    return built
-
-
-def _build_user(user: Mapping[str, Any]) -> UserState:
-    calibration = (user.get("calibration") or {}).get("activity_overrides", {})
-    return UserState(
-        default_tz=_zone(user.get("default_tz")),
-        policy_overrides=copy.deepcopy(user.get("policy_overrides") or {}),
-        last_interaction_any_channel_at=_instant(user.get("last_interaction_any_channel_iso")),
-        channels={
-            key: ChannelStamps(
-                last_user_message_at=_instant(stamps.get("last_user_message_iso")),
-                last_agent_message_at=_instant(stamps.get("last_agent_message_iso")),
-            )
-            for key, stamps in user.get("channels", {}).items()
-        },
-        latest_actions=tuple(_build_action(action) for action in user.get("latest_actions", [])),
-        calibration={
-            key: CalibrationState(
-                typical_minutes=int(entry["typical_minutes"]),
-                max_minutes=int(entry["max_minutes"]),
-                updated_at=_required_instant(entry["updated_iso"]),
-            )
-            for key, entry in calibration.items()
-        },
-    )
-
-
-def _build_action(action: Mapping[str, Any]) -> ActionState:
-    return ActionState(
-        id=action["id"],
-        label=action["label"],
-        type=action["type"],
-        status=cast(ActionStatus, action["status"]),
-        recorded_at=_required_instant(action["recorded_iso"]),
-        expires_at=_required_instant(action["expires_iso"]),
-        thread_key=action["thread_key"],
-        source=cast(ActionSource, action["source"]),
-        expected_typical_minutes=_optional_int(action.get("expected_typical_minutes")),
-        expected_max_minutes=_optional_int(action.get("expected_max_minutes")),
-    )
-
-
-def _build_thread(thread: Mapping[str, Any]) -> ThreadState:
-    delta = thread.get("delta_hours")
-    return ThreadState(
-        thread_kind=cast(ThreadKind, thread["thread_kind"]),
-        session_tz=_zone(thread.get("session_tz")),
-        agent_tz=_zone(thread.get("agent_tz")),
-        delta_hours=None if delta is None else float(delta),
-        participants=tuple(thread.get("participants", [])),
-        last_interaction_at=_instant(thread.get("last_interaction_iso")),
-        last_user_message_at_by_user={
-            user_id: _required_instant(stamp)
-            for user_id, stamp in thread.get("last_user_message_iso_by_user", {}).items()
-        },
-    )
-
-
-def _required_instant(value: object) -> datetime:
-    instant = _instant(value)
-    assert instant is not None  # the document validated
-    return instant
-
-
-def _zone(value: object) -> str | None:
-    return require_zone(value) if isinstance(value, str) else None
-
-
-def _optional_int(value: object) -> int | None:
-    return None if value is None else int(cast(float, value))

@@ -41,18 +41,9 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 
 from clockcore.errors import StateError
-from clockcore.state.check import (
-    JsonPath,
-    build,
-    check,
-    entries,
-    in_document_order,
-    json_path,
-    known_fields,
-    outside,
-    rendered,
-    schema,
-)
+from clockcore.state.build import build
+from clockcore.state.check import check, entries, known_fields, schema
+from clockcore.state.problems import JsonPath, in_document_order, json_path, outside, rendered
 from clockcore.state.values import (
     ACTION_SOURCES,
     ACTION_STATUSES,

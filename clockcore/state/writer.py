@@ -12,7 +12,8 @@ from clockcore.errors import (
 )
 from clockcore.geo.zones import canonical_zone, require_zone
 from clockcore.state.backup import BACKUP_VERSION, PARTS, Part
-from clockcore.state.check import OUT_OF_RANGE, JsonPath, Problem, json_type, render_instant
+from clockcore.state.instants import OUT_OF_RANGE, render_instant
+from clockcore.state.problems import JsonPath, Problem, json_type
 from clockcore.state.values import (
     STATE_VERSION,
     ActionState,
