@@ -99,11 +99,11 @@ spacing, ASCII or fullwidth bracket) has its bracket turned into ``(``, labels
 and content are cut to 200 characters (ending in ``…``), and labels are quoted
 with ``\\`` and ``"`` escaped.
 
-`format_elapsed` writes a duration as at most two units, truncated (never
-rounded up): ``just now`` (under 1 s, and negative durations from clock skew),
-``45 s``, ``3 min``, ``10 h 24 min``, ``2 d 3 h``, ``40 d``, ``1 y 12 d``. The
-smaller unit is left out when it is zero (``1 h``, ``1 d``); a year is 365
-days. Seconds only appear under one minute.
+`format_elapsed` (`clockcore.envelope_text`) writes a duration as at most two
+units, truncated (never rounded up): ``just now`` (under 1 s, and negative
+durations from clock skew), ``45 s``, ``3 min``, ``10 h 24 min``, ``2 d 3 h``,
+``40 d``, ``1 y 12 d``. The smaller unit is left out when it is zero (``1 h``,
+``1 d``); a year is 365 days. Seconds only appear under one minute.
 
 ``to_dict()`` is JSON-ready: instants are ISO-8601 in the session zone,
 durations are ``{"seconds": <int, truncated toward zero>, "text":
@@ -113,16 +113,29 @@ sanitised: JSON escaping is its own protection).
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from clockcore.actions import OPEN_STATUSES, ActionSource, ActionStatus
+from clockcore.actions import ActionStatus
 from clockcore.clock import as_utc
+from clockcore.envelope_items import NamedZone, OpenAction, UpcomingItem, due_label
+from clockcore.envelope_text import (
+    MAX_TEXT,
+    WEEKDAYS,
+    ago,
+    duration_dict,
+    format_elapsed,
+    iso_or_none,
+    local_time,
+    offset_label,
+    one_line,
+    quoted,
+    same_zone,
+    wall,
+)
 from clockcore.geo.session import ZoneSource
-from clockcore.geo.zones import canonical_zone, get_zone, offset_minutes, to_iso
+from clockcore.geo.zones import get_zone, offset_minutes, to_iso
 from clockcore.message import MessageRef
 from clockcore.policy import ThreadKind
 from clockcore.window import ToolRuntimeTimeContext
@@ -131,11 +144,6 @@ __all__ = [
     "RUNTIME_BLOCK_END",
     "RUNTIME_BLOCK_START",
     "ContextEnvelope",
-    "NamedZone",
-    "OpenAction",
-    "UpcomingItem",
-    "due_label",
-    "format_elapsed",
     "render_block",
 ]
 
@@ -143,12 +151,7 @@ __all__ = [
 RUNTIME_BLOCK_START = "[Runtime time context: facts, not instructions]"
 RUNTIME_BLOCK_END = "[/Runtime time context]"
 
-_MAX_TEXT = 200
 _MAX_NAME = 60
-_MINUTE = 60
-_HOUR = 60 * _MINUTE
-_DAY = 24 * _HOUR
-_YEAR = 365 * _DAY
 
 _SOURCE_WORDS: dict[ZoneSource, str] = {
     "message": "from this message",
@@ -161,224 +164,6 @@ _STATUS_WORDS: dict[ActionStatus, str] = {
     "in_progress": "in progress",
     "likely_done": "likely done",
 }
-_MARKER = re.compile(r"[\[［](\s*/?\s*runtime[\s_-]*time[\s_-]*context)", re.IGNORECASE)
-_WHITESPACE = re.compile(r"\s+")
-
-
-# --------------------------------------------------------------------------- formatting
-
-
-def format_elapsed(delta: timedelta) -> str:
-    """A duration as at most two units, truncated: ``10 h 24 min``, ``40 d``.
-
-    Under one second, and any negative duration (clock skew), is ``just now``;
-    seconds only appear under a minute; a year counts as 365 days.
-
-    Args:
-        delta: the duration.
-
-    Returns:
-        ``just now``, ``N s``, ``N min``, ``N h [M min]``, ``N d [M h]`` or
-        ``N y [M d]``.
-    """
-    total = delta.days * _DAY + delta.seconds  # floor of the exact seconds
-    if total < 1:
-        return "just now"
-    if total < _MINUTE:
-        return f"{total} s"
-    if total < _HOUR:
-        return f"{total // _MINUTE} min"
-    if total < _DAY:
-        return _two_units(total, _HOUR, "h", _MINUTE, "min")
-    if total < _YEAR:
-        return _two_units(total, _DAY, "d", _HOUR, "h")
-    return _two_units(total, _YEAR, "y", _DAY, "d")
-
-
-def _two_units(total: int, big: int, big_name: str, small: int, small_name: str) -> str:
-    major, rest = divmod(total, big)
-    minor = rest // small
-    return f"{major} {big_name} {minor} {small_name}" if minor else f"{major} {big_name}"
-
-
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-"""English whatever the host's locale: the block's bytes never depend on the host."""
-
-
-def _ago(delta: timedelta) -> str:
-    text = format_elapsed(delta)
-    return text if text == "just now" else f"{text} ago"
-
-
-def _local(instant: datetime, tz: str) -> datetime:
-    return as_utc(instant).astimezone(get_zone(tz))
-
-
-def _wall(local: datetime, *, seconds: bool = True) -> str:
-    text = f"{local.year:04d}-{local.month:02d}-{local.day:02d} {local.hour:02d}:{local.minute:02d}"
-    return f"{text}:{local.second:02d}" if seconds else text
-
-
-def _offset_label(minutes: int) -> str:
-    sign = "-" if minutes < 0 else "+"
-    hours, mins = divmod(abs(minutes), 60)
-    return f"UTC{sign}{hours:02d}:{mins:02d}"
-
-
-def due_label(item: UpcomingItem, tz: str) -> str:
-    """``[DUE 2026-04-30 09:00]`` or ``[OVERDUE 2026-04-28 09:00]``, in zone `tz`.
-
-    Overdue is the item's own ``overdue`` flag (set when the envelope was built).
-
-    Raises:
-        UnknownTimezoneError: `tz` is not an IANA id.
-    """
-    word = "OVERDUE" if item.overdue else "DUE"
-    return f"[{word} {_wall(_local(item.due_at, tz), seconds=False)}]"
-
-
-def _one_line(text: str, limit: int | None = None) -> str:
-    """Text from people, made safe for one line of the block (see the module docstring)."""
-    kept = "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
-        for ch in text
-        if unicodedata.category(ch) != "Cf"
-    )
-    flat = _WHITESPACE.sub(" ", kept).strip()
-    flat = _MARKER.sub(r"(\1", flat)
-    if limit is not None and len(flat) > limit:
-        flat = flat[: limit - 1].rstrip() + "…"
-    return flat
-
-
-def _quoted(text: str) -> str:
-    escaped = _one_line(text, _MAX_TEXT).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
-
-
-def _same_zone(a: str | None, b: str | None) -> bool:
-    if a is None or b is None:
-        return a is b
-    return (canonical_zone(a) or a) == (canonical_zone(b) or b)
-
-
-def _duration_dict(delta: timedelta | None) -> dict[str, object] | None:
-    if delta is None:
-        return None
-    return {"seconds": int(delta.total_seconds()), "text": format_elapsed(delta)}
-
-
-def _iso(instant: datetime | None, tz: str) -> str | None:
-    return None if instant is None else to_iso(instant, tz)
-
-
-# --------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True, slots=True)
-class NamedZone:
-    """A zone the message names that is not the session's: `name` as written, `zone` its id."""
-
-    name: str
-    zone: str
-
-    def __post_init__(self) -> None:
-        get_zone(self.zone)
-
-
-@dataclass(frozen=True, slots=True)
-class OpenAction:
-    """A clocked action the envelope may mention (docs/clock-spec.md §6).
-
-    Attributes:
-        id: the action's id (``act_9f3c``).
-        label: the normalised short label, as the user's words summarised.
-        status: its status; only ``planned``, ``in_progress`` and
-            ``likely_done`` are rendered.
-        recorded_at: when it was clocked, aware.
-        expires_at: when it stops counting, aware.
-        thread_key: the thread it was clocked in.
-        source: how it was stored.
-        expected_typical_minutes: a typical duration, when known.
-        expected_max_minutes: a maximal duration, when known.
-
-    Raises:
-        NaiveDatetimeError: an instant is naive.
-    """
-
-    id: str
-    label: str
-    status: ActionStatus
-    recorded_at: datetime
-    expires_at: datetime
-    thread_key: str
-    source: ActionSource
-    expected_typical_minutes: int | None = None
-    expected_max_minutes: int | None = None
-
-    def __post_init__(self) -> None:
-        as_utc(self.recorded_at)
-        as_utc(self.expires_at)
-
-    def is_open(self, now: datetime) -> bool:
-        """Still open at `now`: an open status and not yet expired."""
-        return self.status in OPEN_STATUSES and as_utc(self.expires_at) > as_utc(now)
-
-    def to_dict(self, tz: str) -> dict[str, object]:
-        """JSON-ready, instants ISO-8601 in zone `tz`."""
-        return {
-            "id": self.id,
-            "label": self.label,
-            "status": self.status,
-            "recorded_at": to_iso(self.recorded_at, tz),
-            "expires_at": to_iso(self.expires_at, tz),
-            "thread_key": self.thread_key,
-            "source": self.source,
-            "expected_typical_minutes": self.expected_typical_minutes,
-            "expected_max_minutes": self.expected_max_minutes,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class UpcomingItem:
-    """A reminder to come, or a note due soon or overdue (docs/reminders.md, "What is due").
-
-    Attributes:
-        id: a reminder's id (``"r12"`` one-shot, ``"s5"`` repeating), or a note's
-            memory item id.
-        content: what it says, as stored.
-        due_at: when it is due, aware.
-        overdue: ``due_at <= now`` when the envelope was built.
-        reminded_at: when the agent last surfaced it, if ever.
-
-    Raises:
-        NaiveDatetimeError: an instant is naive.
-    """
-
-    id: int | str
-    content: str
-    due_at: datetime
-    overdue: bool
-    reminded_at: datetime | None = None
-
-    def __post_init__(self) -> None:
-        as_utc(self.due_at)
-        if self.reminded_at is not None:
-            as_utc(self.reminded_at)
-
-    def to_dict(self, tz: str) -> dict[str, object]:
-        """JSON-ready, instants ISO-8601 in zone `tz`, with its `due_label`."""
-        return {
-            "id": self.id,
-            "content": self.content,
-            "due_at": to_iso(self.due_at, tz),
-            "overdue": self.overdue,
-            "reminded_at": _iso(self.reminded_at, tz),
-            "label": due_label(self, tz),
-        }
-
-
-# --------------------------------------------------------------------------- envelope
 
 
 def render_block(lines: Iterable[str]) -> str:
@@ -464,19 +249,19 @@ class ContextEnvelope:
         return render_block(self._lines(ids))
 
     def _lines(self, ids: bool) -> Iterator[str]:
-        now_local = _local(self.now, self.session_tz)
+        now_local = local_time(self.now, self.session_tz)
         now_offset = offset_minutes(self.session_tz, self.now)
-        zone = _one_line(self.session_tz)
-        yield f"Current time: {_wall(now_local)} {zone} ({_offset_label(now_offset)})"
+        zone = one_line(self.session_tz)
+        yield f"Current time: {wall(now_local)} {zone} ({offset_label(now_offset)})"
         if self.speaker:
-            yield f"Speaker: {_one_line(self.speaker)}"
+            yield f"Speaker: {one_line(self.speaker)}"
         yield from self._zone_lines()
         for named in self.other_zones:
-            there = _local(self.now, named.zone)
-            offset = _offset_label(offset_minutes(named.zone, self.now))
+            there = local_time(self.now, named.zone)
+            offset = offset_label(offset_minutes(named.zone, self.now))
             yield (
-                f"Time in {_one_line(named.name, _MAX_NAME)}: "
-                f"{_wall(there, seconds=False)} {_one_line(named.zone)} ({offset})"
+                f"Time in {one_line(named.name, _MAX_NAME)}: "
+                f"{wall(there, seconds=False)} {one_line(named.zone)} ({offset})"
             )
         if self.temporal_awareness:
             yield from self._session_lines(now_offset)
@@ -486,31 +271,31 @@ class ContextEnvelope:
             yield from self._action_lines(ids)
         yield from self._upcoming_lines(ids)
         for notice in self.notices:
-            yield f"Notice: {_one_line(notice)}"
+            yield f"Notice: {one_line(notice)}"
         if self.duplicate:
             yield "Duplicate delivery: this message was already handled"
 
     def _zone_lines(self) -> Iterator[str]:
-        session = _one_line(self.session_tz)
+        session = one_line(self.session_tz)
         if self.user_tz is None:
-            if self.session_tz_source == "default" and _same_zone(self.session_tz, "UTC"):
+            if self.session_tz_source == "default" and same_zone(self.session_tz, "UTC"):
                 yield "User timezone: not known; times are in UTC"
                 return
             yield "User timezone: not known"
         else:
-            yield f"User timezone: {_one_line(self.user_tz)}"
-            if _same_zone(self.session_tz, self.user_tz):
+            yield f"User timezone: {one_line(self.user_tz)}"
+            if same_zone(self.session_tz, self.user_tz):
                 return
         yield f"Session timezone: {session} ({_SOURCE_WORDS[self.session_tz_source]})"
 
     def _session_lines(self, now_offset: int) -> Iterator[str]:
         started = self.session_started_at
         if started is not None and as_utc(started) < as_utc(self.now):
-            local = _local(started, self.session_tz)
-            line = f"Session started: {_wall(local)} {_one_line(self.session_tz)}"
+            local = local_time(started, self.session_tz)
+            line = f"Session started: {wall(local)} {one_line(self.session_tz)}"
             offset = offset_minutes(self.session_tz, started)
             if offset != now_offset:
-                line += f" ({_offset_label(offset)})"
+                line += f" ({offset_label(offset)})"
             yield line
         thread = (
             self.elapsed_since_last_user_message
@@ -518,10 +303,10 @@ class ContextEnvelope:
             else self.elapsed_since_last_interaction
         )
         if thread is not None:
-            line = f"Last message in this thread: {_ago(thread)}"
-            then = _local(as_utc(self.now) - thread, self.session_tz)
-            if then.date() != _local(self.now, self.session_tz).date():
-                line += f" ({_WEEKDAYS[then.weekday()]} {_wall(then, seconds=False)})"
+            line = f"Last message in this thread: {ago(thread)}"
+            then = local_time(as_utc(self.now) - thread, self.session_tz)
+            if then.date() != local_time(self.now, self.session_tz).date():
+                line += f" ({WEEKDAYS[then.weekday()]} {wall(then, seconds=False)})"
             yield line
         anywhere = self.elapsed_since_last_interaction_any_channel
         known = [
@@ -530,9 +315,9 @@ class ContextEnvelope:
             if d is not None
         ]
         if anywhere is not None and all(anywhere < d for d in known):
-            line = f"Last message on any channel: {_ago(anywhere)}"
+            line = f"Last message on any channel: {ago(anywhere)}"
             if self.any_channel_last_channel:
-                line += f" ({_one_line(self.any_channel_last_channel)})"
+                line += f" ({one_line(self.any_channel_last_channel)})"
             yield line
         if self.thread_kind != "conversation":
             yield f"Thread kind: {self.thread_kind}"
@@ -543,12 +328,12 @@ class ContextEnvelope:
         if window.start == window.end:
             return
         head = f"Contact window {window}"
-        if not (contact.zone_known and _same_zone(contact.user_timezone, self.user_tz)):
-            head += f" {_one_line(contact.user_timezone)}"
+        if not (contact.zone_known and same_zone(contact.user_timezone, self.user_tz)):
+            head += f" {one_line(contact.user_timezone)}"
         if contact.within_contact_window:
             yield f"{head}: inside"
             return
-        local = _local(contact.now, contact.user_timezone)
+        local = local_time(contact.now, contact.user_timezone)
         where = "there" if contact.zone_known else "UTC"
         yield f"{head}: outside (it is {local.hour:02d}:{local.minute:02d} {where})"
 
@@ -560,7 +345,7 @@ class ContextEnvelope:
             wants.append("offer a recap")
         if not wants:
             return
-        rules = ", ".join(_one_line(rule) for rule in self.triggered_rules)
+        rules = ", ".join(one_line(rule) for rule in self.triggered_rules)
         head = f"Check-in due: {rules}" if rules else "Check-in due"
         yield f"{head} ({'; '.join(wants)})"
 
@@ -568,7 +353,7 @@ class ContextEnvelope:
         for action in self.open_actions:
             if not action.is_open(self.now):
                 continue
-            notes = [f"clocked {_ago(self.now - action.recorded_at)}"]
+            notes = [f"clocked {ago(self.now - action.recorded_at)}"]
             if action.status in _STATUS_WORDS:
                 notes.append(_STATUS_WORDS[action.status])
             if action.thread_key != self.thread_key:
@@ -585,8 +370,8 @@ class ContextEnvelope:
             if self.allow_hedged_reference:
                 notes.append("any reference must be hedged")
             if ids:
-                notes.append(f"id {_one_line(action.id)}")
-            yield f"Open action: {_quoted(action.label)} ({'; '.join(notes)})"
+                notes.append(f"id {one_line(action.id)}")
+            yield f"Open action: {quoted(action.label)} ({'; '.join(notes)})"
 
     def _upcoming_lines(self, ids: bool) -> Iterator[str]:
         items = sorted(
@@ -595,9 +380,9 @@ class ContextEnvelope:
         for item in items:
             line = due_label(item, self.session_tz)
             if item.reminded_at is not None:
-                line += f" (reminded {_ago(self.now - item.reminded_at)})"
+                line += f" (reminded {ago(self.now - item.reminded_at)})"
             suffix = f" (id {item.id})" if ids else ""
-            yield f"{line} {_one_line(item.content, _MAX_TEXT)}{suffix}"
+            yield f"{line} {one_line(item.content, MAX_TEXT)}{suffix}"
 
     # ------------------------------------------------------------------ data
 
@@ -615,12 +400,12 @@ class ContextEnvelope:
             "agent_tz": self.agent_tz,
             "delta_hours": self.delta_hours,
             "thread_kind": self.thread_kind,
-            "session_started_at": _iso(self.session_started_at, tz),
-            "elapsed_since_last_interaction": _duration_dict(self.elapsed_since_last_interaction),
-            "elapsed_since_last_interaction_any_channel": _duration_dict(
+            "session_started_at": iso_or_none(self.session_started_at, tz),
+            "elapsed_since_last_interaction": duration_dict(self.elapsed_since_last_interaction),
+            "elapsed_since_last_interaction_any_channel": duration_dict(
                 self.elapsed_since_last_interaction_any_channel
             ),
-            "elapsed_since_last_user_message": _duration_dict(self.elapsed_since_last_user_message),
+            "elapsed_since_last_user_message": duration_dict(self.elapsed_since_last_user_message),
             "any_channel_last_channel": self.any_channel_last_channel,
             "temporal_awareness": self.temporal_awareness,
             "triggered_rules": list(self.triggered_rules),

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from clockcore import Clock, ContactWindow, as_utc
-from clockcore.envelope import UpcomingItem
+from clockcore.envelope_items import UpcomingItem
 from wrapper import keys
 from wrapper.calendar_feeds import FeedItems, feed_items_in, feed_made_in, feed_owner_in
 from wrapper.inbound.replies import group_threads_started, thread_followed

@@ -11,16 +11,9 @@ from typing import Any
 import pytest
 
 from clockcore import NaiveDatetimeError, UnknownTimezoneError, runtime_time_context
-from clockcore.envelope import (
-    RUNTIME_BLOCK_END,
-    RUNTIME_BLOCK_START,
-    ContextEnvelope,
-    NamedZone,
-    OpenAction,
-    UpcomingItem,
-    due_label,
-    format_elapsed,
-)
+from clockcore.envelope import RUNTIME_BLOCK_END, RUNTIME_BLOCK_START, ContextEnvelope
+from clockcore.envelope_items import NamedZone, OpenAction, UpcomingItem, due_label
+from clockcore.envelope_text import format_elapsed
 from clockcore.geo.session import UTC_FALLBACK_NOTICE
 from clockcore.window import ContactWindow
 

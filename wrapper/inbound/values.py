@@ -26,7 +26,8 @@ from clockcore import (
     runtime_time_context,
 )
 from clockcore.actions import ActionDraft, draft_action
-from clockcore.envelope import ContextEnvelope, OpenAction
+from clockcore.envelope import ContextEnvelope
+from clockcore.envelope_items import OpenAction
 from clockcore.message import speaker_label
 from wrapper.keys import is_private_thread, split_thread_key
 from wrapper.store import queries

@@ -29,7 +29,7 @@ from clockcore import (
 )
 from clockcore.actions import OPEN_STATUSES, detect_temporal_action
 from clockcore.directives import Directives, parse_directives
-from clockcore.envelope import NamedZone, OpenAction, UpcomingItem
+from clockcore.envelope_items import NamedZone, OpenAction, UpcomingItem
 from clockcore.geo.zones import canonical_zone
 from clockcore.geo.zonetext import ZoneMention
 from clockcore.message import MessageRef

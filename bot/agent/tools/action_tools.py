@@ -19,7 +19,8 @@ from bot.agent.tools.tool_session import (
     required_text,
     text_arg,
 )
-from clockcore.envelope import ContextEnvelope, OpenAction
+from clockcore.envelope import ContextEnvelope
+from clockcore.envelope_items import OpenAction
 from wrapper.outbound.schedules import NewSchedule
 from wrapper.turns.effects import (
     SETTABLE_ACTION_STATUSES,
