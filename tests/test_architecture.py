@@ -256,7 +256,6 @@ LONGEST = 450
 LONG_MODULES = {
     "clockcore/geo/places.py": "one job: place names to zones, with its tables of names",
     "clockcore/actions.py": "one job: latest actions from words to expiry",
-    "clockcore/policy.py": "one job: the policy block, its overrides and the relevance decision",
     "bot/turns/lifecycle.py": "one class: a message's life in the gateway",
     "bot/llm/rules_agent.py": "one class: the agent without a model",
     "bot/agent/claims.py": "one job: the words that claim a change, seven languages a kind",
