@@ -51,6 +51,7 @@ from wrapper.people.members import ThreadMember, thread_members_in
 from wrapper.store import queries
 from wrapper.store.db import Database, resolve_url
 from wrapper.turns import effects
+from wrapper.turns.effect_writes import actions_enabled, apply_effect
 from wrapper.turns.effects import SETTABLE_ACTION_STATUSES, ActionsDisabledError
 from wrapper.turns.history import History
 from wrapper.turns.limits import LimitDecision, TurnLimits, admit
@@ -336,7 +337,7 @@ class InteractionWrapper:
     async def actions_enabled(self, user_key: str) -> bool:
         """Whether the person's policy lets actions be recorded."""
         return await self._db.run(
-            lambda conn: effects.actions_enabled(conn, policy=self._policy, user_key=user_key),
+            lambda conn: actions_enabled(conn, policy=self._policy, user_key=user_key),
             inline=True,
         )
 
@@ -410,7 +411,7 @@ class InteractionWrapper:
             save_route(
                 conn, thread_key=reply.thread_key, channel=ref.channel, route=ref.route, at=now
             )
-            effects.apply_effect(conn, reply, policy=self._policy, agent_tz=self._agent_tz, now=now)
+            apply_effect(conn, reply, policy=self._policy, agent_tz=self._agent_tz, now=now)
 
         await self._db.run(work)
 
@@ -424,9 +425,7 @@ class InteractionWrapper:
 
         def work(conn: Connection) -> None:
             for change in changes:
-                effects.apply_effect(
-                    conn, change, policy=self._policy, agent_tz=self._agent_tz, now=now
-                )
+                apply_effect(conn, change, policy=self._policy, agent_tz=self._agent_tz, now=now)
 
         await self._db.run(work)
 

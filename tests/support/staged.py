@@ -16,12 +16,12 @@ from sqlalchemy.engine import Connection
 from clockcore import as_utc
 from wrapper import InteractionWrapper, keys
 from wrapper.outbound.outbox import Outbox, OutboxKind, enqueue_in, new_job_key
+from wrapper.turns.effect_writes import apply_effect
 from wrapper.turns.effects import (
     Effect,
     Enqueue,
     MarkReminded,
     NewMemory,
-    apply_effect,
     check_memory,
     outbox_values,
 )

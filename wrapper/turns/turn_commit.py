@@ -21,7 +21,8 @@ from sqlalchemy.engine import Connection
 from clockcore import Policy
 from wrapper.outbound.outbox import JobDecision, decide_in, enqueue_in
 from wrapper.turns import pending
-from wrapper.turns.effects import Effect, Enqueue, apply_effect, outbox_values
+from wrapper.turns.effect_writes import apply_effect
+from wrapper.turns.effects import Effect, Enqueue, outbox_values
 from wrapper.turns.history import StoredMessage, append_in, count_in, replace_prefix_in
 from wrapper.turns.pending import WaitingTurn
 
