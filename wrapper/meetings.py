@@ -1,6 +1,6 @@
 """A meeting a poll decided, as its attendees' calendar feeds and timelines show it.
 
-A decided poll (`wrapper.meeting_polls.decide_in`) keeps its attendees in
+A decided poll (`wrapper.meeting_answers.decide_in`) keeps its attendees in
 `meeting_attendees`: the members who could make the chosen slot. Each of them
 sees the meeting, from its start for its length, in their own feed and on
 their web timeline; nobody else does.

@@ -23,7 +23,8 @@ from wrapper import keys
 from wrapper.calendar_feeds import FeedItems, feed_items_in, feed_made_in, feed_owner_in
 from wrapper.inbound.replies import group_threads_started, thread_followed
 from wrapper.inbound.sender_checks import pending_check_in
-from wrapper.meeting_polls import MeetingPoll, close_due_in, poll_in, poll_replied_in
+from wrapper.meeting_answers import close_due_in
+from wrapper.meeting_polls import MeetingPoll, poll_in, poll_replied_in
 from wrapper.meetings import attendee_names_in
 from wrapper.outbound.outbox import OutboxItem
 from wrapper.outbound.reminders import (

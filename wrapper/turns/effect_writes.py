@@ -15,7 +15,8 @@ from clockcore.actions import MAX_TTL, classify_activity, draft_action
 from wrapper import keys
 from wrapper.calendar_feeds import NewCalendarFeed, new_feed_in
 from wrapper.inbound.sender_checks import NewSenderCheck, TakeSenderCheck, check_in, take_check_in
-from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, store_poll_in, vote_in
+from wrapper.meeting_answers import vote_in
+from wrapper.meeting_polls import MeetingVote, NewMeetingPoll, store_poll_in
 from wrapper.outbound.outbox import cancel_reminders, enqueue_in
 from wrapper.outbound.reminders import ReminderChange, RuleChange, change_in, rule_in
 from wrapper.outbound.schedule_changes import rezone_in
