@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
-from bot.evaluation.judge import Check, false_claims, judge, tool_errors, wordless
+from bot.evaluation.judge import Check, judge, tool_errors
+from bot.evaluation.judged_replies import false_claims, wordless
 from bot.evaluation.runner import Outcome
 from bot.llm.types import Sampling
 from clockcore import RUNTIME_BLOCK_END, to_iso
