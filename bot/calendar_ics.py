@@ -89,9 +89,14 @@ def _one_shot(job: OutboxItem, host: str, now: datetime) -> Event:
 def meeting_event(meeting: Meeting, public_url: str, now: datetime) -> Event:
     """The meeting as a ``VEVENT``, as its email invitation writes it (`channels.ical`)."""
     invite = Invite(
-        uid=meeting_uid(meeting.id, public_url), start=meeting.start, end=meeting.end,
-        title=meeting.title, description=meeting.label, repeat=meeting.repeat, zone=meeting.zone,
-    )  # fmt: skip
+        uid=meeting_uid(meeting.id, public_url),
+        start=meeting.start,
+        end=meeting.end,
+        title=meeting.title,
+        description=meeting.label,
+        repeat=meeting.repeat,
+        zone=meeting.zone,
+    )
     return invite_event(invite, now)
 
 

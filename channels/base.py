@@ -119,12 +119,20 @@ class Inbound:
     def ref(self) -> MessageRef:
         """The message as one value, for everything downstream of the adapter."""
         return MessageRef(
-            channel=self.channel, thread_id=self.thread_id, user_id=self.user_id,
-            message_id=self.message_id, text=self.text, received_at=self.received_at,
-            route=self.route, language=primary_language(self.language),
-            reply_to=self.reply_to, proven=self.proven, user_zone=self.user_zone, hint=self.hint,
+            channel=self.channel,
+            thread_id=self.thread_id,
+            user_id=self.user_id,
+            message_id=self.message_id,
+            text=self.text,
+            received_at=self.received_at,
+            route=self.route,
+            language=primary_language(self.language),
+            reply_to=self.reply_to,
+            proven=self.proven,
+            user_zone=self.user_zone,
+            hint=self.hint,
             sender_name=self.sender_name,
-        )  # fmt: skip
+        )
 
 
 def storable(text: str) -> str:

@@ -38,9 +38,13 @@ def invite_event(invite: Invite, now: datetime) -> Event:
     """
     tz = get_zone(invite.zone) if invite.repeat and invite.zone else UTC
     event = Event.new(
-        uid=invite.uid, summary=summary(invite.title), description=invite.description,
-        start=invite.start.astimezone(tz), end=invite.end.astimezone(tz), stamp=now,
-    )  # fmt: skip
+        uid=invite.uid,
+        summary=summary(invite.title),
+        description=invite.description,
+        start=invite.start.astimezone(tz),
+        end=invite.end.astimezone(tz),
+        stamp=now,
+    )
     if invite.repeat and invite.zone:
         event.add("rrule", vRecur.from_ical(invite.repeat))
     event.add("transp", "OPAQUE")

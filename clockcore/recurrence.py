@@ -95,34 +95,58 @@ _UNIT_RE = "|".join(sorted(_UNITS, key=len, reverse=True))
 _FRAMES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
-        ("nth_weekday", rf"\b(?:on\s+)?the\s+(?P<ord>{_ORD_RE})\s+(?P<day>{_DAY_RE})\.?\s+"
-                        rf"(?:of\s+)?(?:every|each)\s+month\b"),
-        ("month_day", rf"\b(?:on\s+)?the\s+(?P<mday>{_MDAY_RE})\s+"
-                      r"(?:of\s+)?(?:every|each)\s+month\b"
-                      rf"|\b(?:every|each)\s+month\s+on\s+the\s+(?P<mday2>{_MDAY_RE})\b"),
-        ("year_day", rf"\b(?:every|each)\s+year\s+on\s+(?P<month>{_MONTH_RE})\.?\s+"
-                     rf"(?P<yday>\d{{1,2}})(?:st|nd|rd|th)?\b"
-                     rf"|\b(?:every|each)\s+(?P<month2>{_MONTH_RE})\.?\s+"
-                     rf"(?P<yday2>\d{{1,2}})(?:st|nd|rd|th)?\b"
-                     rf"|\b(?:every|each)\s+year\s+on\s+the\s+(?P<yday3>{_MDAY_RE})\s+of\s+"
-                     rf"(?P<month3>{_MONTH_RE})\b"
-                     rf"|\b(?:on\s+)?the\s+(?P<yday4>{_MDAY_RE})\s+of\s+(?P<month4>{_MONTH_RE})"
-                     r"\s+(?:every|each)\s+year\b"),
-        ("weeks_on", rf"\b(?:every|each)\s+(?:(?P<wother>other)\s+|(?P<wn>{_NUM_RE})\s*)?weeks?"
-                     rf"\s+on\s+(?P<wdays>(?:{_DAY_RE})\.?(?:\s*(?:,|and|&)\s*(?:{_DAY_RE})\.?)*)\b"),
+        (
+            "nth_weekday",
+            rf"\b(?:on\s+)?the\s+(?P<ord>{_ORD_RE})\s+(?P<day>{_DAY_RE})\.?\s+"
+            rf"(?:of\s+)?(?:every|each)\s+month\b",
+        ),
+        (
+            "month_day",
+            rf"\b(?:on\s+)?the\s+(?P<mday>{_MDAY_RE})\s+"
+            r"(?:of\s+)?(?:every|each)\s+month\b"
+            rf"|\b(?:every|each)\s+month\s+on\s+the\s+(?P<mday2>{_MDAY_RE})\b",
+        ),
+        (
+            "year_day",
+            rf"\b(?:every|each)\s+year\s+on\s+(?P<month>{_MONTH_RE})\.?\s+"
+            rf"(?P<yday>\d{{1,2}})(?:st|nd|rd|th)?\b"
+            rf"|\b(?:every|each)\s+(?P<month2>{_MONTH_RE})\.?\s+"
+            rf"(?P<yday2>\d{{1,2}})(?:st|nd|rd|th)?\b"
+            rf"|\b(?:every|each)\s+year\s+on\s+the\s+(?P<yday3>{_MDAY_RE})\s+of\s+"
+            rf"(?P<month3>{_MONTH_RE})\b"
+            rf"|\b(?:on\s+)?the\s+(?P<yday4>{_MDAY_RE})\s+of\s+(?P<month4>{_MONTH_RE})"
+            r"\s+(?:every|each)\s+year\b",
+        ),
+        (
+            "weeks_on",
+            rf"\b(?:every|each)\s+(?:(?P<wother>other)\s+|(?P<wn>{_NUM_RE})\s*)?weeks?"
+            rf"\s+on\s+(?P<wdays>(?:{_DAY_RE})\.?(?:\s*(?:,|and|&)\s*(?:{_DAY_RE})\.?)*)\b",
+        ),
         # "weekdays", "every weekend", "on weekends"; a bare "weekend" is one ("in het weekend")
-        ("weekdays", r"\b(?:(?:every|each|on)\s+|(?=week(?:day|end)s\b))"
-                     r"(?P<which>weekday|weekend)s?\b"
-                     r"(?:\s+(?:day|morning|evening)s?)?"),
-        ("days", rf"\b(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_DAY_RE})\.?"
-                 rf"(?:\s*(?:,|and|&)\s*(?:{_DAY_RE})\.?)*)\b"
-                 rf"|\bon\s+(?P<plural>(?:{_DAY_RE.replace('|', 's|')}s))\b"),
-        ("interval", rf"\b(?:every|each)\s+(?P<other2>other\s+)?(?:(?P<n>{_NUM_RE})\s*)?"
-                     rf"(?P<unit>{_UNIT_RE})\b"),
-        ("adverb", rf"\b(?P<adverb>{'|'.join(_ADVERBS)})\b"
-                   r"|\bevery\s+(?P<night>night|morning|evening)\b"),
+        (
+            "weekdays",
+            r"\b(?:(?:every|each|on)\s+|(?=week(?:day|end)s\b))"
+            r"(?P<which>weekday|weekend)s?\b"
+            r"(?:\s+(?:day|morning|evening)s?)?",
+        ),
+        (
+            "days",
+            rf"\b(?:every|each)\s+(?P<other>other\s+)?(?P<days>(?:{_DAY_RE})\.?"
+            rf"(?:\s*(?:,|and|&)\s*(?:{_DAY_RE})\.?)*)\b"
+            rf"|\bon\s+(?P<plural>(?:{_DAY_RE.replace('|', 's|')}s))\b",
+        ),
+        (
+            "interval",
+            rf"\b(?:every|each)\s+(?P<other2>other\s+)?(?:(?P<n>{_NUM_RE})\s*)?"
+            rf"(?P<unit>{_UNIT_RE})\b",
+        ),
+        (
+            "adverb",
+            rf"\b(?P<adverb>{'|'.join(_ADVERBS)})\b"
+            r"|\bevery\s+(?P<night>night|morning|evening)\b",
+        ),
     )
-)  # fmt: skip
+)
 _UNTIL = re.compile(
     r"\b(?:until|till|through|thru)\s+(?P<until>.+?)(?=$|[.,;!?]|\s+(?:at|to|and)\s)", re.I
 )

@@ -140,10 +140,18 @@ def decide_in(
         who = "Everyone can" if counts[best] == counted else f"{counts[best]} of {counted} can"
         text = f"Decided: {poll.options[best].label}{then}. {who} make it."
     values = item_values(
-        key=f"{poll_key(poll.id)}{DECIDED}", kind="reply", channel=poll.channel,
-        thread_id=poll.thread_id, thread_key=poll.thread_key, user_key=None, user_id=None,
-        text=text, due_at=now, memory_id=None, now=now,
-    )  # fmt: skip
+        key=f"{poll_key(poll.id)}{DECIDED}",
+        kind="reply",
+        channel=poll.channel,
+        thread_id=poll.thread_id,
+        thread_key=poll.thread_key,
+        user_key=None,
+        user_id=None,
+        text=text,
+        due_at=now,
+        memory_id=None,
+        now=now,
+    )
     enqueue_in(conn, values)
     if chosen is not None:
         attendees = [key for key, picked in sorted(votes.items()) if chosen in picked]
@@ -153,11 +161,16 @@ def decide_in(
         )
         if poll.repeat and poll.zone:
             schedule_attendees_in(
-                conn, key=poll_key(poll.id),
+                conn,
+                key=poll_key(poll.id),
                 group=(poll.thread_key, poll.channel, poll.thread_id),
-                start=poll.options[best].start, rule=poll.repeat, zone=poll.zone,
-                attendees=attendees, remind_before=REMIND_BEFORE, now=now,
-            )  # fmt: skip
+                start=poll.options[best].start,
+                rule=poll.repeat,
+                zone=poll.zone,
+                attendees=attendees,
+                remind_before=REMIND_BEFORE,
+                now=now,
+            )
         else:
             _remind_attendees(conn, poll, poll.options[best], attendees, now=now)
     return chosen
@@ -185,17 +198,29 @@ def _remind_attendees(
         text = f"Meeting: {slot.label}"
         item_id = new_memory_id()
         insert_memory(
-            conn, item_id=item_id, user_id=person.user_id, content=text, now=now,
-            due_at=slot.start, group=poll.thread_key,
-        )  # fmt: skip
+            conn,
+            item_id=item_id,
+            user_id=person.user_id,
+            content=text,
+            now=now,
+            due_at=slot.start,
+            group=poll.thread_key,
+        )
         group = (poll.thread_key, poll.channel, poll.thread_id)
         to = reachable_in(conn, person.user_id, user_key, group)
         values = item_values(
-            key=f"{poll_key(poll.id)}:remind:{user_key}", kind="reminder", channel=to.channel,
-            thread_id=to.thread_id, thread_key=to.thread_key, user_key=to.user_key,
-            user_id=to.user_id, text=text, due_at=max(slot.start - REMIND_BEFORE, now),
-            memory_id=item_id, now=now,
-        )  # fmt: skip
+            key=f"{poll_key(poll.id)}:remind:{user_key}",
+            kind="reminder",
+            channel=to.channel,
+            thread_id=to.thread_id,
+            thread_key=to.thread_key,
+            user_key=to.user_key,
+            user_id=to.user_id,
+            text=text,
+            due_at=max(slot.start - REMIND_BEFORE, now),
+            memory_id=item_id,
+            now=now,
+        )
         enqueue_in(conn, values)
 
 

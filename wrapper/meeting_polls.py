@@ -192,10 +192,18 @@ def store_poll_in(conn: Connection, poll: NewMeetingPoll, *, now: datetime) -> N
         .on_conflict_do_nothing(index_elements=["id"])
     )
     values = item_values(
-        key=poll_key(poll.id), kind="reply", channel=poll.channel, thread_id=poll.thread_id,
-        thread_key=poll.thread_key, user_key=None, user_id=None,
-        text=poll_text(poll.question, poll.options), due_at=now, memory_id=None, now=now,
-    )  # fmt: skip
+        key=poll_key(poll.id),
+        kind="reply",
+        channel=poll.channel,
+        thread_id=poll.thread_id,
+        thread_key=poll.thread_key,
+        user_key=None,
+        user_id=None,
+        text=poll_text(poll.question, poll.options),
+        due_at=now,
+        memory_id=None,
+        now=now,
+    )
     enqueue_in(conn, values)
 
 

@@ -111,10 +111,15 @@ def meetings_in(conn: Connection, person_id: str, *, ending_after: datetime) -> 
         if start + timedelta(minutes=row.minutes) <= ending_after and not (repeat and zone):
             continue
         meetings[row.id] = Meeting(
-            id=row.id, start=start, minutes=row.minutes, label=slot["label"],
-            channel=row.channel, others=attendee_names_in(conn, row.id, but=person_id),
-            repeat=repeat if zone else None, zone=zone if repeat else None,
-        )  # fmt: skip
+            id=row.id,
+            start=start,
+            minutes=row.minutes,
+            label=slot["label"],
+            channel=row.channel,
+            others=attendee_names_in(conn, row.id, but=person_id),
+            repeat=repeat if zone else None,
+            zone=zone if repeat else None,
+        )
     return sorted(meetings.values(), key=lambda m: (m.start, m.id))
 
 
@@ -177,21 +182,33 @@ def schedule_attendees_in(
         create_in(
             conn,
             NewSchedule(
-                id=new_schedule_id(), user_key=to.user_key, thread_key=to.thread_key,
-                channel=to.channel, thread_id=to.thread_id, user_id=to.user_id, text=text,
-                rrule=rule, dtstart=wall - remind_before, zone=zone, origin_tz=zone,
+                id=new_schedule_id(),
+                user_key=to.user_key,
+                thread_key=to.thread_key,
+                channel=to.channel,
+                thread_id=to.thread_id,
+                user_id=to.user_id,
+                text=text,
+                rrule=rule,
+                dtstart=wall - remind_before,
+                zone=zone,
+                origin_tz=zone,
             ),
             now=now,
-        )  # fmt: skip
+        )
         own = person.own_zone
         if own is None:
             continue
         after = now
         for n in range(_MAX_SHIFTS):
             shifts = local_shifts(
-                rule, wall, zone, [MeetingMember("", own)], after=after,
+                rule,
+                wall,
+                zone,
+                [MeetingMember("", own)],
+                after=after,
                 horizon=now + SHIFTS_AHEAD - after,
-            )  # fmt: skip
+            )
             if not shifts:
                 break
             shift = shifts[0]
@@ -201,10 +218,17 @@ def schedule_attendees_in(
                 f"(it stays at {wall:%H:%M} {zone} time, where it was agreed)."
             )
             values = item_values(
-                key=f"{key}:shift:{user_key}:{n}", kind="proactive", channel=to.channel,
-                thread_id=to.thread_id, thread_key=to.thread_key, user_key=to.user_key,
-                user_id=to.user_id, text=warning, due_at=max(shift.warn_at, now),
-                memory_id=None, now=now,
-            )  # fmt: skip
+                key=f"{key}:shift:{user_key}:{n}",
+                kind="proactive",
+                channel=to.channel,
+                thread_id=to.thread_id,
+                thread_key=to.thread_key,
+                user_key=to.user_key,
+                user_id=to.user_id,
+                text=warning,
+                due_at=max(shift.warn_at, now),
+                memory_id=None,
+                now=now,
+            )
             enqueue_in(conn, values)
             after = shift.occurrence - timedelta(seconds=1)  # its new time: the next's before

@@ -65,9 +65,13 @@ LEFT_OUT: dict[str, str] = {
 """Each table a backup leaves out, and why (docs/data.md, "A backup")."""
 
 RESTORED_ONLY_INTO_EMPTY = (
-    "schedules", "reminders", "calendar_feeds", "meeting_polls", "meeting_votes",
+    "schedules",
+    "reminders",
+    "calendar_feeds",
+    "meeting_polls",
+    "meeting_votes",
     "meeting_attendees",
-)  # fmt: skip
+)
 """The parts whose ids a person holds (r21, s5182, a feed's URL): an import of any of them
 needs an empty store."""
 

@@ -181,9 +181,11 @@ def import_state(conn: Connection, document: Mapping[str, object], *, now: datet
     unstorable = list(_nul_paths(document, ()))
     if unstorable:
         raise StateImportError(
-            [(json_path(path), "contains a NUL character, which the store cannot keep")
-             for path in unstorable]
-        )  # fmt: skip
+            [
+                (json_path(path), "contains a NUL character, which the store cannot keep")
+                for path in unstorable
+            ]
+        )
     held = [name for name in RESTORED_ONLY_INTO_EMPTY if state.backup.get(name)]
     stored = conn.execute(select(func.count()).select_from(t.users)).scalar_one()
     if held and stored:

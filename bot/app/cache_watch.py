@@ -120,14 +120,20 @@ class WatchedProvider:
             return completion
         history = [m for m in messages if m.role != "system"]
         call = ModelCall(
-            thread_key=scope.thread_key, turn_key=scope.turn_key, at=self._clock.now(),
-            provider=self.name, model=self._model, prompt_tokens=completion.prompt_tokens,
-            cached_tokens=completion.cached_tokens, completion_tokens=completion.completion_tokens,
+            thread_key=scope.thread_key,
+            turn_key=scope.turn_key,
+            at=self._clock.now(),
+            provider=self.name,
+            model=self._model,
+            prompt_tokens=completion.prompt_tokens,
+            cached_tokens=completion.cached_tokens,
+            completion_tokens=completion.completion_tokens,
             latency_ms=(time.perf_counter() - started) * 1000,
             hashes=message_hashes(messages, tools),
             restarted=bool(history) and history[0].content.startswith(EARLIER),
-            purpose=scope.purpose, cache_write_tokens=completion.cache_write_tokens,
-        )  # fmt: skip
+            purpose=scope.purpose,
+            cache_write_tokens=completion.cache_write_tokens,
+        )
         try:
             verdict = await self._wrapper.calls.record(call)
         except Exception as exc:  # telemetry: the answer matters more
@@ -152,10 +158,13 @@ class WatchedProvider:
             log.warning(
                 "prompt prefix changed in %s: the request differs from the previous one at %s;"
                 " the provider's cache cannot serve it",
-                call.thread_key, part,
-            )  # fmt: skip
+                call.thread_key,
+                part,
+            )
         elif verdict.evicted:
             log.info(
                 "prompt cache evicted in %s: %s of %s prompt tokens cached, the prefix unchanged",
-                call.thread_key, call.cached_tokens, call.prompt_tokens,
-            )  # fmt: skip
+                call.thread_key,
+                call.cached_tokens,
+                call.prompt_tokens,
+            )

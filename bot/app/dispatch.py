@@ -121,9 +121,12 @@ class Dispatcher:
             await self._prune(now)
             await self._close_polls(now)
             items = await self._wrapper.outbox.claim_due(
-                now=now, worker=self.worker, lease=self._lease, limit=min(CLAIM_BATCH, room),
+                now=now,
+                worker=self.worker,
+                lease=self._lease,
+                limit=min(CLAIM_BATCH, room),
                 alive_since=self._wrapper.workers.liveness(now)["alive_since"],
-            )  # fmt: skip
+            )
         finally:
             self._running -= 1
         for item in items:  # oldest due first, so each lane is in order

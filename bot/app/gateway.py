@@ -92,9 +92,12 @@ class Gateway:
         isolate_duckling()
         s = self._settings
         self.wrapper = await InteractionWrapper.open(
-            s.store_url, agent_id=s.agent_id, policy=s.clock, clock=self._clock,
+            s.store_url,
+            agent_id=s.agent_id,
+            policy=s.clock,
+            clock=self._clock,
             contact_window=s.contact_window,
-        )  # fmt: skip
+        )
         self.outbox = self.wrapper.outbox
         self.wrapper.workers.dead_after = timedelta(seconds=s.worker.dead_after)
         await self.wrapper.workers.beat(self.worker, now=self._clock.now())
@@ -102,42 +105,71 @@ class Gateway:
         self.provider = (
             provider
             if provider.name == "rules"
-            else WatchedProvider(provider, wrapper=self.wrapper, clock=self._clock,
-                                 model=s.llm.model or "", metrics=self.metrics)
-        )  # fmt: skip
+            else WatchedProvider(
+                provider,
+                wrapper=self.wrapper,
+                clock=self._clock,
+                model=s.llm.model or "",
+                metrics=self.metrics,
+            )
+        )
         context = await discover(s.llm) if self.provider.name != "rules" else None
         if context is not None:
             log.info("the model's context window: %d tokens (%s)", *context)
         self.agent = Agent(
-            wrapper=self.wrapper, provider=self.provider, clock=self._clock,
-            contact_window=s.contact_window, context_tokens=context[0] if context else None,
-            tools=s.llm.tools, baseline=self._baseline, text_calls=s.llm.reads_text_calls,
+            wrapper=self.wrapper,
+            provider=self.provider,
+            clock=self._clock,
+            contact_window=s.contact_window,
+            context_tokens=context[0] if context else None,
+            tools=s.llm.tools,
+            baseline=self._baseline,
+            text_calls=s.llm.reads_text_calls,
             reader_first=s.llm.mode == "reader-first",
-        )  # fmt: skip
+        )
         self.turns = Turns(
-            wrapper=self.wrapper, agent=self.agent, clock=self._clock, worker=self.worker,
-            channels=self.channels, on_commit=self._committed,
-            limits=s.limit.turn_limits(), public_url=s.public_url,
-        )  # fmt: skip
+            wrapper=self.wrapper,
+            agent=self.agent,
+            clock=self._clock,
+            worker=self.worker,
+            channels=self.channels,
+            on_commit=self._committed,
+            limits=s.limit.turn_limits(),
+            public_url=s.public_url,
+        )
         self.dispatcher = Dispatcher(
-            wrapper=self.wrapper, turns=self.turns, channels=self.channels, clock=self._clock,
+            wrapper=self.wrapper,
+            turns=self.turns,
+            channels=self.channels,
+            clock=self._clock,
             worker=self.worker,
             retention=timedelta(days=s.retention_days) if s.retention_days else None,
-            metrics=self.metrics, public_url=s.public_url,
-        )  # fmt: skip
+            metrics=self.metrics,
+            public_url=s.public_url,
+        )
         try:
             if self._channel_list is None:
                 self._channel_list = build_channels(s, clock=self._clock)
             self.channels.update((channel.name, channel) for channel in self._channel_list)
-            await start_channels(self._channel_list, self.accept, self.wrapper.channel_state,
-                                 started=self._started, intake=False)  # fmt: skip
+            await start_channels(
+                self._channel_list,
+                self.accept,
+                self.wrapper.channel_state,
+                started=self._started,
+                intake=False,
+            )
             self.intake = IntakeLeader(Leadership(self.wrapper.database), self._started)
             await self.intake.step()  # lead at once what no other worker leads
             self._http = await serve_channels(
-                self._started, host=s.http_host, port=s.http_port, serve=self._serve_http,
-                store=lambda: self.wrapper.outbox.listing(limit=1), leading=self.intake.status,
-                metrics=self._render_metrics, pages=self._web_pages,
-            )  # fmt: skip
+                self._started,
+                host=s.http_host,
+                port=s.http_port,
+                serve=self._serve_http,
+                store=lambda: self.wrapper.outbox.listing(limit=1),
+                leading=self.intake.status,
+                metrics=self._render_metrics,
+                pages=self._web_pages,
+            )
             self.http_port = self._http.port if self._http is not None else None
         except BaseException:
             await self.stop()
@@ -207,10 +239,15 @@ class Gateway:
         s = self._settings
         admin = s.admin_token.get_secret_value() if s.admin_token else None
         pages = WebPages(
-            wrapper=self.wrapper, clock=self._clock, public_url=s.public_url, admin_token=admin,
-            health=health, wake=self.dispatcher.wake, worker=self.worker,
+            wrapper=self.wrapper,
+            clock=self._clock,
+            public_url=s.public_url,
+            admin_token=admin,
+            health=health,
+            wake=self.dispatcher.wake,
+            worker=self.worker,
             trusted_proxies=s.trusted_proxies,
-        )  # fmt: skip
+        )
         if s.public_url is None:
             return pages.routes()
         feeds = CalendarFeeds(wrapper=self.wrapper, clock=self._clock, public_url=s.public_url)

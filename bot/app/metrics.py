@@ -34,22 +34,29 @@ class Metrics:
             "clockbot_turns", "Turns committed (answers and decisions).", registry=r
         )
         self.model_seconds = Histogram(
-            "clockbot_model_request_seconds", "Model request latency.", buckets=_MODEL_BUCKETS,
+            "clockbot_model_request_seconds",
+            "Model request latency.",
+            buckets=_MODEL_BUCKETS,
             registry=r,
-        )  # fmt: skip
+        )
         self.model_tokens = Counter(
             "clockbot_model_tokens",
             "Model tokens: prompt (cached included), cached, cache_write, completion.",
-            ["kind"], registry=r,
-        )  # fmt: skip
+            ["kind"],
+            registry=r,
+        )
         self.cache_breaks = Counter(
-            "clockbot_prompt_cache_breaks", "Prompt cache breaks: prefix_change or eviction.",
-            ["kind"], registry=r,
-        )  # fmt: skip
+            "clockbot_prompt_cache_breaks",
+            "Prompt cache breaks: prefix_change or eviction.",
+            ["kind"],
+            registry=r,
+        )
         self.dispatch_delay = Histogram(
-            "clockbot_dispatch_delay_seconds", "From a job's due time to its send.",
-            buckets=_DISPATCH_BUCKETS, registry=r,
-        )  # fmt: skip
+            "clockbot_dispatch_delay_seconds",
+            "From a job's due time to its send.",
+            buckets=_DISPATCH_BUCKETS,
+            registry=r,
+        )
         self.deferrals = Counter(
             "clockbot_deferrals", "Proactive jobs the agent deferred.", registry=r
         )
@@ -72,9 +79,11 @@ class Metrics:
     ) -> None:
         """Count one request's usage (what the provider reported)."""
         for kind, value in (
-            ("prompt", prompt), ("cached", cached), ("cache_write", cache_write),
+            ("prompt", prompt),
+            ("cached", cached),
+            ("cache_write", cache_write),
             ("completion", completion),
-        ):  # fmt: skip
+        ):
             if value:
                 self.model_tokens.labels(kind).inc(value)
         if prompt:
@@ -107,9 +116,10 @@ class _Shared(Collector):
             jobs.add_metric([state], self.outbox.get(state, 0))
         yield jobs
         leads = GaugeMetricFamily(
-            "clockbot_leading", "1 where this worker reads a single-reader intake.",
+            "clockbot_leading",
+            "1 where this worker reads a single-reader intake.",
             labels=["intake"],
-        )  # fmt: skip
+        )
         for intake, held in sorted(self.leading.items()):
             leads.add_metric([intake], 1 if held else 0)
         yield leads

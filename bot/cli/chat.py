@@ -108,10 +108,13 @@ async def chat(
     clock = clock or SystemClock()
     user = getpass.getuser() or "me"
     gateway = Gateway(
-        settings.model_copy(update={"limit": NO_LIMIT}), channels=[ConsoleChannel(sink)],
-        clock=clock, poll_interval=poll_interval, retry_interval=RETRY_INTERVAL,
+        settings.model_copy(update={"limit": NO_LIMIT}),
+        channels=[ConsoleChannel(sink)],
+        clock=clock,
+        poll_interval=poll_interval,
+        retry_interval=RETRY_INTERVAL,
         serve_http=settings.public_url is not None,  # the web pages, beside the console
-    )  # fmt: skip
+    )
     interactive = source is sys.stdin and source.isatty()
     if interactive:
         import readline  # noqa: F401  - line editing and history for input()
@@ -130,9 +133,13 @@ async def chat(
             if text.lower() in ENDS:
                 break
             message = Inbound(
-                channel="console", thread_id=f"dm:{user}", user_id=user, text=text,
-                message_id=uuid.uuid4().hex, received_at=clock.now(),
-            )  # fmt: skip
+                channel="console",
+                thread_id=f"dm:{user}",
+                user_id=user,
+                text=text,
+                message_id=uuid.uuid4().hex,
+                received_at=clock.now(),
+            )
             await gateway.accept(message)
             await gateway.settle(timeout=None)
         await wait_answered(gateway)

@@ -170,9 +170,17 @@ def run(config: ConfigOption = None) -> None:
 
 
 LIBRARY_LOGGERS = (
-    "alembic", "httpx", "httpcore", "telegram", "apscheduler", "slack_bolt", "slack_sdk",
-    "aiohttp.access", "aioimaplib", "mail_parser_reply",
-)  # fmt: skip
+    "alembic",
+    "httpx",
+    "httpcore",
+    "telegram",
+    "apscheduler",
+    "slack_bolt",
+    "slack_sdk",
+    "aiohttp.access",
+    "aioimaplib",
+    "mail_parser_reply",
+)
 """Libraries whose INFO lines are chatter to an operator ("setup plugin …", each request)."""
 
 

@@ -64,16 +64,23 @@ def _shown(item: Any, zone: str | None, now: datetime) -> dict[str, Any]:
     if isinstance(item, Schedule):
         at, shown = item.next_at, item.zone or zone
         row = {
-            "id": reminder_id(item), "user_key": item.user_key, "text": item.text,
-            "repeats": item.rrule, "zone": item.zone, "state": item.state,
+            "id": reminder_id(item),
+            "user_key": item.user_key,
+            "text": item.text,
+            "repeats": item.rrule,
+            "zone": item.zone,
+            "state": item.state,
             "missed": item.missed,
-        }  # fmt: skip
+        }
     else:
         at, shown = item.due_at, zone
         row = {
-            "id": reminder_id(item), "user_key": item.user_key, "text": item.text,
-            "kind": item.kind, "state": item.status,
-        }  # fmt: skip
+            "id": reminder_id(item),
+            "user_key": item.user_key,
+            "text": item.text,
+            "kind": item.kind,
+            "state": item.status,
+        }
     row["next"] = to_iso(at, "UTC") if at else None
     row["shown_in"] = shown or "UTC"
     row["when"] = say_when(at, shown or "UTC", now=now) if at else None

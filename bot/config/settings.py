@@ -383,9 +383,13 @@ class _Environment(EnvSettingsSource):
         self.fields = {ENV_VARS[name] for name in self._given}
         """The settings the environment sets, for errors that say where a value came from."""
         super().__init__(
-            Settings, case_sensitive=False, env_prefix="CLOCKBOT_", env_nested_delimiter="_",
-            env_nested_max_split=1, env_ignore_empty=True,
-        )  # fmt: skip
+            Settings,
+            case_sensitive=False,
+            env_prefix="CLOCKBOT_",
+            env_nested_delimiter="_",
+            env_nested_max_split=1,
+            env_ignore_empty=True,
+        )
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
         # The source's one hook for where variables come from (it reads os.environ).

@@ -120,9 +120,10 @@ def _reminder(e: Expectation, state: StoreState, said: list[Said]) -> Check:
 
 def _repeating(e: Expectation, state: StoreState, said: list[Said]) -> Check:
     hits = [
-        s for s in state.schedules
+        s
+        for s in state.schedules
         if _has(s["text"], e.text) and all(part in s["rrule"] for part in e.rule)
-    ]  # fmt: skip
+    ]
     if hits and e.at is not None:
         firsts = [
             min((j["due_at"] for j in state.jobs if j["schedule_id"] == s["id"]), default=None)
@@ -141,10 +142,11 @@ def _no_reminder(e: Expectation, state: StoreState, said: list[Said]) -> Check:
 def _sent(e: Expectation, state: StoreState, said: list[Said]) -> Check:
     sent = [j for j in state.jobs if j["kind"] != "reply" and j["status"] == "sent"]
     hits = [
-        j for j in sent
+        j
+        for j in sent
         if _has(j["final_text"] or j["text"], e.text)
         and (e.at is None or _near(j["sent_at"], e.at))
-    ]  # fmt: skip
+    ]
     what = f"a message {e.text!r} sent" + (f" at {_iso(e.at)}" if e.at else "")
     return Check(what, bool(hits), _shown(sent, "text", "sent_at"))
 
@@ -152,11 +154,13 @@ def _sent(e: Expectation, state: StoreState, said: list[Said]) -> Check:
 def _deferred(e: Expectation, state: StoreState, said: list[Said]) -> Check:
     moved = [j for j in state.jobs if j["deferred_from"] is not None]
     hits = [
-        j for j in moved
-        if (j["defer_reason"] or "").strip() and _has(j["text"], e.text)
+        j
+        for j in moved
+        if (j["defer_reason"] or "").strip()
+        and _has(j["text"], e.text)
         and (e.after is None or j["due_at"] >= e.after)
         and (e.before is None or j["due_at"] <= e.before)
-    ]  # fmt: skip
+    ]
     what = f"{e.text or 'the message'!r} deferred with a reason"
     if e.after or e.before:
         what += f" to between {_iso(e.after)} and {_iso(e.before)}"
@@ -173,9 +177,10 @@ def _replies(said: list[Said], step: int | None) -> list[str]:
     return [
         s.text
         for s in said
-        if s.who != "person" and (step is None or s.step == step)
+        if s.who != "person"
+        and (step is None or s.step == step)
         and s.text.strip() not in _FALLBACKS
-    ]  # fmt: skip
+    ]
 
 
 _FALLBACKS = frozenset(
@@ -204,10 +209,12 @@ def _reply(e: Expectation, state: StoreState, said: list[Said]) -> Check:
 
 def _memory(e: Expectation, state: StoreState, said: list[Said]) -> Check:
     hits = [
-        m for m in state.memory
-        if _has(m["content"], e.text) and (e.at is None or _near(m["due_at"], e.at))
+        m
+        for m in state.memory
+        if _has(m["content"], e.text)
+        and (e.at is None or _near(m["due_at"], e.at))
         and (e.reminded is None or (m["reminded_at"] is not None) == e.reminded)
-    ]  # fmt: skip
+    ]
     what = f"a stored item {e.text!r}" + (f" due {_iso(e.at)}" if e.at else "")
     if e.reminded is not None:
         what += ", marked reminded" if e.reminded else ", not marked reminded"
@@ -242,9 +249,10 @@ def _window(e: Expectation, state: StoreState, said: list[Said]) -> Check:
 
 def _action(e: Expectation, state: StoreState, said: list[Said]) -> Check:
     hits = [
-        a for a in state.actions
+        a
+        for a in state.actions
         if _has(a["label"], e.text) and (e.status is None or a["status"] == e.status)
-    ]  # fmt: skip
+    ]
     what = f"an action {e.text!r}" + (f" {e.status}" if e.status else "")
     return Check(what, bool(hits), _shown(state.actions, "label", "status"))
 
@@ -272,11 +280,21 @@ def _answered(e: Expectation, state: StoreState, said: list[Said]) -> Check:
 
 
 _KINDS: dict[str, Callable[[Expectation, StoreState, list[Said]], Check]] = {
-    "reminder": _reminder, "repeating": _repeating, "no_reminder": _no_reminder, "sent": _sent,
-    "deferred": _deferred, "reply": _reply, "memory": _memory, "mentions": _mentions,
-    "zone": _zone, "window": _window, "action": _action, "canceled": _canceled,
-    "compacted": _compacted, "answered": _answered,
-}  # fmt: skip
+    "reminder": _reminder,
+    "repeating": _repeating,
+    "no_reminder": _no_reminder,
+    "sent": _sent,
+    "deferred": _deferred,
+    "reply": _reply,
+    "memory": _memory,
+    "mentions": _mentions,
+    "zone": _zone,
+    "window": _window,
+    "action": _action,
+    "canceled": _canceled,
+    "compacted": _compacted,
+    "answered": _answered,
+}
 
 
 def tool_errors(state: StoreState) -> tuple[int, list[str]]:

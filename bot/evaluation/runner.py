@@ -135,25 +135,46 @@ def _read_store(conn: Connection) -> StoreState:
     users = _rows(conn, t.users, "default_tz", "contact_window")
     return StoreState(
         jobs=_rows(
-            conn, t.outbox,
-            "id", "kind", "text", "status", "due_at", "deferred_from", "defer_reason",
-            "sent_at", "final_text", "memory_id", "schedule_id", "last_error",
+            conn,
+            t.outbox,
+            "id",
+            "kind",
+            "text",
+            "status",
+            "due_at",
+            "deferred_from",
+            "defer_reason",
+            "sent_at",
+            "final_text",
+            "memory_id",
+            "schedule_id",
+            "last_error",
         ),
         schedules=_rows(
-            conn, t.schedules,
-            "id", "text", "rrule", "zone", "state", "missed",
+            conn,
+            t.schedules,
+            "id",
+            "text",
+            "rrule",
+            "zone",
+            "state",
+            "missed",
         ),
-        memory=_rows(
-            conn, t.memory, "id", "content", "due_at", "reminded_at"
-        ),
+        memory=_rows(conn, t.memory, "id", "content", "due_at", "reminded_at"),
         actions=_rows(conn, t.actions, "id", "label", "status"),
         person=users[0] if users else {},
         threads=_rows(conn, t.threads, "thread_key", "session_tz"),
         history=_rows(
-            conn, t.history,
-            "thread_key", "seq", "role", "content", "tool_calls", "name",
+            conn,
+            t.history,
+            "thread_key",
+            "seq",
+            "role",
+            "content",
+            "tool_calls",
+            "name",
         ),
-    )  # fmt: skip
+    )
 
 
 async def _advance(gateway: Gateway, clock: SettableClock, span: timedelta) -> None:
@@ -221,9 +242,15 @@ async def run_scenario(
             update={"home": Path(home), "database_url": None, "limit": NO_LIMIT}
         )
         gateway = Gateway(
-            local, channels=[channel], clock=clock, provider=provider, poll_interval=0.05,
-            retry_interval=1.0, serve_http=False, baseline=baseline,
-        )  # fmt: skip
+            local,
+            channels=[channel],
+            clock=clock,
+            provider=provider,
+            poll_interval=0.05,
+            retry_interval=1.0,
+            serve_http=False,
+            baseline=baseline,
+        )
         try:
             await gateway.start()
             user_key = f"{person.channel}:{USER}"

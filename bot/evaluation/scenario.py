@@ -156,9 +156,21 @@ class Step(_Strict):
 
 
 ExpectationKind = Literal[
-    "reminder", "repeating", "no_reminder", "sent", "deferred", "reply", "memory", "mentions",
-    "zone", "window", "action", "canceled", "compacted", "answered",
-]  # fmt: skip
+    "reminder",
+    "repeating",
+    "no_reminder",
+    "sent",
+    "deferred",
+    "reply",
+    "memory",
+    "mentions",
+    "zone",
+    "window",
+    "action",
+    "canceled",
+    "compacted",
+    "answered",
+]
 
 
 class Expectation(_Strict):

@@ -60,9 +60,10 @@ def recurring_card(schedule: Schedule, zone: str, now: datetime, language: str) 
     where = "UTC" if schedule.elapsed else (schedule.zone or zone)
     upcoming: list[datetime] = []
     if schedule.next_at is not None and schedule.state == "active":
-        upcoming = [schedule.next_at, *occurrences(
-            schedule.rrule, schedule.dtstart, where, after=schedule.next_at, count=2
-        )]  # fmt: skip
+        upcoming = [
+            schedule.next_at,
+            *occurrences(schedule.rrule, schedule.dtstart, where, after=schedule.next_at, count=2),
+        ]
     tz = get_zone(zone)
     states = {"active": said.gettext("active"), "paused": said.gettext("paused")}
     return {

@@ -406,12 +406,42 @@ class _TextOf(HTMLParser):
     _HIDDEN = frozenset({"script", "style", "template", "head", "noscript", "title"})
     _BLOCKS = frozenset(
         {
-            "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt",
-            "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
-            "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table",
-            "td", "th", "tr", "ul",
+            "address",
+            "article",
+            "aside",
+            "blockquote",
+            "br",
+            "dd",
+            "div",
+            "dl",
+            "dt",
+            "fieldset",
+            "figcaption",
+            "figure",
+            "footer",
+            "form",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "header",
+            "hr",
+            "li",
+            "main",
+            "nav",
+            "ol",
+            "p",
+            "pre",
+            "section",
+            "table",
+            "td",
+            "th",
+            "tr",
+            "ul",
         }
-    )  # fmt: skip
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

@@ -154,9 +154,12 @@ def compose(
         mail.add_alternative(_as_html(body), subtype="html", charset="utf-8")
     if message.invite is not None:
         mail.add_attachment(
-            invitation(message.invite, now=now), maintype="text", subtype="calendar",
-            filename="meeting.ics", params={"method": "PUBLISH", "charset": "utf-8"},
-        )  # fmt: skip
+            invitation(message.invite, now=now),
+            maintype="text",
+            subtype="calendar",
+            filename="meeting.ics",
+            params={"method": "PUBLISH", "charset": "utf-8"},
+        )
     return mail
 
 

@@ -98,10 +98,16 @@ def read_press(body: Mapping[str, Any], *, default_team: str) -> Press | None:
     team = _id(body.get("team")) or str(body.get("user", {}).get("team_id") or default_team)
     thread_ts = message.get("thread_ts")
     return Press(
-        action=found.action, reminder=found.reminder, owner=found.owner, team=team,
-        channel=channel, user=user,
-        message_ts=str(message_ts), thread_ts=str(thread_ts) if thread_ts else None, text=text,
-    )  # fmt: skip
+        action=found.action,
+        reminder=found.reminder,
+        owner=found.owner,
+        team=team,
+        channel=channel,
+        user=user,
+        message_ts=str(message_ts),
+        thread_ts=str(thread_ts) if thread_ts else None,
+        text=text,
+    )
 
 
 def _id(value: object, key: str = "id") -> str | None:

@@ -112,9 +112,14 @@ def read_answer(body: Mapping[str, Any], *, default_team: str) -> Answer | None:
     thread_ts = _text(message.get("thread_ts"))
     choices = _ticked(body.get("state")) if pressed == SEND else ()
     return Answer(
-        team=team, channel=channel, user=user, message_ts=message_ts, thread_ts=thread_ts,
-        action_ts=action_ts, choices=choices,
-    )  # fmt: skip
+        team=team,
+        channel=channel,
+        user=user,
+        message_ts=message_ts,
+        thread_ts=thread_ts,
+        action_ts=action_ts,
+        choices=choices,
+    )
 
 
 def answer_note(choices: tuple[int, ...]) -> str:

@@ -142,8 +142,10 @@ class MessageChain:
             MessageTooLargeError: the text is over 100,000 characters (nothing is stored).
         """
         for name, value in (
-            ("channel", ref.channel), ("thread_id", ref.thread_id), ("user_id", ref.user_id)
-        ):  # fmt: skip
+            ("channel", ref.channel),
+            ("thread_id", ref.thread_id),
+            ("user_id", ref.user_id),
+        ):
             if not value or not value.strip():
                 raise ValueError(f"{name} must not be empty")
         if len(ref.text) > MAX_TEXT:
@@ -184,14 +186,20 @@ class MessageChain:
             return envelope
         if turn.ref.route:
             save_route(
-                conn, thread_key=turn.thread_key, channel=turn.channel, route=turn.ref.route,
+                conn,
+                thread_key=turn.thread_key,
+                channel=turn.channel,
+                route=turn.ref.route,
                 at=turn.received_at,
-            )  # fmt: skip
+            )
         if turn.claim_for is not None and turn.lease_until is not None:
             add_claimed(
-                conn, turn.ref, worker=turn.claim_for, lease_until=turn.lease_until,
+                conn,
+                turn.ref,
+                worker=turn.claim_for,
+                lease_until=turn.lease_until,
                 envelope=envelope,
-            )  # fmt: skip
+            )
         return envelope
 
     def _dedupe(self, turn: Turn, conn: Connection) -> None:
@@ -303,19 +311,28 @@ class MessageChain:
         linked = None
         if directives.link_answer is not None and person_wide:
             linked = linking.answer_in(
-                conn, user_key=turn.user_key, yes=directives.link_answer == "yes",
+                conn,
+                user_key=turn.user_key,
+                yes=directives.link_answer == "yes",
                 now=turn.received_at,
-            )  # fmt: skip
+            )
         elif directives.link_code is not None and person_wide:
             linked = linking.redeem_in(
-                conn, code=directives.link_code, user_key=turn.user_key,
-                person_id=person_id, thread_key=turn.thread_key, now=turn.received_at,
-            )  # fmt: skip
+                conn,
+                code=directives.link_code,
+                user_key=turn.user_key,
+                person_id=person_id,
+                thread_key=turn.thread_key,
+                now=turn.received_at,
+            )
         elif directives.link and directives.link_code is None:
             linked = linking.issue_in(
-                conn, user_key=turn.user_key, thread_key=turn.thread_key, private=turn.private,
+                conn,
+                user_key=turn.user_key,
+                thread_key=turn.thread_key,
+                private=turn.private,
                 now=turn.received_at,
-            )  # fmt: skip
+            )
         if linked is not None:
             turn.notices.extend(linked.notices)
             for item in linked.outbox:

@@ -293,16 +293,27 @@ async def _round_trips(intake: Intake, pool: Any, turn: Turn) -> ContextEnvelope
         made = values.envelope(intake, turn) if claimed else None  # a claimed message stores it
         write = conn.fetchval(
             WRITE,
-            turn.channel, turn.message_id, turn.thread_key, turn.user_key, now, turn.text,
-            started or now, intake.agent_tz, values.stamp_delta(intake, turn),
+            turn.channel,
+            turn.message_id,
+            turn.thread_key,
+            turn.user_key,
+            now,
+            turn.text,
+            started or now,
+            intake.agent_tz,
+            values.stamp_delta(intake, turn),
             turn.policy.store.last_message_timestamps,
-            turn.person.user_id, turn.policy.cross_channel_tracking,
+            turn.person.user_id,
+            turn.policy.cross_channel_tracking,
             clean_route(turn.ref.route) if turn.ref.route else None,
-            turn.claim_for if claimed else None, turn.lease_until,
+            turn.claim_for if claimed else None,
+            turn.lease_until,
             envelope_to_json(made) if made is not None else None,
-            turn.thread_id, turn.user_id,
-            *_action_arguments(action), dropped,
-        )  # fmt: skip
+            turn.thread_id,
+            turn.user_id,
+            *_action_arguments(action),
+            dropped,
+        )
         journaled, envelope = await overlapped(write, lambda: made or values.envelope(intake, turn))
     return envelope if journaled else None
 
@@ -368,7 +379,14 @@ def _hot_directives(directives: Directives) -> bool:
 def _action_arguments(action: Mapping[str, Any] | None) -> tuple[Any, ...]:
     """WRITE's $19-$27: the clocked action's columns, or NULLs."""
     columns = (
-        "id", "label", "status", "activity", "source", "quote", "expires_at",
-        "expected_typical_minutes", "expected_max_minutes",
-    )  # fmt: skip
+        "id",
+        "label",
+        "status",
+        "activity",
+        "source",
+        "quote",
+        "expires_at",
+        "expected_typical_minutes",
+        "expected_max_minutes",
+    )
     return tuple(action[c] for c in columns) if action else (None,) * len(columns)

@@ -95,10 +95,12 @@ def issue_in(
     conn.execute(delete(t.link_codes).where(t.link_codes.c.user_key == user_key))
     conn.execute(
         t.link_codes.insert().values(
-            code_hash=code_hash(code), user_key=user_key, thread_key=thread_key,
+            code_hash=code_hash(code),
+            user_key=user_key,
+            thread_key=thread_key,
             expires_at=now + LINK_CODE_TTL,
         )
-    )  # fmt: skip
+    )
     return Linked([messages.LINK_CODE_ISSUED.format(code=code)])
 
 
@@ -174,7 +176,15 @@ def _to(user_key: str, thread_key: str, text: str, now: datetime, key: str) -> d
     """An outbox row that tells `user_key`, in `thread_key`, what happened."""
     _, channel, thread_id = split_thread_key(thread_key)
     return item_values(
-        kind="reply", channel=channel, thread_id=thread_id, thread_key=thread_key,
-        user_key=user_key, user_id=split_user_key(user_key)[1], text=text, due_at=now,
-        memory_id=None, now=now, key=key,
-    )  # fmt: skip
+        kind="reply",
+        channel=channel,
+        thread_id=thread_id,
+        thread_key=thread_key,
+        user_key=user_key,
+        user_id=split_user_key(user_key)[1],
+        text=text,
+        due_at=now,
+        memory_id=None,
+        now=now,
+        key=key,
+    )

@@ -93,9 +93,11 @@ def thread_members_in(
         if row.user_id in members:
             continue  # a linked identity of someone already listed
         person = PersonRow(
-            user_id=row.user_id, default_tz=row.default_tz, platform_tz=row.platform_tz,
+            user_id=row.user_id,
+            default_tz=row.default_tz,
+            platform_tz=row.platform_tz,
             contact_window=row.contact_window,
-        )  # fmt: skip
+        )
         members[row.user_id] = ThreadMember(
             user_key=row.user_key,
             person=row.user_id,

@@ -117,10 +117,12 @@ def _cut(conn: Connection, thread_key: str, before: datetime) -> int | None:
     else:
         cut = conn.execute(
             select(func.max(history.c.seq)).where(
-                in_thread, history.c.seq >= start, history.c.seq <= first_new,
+                in_thread,
+                history.c.seq >= start,
+                history.c.seq <= first_new,
                 history.c.role == "user",
             )
-        ).scalar_one()  # fmt: skip
+        ).scalar_one()
     if cut is None or int(cut) <= start:
         return None
     return int(cut)

@@ -94,9 +94,14 @@ def store_memory(conn: Connection, item: NewMemory, *, now: datetime) -> int:
     """Insert the item (creating the person when new); its id."""
     person = _person(conn, item.user_key, now)
     return queries.insert_memory(
-        conn, item_id=item.id, user_id=person.user_id, content=item.content,
-        now=item.created_at or now, due_at=item.due_at, group=item.group,
-    )  # fmt: skip
+        conn,
+        item_id=item.id,
+        user_id=person.user_id,
+        content=item.content,
+        now=item.created_at or now,
+        due_at=item.due_at,
+        group=item.group,
+    )
 
 
 def drop_memory(conn: Connection, *, user_key: str, item_id: int) -> int | None:
@@ -145,10 +150,17 @@ def record_action(conn: Connection, action: NewAction, *, policy: Policy) -> str
         typical = action.expected_minutes
         ttl = min(max(draft.ttl, timedelta(minutes=most)), MAX_TTL)
     action_id, _ = queries.record_action(
-        conn, action_id=action.id, person_id=person_id, thread_key=action.thread_key,
-        draft=draft, at=action.at, max_items=settings.max_items, typical_minutes=typical,
-        max_minutes=most, ttl=ttl,
-    )  # fmt: skip
+        conn,
+        action_id=action.id,
+        person_id=person_id,
+        thread_key=action.thread_key,
+        draft=draft,
+        at=action.at,
+        max_items=settings.max_items,
+        typical_minutes=typical,
+        max_minutes=most,
+        ttl=ttl,
+    )
     return action_id
 
 
@@ -168,10 +180,15 @@ def set_zone(conn: Connection, change: ZoneChange, *, agent_tz: str, now: dateti
         assert change.thread_key is not None  # checked when the change was made
         agent_id, channel, thread_id = keys.split_thread_key(change.thread_key)
         queries.set_thread_zone(
-            conn, thread_key=change.thread_key, agent_id=agent_id, channel=channel,
-            thread_id=thread_id, zone=change.zone,
-            delta_hours=delta_hours(change.zone, agent_tz, now), now=now,
-        )  # fmt: skip
+            conn,
+            thread_key=change.thread_key,
+            agent_id=agent_id,
+            channel=channel,
+            thread_id=thread_id,
+            zone=change.zone,
+            delta_hours=delta_hours(change.zone, agent_tz, now),
+            now=now,
+        )
     else:
         person = _person(conn, change.user_key, now)
         queries.update_person(conn, person.user_id, default_tz=change.zone)

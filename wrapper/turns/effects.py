@@ -134,9 +134,13 @@ class NewMemory:
     ) -> NewMemory:
         """A new item with a fresh id (`content` already checked by `check_memory`)."""
         return cls(
-            id=new_memory_id(), user_key=user_key, content=content, due_at=due_at,
-            created_at=created_at, group=group,
-        )  # fmt: skip
+            id=new_memory_id(),
+            user_key=user_key,
+            content=content,
+            due_at=due_at,
+            created_at=created_at,
+            group=group,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,10 +253,17 @@ class Enqueue:
     ) -> Enqueue:
         """A message to `message`'s thread and writer, from the turn that answers it."""
         return cls(
-            key=key, kind=kind, channel=message.channel, thread_id=message.thread_id,
-            thread_key=envelope.thread_key, user_key=envelope.user_key, user_id=message.user_id,
-            text=text, due_at=due_at, memory_id=memory_id,
-        )  # fmt: skip
+            key=key,
+            kind=kind,
+            channel=message.channel,
+            thread_id=message.thread_id,
+            thread_key=envelope.thread_key,
+            user_key=envelope.user_key,
+            user_id=message.user_id,
+            text=text,
+            due_at=due_at,
+            memory_id=memory_id,
+        )
 
 
 Effect = (
@@ -283,8 +294,15 @@ def outbox_values(effect: Enqueue, now: datetime) -> dict[str, Any]:
         ValueError: text over 20,000 characters or with NUL.
     """
     return item_values(
-        kind=effect.kind, channel=effect.channel, thread_id=effect.thread_id,
-        thread_key=effect.thread_key, user_key=effect.user_key, user_id=effect.user_id,
-        text=effect.text, due_at=effect.due_at, memory_id=effect.memory_id, now=now,
+        kind=effect.kind,
+        channel=effect.channel,
+        thread_id=effect.thread_id,
+        thread_key=effect.thread_key,
+        user_key=effect.user_key,
+        user_id=effect.user_id,
+        text=effect.text,
+        due_at=effect.due_at,
+        memory_id=effect.memory_id,
+        now=now,
         key=effect.key,
-    )  # fmt: skip
+    )

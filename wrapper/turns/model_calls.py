@@ -150,15 +150,23 @@ def record_in(conn: Connection, call: ModelCall) -> PrefixVerdict:
         verdict = judge(previous, call)
     conn.execute(
         model_calls.insert().values(
-            thread_key=call.thread_key, turn_key=call.turn_key, at=call.at,
-            provider=call.provider, model=call.model, purpose=call.purpose,
-            prompt_tokens=call.prompt_tokens, cached_tokens=call.cached_tokens,
-            completion_tokens=call.completion_tokens, latency_ms=call.latency_ms,
+            thread_key=call.thread_key,
+            turn_key=call.turn_key,
+            at=call.at,
+            provider=call.provider,
+            model=call.model,
+            purpose=call.purpose,
+            prompt_tokens=call.prompt_tokens,
+            cached_tokens=call.cached_tokens,
+            completion_tokens=call.completion_tokens,
+            latency_ms=call.latency_ms,
             cache_write_tokens=call.cache_write_tokens,
-            hashes=" ".join(call.hashes), prefix=verdict.prefix,
-            first_difference=verdict.first_difference, evicted=verdict.evicted,
+            hashes=" ".join(call.hashes),
+            prefix=verdict.prefix,
+            first_difference=verdict.first_difference,
+            evicted=verdict.evicted,
         )
-    )  # fmt: skip
+    )
     return verdict
 
 
@@ -179,11 +187,15 @@ def stats_in(conn: Connection, *, since: datetime) -> Stats:
     ).one()
     calls, prompt, cached, completion, changes, evictions, latency, written = row
     return Stats(
-        calls=int(calls), prompt_tokens=int(prompt), cached_tokens=int(cached),
-        completion_tokens=int(completion), prefix_changes=int(changes), evictions=int(evictions),
+        calls=int(calls),
+        prompt_tokens=int(prompt),
+        cached_tokens=int(cached),
+        completion_tokens=int(completion),
+        prefix_changes=int(changes),
+        evictions=int(evictions),
         mean_latency_ms=float(latency) if latency is not None else None,
         cache_write_tokens=int(written),
-    )  # fmt: skip
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +226,20 @@ def recent_in(conn: Connection, *, limit: int = 30) -> list[CallRecord]:
     c = model_calls.c
     rows = conn.execute(
         select(
-            c.at, c.purpose, c.provider, c.prompt_tokens, c.cached_tokens, c.completion_tokens,
-            c.latency_ms, c.prefix, c.evicted, c.cache_write_tokens,
-        ).order_by(c.id.desc()).limit(limit)
-    ).mappings()  # fmt: skip
+            c.at,
+            c.purpose,
+            c.provider,
+            c.prompt_tokens,
+            c.cached_tokens,
+            c.completion_tokens,
+            c.latency_ms,
+            c.prefix,
+            c.evicted,
+            c.cache_write_tokens,
+        )
+        .order_by(c.id.desc())
+        .limit(limit)
+    ).mappings()
     return [CallRecord(**row) for row in rows]
 
 

@@ -43,9 +43,15 @@ def record_action(
 ) -> tuple[str, datetime]:
     """Store a drafted action (overrides win over the draft), then compact; (id, expiry)."""
     row = action_row(
-        action_id=action_id, person_id=person_id, thread_key=thread_key, draft=draft, at=at,
-        typical_minutes=typical_minutes, max_minutes=max_minutes, ttl=ttl,
-    )  # fmt: skip
+        action_id=action_id,
+        person_id=person_id,
+        thread_key=thread_key,
+        draft=draft,
+        at=at,
+        typical_minutes=typical_minutes,
+        max_minutes=max_minutes,
+        ttl=ttl,
+    )
     insert_action(conn, row)
     compact_actions(conn, person_id, now=at, max_items=max_items)
     return row["id"], row["expires_at"]

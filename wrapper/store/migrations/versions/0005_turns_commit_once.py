@@ -44,9 +44,12 @@ def upgrade() -> None:
         batch.add_column(sa.Column("decided_at", _INSTANT, nullable=True))
         batch.alter_column("memory_id", type_=_BIG_ID, existing_type=sa.Integer())
     outbox = sa.table(
-        "outbox", sa.column("id", sa.Integer()), sa.column("user_key", sa.String()),
-        sa.column("key", sa.String()), sa.column("user_id", sa.String()),
-    )  # fmt: skip
+        "outbox",
+        sa.column("id", sa.Integer()),
+        sa.column("user_key", sa.String()),
+        sa.column("key", sa.String()),
+        sa.column("user_id", sa.String()),
+    )
     conn = op.get_bind()
     for row_id, user_key in conn.execute(sa.select(outbox.c.id, outbox.c.user_key)).all():
         user_id = split_user_key(user_key)[1] if user_key else None
