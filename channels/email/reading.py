@@ -10,8 +10,8 @@ reader calls; it returns exactly one of three outcomes:
 - `Broken`: no usable sender or unparseable; left unseen for a person to look
   at, and not retried.
 
-The extractors (`named_ids`, `sender`, `date_hint`, `body_text`) are plain
-functions so their tables can be tested on their own.
+The extractors (`named_ids`, `sender`, `date_hint`, and the text of
+`channels.email.body`) are plain functions so their tables can be tested on their own.
 
 Threads. A mail that starts a conversation gets the thread id
 ``<sender>/<its Message-ID>``: it belongs to its sender, and no header another
@@ -33,24 +33,18 @@ from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
-from html.parser import HTMLParser
-
-from mailparser_reply import EmailReplyParser  # type: ignore[import-untyped]
 
 from channels.base import Inbound
+from channels.email.body import attachment_notes, body_text, kb, one_line
 from channels.email.proof import proof
 
 __all__ = [
-    "MAX_TEXT_CHARS",
     "Accepted",
     "Broken",
     "MailFacts",
     "Refused",
     "Screening",
-    "attachment_notes",
-    "body_text",
     "date_hint",
-    "html_text",
     "in_reply_to",
     "internal_date_utc",
     "message_id_of",
@@ -61,14 +55,9 @@ __all__ = [
     "sender",
 ]
 
-MAX_TEXT_CHARS = 16_000
-"""Longest text handed to the gateway; the rest is cut with a note."""
 MAX_PARTS = 100
 """MIME parts read of one mail; the rest is cut before parsing, with a note. A mail of 5,000
 one-byte attachments took the standard parser 2 s and the walk after it 2 more."""
-MAX_HTML_CHARS = 200_000
-"""HTML turned into text; the rest is cut before parsing (an HTML-only mail of 937 KB took
-BeautifulSoup 5.7 s, and the garbage collections its tree set off held every thread)."""
 
 MAX_HEADER_BYTES = 8_192
 """Bytes kept of each header field of a mail (its folded lines together); the rest is cut
@@ -78,8 +67,6 @@ header's length: a Subject of encoded words of 280 KB took it 8 s (20 s on a bus
 "Slow input")."""
 _REFERENCES_HEAD = 1_024
 
-_REPLY_SCAN_CHARS = 32_000  # the quote/signature cutter sees this much; more is cut anyway
-_REPLY_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
 _MAX_SUBJECT = 300
 MAX_ADDRESSED = 20
 """The other people a group mail names (To and Cc) that clockbot keeps and writes back to;
@@ -103,7 +90,6 @@ _AUTOMATED_LOCALPARTS = frozenset(
     }
 )
 _BULK_PRECEDENCE = frozenset({"bulk", "list", "junk"})
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +176,7 @@ def read_mail(
     message_id = own_id or _synthetic_id(facts, screening.own_address)
     if facts.truncated:
         text = (
-            f"[This mail is {_kb(facts.size)} and over the size limit, so it was not read. "
+            f"[This mail is {kb(facts.size)} and over the size limit, so it was not read. "
             "Only its headers arrived.]"
         )
     else:
@@ -200,7 +186,7 @@ def read_mail(
             notes.append(f"[… this mail has more than {MAX_PARTS} parts; the rest was not read]")
         if notes:
             text = (text + "\n\n" if text else "") + "\n".join(notes)
-    subject = _one_line(_header(message, "subject"))[:_MAX_SUBJECT]
+    subject = one_line(_header(message, "subject"))[:_MAX_SUBJECT]
     references = _references(message)
     route = {
         "to": who,
@@ -228,7 +214,7 @@ def read_mail(
             received_at=facts.internal_date or now,
             route=route,
             hint=date_hint(message),
-            language=_one_line(_header(message, "content-language")) or None,
+            language=one_line(_header(message, "content-language")) or None,
             reply_to=in_reply_to(message),
             refers_to=named_ids(message),
             proven=verdict.proven,
@@ -291,7 +277,7 @@ def sender_name(message: Message, address: str) -> str | None:
     """The display name From gives for `address` ("Ana Lima" in ``Ana Lima <ana@…>``), or None."""
     for name, found in getaddresses([_header(message, "from")]):
         if found.strip().lower() == address and name.strip():
-            return _one_line(name)
+            return one_line(name)
     return None
 
 
@@ -373,157 +359,6 @@ def date_hint(message: Message) -> str | None:
     sign = "+" if minutes >= 0 else "-"
     hours, mins = divmod(abs(minutes), 60)
     return f"Their mail's Date header carries UTC{sign}{hours:02d}:{mins:02d}"
-
-
-def body_text(message: EmailMessage) -> str:
-    """What the person wrote: text/plain preferred, HTML as text; quotes and signature cut."""
-    try:
-        part = message.get_body(preferencelist=("plain", "html"))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        # AttributeError: a multipart whose parts the parser left as text (a boundary
-        # reused inside itself), found by tests/channels/email/test_mime_fuzz.py.
-        part = None
-    if part is None:
-        return ""
-    text = _part_text(part)
-    if part.get_content_type() == "text/html":
-        text = html_text(text[:MAX_HTML_CHARS])
-    text = _cut_history(text.replace("\r\n", "\n").replace("\r", "\n"))
-    text = _CONTROL.sub("", text).strip()
-    if len(text) > MAX_TEXT_CHARS:
-        text = text[:MAX_TEXT_CHARS].rstrip() + "\n[… the rest of this mail was cut]"
-    return text
-
-
-class _TextOf(HTMLParser):
-    """The text of an HTML document as it reads: a line break at each block, scripts dropped.
-
-    The standard library's parser, streaming: no tree is built (BeautifulSoup's tree of a
-    1 MB mail was hundreds of thousands of objects), and a broken document still yields its
-    text.
-    """
-
-    _HIDDEN = frozenset({"script", "style", "template", "head", "noscript", "title"})
-    _BLOCKS = frozenset(
-        {
-            "address",
-            "article",
-            "aside",
-            "blockquote",
-            "br",
-            "dd",
-            "div",
-            "dl",
-            "dt",
-            "fieldset",
-            "figcaption",
-            "figure",
-            "footer",
-            "form",
-            "h1",
-            "h2",
-            "h3",
-            "h4",
-            "h5",
-            "h6",
-            "header",
-            "hr",
-            "li",
-            "main",
-            "nav",
-            "ol",
-            "p",
-            "pre",
-            "section",
-            "table",
-            "td",
-            "th",
-            "tr",
-            "ul",
-        }
-    )
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._HIDDEN:
-            self._hidden += 1
-        elif tag in self._BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._HIDDEN:
-            self._hidden = max(0, self._hidden - 1)
-        elif tag in self._BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.parts.append(data)
-
-
-_SPACES = re.compile(r"[ \t\f\v\xa0]+")
-
-
-def html_text(html: str) -> str:
-    """What an HTML part says, as plain lines (`_TextOf`)."""
-    reader = _TextOf()
-    reader.feed(html)
-    reader.close()
-    lines = (_SPACES.sub(" ", line).strip() for line in "".join(reader.parts).split("\n"))
-    return "\n".join(line for line in lines if line)
-
-
-def _part_text(part: Message) -> str:
-    """A text part's content, whatever its declared charset and transfer encoding claim."""
-    try:
-        content = part.get_content()  # type: ignore[attr-defined]
-    except (LookupError, UnicodeError, ValueError, AssertionError, KeyError):
-        content = None
-    if isinstance(content, str):
-        return content
-    payload = part.get_payload(decode=True)
-    if isinstance(payload, bytes):
-        return payload.decode("utf-8", errors="replace")
-    return ""
-
-
-def _cut_history(text: str) -> str:
-    """The newest part of a reply: quoted mail and signature cut (only the head is scanned)."""
-    reply = EmailReplyParser(languages=list(_REPLY_LANGUAGES)).read(text[:_REPLY_SCAN_CHARS])
-    latest = reply.replies[0].body if reply.replies else text
-    lines = latest.split("\n")
-    while lines and lines[-1].lstrip().startswith(">"):  # a bottom quote the parser left
-        lines.pop()
-    return "\n".join(lines)
-
-
-def attachment_notes(message: EmailMessage) -> list[str]:
-    """One ``[attachment: name, size, not read]`` line per attachment, in order."""
-    notes: list[str] = []
-    for part in message.walk():
-        if part.is_multipart():
-            continue
-        filename = _filename(part)
-        disposition = (part.get_content_disposition() or "").lower()
-        if disposition != "attachment" and filename is None:
-            continue
-        payload = part.get_payload(decode=True)
-        size = len(payload) if isinstance(payload, bytes) else 0
-        name = _one_line(filename or part.get_content_type())[:120]
-        notes.append(f"[attachment: {name}, {_kb(size)}, not read]")
-    return notes
-
-
-def _filename(part: Message) -> str | None:
-    try:
-        name = part.get_filename()
-    except (TypeError, ValueError, LookupError):
-        return None
-    return str(name) if name else None
 
 
 # --- small helpers --------------------------------------------------------------------------------
@@ -616,15 +451,6 @@ def _header(message: Message, name: str) -> str:
         # with an empty display name), found by the MIME fuzz.
         return ""
     return "" if value is None else str(value)
-
-
-def _one_line(value: str) -> str:
-    """CR, LF and other control characters become spaces: header values never carry a line break."""
-    return " ".join(_CONTROL.sub(" ", value.replace("\r", " ").replace("\n", " ")).split())
-
-
-def _kb(size: int) -> str:
-    return f"{max(1, round(size / 1024)):,} KB"
 
 
 def _synthetic_id(facts: MailFacts, own_address: str) -> str:

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from channels.email.body import MAX_TEXT_CHARS
 from channels.email.reading import (
-    MAX_TEXT_CHARS,
     Accepted,
     Broken,
     MailFacts,

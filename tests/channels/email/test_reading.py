@@ -9,19 +9,16 @@ from email.message import EmailMessage
 
 import pytest
 
+from channels.email.body import MAX_HTML_CHARS, attachment_notes, body_text, html_text
 from channels.email.reading import (
     MAX_ADDRESSED,
-    MAX_HTML_CHARS,
     MAX_PARTS,
     Accepted,
     Broken,
     MailFacts,
     Refused,
     Screening,
-    attachment_notes,
-    body_text,
     date_hint,
-    html_text,
     internal_date_utc,
     named_ids,
     others_addressed,
