@@ -23,14 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from channels.email.reading import (
-    MAX_HEADER_BYTES,
-    Accepted,
-    MailFacts,
-    Screening,
-    _part_headers_capped,
-    read_mail,
-)
+from channels.email.cuts import MAX_HEADER_BYTES, part_headers_capped
+from channels.email.reading import Accepted, MailFacts, Screening, read_mail
 
 WORDS = b" ".join([b"=?utf-8?q?a?="] * 14_000)  # 196 KB of encoded words
 HEAD = b"From: ana@example.org\r\nTo: bot@clock.example\r\nMessage-ID: <long@example.org>\r\n"
@@ -92,7 +86,7 @@ def test_every_part_header_field_is_cut_and_a_short_mail_is_unchanged(
         )
         message.get_payload()[-1][name] = value
     raw = message.as_bytes(policy=message.policy.clone(linesep="\r\n", max_line_length=0))
-    capped = _part_headers_capped(raw)
+    capped = part_headers_capped(raw)
     assert all(len(field) <= MAX_HEADER_BYTES for field in _part_header_fields(capped))
     if all(len(field) <= MAX_HEADER_BYTES for field in _part_header_fields(raw)):
         assert capped == raw
