@@ -58,8 +58,9 @@ INSTALL_EXTRA = "pip install 'clockbot[{extra}]'"
 # the rules agent and every fallback say these, never the note (docs/talking.md). Each is a
 # `Said`, in the person's language from the catalogs (docs/languages.md); the DST questions
 # stay English, since the rules agent reads its own question back to take the answer.
-ASK_DST_GAP = "{head}. Did you mean {first} or {second}?"
-ASK_DST_FOLD = "{head}. Did you mean the first {first} or the second, an hour later?"
+ASK_DST_GAP = "{first} or {second}"
+ASK_DST_FOLD = "the first {first} or the second, an hour later"
+"""The options of a DST question (`clockcore.geo.anchoring.CLOCKS_SKIP`) as local times."""
 ASK_TIME_PASSED = Said("{when} has already passed. When should it be instead?")
 ASK_UNREADABLE_TIME = Said(
     "I can't read {text!r} as a time. Say it like 'tomorrow at 9am' or 'in 2 hours'."

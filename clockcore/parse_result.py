@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Literal
 
 from clockcore.geo.zones import to_iso, zone_from_label
+from clockcore.questions import Question
 
 __all__ = ["ParseKind", "ParseResult", "TimeExpression"]
 
@@ -26,7 +27,8 @@ class ParseResult:
             in time; the next local midnight for a whole day.
         needs_clarification: the text cannot be turned into one instant without
             asking (floating, abbreviation, DST gap or fold, D/M order...).
-        clarification_question: the question to ask, naming candidates.
+        clarification_question: the question to ask, in English (`question.english`
+            when the reader asked it as a value).
         zone: the anchoring zone, an IANA id (or ``UTC+05:30`` for an offset read
             from the text); None when nothing anchored it.
         zone_source: ``text`` when the text named the zone, ``caller`` when it
@@ -38,6 +40,8 @@ class ParseResult:
             ``duckling`` (Duckling's, anchored by clockcore).
         span: where `matched_text` is in the text, as (start, end) characters;
             None when nothing was read.
+        question: the question as a value (`clockcore.questions`): what the bot says
+            in the person's language. It sets `clarification_question`.
     """
 
     kind: ParseKind
@@ -52,6 +56,11 @@ class ParseResult:
     reason: str | None = None
     reader: Literal["grammar", "duckling"] = "grammar"
     span: tuple[int, int] | None = None
+    question: Question | None = None
+
+    def __post_init__(self) -> None:
+        if self.question is not None:
+            object.__setattr__(self, "clarification_question", self.question.english)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, with instants as ISO-8601 in the anchoring zone."""

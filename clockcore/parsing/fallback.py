@@ -15,6 +15,7 @@ from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
 from clockcore.parsing.clockforms import impossible_hour
 from clockcore.parsing.cues import MOST_NUMBERS
+from clockcore.questions import Asking
 from clockcore.reading import leftover, number_order
 from clockcore.reading.bare_numbers import no_number_is_a_time
 
@@ -51,9 +52,10 @@ _LANGUAGES = ("en", "de", "es", "fr", "it", "pt", "nl", "ja", "zh")
 """The seven languages clockbot reads, and the CJK year-month-day dates written anywhere."""
 
 
-UNREAD_NUMBER_QUESTION = (
+UNREAD_NUMBER_QUESTION = Asking(
+    "unread_number",
     "I can read a day in {text!r}, but not what the {number} in it means. "
-    "Could you write the time as, say, 'tomorrow at 9:00'?"
+    "Could you write the time as, say, 'tomorrow at 9:00'?",
 )
 
 
@@ -170,7 +172,7 @@ def library_fallback(
             "floating",
             needs_clarification=True,
             **base,
-            clarification_question=FLOATING_QUESTION.format(what=text.strip()),
+            question=FLOATING_QUESTION.ask(what=text.strip()),
         )
     base |= {"zone": anchor.label, "zone_source": anchor.source}
     if "time" not in parts and (unread := _unread_number(text, found)) is not None:
@@ -179,7 +181,7 @@ def library_fallback(
             "absolute",
             needs_clarification=True,
             **base,
-            clarification_question=UNREAD_NUMBER_QUESTION.format(number=unread, text=text.strip()),
+            question=UNREAD_NUMBER_QUESTION.ask(number=unread, text=text.strip()),
         )
     if "time" in parts:
         return point(found.replace(tzinfo=None, microsecond=0), tz, anchor, base, "absolute")

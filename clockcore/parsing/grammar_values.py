@@ -39,11 +39,16 @@ from clockcore.parsing.grammar import (
     WEEKDAYS,
     Token,
 )
+from clockcore.questions import Asking
 
 __all__ = [
     "combine",
     "span_minutes",
 ]
+
+DAY_OR_MONTH = Asking("day_or_month", "Does {written} mean {a} {b_month} or {b} {a_month}?")
+"""Day and month both 12 or under, in no known order: day `a` of month `b`, or `b` of `a`."""
+WHICH_CENTURY = Asking("which_century", "Does {written} mean the year {first} or {second}?")
 
 
 def _amount(text: str) -> float:
@@ -176,8 +181,15 @@ def _numeric_date(
     elif a == b:
         day = month = a
     elif a <= 12 and b <= 12:
-        first, second = f"{a} {calendar.month_name[b]}", f"{b} {calendar.month_name[a]}"
-        raise AmbiguousText(f"Does {shown} mean {first} or {second}?")
+        raise AmbiguousText(
+            DAY_OR_MONTH.ask(
+                written=shown,
+                a=a,
+                b=b,
+                a_month=calendar.month_name[a],
+                b_month=calendar.month_name[b],
+            )
+        )
     else:
         raise NotATime(f"{shown!r} is not a date")
     if not year_text:
@@ -186,7 +198,7 @@ def _numeric_date(
     if len(year_text) == 2:
         year += 2000
         if abs(year - today.year) > _NEAR_CENTURY:  # "28/05/83": 1983 or 2083?
-            raise AmbiguousText(f"Does {shown} mean the year {year - 100} or {year}?")
+            raise AmbiguousText(WHICH_CENTURY.ask(written=shown, first=year - 100, second=year))
     return _valid_date(year, month, day, shown)
 
 
@@ -297,7 +309,7 @@ def combine(
         return result(
             "floating",
             needs_clarification=True,
-            clarification_question=FLOATING_QUESTION.format(what=matched),
+            question=FLOATING_QUESTION.ask(what=matched),
             **base,
         )
 

@@ -35,6 +35,7 @@ from clockcore.parsing.grammar import (
     ZONE_KINDS,
     Token,
 )
+from clockcore.questions import Asking
 from clockcore.reading import number_order
 
 __all__ = [
@@ -167,7 +168,7 @@ def second_reader(
     if read.kind == "relative" and (half := _AND_A_HALF.match(text, group[-1].end)):
         return replace(
             read, start_instant=None, end_instant=None, needs_clarification=True,
-            clarification_question=LEFTOVER_QUESTION.format(
+            question=LEFTOVER_QUESTION.ask(
                 read=read.matched_text, left=half.group().strip()),
         )  # fmt: skip
     if anchor is None or read.kind in ("relative", "floating", "invalid"):
@@ -200,13 +201,14 @@ def second_reader(
         return read
     return replace(
         read, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=LEFTOVER_QUESTION.format(read=read.matched_text, left=left),
+        question=LEFTOVER_QUESTION.ask(read=read.matched_text, left=left),
     )  # fmt: skip
 
 
-LEFTOVER_QUESTION = (
+LEFTOVER_QUESTION = Asking(
+    "leftover",
     "I can read {read!r}, but not the {left!r} next to it, so I'd rather ask: "
-    "what time do you mean exactly?"
+    "what time do you mean exactly?",
 )
 # Words that say something about time when they stand next to a time expression.
 _TEMPORAL = frozenset(
@@ -311,6 +313,7 @@ def _disagreement(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> Par
     )
     return replace(
         theirs, start_instant=None, end_instant=None, needs_clarification=True,
+        question=None,
         clarification_question=f"I can read {theirs.matched_text!r} as {options}. Which is it?",
     )  # fmt: skip
 
@@ -395,7 +398,7 @@ def duration_elsewhere(
         if anchor is not None and (others := readings(rest, tokens, anchor, reference, languages)):
             return result(
                 "relative", needs_clarification=True, **base,
-                clarification_question=LEFTOVER_QUESTION.format(
+                question=LEFTOVER_QUESTION.ask(
                     read=matched, left=others[0].text.strip()),
             )  # fmt: skip
         if not any(found.steps.values()):
@@ -404,7 +407,7 @@ def duration_elsewhere(
         if anchor is None:
             return result(
                 "floating", needs_clarification=True, **base,
-                clarification_question=FLOATING_QUESTION.format(what=matched),
+                question=FLOATING_QUESTION.ask(what=matched),
             )  # fmt: skip
         base |= {"zone": anchor.label, "zone_source": anchor.source}
         local = reference.astimezone(anchor.tz).replace(tzinfo=None)

@@ -30,7 +30,7 @@ from clockcore.geo.anchoring import (
     result,
 )
 from clockcore.geo.zones import get_zone, require_zone, zone_from_label
-from clockcore.geo.zonetext import Anchor, zone_of
+from clockcore.geo.zonetext import Anchor, zone_asked
 from clockcore.message import primary_language
 from clockcore.parse_result import ParseResult
 from clockcore.parsing import cues, duckling_reader, modifiers, weekdays
@@ -52,6 +52,7 @@ from clockcore.parsing.second_reader import (
     duration_elsewhere,
     second_reader,
 )
+from clockcore.questions import WHICH_TIME, Asking, Question
 from clockcore.reading import (
     day_words,
     holiday_days,
@@ -267,7 +268,7 @@ def _compound_day(
         "zone_source": found.zone_source, "reader": found.reader,
     }  # fmt: skip
     if hour is None:
-        return asked(base, f"Which time do you mean by {text[begins:end]!r}?")
+        return asked(base, WHICH_TIME.ask(text=text[begins:end]))
     today = reference.astimezone(anchor.tz).date()
     day = today + timedelta(days=(weekday - today.weekday()) % 7 or 7)
     wall = datetime.combine(day, time(hour, local.minute))
@@ -291,7 +292,7 @@ def _read_whole(text: str, found: ParseResult, languages: tuple[str, ...]) -> Pa
         return found
     return replace(
         found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=LEFTOVER_QUESTION.format(read=found.matched_text, left=left),
+        question=LEFTOVER_QUESTION.ask(read=found.matched_text, left=left),
     )  # fmt: skip
 
 
@@ -331,12 +332,11 @@ def _weekday_agrees(
     tz = zone_from_label(found.zone) if found.zone else UTC
     wanted = {weekday for _, _, weekday in named}
     if again.start_instant is None or again.needs_clarification:
-        question = (
-            again.clarification_question or f"Which date do you mean by {found.matched_text!r}?"
-        )
         return replace(
             found, start_instant=None, end_instant=None, needs_clarification=True,
-            clarification_question=question,
+            question=again.question, clarification_question=(
+                again.clarification_question or f"Which date do you mean by {found.matched_text!r}?"
+            ),
         )  # fmt: skip
     day = again.start_instant.astimezone(tz).date()
     if day.weekday() in wanted:
@@ -345,12 +345,14 @@ def _weekday_agrees(
         return replace(again, matched_text=found.matched_text, span=found.span)
     return replace(
         found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=weekdays.conflict_question(
+        question=weekdays.conflict_question(
             found.matched_text, min(wanted), day),
     )  # fmt: skip
 
 
-WEAK_CUE_QUESTION = "Do you mean {text!r} as a time? If so, write it as, say, '10:00' or 'at 10am'."
+WEAK_CUE_QUESTION = Asking(
+    "weak_cue", "Do you mean {text!r} as a time? If so, write it as, say, '10:00' or 'at 10am'."
+)
 
 
 def _weak_cue_asks(text: str, found: ParseResult, languages: tuple[str, ...]) -> ParseResult:
@@ -365,7 +367,7 @@ def _weak_cue_asks(text: str, found: ParseResult, languages: tuple[str, ...]) ->
         return found
     return replace(
         found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=WEAK_CUE_QUESTION.format(text=found.matched_text),
+        question=WEAK_CUE_QUESTION.ask(text=found.matched_text),
     )  # fmt: skip
 
 
@@ -390,13 +392,15 @@ def _parse(
         if time_groups:
             group = pick_group(time_groups)
             own = [t for t in group if t.kind in ZONE_KINDS]
-            anchor_or_question = zone_of((own or zone_tokens)[0], text) if zone_tokens else caller
-            if isinstance(anchor_or_question, str):
+            anchor_or_question = (
+                zone_asked((own or zone_tokens)[0], text) if zone_tokens else caller
+            )
+            if isinstance(anchor_or_question, Question):
                 return result(
                     "floating",
                     needs_clarification=True,
                     matched_text=group_span(text, group),
-                    clarification_question=anchor_or_question,
+                    question=anchor_or_question,
                 )
             if group[0].kind == "relative" and cues.measured_before(text, group[0].start):
                 # "I ran 5 km in 25 minutes": a pace, not a time.
@@ -409,16 +413,16 @@ def _parse(
                 text, tokens, group, read, anchor_or_question, reference, languages
             )
         if zone_tokens and zone_tokens[0].kind == "abbr":
-            question = zone_of(zone_tokens[0], text)
-            assert isinstance(question, str)
+            question = zone_asked(zone_tokens[0], text)
+            assert isinstance(question, Question)
             return result(
                 "floating",
                 needs_clarification=True,
-                clarification_question=question,
+                question=question,
                 matched_text=zone_tokens[0].text(text),
             )
-        anchor = zone_of(zone_tokens[0], text) if zone_tokens else caller
-        if not isinstance(anchor, str) and (
+        anchor = zone_asked(zone_tokens[0], text) if zone_tokens else caller
+        if not isinstance(anchor, Question) and (
             found := duration_elsewhere(text, tokens, anchor, reference, languages)
         ):
             return found
@@ -437,7 +441,7 @@ def _parse(
         return result(
             "absolute",
             needs_clarification=True,
-            clarification_question=ambiguous.question,
+            question=ambiguous.question,
             matched_text=text.strip(),
         )
     except NotATime as invalid:

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 
 from clockcore.parsing.cues import fold, word_set
+from clockcore.questions import Asking, Question
 
 __all__ = [
     "CONFLICT_QUESTION",
@@ -120,9 +121,10 @@ def names_a_date(text: str) -> bool:
     return False
 
 
-CONFLICT_QUESTION = (
+CONFLICT_QUESTION = Asking(
+    "conflict",
     "{written!r}: {day} is a {actual}, not a {named}. "
-    "Did you mean {named} {near} or {actual} {day}?"
+    "Did you mean {named} {near} or {actual} {day}?",
 )
 _ENGLISH = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
@@ -131,7 +133,7 @@ def _short(day: date) -> str:
     return f"{day:%b} {day.day}"
 
 
-def conflict_question(written: str, weekday: int, day: date) -> str:
+def conflict_question(written: str, weekday: int, day: date) -> Question:
     """The question for a weekday and a date that disagree, naming both readings.
 
     The weekday's candidate is the one nearest the date, in the same week.
@@ -141,10 +143,13 @@ def conflict_question(written: str, weekday: int, day: date) -> str:
         offset -= 7
     elif offset < -3:
         offset += 7
-    return CONFLICT_QUESTION.format(
+    near_day = day + timedelta(days=offset)
+    return CONFLICT_QUESTION.ask(
+        date=day,
+        near_date=near_day,
         written=written,
         day=_short(day),
-        near=_short(day + timedelta(days=offset)),
+        near=_short(near_day),
         named=_ENGLISH[weekday],
         actual=_ENGLISH[day.weekday()],
     )

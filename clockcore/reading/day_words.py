@@ -15,6 +15,7 @@ from clockcore.geo.zones import zone_from_label
 from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
 from clockcore.parsing import weekdays
+from clockcore.questions import WHICH_DAY, Asking
 from clockcore.reading import parts_of_day
 
 __all__ = ["SMALL_HOURS_QUESTION", "dated", "day_word_agrees", "small_hours"]
@@ -50,7 +51,7 @@ def day_word_agrees(text: str, found: ParseResult, reference: datetime) -> Parse
     if found.start_instant != found.end_instant or offset == 0:
         return replace(
             found, start_instant=None, end_instant=None, needs_clarification=True,
-            clarification_question=f"Which day do you mean by {found.matched_text!r}?",
+            question=WHICH_DAY.ask(text=found.matched_text),
         )  # fmt: skip
     base = {k: getattr(found, k) for k in ("matched_text", "span", "zone", "zone_source", "reader")}
     anchor = Anchor(tz, found.zone, found.zone_source)
@@ -68,7 +69,9 @@ def dated(text: str, start: int, end: int, languages: tuple[str, ...]) -> bool:
     )
 
 
-SMALL_HOURS_QUESTION = "{written!r}, said at {now}: do you mean {first} or {second}?"
+SMALL_HOURS_QUESTION = Asking(
+    "small_hours", "{written!r}, said at {now}: do you mean {first} or {second}?"
+)
 _NIGHT_ENDS = time(1)
 """Until then the day before goes on: "tomorrow" said at 00:20 may be the day that just
 began. One hour: later in the night people count from the new day (docs/time-rules.md)."""
@@ -98,11 +101,11 @@ def small_hours(text: str, found: ParseResult, reference: datetime) -> ParseResu
         for days in (offset - 1, offset)
     )
     shape = "%a %b %-d %H:%M" if point_in_time else "%a %b %-d"
-    question = SMALL_HOURS_QUESTION.format(
+    question = SMALL_HOURS_QUESTION.ask(
         written=found.matched_text, now=f"{now:%H:%M}",
         first=first.astimezone(tz).strftime(shape), second=second.astimezone(tz).strftime(shape),
     )  # fmt: skip
     return replace(
         found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=question, candidates=(first, second),
+        question=question, candidates=(first, second),
     )  # fmt: skip

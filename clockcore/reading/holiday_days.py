@@ -22,6 +22,7 @@ from clockcore.geo.anchoring import asked, day_start, point, result
 from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
 from clockcore.parsing import weekdays
+from clockcore.questions import Asking
 from clockcore.reading import leftover, words
 
 __all__ = ["HOLIDAY_QUESTION", "UNKNOWN_COUNTRY_QUESTION", "country_of", "holiday_date", "named"]
@@ -29,13 +30,17 @@ __all__ = ["HOLIDAY_QUESTION", "UNKNOWN_COUNTRY_QUESTION", "country_of", "holida
 Reader = Callable[[str, datetime], ParseResult]
 """Reads a text (the message's length) as `parse_anchored_time` would, at a reference instant."""
 
-HOLIDAY_QUESTION = (
-    "I don't know a date for {name!r} where you are ({country}): which date do you mean?"
+HOLIDAY_QUESTION = Asking(
+    "holiday",
+    "I don't know a date for {name!r} where you are ({country}): which date do you mean?",
 )
-UNKNOWN_COUNTRY_QUESTION = (
-    "Holidays differ between countries and I don't know yours: which date is {name!r}?"
+UNKNOWN_COUNTRY_QUESTION = Asking(
+    "unknown_country",
+    "Holidays differ between countries and I don't know yours: which date is {name!r}?",
 )
-TWO_DATES_QUESTION = "{name!r} is {day}, but the message also says {other!r}: which date is it?"
+TWO_DATES_QUESTION = Asking(
+    "two_dates", "{name!r} is {day}, but the message also says {other!r}: which date is it?"
+)
 
 # Each key's names in the library's English (en_US) calendar, whatever the country.
 _LIBRARY_NAMES = {
@@ -203,7 +208,7 @@ def named(
     if caller is None or (
         country_of(caller.label) is None and not caller.label.startswith("Europe/")
     ):
-        return asked(base, UNKNOWN_COUNTRY_QUESTION.format(name=name))
+        return asked(base, UNKNOWN_COUNTRY_QUESTION.ask(name=name))
     today = reference.astimezone(caller.tz).date()
     year = _YEAR_AFTER.match(leftover.folded(text), first.end())
     if year is not None:  # "Christmas 2014", "Yom Kippur 2018": that year's, not the next
@@ -214,7 +219,7 @@ def named(
         day = holiday_date(keys[first.group()], caller.label, today)
     if day is None:
         country = country_of(caller.label) or caller.label
-        return asked(base, HOLIDAY_QUESTION.format(name=name, country=country))
+        return asked(base, HOLIDAY_QUESTION.ask(name=name, country=country))
     blanked = text
     for match in (*found, *([year] if year is not None else [])):
         blanked = blanked[: match.start()] + " " * len(match.group()) + blanked[match.end() :]
@@ -235,7 +240,10 @@ def named(
         or weekdays.names_a_date(blanked[start:end])
     ):
         when = f"{day:%a} {day.day} {day:%b}"
-        return asked(base, TWO_DATES_QUESTION.format(name=name, day=when, other=rest.matched_text))
+        return asked(
+            base,
+            TWO_DATES_QUESTION.ask(name=name, day=when, other=rest.matched_text, date=day),
+        )
     clock = rest.start_instant.astimezone(caller.tz).time().replace(tzinfo=None)
     if year is None and datetime.combine(day, clock, caller.tz) <= reference:  # next year's
         day = holiday_date(keys[first.group()], caller.label, day + timedelta(days=1)) or day

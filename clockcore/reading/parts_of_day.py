@@ -19,6 +19,7 @@ from clockcore.geo.anchoring import asked, localize, point
 from clockcore.geo.zones import zone_from_label
 from clockcore.geo.zonetext import Anchor
 from clockcore.parse_result import ParseResult
+from clockcore.questions import Asking
 from clockcore.reading.leftover import folded
 from clockcore.reading.words import table
 from clockcore.window import ContactWindow
@@ -34,9 +35,10 @@ HOURS = {
 }
 """The hour each part of the day reads as (docs/time-rules.md, "Parts of the day")."""
 
-PASSED_QUESTION = (
+PASSED_QUESTION = Asking(
+    "passed",
     "It is already {now} and {words!r} has no time left I could pick: which time do you mean? "
-    "Write it as, say, '21:30' or 'tomorrow evening'."
+    "Write it as, say, '21:30' or 'tomorrow evening'.",
 )
 
 _LONGEST_PART = timedelta(hours=18)
@@ -114,7 +116,7 @@ def one_hour(
             now = reference.astimezone(tz)
             return replace(
                 found, start_instant=None, end_instant=None, needs_clarification=True,
-                clarification_question=PASSED_QUESTION.format(
+                question=PASSED_QUESTION.ask(
                     now=f"{now:%H:%M}", words=found.matched_text),
             )  # fmt: skip
         return found
@@ -136,9 +138,9 @@ def one_hour(
         now = reference.astimezone(tz)
         later = now.replace(minute=0, second=0, microsecond=0, tzinfo=None) + timedelta(hours=1)
         if later.date() != day or later >= found.end_instant.astimezone(tz).replace(tzinfo=None):
-            return asked(base, PASSED_QUESTION.format(now=f"{now:%H:%M}", words=found.matched_text))
+            return asked(base, PASSED_QUESTION.ask(now=f"{now:%H:%M}", words=found.matched_text))
         if window is not None and not window.contains(later.time()):
-            return asked(base, PASSED_QUESTION.format(now=f"{now:%H:%M}", words=found.matched_text))
+            return asked(base, PASSED_QUESTION.ask(now=f"{now:%H:%M}", words=found.matched_text))
         wall = later
     return replace(point(wall, tz, anchor, base, found.kind), matched_text=found.matched_text)
 

@@ -18,30 +18,37 @@ from clockcore.geo.zones import zone_from_label
 from clockcore.parse_result import ParseResult
 from clockcore.parsing import cues
 from clockcore.parsing.grammar import ZONE_KINDS, scan_text
+from clockcore.questions import WHICH_TIME, Asking
 from clockcore.reading import leftover, typos
 from clockcore.reading.words import table
 
 __all__ = ["YEAR_OR_CLOCK_QUESTION", "Reader", "clock_not_year", "nothing_left", "open_range"]
 
-LEFTOVER_QUESTION = (
+LEFTOVER_QUESTION = Asking(
+    "leftover",
     "I read {read!r} as the time, but the message also says {left!r}, so I'd rather ask: "
-    "which time do you mean exactly?"
+    "which time do you mean exactly?",
 )
 
-HOUR_QUESTION = (
+HOUR_QUESTION = Asking(
+    "hour",
     "{written!r} reads as {read} here, not as written: which time do you mean? "
-    "Write it as, say, '09:30' or '21:30'."
+    "Write it as, say, '09:30' or '21:30'.",
 )
-DAY_QUESTION = "{text!r} reads as {read}, not the day {day} written there: which date do you mean?"
-TWELVE_QUESTION = "{text!r}: do you mean 12:00 noon or 00:00 midnight?"
-APPROXIMATE_QUESTION = (
+DAY_QUESTION = Asking(
+    "day", "{text!r} reads as {read}, not the day {day} written there: which date do you mean?"
+)
+TWELVE_QUESTION = Asking("twelve", "{text!r}: do you mean 12:00 noon or 00:00 midnight?")
+APPROXIMATE_QUESTION = Asking(
+    "approximate",
     "{part!r} could be in the morning or in the evening: which do you mean? "
-    "Write it as, say, '6am' or '18:00'."
+    "Write it as, say, '6am' or '18:00'.",
 )
 
-MEAL_QUESTION = (
+MEAL_QUESTION = Asking(
+    "meal",
     "I read {read!r} as {time}, but the message says {meal!r}: which time do you mean? "
-    "Write it as, say, '7am' or '19:00'."
+    "Write it as, say, '7am' or '19:00'.",
 )
 
 Reader = Callable[[str], ParseResult]
@@ -136,55 +143,55 @@ def nothing_left(text: str, found: ParseResult) -> ParseResult:
         return ParseResult(kind="invalid", reason="a fraction, not a date", matched_text="")
     local = found.start_instant.astimezone(zone_from_label(found.zone or "UTC"))
     if (left := leftover.left_beside(scanned, span)) is not None:
-        question = LEFTOVER_QUESTION.format(read=found.matched_text, left=left)
+        question = LEFTOVER_QUESTION.ask(read=found.matched_text, left=left)
     elif (
         found.end_instant is not None
         and found.end_instant - found.start_instant >= _MOST_OF_A_DAY
         and (dropped := leftover.time_in_a_day(scanned, span)) is not None
     ):
-        question = LEFTOVER_QUESTION.format(read=found.matched_text, left=dropped)
+        question = LEFTOVER_QUESTION.ask(read=found.matched_text, left=dropped)
     elif (
         found.end_instant is not None
         and found.end_instant - found.start_instant <= _MOST_OF_A_DAY + _HOUR
         and (written := leftover.day_not_as_written(scanned, span, local.day)) is not None
     ):
-        question = DAY_QUESTION.format(text=written, read=f"{local:%Y-%m-%d %H:%M}",
-                                                day=re.sub(r"\D", "", written))  # fmt: skip
+        question = DAY_QUESTION.ask(text=written, read=f"{local:%Y-%m-%d %H:%M}", at=local,
+                                    day=re.sub(r"\D", "", written))  # fmt: skip
     elif (
         found.end_instant is not None
         and found.end_instant - found.start_instant < _MOST_OF_A_DAY
         and (edge := leftover.part_edge(scanned, span))
     ):
-        question = f"Which time do you mean by {edge!r}?"
+        question = WHICH_TIME.ask(text=edge)
     elif found.start_instant == found.end_instant and (
         noon := leftover.number_after_noon(scanned, span)
     ):
-        question = f"Which time do you mean by {noon!r}?"
+        question = WHICH_TIME.ask(text=noon)
     elif found.start_instant == found.end_instant and leftover.twelve_beside_part(text, span):
-        question = TWELVE_QUESTION.format(text=found.matched_text)
+        question = TWELVE_QUESTION.ask(text=found.matched_text)
     elif found.start_instant == found.end_instant and (
         half := leftover.pm_not_as_written(scanned, span, local.hour)
     ):
-        question = HOUR_QUESTION.format(written=half, read=f"{local:%H:%M}")
+        question = HOUR_QUESTION.ask(written=half, read=f"{local:%H:%M}")
     elif found.start_instant == found.end_instant and (
         other := leftover.hour_not_as_written(
             scanned, (span[0], leftover.clock_word_after(scanned, span[1])), local.hour
         )
     ):
-        question = HOUR_QUESTION.format(written=other, read=f"{local:%H:%M}")
+        question = HOUR_QUESTION.ask(written=other, read=f"{local:%H:%M}")
     elif found.start_instant == found.end_instant and (
         meal := leftover.meal_against_hour(scanned, span, local.hour)
     ):
-        question = MEAL_QUESTION.format(read=found.matched_text, time=f"{local:%H:%M}", meal=meal)
+        question = MEAL_QUESTION.ask(read=found.matched_text, time=f"{local:%H:%M}", meal=meal)
     elif (unclear := leftover.unclear_approximation(scanned)) is not None:
-        question = APPROXIMATE_QUESTION.format(part=unclear)
+        question = APPROXIMATE_QUESTION.ask(part=unclear)
     elif (typo := typos.misspelt_day(scanned, span)) is not None:
-        question = typos.TYPO_QUESTION.format(read=found.matched_text, word=typo[0], guess=typo[1])
+        question = typos.TYPO_QUESTION.ask(read=found.matched_text, word=typo[0], guess=typo[1])
     else:
         return found
     return replace(
         found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=question,
+        question=question,
     )  # fmt: skip
 
 
@@ -197,7 +204,7 @@ def _approximate_unread(text: str, found: ParseResult) -> ParseResult:
     at = text.find(part)
     return ParseResult(
         kind="absolute", needs_clarification=True,
-        clarification_question=APPROXIMATE_QUESTION.format(part=part), matched_text=part,
+        question=APPROXIMATE_QUESTION.ask(part=part), matched_text=part,
         span=(at, at + len(part)) if at >= 0 else None,
     )  # fmt: skip
 
@@ -216,7 +223,9 @@ _MONTH = timedelta(days=28)
 
 _PLAUSIBLE_YEARS = (1900, 2099)
 """Four digits in this range may be a year as well as a clock time: then clockbot asks."""
-LONE_YEAR_QUESTION = "In {text!r}, is {digits} really the year {digits}? Which date do you mean?"
+LONE_YEAR_QUESTION = Asking(
+    "lone_year", "In {text!r}, is {digits} really the year {digits}? Which date do you mean?"
+)
 _MONTH_OR_DATE = re.compile(
     r"\d{1,2}[./-]\d{1,2}|(?<![^\W_])(?:"
     + "|".join(
@@ -226,7 +235,9 @@ _MONTH_OR_DATE = re.compile(
     )
     + r")(?![^\W\d_])",
 )
-YEAR_OR_CLOCK_QUESTION = "In {text!r}, is {digits} the year {digits} or the time {clock}?"
+YEAR_OR_CLOCK_QUESTION = Asking(
+    "year_or_clock", "In {text!r}, is {digits} the year {digits} or the time {clock}?"
+)
 
 
 def clock_not_year(text: str, found: ParseResult, reference: datetime, read: Reader) -> ParseResult:
@@ -249,7 +260,7 @@ def clock_not_year(text: str, found: ParseResult, reference: datetime, read: Rea
         if lone is not None:  # "sala 1045 giovedì alle 15": a room, not Thursday of 1045
             return replace(
                 found, start_instant=None, end_instant=None, needs_clarification=True,
-                clarification_question=LONE_YEAR_QUESTION.format(text=found.matched_text,
+                question=LONE_YEAR_QUESTION.ask(text=found.matched_text,
                                                                  digits=lone.group()),
             )  # fmt: skip
     for match in _FOUR_AFTER_DATE.finditer(text, start, end):
@@ -264,7 +275,7 @@ def clock_not_year(text: str, found: ParseResult, reference: datetime, read: Rea
             # "3. Okt 1950": the year 1950 or 19:50? Both read whole; ask.
             return replace(
                 found, start_instant=None, end_instant=None, needs_clarification=True,
-                clarification_question=YEAR_OR_CLOCK_QUESTION.format(
+                question=YEAR_OR_CLOCK_QUESTION.ask(
                     text=found.matched_text, digits=digits, clock=f"{hour:02d}:{minute:02d}"),
             )  # fmt: skip
         at = match.start(1)

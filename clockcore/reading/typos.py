@@ -14,14 +14,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from clockcore.questions import Asking
 from clockcore.reading.leftover import folded
 from clockcore.reading.words import TABLES, table
 
 __all__ = ["TYPO_QUESTION", "known_words", "misspelt_day"]
 
-TYPO_QUESTION = (
+TYPO_QUESTION = Asking(
+    "typo",
     "I read {read!r}, but is {word!r} beside it {guess!r}? Write the day again so I read the "
-    "right one."
+    "right one.",
 )
 
 _DAYS = {  # folded → as written ("manana" → "mañana")

@@ -17,11 +17,12 @@ from clockcore.geo.anchoring import day_start
 from clockcore.geo.zones import zone_from_label
 from clockcore.parse_result import ParseResult
 from clockcore.parsing import weekdays
+from clockcore.questions import Asking
 from clockcore.reading.leftover import folded, phrases
 
 __all__ = ["WHICH_WEEK_QUESTION", "which_week"]
 
-WHICH_WEEK_QUESTION = "{written!r}: do you mean {first} or {second}?"
+WHICH_WEEK_QUESTION = Asking("which_week", "{written!r}: do you mean {first} or {second}?")
 
 _NEXT = phrases("NEXT_WORDS")
 _THIS = phrases("THIS_WORDS")
@@ -83,14 +84,14 @@ def which_week(
         for day in (this_week, this_week + timedelta(days=7))
     )
     shape = "%a %b %-d %H:%M" if point else "%a %b %-d"
-    question = WHICH_WEEK_QUESTION.format(
+    question = WHICH_WEEK_QUESTION.ask(
         written=found.matched_text,
         first=first.astimezone(tz).strftime(shape),
         second=second.astimezone(tz).strftime(shape),
     )
     return replace(
         found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=question, candidates=(first, second),
+        question=question, candidates=(first, second),
     )  # fmt: skip
 
 

@@ -27,6 +27,8 @@ from bot.replies import Late
 from clockcore import ParseResult, SettableClock
 from clockcore.geo.places import lookup_place
 from clockcore.parsing import second_reader
+from clockcore.parsing.grammar_values import DAY_OR_MONTH, WHICH_CENTURY
+from clockcore.questions import Question
 from clockcore.reading import holiday_days, safety
 from tests.support.console import rows, say
 
@@ -217,21 +219,23 @@ async def test_the_readers_leftover_words_question_is_in_the_persons_language(
 
 _INDIANA, _PORTLAND = lookup_place("Indiana"), lookup_place("Portland")
 assert _INDIANA is not None and _PORTLAND is not None
-READER_QUESTIONS = [  # each question as clockcore words it, and the words it must keep
-    (second_reader.LEFTOVER_QUESTION.format(read="9/5", left="am"), ("9/5", "am")),
-    (safety.LEFTOVER_QUESTION.format(read="um 10", left="ab"), ("um 10", "ab")),
-    (safety.TWELVE_QUESTION.format(text="12 Uhr"), ("12 Uhr", "12:00", "00:00")),
-    (safety.HOUR_QUESTION.format(written="halb 10", read="09:30"), ("halb 10", "09:30")),
+READER_QUESTIONS = [  # each question as clockcore asks it, and the words it must keep
+    (second_reader.LEFTOVER_QUESTION.ask(read="9/5", left="am"), ("9/5", "am")),
+    (safety.LEFTOVER_QUESTION.ask(read="um 10", left="ab"), ("um 10", "ab")),
+    (safety.TWELVE_QUESTION.ask(text="12 Uhr"), ("12 Uhr", "12:00", "00:00")),
+    (safety.HOUR_QUESTION.ask(written="halb 10", read="09:30"), ("halb 10", "09:30")),
     (
-        safety.DAY_QUESTION.format(text="31.4.", read="2027-05-01 10:00", day=31),
-        ("31.4.", "2027-05-01 10:00", "31"),
+        safety.DAY_QUESTION.ask(
+            text="31.4.", read="2027-05-01 10:00", at=datetime(2027, 5, 1, 10, tzinfo=UTC), day=31
+        ),
+        ("31.4.", "10:00", "31"),
     ),
-    ("Does 9/5 mean 9 May or 5 September?", ("9/5", "9", "5")),
-    ("Does 28/05/83 mean the year 1983 or 2083?", ("28/05/83", "1983", "2083")),
-    (holiday_days.HOLIDAY_QUESTION.format(name="Thanksgiving", country="DE"), ("Thanksgiving",)),
-    (holiday_days.UNKNOWN_COUNTRY_QUESTION.format(name="Ostern"), ("Ostern",)),
-    (_INDIANA.question(), ("Indiana", "(America/Indiana/Indianapolis)", "(America/Chicago)")),
-    (_PORTLAND.question(), ("Portland", "(America/Los_Angeles)", "(America/New_York)")),
+    (DAY_OR_MONTH.ask(written="9/5", a=9, b=5, a_month="September", b_month="May"), ("9/5",)),
+    (WHICH_CENTURY.ask(written="28/05/83", first=1983, second=2083), ("28/05/83", "1983", "2083")),
+    (holiday_days.HOLIDAY_QUESTION.ask(name="Thanksgiving", country="DE"), ("Thanksgiving",)),
+    (holiday_days.UNKNOWN_COUNTRY_QUESTION.ask(name="Ostern"), ("Ostern",)),
+    (_INDIANA.asked(), ("Indiana", "(America/Indiana/Indianapolis)", "(America/Chicago)")),
+    (_PORTLAND.asked(), ("Portland", "(America/Los_Angeles)", "(America/New_York)")),
 ]
 
 
@@ -254,15 +258,16 @@ READER_QUESTIONS = [  # each question as clockcore words it, and the words it mu
 )
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_readers_other_questions_are_in_the_persons_language(
-    language: str, question: str, kept: tuple[str, ...]
+    language: str, question: Question, kept: tuple[str, ...]
 ) -> None:
-    """The leftover-words, hour, day and noon-or-midnight questions, re-said from the catalog."""
-    parsed = ParseResult(kind="invalid", needs_clarification=True, clarification_question=question)
-    said = question_in(parsed, "Europe/Berlin", language, question)
-    assert said != question and all(k in said for k in kept), said
+    """The leftover-words, hour, day and noon-or-midnight questions, said from the catalog."""
+    parsed = ParseResult(kind="invalid", needs_clarification=True, question=question)
+    english = question.english
+    said = question_in(parsed, "Europe/Berlin", language, english)
+    assert said != english and all(k in said for k in kept), said
     assert not english_in(said, language, theirs=kept), (language, said)
     assert "May" not in said and "Holidays" not in said, said  # month names said too
-    assert question_in(parsed, "Europe/Berlin", "en", question) == question
+    assert question_in(parsed, "Europe/Berlin", "en", english) == english
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -30,7 +30,7 @@ WEDNESDAY = datetime(2026, 6, 10, 14, tzinfo=UTC)
         ("I live in Barcelona", "Which Barcelona do you mean", "Spain", "Europe/Madrid"),
         ("ich wohne in Barcelona", "Welches Barcelona meinst du", "Spanien", "Europe/Madrid"),
         ("vivo en Barcelona", "¿Qué Barcelona quieres decir", "España", "Europe/Madrid"),
-        ("j'habite à Barcelona", "Quel Barcelona veux-tu dire", "Venezuela", "America/Caracas"),
+        ("j'habite à Barcelona", "Quel Barcelona voulez-vous dire", "Venezuela", "America/Caracas"),
         ("vivo a Barcelona", "Quale Barcelona intendi", "Spagna", "Europe/Madrid"),
         ("moro em Barcelona", "Qual Barcelona quer dizer", "Espanha", "Europe/Madrid"),
         ("ik woon in Birmingham", "Welk Birmingham bedoel je", "UK", "Europe/London"),

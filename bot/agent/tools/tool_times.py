@@ -23,7 +23,7 @@ from clockcore import (
     to_iso,
 )
 from clockcore.geo.session import CITY_QUESTION, city_question
-from clockcore.geo.zones import get_zone
+from clockcore.geo.zones import get_zone, zone_from_label
 from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS
 
 __all__ = ["TimeContext", "instant", "person_instant", "person_question"]
@@ -65,16 +65,20 @@ def person_question(parsed: ParseResult, zone: str, language: str | None = None)
 
 def _english_question(parsed: ParseResult, zone: str) -> str:
     """The reader's question in English, a DST choice's instants said as local times."""
-    question = parsed.clarification_question or ""
-    head, said, _ = question.partition(" Did you mean ")
-    if len(parsed.candidates) != 2 or not said:
-        return question
-    tz = get_zone(parsed.zone or zone)
+    question = parsed.question
+    if question is None or question.kind not in _CLOCKS or len(parsed.candidates) != 2:
+        return parsed.clarification_question or ""
+    tz = zone_from_label(parsed.zone or zone)
     first, second = (c.astimezone(tz) for c in parsed.candidates)
-    head = head.rstrip(".")
     if (first.hour, first.minute) == (second.hour, second.minute):
-        return messages.ASK_DST_FOLD.format(head=head, first=f"{first:%H:%M}")
-    return messages.ASK_DST_GAP.format(head=head, first=f"{first:%H:%M}", second=f"{second:%H:%M}")
+        options = messages.ASK_DST_FOLD.format(first=f"{first:%H:%M}")
+    else:
+        options = messages.ASK_DST_GAP.format(first=f"{first:%H:%M}", second=f"{second:%H:%M}")
+    return question.with_values(options=options).english
+
+
+_CLOCKS = frozenset({"clocks_skip", "clocks_back"})
+"""The questions whose options are instants the clocks skip or pass twice."""
 
 
 def _clock_choices(parsed: ParseResult, zone: str) -> tuple[str, ...]:
