@@ -28,7 +28,7 @@ from dateutil.rrule import rrulestr
 
 from clockcore.clock import as_utc
 from clockcore.geo.zones import get_zone, require_zone, to_iso
-from clockcore.geo.zonetext import Anchor, zone_of
+from clockcore.geo.zonetext import Anchor, zone_asked
 from clockcore.message import primary_language
 from clockcore.parsing import cues, recurrence_words, weekdays
 from clockcore.parsing.grammar import (
@@ -41,6 +41,7 @@ from clockcore.parsing.grammar import (
 )
 from clockcore.parsing.time_mentions import locate_time
 from clockcore.parsing.timeparse import parse_anchored_time
+from clockcore.questions import Asking, Question
 
 __all__ = ["RecurrenceResult", "occurrences", "parse_recurrence"]
 
@@ -178,7 +179,8 @@ class RecurrenceResult:
         elapsed: steps are exact elapsed time (hours, minutes), computed in UTC.
         next_occurrences: the next `NEXT_COUNT` instants, aware UTC.
         needs_clarification: the text cannot become one rule without asking.
-        clarification_question: the question to ask.
+        clarification_question: the question to ask, in English (`question.english`
+            when it was asked as a value).
         matched_text: the part of the text read as the recurrence.
         reason: why `kind` is ``invalid``.
     """
@@ -194,6 +196,11 @@ class RecurrenceResult:
     clarification_question: str | None = None
     matched_text: str = ""
     reason: str | None = None
+    question: Question | None = None
+
+    def __post_init__(self) -> None:
+        if self.question is not None:
+            object.__setattr__(self, "clarification_question", self.question.english)
 
     def to_dict(self, *, zone: str | None = None) -> dict[str, object]:
         """JSON-ready; occurrences as ISO-8601 in `zone` (default: the rule's, else UTC)."""
@@ -300,21 +307,17 @@ def parse_recurrence(
     if question is not None:
         return _ask(question, text)
     anchor, rest = _named_zone(rest)
-    if isinstance(anchor, str):
+    if isinstance(anchor, Question):
         return _ask(anchor, text)
     zone = anchor.label if anchor is not None else tz
-    clock, rest, question = _time_of_day(rest, reference, language, parts.pop("_period", None))
-    if question is not None:
-        return _ask(question, text)
+    clock, rest, asked = _time_of_day(rest, reference, language, parts.pop("_period", None))
+    if asked is not None:
+        return _ask(asked, text)
     leftover = _TIME_WORDS.search(rest)  # glue ("at", "on", "from") is no time word
     if leftover is None and language not in (None, "en"):
         leftover = _unread_word(rest, language)
     if leftover is not None:
-        return _ask(
-            f"I can read a repeating time in {text.strip()!r}, but not the "
-            f"{leftover.group()!r} in it. Could you write it as, say, 'every Monday at 9am'?",
-            text,
-        )
+        return _ask(REPEAT_LEFTOVER.ask(text=text.strip(), word=leftover.group()), text)
     freq = parts["FREQ"]
     if freq in _ELAPSED:
         if clock is not None:
@@ -359,7 +362,19 @@ def parse_recurrence(
     )
 
 
-def _ask(question: str, text: str) -> RecurrenceResult:
+REPEAT_LEFTOVER = Asking(
+    "repeat_leftover",
+    "I can read a repeating time in {text!r}, but not the {word!r} in it. "
+    "Could you write it as, say, 'every Monday at 9am'?",
+)
+"""A time word left over once the repeat and its time of day are read."""
+
+
+def _ask(question: str | Question, text: str) -> RecurrenceResult:
+    if isinstance(question, Question):
+        return RecurrenceResult(
+            "recurring", needs_clarification=True, question=question, matched_text=text.strip()
+        )
     return RecurrenceResult(
         "recurring",
         needs_clarification=True,
@@ -488,11 +503,11 @@ def _ends(
     return parts, rest, None
 
 
-def _named_zone(rest: str) -> tuple[Anchor | str | None, str]:
+def _named_zone(rest: str) -> tuple[Anchor | Question | None, str]:
     """A zone the text names (fixing the rule), or a question, or None; the rest without it."""
     for token in scan_text(rest):
         if token.kind in ZONE_KINDS:
-            found = zone_of(token, rest)
+            found = zone_asked(token, rest)
             blanked = rest[: token.start] + " " * (token.end - token.start) + rest[token.end :]
             return found, blanked
     return None, rest
@@ -500,7 +515,7 @@ def _named_zone(rest: str) -> tuple[Anchor | str | None, str]:
 
 def _time_of_day(
     rest: str, reference: datetime, language: str | None = None, period: object = None
-) -> tuple[dict[str, int] | None, str, str | None]:
+) -> tuple[dict[str, int] | None, str, str | Question | None]:
     """BYHOUR/BYMINUTE from the time inside the frame ("at 9am"); the rest; a question.
 
     `period` is the part of the day the frame named ("every evening"): it
@@ -515,7 +530,7 @@ def _time_of_day(
     waking = datetime.combine(reference.date(), time(6), UTC)
     read = parse_anchored_time(rest[where.start : where.end], "UTC", waking, language=language)
     if read.needs_clarification:
-        return None, rest, read.clarification_question
+        return None, rest, read.question or read.clarification_question
     if read.start_instant is None or read.start_instant != read.end_instant:
         return None, rest, f"At what time of day exactly? {_shown(where.text)} is not one time."
     if any(t.kind in DATE_KINDS for t in scan_text(where.text)) or weekdays.names_a_date(

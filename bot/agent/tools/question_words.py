@@ -49,6 +49,40 @@ ASK_WHICH_YEAR = Said("“{written}”: the year {first} or {second}?")
 ASK_PLACE_SPANS = Said("{place} spans several time zones. Which do you mean: {options}?")
 ASK_PLACE_WHICH = Said("Which {place} do you mean: {options}?")
 ASK_PLACE_ONE = Said("Did you mean {options}?")
+ASK_WEAK_CUE = Said("Do you mean “{text}” as a time? If so, write it as, say, 10:00.")
+ASK_PAST = Said("“{text}” reads as {day}, which has passed: which date do you mean?")
+ASK_RANGE = Said("I'm not sure how to read “{text}”: which time do you mean exactly?")
+ASK_LONE_YEAR = Said("In “{text}”, is {digits} really the year? Which date do you mean?")
+ASK_YEAR_OR_CLOCK = Said("In “{text}”, is {digits} the year {digits} or the time {clock}?")
+ASK_PASSED = Said(
+    "It's already {now}, and “{words}” has no time left that I could pick: which time do you mean?"
+)
+ASK_TYPO = Said(
+    "I read “{read}”, but is “{word}” next to it meant to be “{guess}”? Write the day "
+    "again so I get it right."
+)
+ASK_FLOATING = Said(
+    "Which time zone should I read “{what}” in? Name a city, or an IANA zone such as Europe/Berlin."
+)
+ASK_UNREAD_NUMBER = Said(
+    "I can read a day in “{text}”, but not what {number} means there. Could you write the "
+    "time as, say, 09:00?"
+)
+ASK_CONFLICT = Said("“{written}”: {day} is not a {named}. {near} or {on}?")
+ASK_TWO_DATES = Said("“{name}” is {day}, but the message also says “{other}”: which date is it?")
+ASK_OFFSET = Said("I can't use {shown} as a UTC offset: they run from UTC-12 to UTC+14.")
+ASK_MEAL = Said(
+    "I read “{read}” as {time}, but the message says “{meal}”: which time do you mean? "
+    "Write it as, say, 07:00 or 19:00."
+)
+ASK_WHICH_DAY_BY = Said("Which day do you mean by “{text}”?")
+ASK_WHICH_TIME_BY = Said("Which time do you mean by “{text}”?")
+ASK_ABBREVIATION = Said("Which time zone do you mean by {shown}? For example: {options}.")
+ASK_REPEAT_LEFTOVER = Said(
+    "I can read a repeating time in “{text}”, but not the “{word}” in it. Could you write "
+    "it as, say, “every Monday at 9am”?"
+)
+
 
 Saying = Callable[[Question, tuple[datetime, ...], str], str]
 """How one kind of question is said: the question, the instants it offers (local), the locale."""
@@ -124,6 +158,45 @@ def _day(question: Question, offered: tuple[datetime, ...], locale: str) -> str:
     return ASK_DAY.in_(locale, text=question.text("text"), read=read, day=question.text("day"))
 
 
+def _past(question: Question, offered: tuple[datetime, ...], locale: str) -> str:
+    """A day that has passed, said as a local day."""
+    del offered
+    day = dict(question.values).get("date")
+    if not isinstance(day, date):
+        return ""
+    return ASK_PAST.in_(locale, text=question.text("text"), day=_on(day, locale))
+
+
+def _two_dates(question: Question, offered: tuple[datetime, ...], locale: str) -> str:
+    """A holiday's day beside another date the message names."""
+    del offered
+    day = dict(question.values).get("date")
+    if not isinstance(day, date):
+        return ""
+    return ASK_TWO_DATES.in_(
+        locale, name=question.text("name"), day=_on(day, locale), other=question.text("other")
+    )
+
+
+def _conflict(question: Question, offered: tuple[datetime, ...], locale: str) -> str:
+    """A weekday and a date that disagree: both readings as local days."""
+    from babel.dates import format_date, format_skeleton
+
+    del offered
+    values = dict(question.values)
+    day, near = values.get("date"), values.get("near_date")
+    if not isinstance(day, date) or not isinstance(near, date):
+        return ""
+    return ASK_CONFLICT.in_(
+        locale,
+        written=question.text("written"),
+        day=format_skeleton("MMMd", day, locale=locale),
+        named=format_date(near, "EEEE", locale=locale),
+        near=_on(near, locale),
+        on=_on(day, locale),
+    )
+
+
 def _place(said: Said) -> Saying:
     """A place question: its options ("Portland, Oregon, US (America/Los_Angeles)") kept,
     a semicolon between them, as `bot.llm.rules_agent` lists them."""
@@ -170,6 +243,23 @@ _SAYINGS: dict[str, Saying] = {
     "approximate": _approximate,
     "clocks_skip": _clocks,
     "clocks_back": _clocks,
+    "weak_cue": _plain(ASK_WEAK_CUE),
+    "past": _past,
+    "range": _plain(ASK_RANGE),
+    "lone_year": _plain(ASK_LONE_YEAR),
+    "year_or_clock": _plain(ASK_YEAR_OR_CLOCK),
+    "passed": _plain(ASK_PASSED),
+    "typo": _plain(ASK_TYPO),
+    "floating": _plain(ASK_FLOATING),
+    "unread_number": _plain(ASK_UNREAD_NUMBER),
+    "conflict": _conflict,
+    "two_dates": _two_dates,
+    "offset": _plain(ASK_OFFSET),
+    "meal": _plain(ASK_MEAL),
+    "which_day": _plain(ASK_WHICH_DAY_BY),
+    "which_time": _plain(ASK_WHICH_TIME_BY),
+    "abbreviation": _plain(ASK_ABBREVIATION),
+    "repeat_leftover": _plain(ASK_REPEAT_LEFTOVER),
 }
 """How each kind of question (`clockcore.questions`) is said."""
 

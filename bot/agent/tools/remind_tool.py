@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from bot import messages
+from bot.agent.tools.question_words import said_in
 from bot.agent.tools.tool_session import (
     BadArguments,
     ToolSession,
@@ -132,10 +133,15 @@ def _repeat(when: str | None, every: str | None, context: ToolSession) -> Recurr
                 " The person's message asks for no repeat: for a one-time reminder, call "
                 "remind again without every."
             )
-        raise BadArguments(
-            problem, ask=rule.clarification_question or _not_a_repeat(phrase, context)
-        )
+        raise BadArguments(problem, ask=_asked(rule, context) or _not_a_repeat(phrase, context))
     return rule
+
+
+def _asked(rule: RecurrenceResult, context: ToolSession) -> str | None:
+    """The repeat's question as the person reads it, in their language."""
+    if rule.question is not None and (words := said_in(rule.question, context.language)):
+        return words
+    return rule.clarification_question
 
 
 def _not_a_repeat(phrase: str, context: ToolSession) -> str:
@@ -151,7 +157,7 @@ def _repeating(
     if rule.rrule is None or rule.dtstart is None:
         raise BadArguments(
             rule.clarification_question or "say the repeat like 'every Monday at 9am'",
-            ask=rule.clarification_question or _not_a_repeat(text, context),
+            ask=_asked(rule, context) or _not_a_repeat(text, context),
         )
     for effect in context.staged:
         if isinstance(effect, NewSchedule) and (effect.text, effect.rrule) == (text, rule.rrule):
