@@ -108,7 +108,7 @@ TOO_LARGE = Said(
 # (`bot.agent.own_reply`): one line per change, `{text}` the person's words, `{when}` said as
 # `clockcore.speech.spoken` says a time.
 DONE_SET = Said("Set: {text}, {when}.")
-DONE_REPEATING = Said("Set: {text}, repeating; next {when}.")
+DONE_REPEATING = Said("Set: {text}, repeating; next: {when}.")
 DONE_NOTED = Said("Noted: {text}.")
 DONE_CLOCKED = Said("Clocked: {text}.")
 DONE_MOVED = Said("Moved: {text}, to {when}.")

@@ -259,6 +259,7 @@ LONG_MODULES = {
     "bot/turns/lifecycle.py": "one class: a message's life in the gateway",
     "bot/llm/rules_agent.py": "one class: the agent without a model",
     "bot/agent/claims.py": "one job: the words that claim a change, seven languages a kind",
+    "bot/llm/everyday_words.py": "one job: the no-model requests' words, seven languages a table",
     "clockcore/recurrence.py": "one job: repeating times as RFC 5545 rules",
     "clockcore/parsing/cues.py": "one job: the evidence a reading needs",
     "clockcore/reading/leftover.py": "one job: the leftover scanner's parts (split next: issue 62)",

@@ -16,12 +16,15 @@ from bot.llm.reminder_words import REMIND_ME
 from clockcore import guess_language
 
 __all__ = [
+    "ALARM",
+    "ALARM_TEXT",
     "ASKING_PREFIX",
     "CANCEL",
     "DECLINE",
     "DIFFERENCE",
     "FILLER",
     "GREETING",
+    "HERE",
     "HINTS",
     "HOURS",
     "HOW_LONG",
@@ -35,10 +38,13 @@ __all__ = [
     "MOVE_IT",
     "NOT_A_PLACE",
     "PAUSE",
+    "PLEASE",
     "POLITE",
     "REPEAT_IT",
     "RESUME",
+    "SMALL_TALK",
     "SNOOZE",
+    "THANKS",
     "TIME_IN",
     "UPCOMING",
     "WAKE",
@@ -90,8 +96,22 @@ LIVE_IN = _table(
 )
 """"I live in Lisbon": the person's home zone is that city's."""
 
+_FEW = r"(?:[^\s,.!?]+\s+){0,3}?"  # "diese Woche", "esta semana" before the place
+HERE = _table(
+    en=rf"^(?:i'?m|i\s+am|we'?re|we\s+are)\s+{_FEW}in\s+(?P<place>[^,.!?]+)$",
+    de=rf"^(?:ich\s+bin|wir\s+sind)\s+{_FEW}in\s+(?P<place>[^,.!?]+)$",
+    es=rf"^(?:estoy|estamos)\s+{_FEW}en\s+(?P<place>[^,.!?]+)$",
+    fr=rf"^(?:je\s+suis|nous\s+sommes|on\s+est)\s+{_FEW}(?:à|a|au|en)\s+(?P<place>[^,.!?]+)$",
+    it=rf"^(?:sono|siamo)\s+{_FEW}(?:a|in)\s+(?P<place>[^,.!?]+)$",
+    pt=rf"^(?:estou|estamos)\s+{_FEW}(?:em|no|na)\s+(?P<place>[^,.!?]+)$",
+    nl=rf"^(?:ik\s+ben|we\s+zijn|wij\s+zijn)\s+{_FEW}in\s+(?P<place>[^,.!?]+)$",
+)
+""""I'm in Lisbon this week", "je suis à Montréal cette semaine": a place the person is in
+for now, which moves this conversation's zone, not their home (docs/talking.md). The words
+after the place ("cette semaine") are dropped by the place's lookup."""
+
 TIME_IN = _table(
-    en=r"(?:\bwhat(?:'s|\s+is)?\s+(?:the\s+)?time(?:\s+is\s+it)?(?:\s+(?:in|on|at|for)\s+"
+    en=r"(?:\bwhat(?:'?s|\s+is)?\s+(?:the\s+)?time(?:\s+is\s+it)?(?:\s+(?:in|on|at|for)\s+"
     r"(?P<place>.+))?|^(?:the\s+|current\s+)?time\s+(?:in|on|at)\s+(?P<at>.+))$",
     de=r"(?:\bwie\s+sp[äa]t\s+ist\s+es|\bwie\s*viel\s+uhr\s+ist\s+es|^(?:die\s+)?uhrzeit)"
     r"(?:\s+(?:in|im|auf\s+dem|auf)\s+(?P<place>.+))?$",
@@ -300,6 +320,30 @@ WAKE_TEXT = {
     "pt": "acordar", "nl": "wakker worden",
 }  # fmt: skip
 
+ALARM = _table(
+    en=r"^(?:please\s+)?(?:set|put|make)\s+(?:me\s+)?(?:an?\s+|my\s+)?alarm(?:\s+clock)?\b"
+    r"(?:\s+for)?\s*(?P<rest>.*)$",
+    de=r"^(?:bitte\s+)?(?:stell|stelle|setz|setze)\s+(?:mir\s+)?(?:einen|den|meinen)\s+"
+    r"(?:wecker|alarm)\b(?:\s+(?:für|auf))?\s*(?P<rest>.*?)(?:\s+(?:ein|an))?$",
+    es=r"^(?:pon|ponme|programa|progr[áa]mame|configura)\s+(?:una\s+|la\s+)?(?:alarma|"
+    r"el\s+despertador)\b(?:\s+para)?\s*(?P<rest>.*)$",
+    fr=r"^(?:mets|mets-moi|r[èe]gle|programme)\s+(?:une\s+|un\s+|l'|le\s+)?(?:alarme|r[ée]veil)"
+    r"\b(?:\s+pour)?\s*(?P<rest>.*)$",
+    it=r"^(?:metti|mettimi|imposta|impostami)\s+(?:una\s+|la\s+)?(?:sveglia|allarme)\b"
+    r"(?:\s+per)?\s*(?P<rest>.*)$",
+    pt=r"^(?:p[õo]e|p[õo]e-me|coloca|define|programa)\s+(?:um\s+|o\s+)?(?:alarme|despertador)"
+    r"\b(?:\s+para)?\s*(?P<rest>.*)$",
+    nl=r"^(?:zet|stel)\s+(?:een\s+|de\s+|mijn\s+)?wekker\b(?:\s+(?:voor|op))?\s*(?P<rest>.*?)"
+    r"(?:\s+in)?$",
+)
+""""Set an alarm for 6:45 tomorrow": a reminder whose text is `ALARM_TEXT`, at the time said
+(the reader's rule for a bare hour: an alarm is not always for the morning)."""
+
+ALARM_TEXT = {
+    "en": "alarm", "de": "Wecker", "es": "alarma", "fr": "alarme", "it": "sveglia",
+    "pt": "alarme", "nl": "wekker",
+}  # fmt: skip
+
 LABEL = _table(
     en=r"^reminder\s*:\s*(?P<rest>.+)$",
     de=r"^erinnerung\s*:\s*(?P<rest>.+)$",
@@ -345,6 +389,32 @@ GREETING = _table(
 )
 """What is outside the set but says which language to answer in: "hallo, wie geht's?"."""
 
+
+def _alone(words: str) -> str:
+    """A message of nothing but `words` (an alternation), one or more, commas between."""
+    return rf"^(?:{words})(?:[\s,!.]+(?:{words}))*$"
+
+
+SMALL_TALK = _table(
+    en=_alone(r"(?:hello|hi|hey|hiya)(?:\s+there)?|howdy|good\s+(?:morning|afternoon|evening|day)"
+              r"|thanks|thank\s+you|thx|ty|cheers|many\s+thanks|clockbot"),
+    de=_alone(r"hallo|hi|hey|servus|moin|gr[üu](?:ß|ss)\s+gott|guten\s+(?:morgen|tag|abend)|danke"
+              r"|danke\s+(?:sch[öo]n|sehr)|vielen\s+dank"),
+    es=_alone(r"hola|buenas|buenos\s+d[íi]as|buenas\s+(?:tardes|noches)|gracias|muchas\s+gracias"),
+    fr=_alone(r"salut|bonjour|bonsoir|coucou|merci|merci\s+beaucoup"),
+    it=_alone(r"ciao|buongiorno|buonasera|salve|grazie|grazie\s+mille"),
+    pt=_alone(r"ol[áa]|oi|bom\s+dia|boa\s+(?:tarde|noite)|obrigad[oa]|muito\s+obrigad[oa]|valeu"),
+    nl=_alone(r"hoi|hallo|hey|goedemorgen|goedemiddag|goedenavond|dank\s*je(?:\s*wel)?|bedankt"),
+)  # fmt: skip
+"""A message that is only a greeting or a thank-you ("hi", "hola", "merci", "dank je wel"):
+it answers no question clockbot asked, and the question stays open (docs/talking.md)."""
+
+THANKS = _table(
+    en=r"\bthank|\bthx\b|\bty\b|\bcheers\b", de=r"\bdank", es=r"\bgracias\b", fr=r"\bmerci\b",
+    it=r"\bgrazie\b", pt=r"\bobrigad|\bvaleu\b", nl=r"\bdank|\bbedankt\b",
+)  # fmt: skip
+"""The thank-yous among `SMALL_TALK`: answered "you're welcome", a greeting "hello"."""
+
 NOT_A_PLACE = re.compile(
     r"^(?:(?:the|de|der|dem|la|le|il|o|a|het)\s+)?(?:mars|marte|moon|mond|lune|luna|lua|maan|"
     r"venus|v[ée]nus|jupiter|j[úu]piter|giove|saturn|saturne?|saturno|saturnus|mercury|merkur|"
@@ -364,6 +434,14 @@ POLITE = (
     r"(?:please|pls|hey|hi|ok|okay|bitte|por\s+favor|porfa|stp|svp|per\s+favore|graag|alsjeblieft)"
 )
 """A word of asking before the request: "please", "bitte", "porfa", "stp", "graag"…"""
+
+_PLEASE = (
+    r"(?:please|pls|plz|bitte|por\s+favor|porfa|stp|svp|s'il\s+(?:te|vous)\s+pla[iî]t"
+    r"|per\s+favore|per\s+piacere|alsjeblieft|alstublieft|graag)"
+)
+PLEASE = re.compile(rf"^(?:{_PLEASE}\b[\s,]*)+|(?<![\s,])[\s,]++{_PLEASE}$", re.IGNORECASE)
+"""A word of asking at either end of what is left of a request once its time is read ("demain
+à 9h stp de payer la facture"): read past, never part of the reminder's text (docs/talking.md)."""
 
 ASKING_PREFIX = re.compile(
     r"^(?:kannst\s+du\s+mich|k[öo]nntest\s+du\s+mich|kun\s+je\s+me|kunt\s+u\s+me)\s+", re.I
@@ -399,8 +477,8 @@ DECLINE = _table(
 
 
 HINTS = (
-    LIVE_IN, LIST, UPCOMING, TIME_IN, DIFFERENCE, CANCEL, MOVE, PAUSE, RESUME, WAKE, LABEL,
-    HOW_LONG, GREETING, SNOOZE, MOVE_IT, REPEAT_IT, HOURS, MAKE_INTO,
+    LIVE_IN, LIST, UPCOMING, TIME_IN, DIFFERENCE, CANCEL, MOVE, PAUSE, RESUME, WAKE, ALARM, LABEL,
+    HOW_LONG, GREETING, SNOOZE, MOVE_IT, REPEAT_IT, HOURS, MAKE_INTO, HERE,
 )  # fmt: skip
 """The request tables, each of which says the language of the words it matches."""
 _ASKING = re.compile(rf"(?:{REMIND_ME})\b", re.IGNORECASE)

@@ -57,6 +57,7 @@ from clockcore.parsing.grammar import CLOCK_KINDS, DATE_KINDS, scan_text
 from clockcore.parsing.modifiers import PART_OF_DAY, settle_hour
 from clockcore.parsing.recurrence_words import without_frames
 from clockcore.parsing.time_questions import counts_to
+from clockcore.reading.leftover import unclear_approximation
 from clockcore.reading.waking_hour import bare_hour
 from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.speech.spoken_rules import say_rule
@@ -180,6 +181,7 @@ _DUE_LINE = re.compile(
 )
 _MOVED_HERE = re.compile(r"^- Session timezone: (?P<zone>\S+) \(from this message\)$", re.M)
 """The runtime block's line when the person's message put them in a place (`clockcore.envelope`)."""
+_USER_ZONE = re.compile(r"^- User timezone: (?P<zone>[\w/+-]+)$", re.MULTILINE)
 _NOW_LINE = re.compile(r"^- Current time: (?P<at>\S+ \S+) (?P<zone>\S+) ", re.MULTILINE)
 
 
@@ -203,7 +205,7 @@ class RulesProvider:
                     return await asyncio.to_thread(self._answer, block, request)
             follow = self._follow_up(last, _newest_text(messages), messages)
             language = _reply_language(messages)
-            done = _after_tool(last, language)
+            done = _after_tool(last, language, _split(_newest_user(messages).content)[0])
             return follow or _say((_zone_said(messages) + done).strip())
         block, text = _split(last.content)
         if due := _PROACTIVE.search(text):
@@ -212,6 +214,8 @@ class RulesProvider:
             language = _language_of(what, _spoken_before(messages[:-1]))
             return _say(said.REMINDER_DUE.in_(language, what=what))
         pending = _pending(messages)
+        if pending.kind and _small_talk(text):  # "hola": the question stays, asked again
+            return _say(_asked_again(pending, text))
         if pending.kind == "cancel_all":  # its question was "cancel them all?"
             if _YES.match(text):
                 return self._call("cancel_reminder", id="all")
@@ -278,6 +282,9 @@ class RulesProvider:
         if wake := words.first(words.WAKE, text):
             rest = _morning(wake[1]["rest"], wake[0])
             return self._reminder(rest, wake[0], what=words.WAKE_TEXT[wake[0]], block=block)
+        if alarm := words.first(words.ALARM, text):
+            language, rest = alarm[0], alarm[1]["rest"]
+            return self._reminder(rest, language, what=words.ALARM_TEXT[language], block=block)
         if label := words.first(words.LABEL, text):
             return self._reminder(label[1]["rest"], label[0], block=block)
         if remind := _REMIND.match(text) or _remind_later(text):
@@ -305,10 +312,20 @@ class RulesProvider:
             return self._call("current_time", zone=zone)
         if upcoming := words.first(words.UPCOMING, text):
             return _say(_coming_up(block, words.said_in(text) or upcoming[0]))
+        here = words.first(words.HERE, text)
         if moved := _MOVED_HERE.search(block):
             # "I'm in Lisbon this week": the wrapper keeps the place as this thread's zone
             # (docs/clock-spec.md §4.2); say so, never that it cannot help.
+            language = here[0] if here else language
             return _say(said.THREAD_ZONE_SET.in_(language, zone=moved["zone"]))
+        if (
+            here
+            and (zone := _zone_for(here[1]["place"], shortest=3))
+            and not _unsure(here[1]["place"])
+        ):
+            # "je suis à Montréal cette semaine", which the wrapper's reading of a place
+            # ("in <place>") does not take: this conversation's zone, as it would be.
+            return self._call("set_timezone", zone=zone, scope="thread")
         return _say(said.NEEDS_LLM.in_(language))
 
     def _reminders(self, text: str, block: str = "") -> Completion | None:
@@ -632,6 +649,7 @@ _ANY_TIME = datetime(2026, 1, 1, tzinfo=UTC)
 
 def _content(what: str) -> str:
     """What to be reminded of: the words left, without the word that joined them to the time."""
+    what = words.PLEASE.sub("", what.strip(" ,"))  # "stp de payer la facture"
     return _TO.sub(" ", " " + what.strip(" ,"), count=1).strip(" .!?,") or "your reminder"
 
 
@@ -643,17 +661,20 @@ def _split(content: str) -> tuple[str, str]:
     return "", content.strip()
 
 
-def _zone_for(place: str) -> str | None:
+def _zone_for(place: str, *, shortest: int = 1) -> str | None:
     """The zone of `place`, or of its longest leading words that name one.
 
     "Tokyo right now" and "Berlin at the moment" name Tokyo and Berlin: the words
-    after the place are dropped one at a time, never the words before it.
+    after the place are dropped one at a time, never the words before it. Names of
+    fewer than `shortest` letters are not looked up: "la maison" is no "LA".
     """
     if words.NOT_A_PLACE.match(place.strip(" ,")):
         return None
     said_words = place.split()
     for end in range(len(said_words), 0, -1):
         name = " ".join(said_words[:end]).strip(" ,")
+        if len(name) < shortest:
+            continue
         try:
             return require_zone(name)
         except ValueError:
@@ -822,7 +843,8 @@ def _directive_reply(directives: object, block: str, language: str = "en") -> st
     return "\n".join(lines) or said.DONE.in_(language)
 
 
-def _after_tool(result: Message, language: str = "en") -> str:
+def _after_tool(result: Message, language: str = "en", block: str = "") -> str:
+    """What the person is told of `result`; `block` is the turn's runtime block."""
     try:
         data = json.loads(result.content)
     except json.JSONDecodeError:
@@ -856,7 +878,7 @@ def _after_tool(result: Message, language: str = "en") -> str:
         when = data.get("said") or _readable(data["at"])
         return said.REMIND_SET.in_(language, when=when)
     if result.name == "list_reminders":
-        return _listing(data.get("reminders", []), language)
+        return _listing(data.get("reminders", []), language, block)
     if result.name == "snooze":
         until = _when_said(data, "until", language)
         if data.get("moved"):
@@ -883,17 +905,33 @@ def _after_tool(result: Message, language: str = "en") -> str:
     return said.DONE.in_(language)
 
 
-def _listing(reminders: list[dict[str, object]], language: str = "en") -> str:
+def _listing(reminders: list[dict[str, object]], language: str = "en", block: str = "") -> str:
+    """The reminders as a list. A repeating one whose zone (its own, or the person's home
+    zone for one that follows them) is not the conversation's is said in that zone, named,
+    rule and next time alike: "every day at 09:00" beside an 08:00 read in Lisbon said
+    neither which 09:00 nor why (issue 61)."""
+    now = _block_now(block)
+    home = _USER_ZONE.search(block)
     if not reminders:
         return said.NO_REMINDERS.in_(language)
     lines = []
     for r in reminders:
-        when = (
-            said.LISTED_NEXT.in_(language, when=_when_said(r, "next", language))
-            if r.get("next")
-            else said.LISTED_PAUSED.in_(language)
-        )
-        repeats = f" ({say_rule(str(r['repeats']), language)})" if r.get("repeats") else ""
+        own = str(r.get("zone") or "")
+        if own == "floating":
+            own = home["zone"] if home else ""
+        elsewhere = now is not None and bool(r.get("repeats")) and own not in ("", now[1])
+        if elsewhere and now is not None and r.get("next"):
+            at = datetime.fromisoformat(str(r["next"]))
+            next_at = say_when(at, own, now=now[0], language=language)
+            when = said.LISTED_NEXT.in_(language, when=next_at)
+        elif r.get("next"):
+            when = said.LISTED_NEXT.in_(language, when=_when_said(r, "next", language))
+        else:
+            when = said.LISTED_PAUSED.in_(language)
+        repeats = ""
+        if r.get("repeats"):
+            rule = say_rule(str(r["repeats"]), language)
+            repeats = f" ({rule}, {own})" if elsewhere else f" ({rule})"
         shown = short_reminder_id(str(r["id"])) if r.get("id") else "new"
         lines.append(f"- {shown}: {r['text']}{repeats}, {when}")
     return said.LISTING.in_(language) + "\n" + "\n".join(lines)
@@ -964,6 +1002,12 @@ def _pending(messages: Sequence[Message], carried: int = 0) -> _Pending:
     leaves a "when" question open for the next message.
     """
     newest = max((i for i, m in enumerate(messages) if m.role == "user"), default=0)
+    # A greeting or a thank-you in between answers nothing and replaces nothing: the
+    # question before it is still the one open ("Which city are you in?" "hola" "Madrid").
+    while (before := _user_before(messages, newest)) is not None and _small_talk(
+        _split(messages[before].content)[1]
+    ):
+        newest = before
     spoken, results, remind_text = "", [], ""
     for at in range(newest - 1, -1, -1):
         message = messages[at]
@@ -1010,6 +1054,31 @@ def _pending(messages: Sequence[Message], carried: int = 0) -> _Pending:
     return _Pending("", request, spoken)
 
 
+def _user_before(messages: Sequence[Message], at: int) -> int | None:
+    """The index of the person's message before `messages[at]`, if there is one."""
+    return next((i for i in range(at - 1, -1, -1) if messages[i].role == "user"), None)
+
+
+def _small_talk(text: str) -> bool:
+    """Whether `text` is only a greeting or a thank-you ("hi", "hola", "merci")."""
+    plain = words.plain(text)
+    return len(plain) <= 60 and words.first(words.SMALL_TALK, plain) is not None
+
+
+def _asked_again(pending: _Pending, text: str) -> str:
+    """The open question said again after a greeting or a thank-you, in the words it was
+    asked in, after a word back in the request's language (else the greeting's): one
+    language in one reply."""
+    plain = words.plain(text)
+    greeted = words.first(words.SMALL_TALK, plain)
+    language = words.said_in(pending.request) or (greeted[0] if greeted else "en")
+    back = (said.THANKED if words.first(words.THANKS, plain) else said.GREETED).in_(language)
+    question = pending.said.strip()
+    if not question:
+        question = (said.ZONE_ASKED if pending.kind == "zone" else said.WHEN_ASK).in_(language)
+    return f"{back} {question}"
+
+
 def _arguments(call: ToolCall) -> dict[str, object]:
     try:
         arguments = json.loads(call.arguments)
@@ -1050,6 +1119,8 @@ def _without_time(request: str) -> str:
         return _content(without_time(rest, found) if found is not None else rest)
     if _repeating(rest, language) is not None or locate_time(rest, language=language):
         return ""
+    if (vague := unclear_approximation(rest)) is not None:
+        rest = rest.replace(vague, " ", 1)  # "vers 6", unread: the answer's time replaces it
     return _content(rest)
 
 
@@ -1140,11 +1211,14 @@ def _zone_said(messages: Sequence[Message]) -> str:
             return ""
         if message.role == "tool" and message.name == "set_timezone":
             try:
-                zone = json.loads(message.content).get("zone")
+                data = json.loads(message.content)
+                zone, scope = data.get("zone"), data.get("scope")
             except (json.JSONDecodeError, AttributeError):
                 return ""
             language = _reply_language(messages)
-            return said.ZONE_SET.in_(language, zone=zone) + " " if zone else ""
+            # "je suis à Montréal cette semaine": this conversation's zone, the home's kept
+            zone_set = said.THREAD_ZONE_SET if scope == "thread" else said.ZONE_SET
+            return zone_set.in_(language, zone=zone) + " " if zone else ""
     return ""
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "DIFFERENCE_AHEAD",
     "DIFFERENCE_NONE",
     "DONE",
+    "GREETED",
     "HELD",
     "HELD_ONE",
     "HOUR_UNREAD",
@@ -53,6 +54,7 @@ __all__ = [
     "RULE_CHANGED",
     "SEVERAL_MATCH",
     "SNOOZED",
+    "THANKED",
     "THREAD_KIND_SET",
     "THREAD_ZONE_NOW",
     "THREAD_ZONE_SET",
@@ -95,7 +97,7 @@ PAUSED = Said("Paused until {until}.")
 PAUSED_OPEN = Said("Paused until you resume them.")
 RESUMED = Said("Your reminders are back on.")
 NOT_FOUND = Said("I can't find a reminder about {what!r}.")
-LISTED_NEXT = Said("next {when}")
+LISTED_NEXT = Said("next: {when}")
 LISTED_PAUSED = Said("paused")
 NOTHING_CANCELED = Said("All right, nothing was canceled: your reminders stay as they are.")
 NOTHING_ERASED = Said("All right, nothing was deleted: I keep your data as it was.")
@@ -143,4 +145,6 @@ HOUR_UNREAD = Said("I can't read {text!r} as a time of day; say it like '9am' or
 HOUR_WHICH_HALF = Said("Do you mean {am} in the morning or {pm}? Say '{morning}' or '{evening}'.")
 NO_SUCH_DAY = Said("{month} has no day {day}: which day do you mean?")
 REMINDER_DUE = Said("Reminder: {what}")
+GREETED = Said("Hello!")
+THANKED = Said("You're welcome!")
 DONE = Said("Done.")

@@ -26,6 +26,7 @@ from bot.replies import conversation_language, language_of
 from bot.turns.calendar_feed import FeedAsk, calendar_ask, feed_reply, have_one_reply
 from bot.turns.dashboard import NOT_SET_UP_REPLY, asks_for_dashboard, link_reply
 from bot.turns.my_data import (
+    CLOCKED_NONE,
     CONFIRM_WITHIN,
     ERASE_ASK,
     ERASE_NOTHING,
@@ -35,6 +36,7 @@ from bot.turns.my_data import (
     ask_language,
     ask_of,
     asked_to_erase,
+    clocked,
     declined_erase,
     erase_words,
     summary,
@@ -128,6 +130,7 @@ class NoModelCommands:
             Command("a privileged ask, sender unproven", _unproven_privileged, self._hold),
             Command("a vote on a meeting poll", _replies_with_vote, self._vote),
             Command("what do you know about me / delete my data", _my_data_ask, self._my_data),
+            Command("what did I clock", _clocked_ask, self._clocked),
             Command("a no to 'delete my data'", _private_decline, self._erase_declined),
             Command("dashboard", _dashboard_ask, self._dashboard),
             Command("calendar feed", _calendar_ask, self._calendar),
@@ -235,12 +238,7 @@ class NoModelCommands:
         if not asked.private:
             await self._owner.answer_plainly(waiting, envelope, PRIVATE_ONLY.in_(language))
         elif ask is Ask.SHOW:
-            if language is None:  # "/mydata" says none: the conversation's words do
-                texts = await self._wrapper.threads.recent_texts(
-                    envelope.user_key, envelope.thread_key,
-                    since=asked.ref.received_at - _EARLIER, until=asked.ref.received_at,
-                )  # fmt: skip
-                language = conversation_language(asked.ref, reversed(texts))
+            language = language or await self._spoken(asked)
             document = await self._wrapper.people.export_person(envelope.user_key)
             text = (
                 summary(document, zone=envelope.user_tz, language=language)
@@ -251,9 +249,36 @@ class NoModelCommands:
         elif ask is Ask.ERASE:
             said = ERASE_ASK.in_(language, confirm=erase_words(language)[1])
             await self._owner.answer_plainly(waiting, envelope, said)
-        else:
+        elif ask is Ask.CONFIRM:
             await self._erase(asked)
         return True
+
+    async def _clocked(self, asked: Asked) -> bool:
+        """Answer "what did I clock" with the clocked actions and their status: what "/mydata"
+        lists of them, without the rest (`bot.turns.my_data`)."""
+        waiting, envelope = asked.waiting, asked.envelope
+        language = _language(asked.ref)
+        if not asked.private:  # the group row refuses it first; kept here as the rule
+            await self._owner.answer_plainly(waiting, envelope, PRIVATE_ONLY.in_(language))
+            return True
+        language = language or await self._spoken(asked)
+        document = await self._wrapper.people.export_person(envelope.user_key)
+        text = (
+            clocked(document, zone=envelope.user_tz, language=language)
+            if document
+            else CLOCKED_NONE.in_(language)
+        )
+        await self._owner.answer_plainly(waiting, envelope, text)
+        return True
+
+    async def _spoken(self, asked: Asked) -> str | None:
+        """The language of the person's recent words, for a command that says none ("/mydata")."""
+        envelope, ref = asked.envelope, asked.ref
+        texts = await self._wrapper.threads.recent_texts(
+            envelope.user_key, envelope.thread_key,
+            since=ref.received_at - _EARLIER, until=ref.received_at,
+        )  # fmt: skip
+        return conversation_language(ref, reversed(texts))
 
     async def _erase_declined(self, asked: Asked) -> bool:
         """A "no" to "delete my data", answered: nothing was deleted (`bot.turns.my_data`)."""
@@ -377,7 +402,11 @@ def _replies_with_vote(asked: Asked) -> bool:
 
 
 def _my_data_ask(asked: Asked) -> bool:
-    return ask_of(asked.ref.text) is not None
+    return ask_of(asked.ref.text) not in (None, Ask.CLOCKED)
+
+
+def _clocked_ask(asked: Asked) -> bool:
+    return ask_of(asked.ref.text) is Ask.CLOCKED
 
 
 def _private_decline(asked: Asked) -> bool:

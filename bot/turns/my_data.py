@@ -8,6 +8,8 @@ person is asked to write to the bot directly.
 - "what do you know about me" (or ``/mydata``): a summary of what is kept, from
   `wrapper.people.person_data.export_person`: identities, zone, messages, memory,
   reminders waiting, open actions.
+- "what did I clock" (or ``/clocked``): the clocked actions alone, each with its status
+  and when it was clocked, newest last (docs/data.md).
 - "delete my data" (or ``/deletemydata``): a warning and how to confirm, by writing
   "delete my data: yes" within `CONFIRM_WITHIN`. The request is found again in the
   journal, so any worker can take the confirmation. Then everything is erased in one
@@ -30,6 +32,9 @@ from clockcore.geo.zones import get_zone
 from clockcore.message import primary_language
 
 __all__ = [
+    "CLOCKED",
+    "CLOCKED_LINE",
+    "CLOCKED_NONE",
     "CONFIRM_WITHIN",
     "ERASED",
     "ERASED_REPLY",
@@ -44,6 +49,7 @@ __all__ = [
     "ask_language",
     "ask_of",
     "asked_to_erase",
+    "clocked",
     "declined_erase",
     "erase_words",
     "summary",
@@ -72,6 +78,7 @@ _MAX_LISTED = 10
 
 class Ask(enum.Enum):
     SHOW = "show"
+    CLOCKED = "clocked"
     ERASE = "erase"
     CONFIRM = "confirm"
 
@@ -113,12 +120,34 @@ _SAID = {
 }
 
 
+_CLOCKED_ASKS = {
+    # language: what did I clock…, read whole as `_SAID` is (docs/data.md)
+    "en": ("what did i clock", "what have i clocked", "what did i clock today",
+           "what have i clocked today", "what i clocked", "my clocked actions"),
+    "de": ("was hab ich geclockt", "was habe ich geclockt", "was hab ich geklockt",
+           "was habe ich geklockt", "was habe ich festgehalten", "was hab ich festgehalten"),
+    "es": ("qué he registrado", "que he registrado", "qué registré", "que registre",
+           "qué he anotado", "que he anotado"),
+    "fr": ("qu'est-ce que j'ai noté", "qu'est-ce que j'ai note", "qu'ai-je noté",
+           "qu'est-ce que j'ai enregistré", "qu'est-ce que j'ai pointé"),
+    "it": ("cosa ho registrato", "che cosa ho registrato", "cosa ho segnato",
+           "che cosa ho segnato", "cosa ho annotato"),
+    "pt": ("o que eu registrei", "o que registrei", "o que registei", "o que eu registei",
+           "o que anotei", "o que eu anotei"),
+    "nl": ("wat heb ik geklokt", "wat heb ik geclockt", "wat heb ik genoteerd",
+           "wat heb ik vastgelegd"),
+}  # fmt: skip
+
+
 def _asks() -> dict[str, tuple[Ask, str | None]]:
     """Every request read whole, with the language it is in (None: a command, any)."""
     found: dict[str, tuple[Ask, str | None]] = {
         "/mydata": (Ask.SHOW, None),
+        "/clocked": (Ask.CLOCKED, None),
         "/deletemydata": (Ask.ERASE, None),
     }
+    for language, clocks in _CLOCKED_ASKS.items():
+        found |= dict.fromkeys(clocks, (Ask.CLOCKED, language))
     for language, (shows, erases, yeses) in _SAID.items():
         found |= dict.fromkeys(shows, (Ask.SHOW, language))
         found |= dict.fromkeys(erases, (Ask.ERASE, language))
@@ -191,6 +220,9 @@ KEPT_MORE_MEMORY = Said("- and {count} more remembered")
 KEPT_MORE_TO_SEND = Said("- and {count} more to send")
 KEPT_MORE_CLOCKED = Said("- and {count} more clocked")
 KEPT_ERASE = Said("Write “{erase}” to erase all of it.")
+CLOCKED = Said("What you clocked:")
+CLOCKED_LINE = Said("- {label} ({status}), clocked {when}")
+CLOCKED_NONE = Said("You have clocked nothing yet. Write “clock it: …” to clock what you do.")
 ACTION_STATUS = {
     "planned": Said("planned"),
     "in_progress": Said("in progress"),
@@ -236,6 +268,22 @@ def summary(document: Mapping[str, Any], *, zone: str | None, language: str | No
     lines += _more(len(actions), KEPT_MORE_CLOCKED, language)
     lines.append(KEPT_ERASE.in_(language, erase=erase_words(language)[0]))
     return "\n".join(lines)
+
+
+def clocked(document: Mapping[str, Any], *, zone: str | None, language: str | None = None) -> str:
+    """The person's clocked actions with their status, from their `export_person`: the
+    newest `_MAX_LISTED`, oldest first, with when each was clocked in the person's `zone`."""
+    [user] = document["users"].values()
+    actions = user.get("latest_actions", [])
+    if not actions:
+        return CLOCKED_NONE.in_(language)
+    lines = [CLOCKED.in_(language)]
+    for action in actions[-_MAX_LISTED:]:
+        status = ACTION_STATUS.get(action["status"])
+        shown = status.in_(language) if status else action["status"]
+        when = _when(action["recorded_iso"], zone or "UTC", language)
+        lines.append(CLOCKED_LINE.in_(language, label=action["label"], status=shown, when=when))
+    return "\n".join(lines + _more(len(actions), KEPT_MORE_CLOCKED, language))
 
 
 def _when(iso: str, zone: str, language: str | None) -> str:

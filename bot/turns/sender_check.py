@@ -1,7 +1,8 @@
 """Requests that act on who a person is: where they may be made, and by whom.
 
 *Person-wide* requests (`person_wide`) act on who the person is or on all of
-their data: linking and unlinking identities, "what do you know about me",
+their data: linking and unlinking identities, "what do you know about me" and
+"what did I clock",
 erasure, the dashboard and calendar links, the home zone and the mode. They are
 answered only in a private thread, on every channel: in a group thread every
 member (a stranger in ``Cc`` too) reads the answer, and there they get "write to
@@ -94,7 +95,11 @@ def privileged(text: str) -> bool:
     address: both may be answered unproven.
     """
     ask = ask_of(text)
-    if ask in (Ask.SHOW, Ask.CONFIRM) or asks_for_dashboard(text) or calendar_ask(text):
+    if (
+        ask in (Ask.SHOW, Ask.CLOCKED, Ask.CONFIRM)
+        or asks_for_dashboard(text)
+        or calendar_ask(text)
+    ):
         return True
     found = parse_directives(text)
     return bool(

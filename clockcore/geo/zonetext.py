@@ -96,10 +96,18 @@ class ZoneMention:
     candidates: tuple[str, ...] = ()
 
 
-# Words that make "in <place>" about where the person is: "I'm in Lisbon", "we live in Oslo".
+# Words that make "in <place>" about where the person is: "I'm in Lisbon", "we live in Oslo",
+# in the seven languages: "ich bin in Lissabon", "estoy en Lisboa", "je suis à Montréal",
+# "sono a Roma", "estou em Lisboa", "ik ben in Lissabon".
 _FIRST_PERSON = re.compile(
     r"\b(?:i'?m|i am|we'?re|we are|i live|we live|living|based|staying|currently|"
-    r"here|moved|landed|arrived|travell?ing|i'?ll be|we'?ll be)\b[^.?!]*$",
+    r"here|moved|landed|arrived|travell?ing|i'?ll be|we'?ll be"
+    r"|ich\s+bin|wir\s+sind|ich\s+wohne|wir\s+wohnen"
+    r"|estoy|estamos|vivo|vivimos"
+    r"|je\s+suis|nous\s+sommes|on\s+est|j'habite|je\s+vis"
+    r"|sono|siamo|abito"
+    r"|estou|moro"
+    r"|ik\s+ben|we\s+zijn|ik\s+woon|wij\s+zijn)\b[^.?!]*$",
     re.IGNORECASE,
 )
 

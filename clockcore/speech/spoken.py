@@ -41,6 +41,9 @@ def say_when(
     )
     when = format_datetime(local, pattern, tzinfo=tz, locale=locale)
     span = at - current
+    if timedelta(days=1) <= abs(span) < timedelta(days=14):
+        days = (local.date() - current.astimezone(tz).date()).days
+        return f"{when} ({_days_off(days, locale)})"
     # Babel says the nearest whole unit: 90 minutes would be "in 2 hours", a half hour off
     # that a model repeats (docs/eval.md). Under three hours, a part hour is said in minutes.
     threshold = 3 if _part_hour_under_three(span) else 1  # 3: hours only from 3 of them
@@ -52,3 +55,15 @@ def _part_hour_under_three(span: timedelta) -> bool:
     size = abs(span)
     hour = timedelta(hours=1)
     return hour < size < 3 * hour and size % hour >= timedelta(minutes=1)
+
+
+def _days_off(days: int, locale: str) -> str:
+    """A day to two weeks off, as days on the calendar, as the day named is counted: a
+    Friday 2 days 15 hours after Wednesday 03:44 is "in 2 days", which Babel's nearest
+    whole unit said "in 3 days" (docs/time-cues.md); "in 10 days", not "in 2 weeks"."""
+    from babel.dates import format_timedelta
+
+    return format_timedelta(
+        timedelta(days=days), add_direction=True, threshold=2 if abs(days) >= 7 else 1,
+        locale=locale,
+    )  # fmt: skip

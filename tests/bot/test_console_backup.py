@@ -72,7 +72,7 @@ def test_a_restored_home_lists_sends_and_resumes_what_the_old_one_held(tmp_path:
         "- call the bank: Thursday 11 Jun, 15:00 (in 1 day)",
         "clockbot> Your reminders:",
         f"- {stretch}: stretch (every day at 20:00), paused",
-        "- r2: call the bank, next Thursday 11 Jun, 15:00 (in 1 day)",
+        "- r2: call the bank, next: Thursday 11 Jun, 15:00 (in 1 day)",
     ]
     waiting = rows(old, WAITING)
 
@@ -98,7 +98,7 @@ def test_a_restored_home_lists_sends_and_resumes_what_the_old_one_held(tmp_path:
     assert _said(new, clock, f"resume {stretch}")[0].startswith("clockbot> ")
     assert _said(new, clock, "list my reminders") == [
         "clockbot> Your reminders:",
-        f"- {stretch}: stretch (every day at 20:00), next Friday 12 Jun, 20:00 (in 24 hours)",
+        f"- {stretch}: stretch (every day at 20:00), next: Friday 12 Jun, 20:00 (in 24 hours)",
     ]
     clock.set(datetime(2026, 6, 13, 0, 0, 1, tzinfo=UTC))
     assert _said(new, clock) == ["clockbot (reminder)> Reminder: stretch"]

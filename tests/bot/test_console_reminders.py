@@ -47,10 +47,10 @@ async def test_the_reminders_page_lines_answer_correctly(tmp_path: Path) -> None
     assert out[3].startswith("clockbot> Set: stretch, repeating. Next: Wednesday 10 Jun, 20:00")
     assert "clockbot> Your reminders:" in text
     assert re.search(
-        r"- s\d{4}: submit the timesheet \(every weekday at 09:00\), next Thursday 11 Jun, 09:00",
+        r"- s\d{4}: submit the timesheet \(every weekday at 09:00\), next: Thursday 11 Jun, 09:00",
         text,
     )
-    assert re.search(r"- r\d+: call the bank, next Thursday 11 Jun, 15:00", text)
+    assert re.search(r"- r\d+: call the bank, next: Thursday 11 Jun, 15:00", text)
     assert "clockbot> Moved: call the bank, to Thursday 11 Jun, 16:00 (in 1 day)." in out
     # The pause says what it holds (docs/reminders.md, "Decisions").
     paused = out.index(

@@ -101,7 +101,7 @@ async def test_its_id_still_names_it_for_list_and_cancel(tmp_path: Path) -> None
     )  # fmt: skip
     assert said[3:5] == [
         "clockbot> Your reminders:",
-        "- r2: water the plants (every other week on Wednesday at 15:00), next Wednesday 2 Dec, "
+        "- r2: water the plants (every other week on Wednesday at 15:00), next: Wednesday 2 Dec, "
         "15:00 (in 18 hours)",
     ]
     assert said[5] == "clockbot> Canceled r2."

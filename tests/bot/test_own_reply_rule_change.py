@@ -32,5 +32,5 @@ async def test_a_rule_changed_with_no_words_after_says_what_was_set(tmp_path: Pa
     changed = results[-1]
     assert changed["changed"] is True and changed["id"] == "r1", changed
     assert [sent.text for sent in channel.sent][-1] == (
-        f"Set: call Sam, repeating; next {changed['said'][0]}."
+        f"Set: call Sam, repeating; next: {changed['said'][0]}."
     )

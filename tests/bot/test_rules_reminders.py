@@ -73,9 +73,10 @@ async def test_a_weekday_reminder_is_listed_with_its_id_and_next_time(world: Wor
     (schedule,) = await world.gateway.wrapper.reminders.listing(USER)
     short = f"s{schedule.id % 10_000:04d}"  # what a person types (docs/reminders.md, "Ids")
     assert (
-        f"{short}: check the queue (every weekday at 09:00), next Thursday 11 Jun, 09:00" in listing
+        f"{short}: check the queue (every weekday at 09:00), next: Thursday 11 Jun, 09:00"
+        in listing
     )
-    assert "call the bank, next Thursday 11 Jun, 15:00" in listing
+    assert "call the bank, next: Thursday 11 Jun, 15:00" in listing
 
 
 async def test_cancel_by_words_cancels_the_one_that_matches(world: World) -> None:

@@ -62,3 +62,23 @@ def test_a_past_instant_says_ago() -> None:
 def test_a_part_hour_under_three_hours_is_said_in_minutes(minutes: int, distance: str) -> None:
     at = NOW + timedelta(minutes=minutes)
     assert say_when(at, "Europe/Berlin", now=NOW).endswith(f"({distance})")
+
+
+@pytest.mark.parametrize(
+    ("at", "language", "distance"),
+    [
+        (datetime(2026, 11, 27, 10, 0, tzinfo=BERLIN), "en", "in 1 day"),
+        (datetime(2026, 11, 28, 2, 0, tzinfo=BERLIN), "en", "in 2 days"),  # 1 day 16 hours
+        (datetime(2026, 11, 29, 1, 0, tzinfo=BERLIN), "en", "in 3 days"),  # 2 days 15 hours
+        (datetime(2026, 11, 28, 23, 0, tzinfo=BERLIN), "en", "in 2 days"),  # Babel: "in 3 days"
+        (datetime(2026, 11, 28, 23, 0, tzinfo=BERLIN), "de", "in 2 Tagen"),
+        (datetime(2026, 11, 28, 23, 0, tzinfo=BERLIN), "nl", "over 2 dagen"),
+        (datetime(2026, 12, 6, 22, 0, tzinfo=BERLIN), "en", "in 10 days"),  # Babel: "in 2 weeks"
+        (datetime(2026, 11, 23, 20, 0, tzinfo=BERLIN), "en", "3 days ago"),
+    ],
+)
+def test_days_off_are_the_days_on_the_calendar(at: datetime, language: str, distance: str) -> None:
+    """Issue 61 (fresh eyes): "(in 3 days)" was said for a Saturday 2 days 13 hours off on a
+    Thursday morning; the day named and the days said now agree."""
+    said = say_when(at, BERLIN, now=NOW, language=language)
+    assert said.endswith(f"({distance})"), said
