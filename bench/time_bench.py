@@ -44,6 +44,7 @@ from clockcore import (
 )
 from clockcore.parsing import duckling_reader
 from clockcore.reading import leftover
+from clockcore.reading.waking_hour import bare_hour
 
 REFERENCE = datetime.fromisoformat("2026-03-07T10:00:00-05:00")
 ZONES = ("America/New_York", "Europe/Berlin", "Asia/Kathmandu", None)
@@ -475,6 +476,18 @@ _DECIMAL = re.compile(r"(\d+[.,]\d+)\s*(hours?|minutes?)", re.IGNORECASE)
 _CLOCK_ONLY = re.compile(r"(?:at\s+)?\d{1,2}:\d{2}")
 _YEARS_AHEAD = re.compile(r"\bin\s+\w+\s+years\b", re.IGNORECASE)
 _NEXT_WORDS = leftover.phrases("NEXT_WORDS")
+# What settles the half of the day: then a bare hour's reading is no convention.
+_HALF_SAID = re.compile(
+    rf"\d\s*{leftover.AM_PM}|\d[:.h]\d|\d\s*(?:h|uhr|uur|heures?|horas?|ore)\b|"
+    + leftover.phrases(
+        "PARTS_OF_DAY",
+        "MORNING_WORDS",
+        "AFTERNOON_WORDS",
+        "EVENING_WORDS",
+        "TONIGHT_WORDS",
+        "NIGHT_WORDS",
+    ).pattern
+)
 _AGO_WORDS = re.compile(r"\b(?:ago|before|earlier|vor|hace|il y a|h[áa]|fa|geleden)\b", re.I)
 
 
@@ -497,6 +510,9 @@ def _convention(case: External, local: datetime, end: datetime) -> str | None:
     - coming: the corpus reads "next Monday" said later in the week ("prossimo
       lunedì" on a Tuesday) a week after the coming Monday; clockbot reads the
       coming one (docs/time-rules.md).
+    - waking: the corpus reads a bare hour in words or digits ("alle tre e venti")
+      as its next occurrence on the 24-hour clock; clockbot reads the waking hour
+      (docs/time-rules.md, "A bare hour"), within the next day.
     """
     expected = case.expected
     within = case.until is not None and expected <= local and end <= case.until
@@ -531,6 +547,14 @@ def _convention(case: External, local: datetime, end: datetime) -> str | None:
         and local.weekday() < case.now.weekday()
     ):
         return "coming"
+    if (
+        case.until is None
+        and (local.minute, (local.hour - expected.hour) % 12) == (expected.minute, 0)
+        and local.hour == bare_hour(expected.hour % 12 or 12)
+        and case.now < min(local, expected) <= max(local, expected) <= case.now + timedelta(days=1)
+        and not _HALF_SAID.search(leftover.folded(case.text))
+    ):
+        return "waking"
     if case.elapsed and not _AGO_WORDS.search(case.text):
         mirrored = case.now + (case.now - expected)
         if _truncate(local, case.grain) == _truncate(mirrored, case.grain):

@@ -208,7 +208,6 @@ def read(text: str, local_reference: datetime, *, language: str = "en") -> list[
     # Duckling's Italian reads "alle 9 e mezzo" but drops "e mezza", the more usual
     # half hour: the same words, the same length, so the spans stay the person's.
     clean = _MEZZA.sub(lambda m: m.group()[:-1] + ("O" if m.group().endswith("A") else "o"), clean)
-    clean, marked = _with_hour_marks(clean, language)
     clean, added, widen = _with_years(clean, local_reference, language)
     engine = _engine_in_use.get("engine", entities)
     try:
@@ -221,9 +220,6 @@ def read(text: str, local_reference: datetime, *, language: str = "en") -> list[
             start = _back(int(entity["start"]), added)
             entity = {**entity, "start": widen.get(start, start),
                       "end": _back(int(entity["end"]), added)}  # fmt: skip
-        if marked:
-            entity = {**entity, "start": _back(int(entity["start"]), marked),
-                      "end": _back(int(entity["end"]), marked)}  # fmt: skip
         try:
             reading = _reading(text, entity)
         except ValueError:
@@ -285,34 +281,6 @@ def _with_years(
         at = match.end()
     pieces.append(text[at:])
     return "".join(pieces), added, widen
-
-
-# French "à 9": a bare hour after "à" that Duckling's French reads only with its "h" ("à 9h");
-# without it the written-date fallback read "à 9" as 9 January. Not after a number ("de 9
-# à 12", a range), nor before a measure ("à 3 km", "à 5 minutes", "à 2 ans").
-_FRENCH_BARE_HOUR = re.compile(
-    r"(?<!\d)(?<!\d\s)(?<![^\W_])à\s+(?:(?:peu\s+)?pr[eè]s\s+)?"
-    r"(?P<hour>1[0-2]|0?[1-9])(?![\d:.,/h%€$£]|\s*(?:[hH](?![^\W\d_])|heures?\b|[ap]\.?m\b"
-    r"|km\b|kg\b|m\b|min\b|mn\b|sec\b|an\b|mois\b|jour\b|semaine\b|minute\b|[^\W\d_]+s\b|[%€$£]))",
-    re.IGNORECASE,
-)
-
-
-def _with_hour_marks(text: str, language: str) -> tuple[str, list[tuple[int, int]]]:
-    """`text` with an "h" written after each French bare hour ("à 9" as "à 9h"), and where
-    each was added (for `_back`); the hour itself is read by the bare-hour rule
-    (`clockcore.reading.waking_hour`), as in the other languages."""
-    if language != "fr":
-        return text, []
-    added: list[tuple[int, int]] = []
-    pieces: list[str] = []
-    at = 0
-    for match in _FRENCH_BARE_HOUR.finditer(text):
-        pieces.append(text[at : match.end()] + "h")
-        added.append((match.end() + len(added), 1))
-        at = match.end()
-    pieces.append(text[at:])
-    return "".join(pieces), added
 
 
 def _back(index: int, added: list[tuple[int, int]]) -> int:

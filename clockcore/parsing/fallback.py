@@ -115,6 +115,25 @@ def _written_in_capitals(text: str, zone: object) -> bool:
     return re.search(rf"(?<![\w]){re.escape(str(name).upper())}(?![\w])", text) is not None
 
 
+# A number after a word for "at": an hour, never a day ("à 9", "a 9", "às 9", "um 9").
+_AT_NUMBER = re.compile(
+    r"(?<![^\W_])(?:a|à|as|às|a\s+las?|alle|um|om|at|pelas)\s+(?P<number>\d{1,2})(?![\d/.-]\d)",
+    re.IGNORECASE,
+)
+_DAY_NAMED = leftover.phrases("WEEKDAYS", "MONTHS", "DAY_WORDS", "LOOSE")
+_DATE_SHAPE = re.compile(r"\d\s*[./-]\s*\d|\d{4}")
+
+
+def _hour_as_day(text: str, found: datetime) -> bool:
+    """Whether dateparser made the day of the month out of an hour after "at": it read
+    "à 9" as 9 January. A day the words name otherwise (a month, a weekday, "tomorrow",
+    a written date) stands."""
+    if not any(int(m["number"]) == found.day for m in _AT_NUMBER.finditer(text)):
+        return False
+    low = leftover.folded(text)
+    return _DAY_NAMED.search(low) is None and _DATE_SHAPE.search(low) is None
+
+
 def library_fallback(
     text: str, anchor: Anchor | None, reference: datetime, day_first: bool | None = None
 ) -> ParseResult | None:
@@ -161,6 +180,8 @@ def library_fallback(
     if not re.search(r"\d", text) and not leftover.time_like_parts(text):
         return None  # "à à" read as 1 January: no number, and no word of a day or a month
     if not number_order.keeps_numbers(text, (0, len(text)), (found.day, found.month), day_first):
+        return None
+    if _hour_as_day(text, found):
         return None
     if not _DIRECTED.search(stripped) and _counted_from_now(
         parser, stripped, local_reference, found

@@ -15,6 +15,7 @@ from functools import lru_cache
 from clockcore.geo import places
 from clockcore.geo.zones import ABBREVIATIONS, canonical_zone
 from clockcore.parsing.cues import NUMBERED_BEFORE
+from clockcore.reading import at_hour
 
 __all__ = [
     "AMOUNT_PARTS",
@@ -397,8 +398,21 @@ def _their_place(text: str) -> places.PlaceMatch | None:
     return replace(hit, query=re.sub(r"^the\s+", "", hit.query, flags=re.I))  # "the New York"
 
 
-def scan_text(text: str) -> list[Token]:
+def _at_hours(text: str, languages: tuple[str, ...], taken: list[Token]) -> list[Token]:
+    """ "um 9", "à 9": an hour after the word for "at" of each language read
+    (`clockcore.reading.at_hour`), an `atclock` piece as "at 9" is, where no other lies."""
+    found: list[Token] = []
+    for start, end, hour in at_hour.hours_after_at(text, languages):
+        if all(end <= t.start or start >= t.end for t in taken + found):
+            found.append(Token("atclock", start, end, {"hat": hour, "hoc": None}))
+    return found
+
+
+def scan_text(text: str, languages: tuple[str, ...] = ("en",)) -> list[Token]:
+    """The time pieces of `text`: the English grammar's, and "at <hour>" in `languages`."""
     tokens = _scan(text)
+    if languages != ("en",):
+        tokens += _at_hours(text, languages, tokens)
     if "in " in text.lower() or " time" in text.lower():  # "their time" included
         tokens += _scan_places(text, tokens)
     return sorted(tokens, key=lambda t: t.start)

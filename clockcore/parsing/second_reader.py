@@ -37,6 +37,7 @@ from clockcore.parsing.grammar import (
 )
 from clockcore.questions import Asking
 from clockcore.reading import number_order
+from clockcore.reading.day_beside import day_beside
 
 __all__ = [
     "DIGIT",
@@ -190,12 +191,15 @@ def second_reader(
         theirs = anchored(widest, anchor, reference)
         # "at 10 to 7 pm", which Duckling reads as a range: `anchored` read it as 18:50.
         counted = widest.end_wall is not None and clockforms.minutes_to(widest.text) is not None
-        if (_clock_disagrees(read, theirs, anchor) and not counted) or _past_and_ahead(
-            read, theirs, anchor, reference
-        ):
+        if (
+            _clock_disagrees(read, theirs, anchor, half_day_open=_bare_hour(group)) and not counted
+        ) or _past_and_ahead(read, theirs, anchor, reference):
             # "quarter to 12pm": the grammar's 12pm is noon, Duckling's reading 23:45.
             return _disagreement(read, theirs, anchor)
         read = theirs
+    elif (dated := day_beside(text, group, read, proposals, anchor, reference)) is not None:
+        read = dated
+        start, end = dated.span or (start, end)
     left = leftover(text, start, end)
     if left is None or read.needs_clarification:
         return read
@@ -252,8 +256,21 @@ _NEAR = timedelta(hours=1)
 """How far "half past", "quarter to" and the like move the hour the grammar read."""
 
 
-def _clock_disagrees(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> bool:
-    """Both read a point in time, but hours apart on the clock: one of them misread the hour."""
+def _bare_hour(group: list[Token]) -> bool:
+    """Whether the grammar's clock is a bare hour ("at 5", "um 5") that nothing in its group
+    puts in a half of the day: the half was the grammar's choice (the waking hour), and a
+    reading of more words ("morgen um 5", "alle 9 di sera") may settle it."""
+    return any(t.kind == "atclock" for t in group) and not any(t.kind == "period" for t in group)
+
+
+def _clock_disagrees(
+    ours: ParseResult, theirs: ParseResult, anchor: Anchor, *, half_day_open: bool = False
+) -> bool:
+    """Both read a point in time, but hours apart on the clock: one of them misread the hour.
+
+    `half_day_open`: ours is a bare hour whose half of the day was a guess; then only the
+    hour on a 12-hour clock counts.
+    """
     if ours.start_instant is None or theirs.start_instant is None:
         return False
     if ours.start_instant != ours.end_instant or theirs.start_instant != theirs.end_instant:
@@ -261,7 +278,9 @@ def _clock_disagrees(ours: ParseResult, theirs: ParseResult, anchor: Anchor) -> 
     mine = ours.start_instant.astimezone(anchor.tz)
     other = theirs.start_instant.astimezone(anchor.tz)
     minutes = abs((mine.hour * 60 + mine.minute) - (other.hour * 60 + other.minute))
-    return min(minutes, 24 * 60 - minutes) > _NEAR.total_seconds() // 60
+    turn = 12 * 60 if half_day_open else 24 * 60
+    minutes %= turn
+    return min(minutes, turn - minutes) > _NEAR.total_seconds() // 60
 
 
 def _unsettled(ours: ParseResult, theirs: ParseResult, anchor: Anchor, reference: datetime) -> bool:

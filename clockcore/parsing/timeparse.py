@@ -186,6 +186,7 @@ def _reading(
         text, found, reference, lambda again: _parse(again, caller, reference, languages)
     )
     found = _weekday_agrees(text, found, caller, reference, languages)
+    found = _month_or_weekday(text, found, languages)
     found = day_words.day_word_agrees(text, found, reference)
     found, settled = _modified(text, found, reference, languages)
     if not settled:
@@ -303,6 +304,19 @@ def _located(text: str, found: ParseResult) -> ParseResult:
     return found
 
 
+def _month_or_weekday(text: str, found: ParseResult, languages: tuple[str, ...]) -> ParseResult:
+    """ "mar 19" in Italian, Spanish or French: Tuesday the 19th, or 19 March? A question
+    (docs/time-rules.md, "Numbers follow the person's language")."""
+    if found.start_instant is None or found.needs_clarification or found.span is None:
+        return found
+    if weekdays.month_or_weekday(text, *found.span, languages[0]) is None:
+        return found
+    return replace(
+        found, start_instant=None, end_instant=None, needs_clarification=True,
+        clarification_question=f"Which date do you mean by {found.matched_text!r}?",
+    )  # fmt: skip
+
+
 def _weekday_agrees(
     text: str,
     found: ParseResult,
@@ -384,7 +398,7 @@ DUCKLING_LANGUAGES = frozenset({"en", "es", "de", "fr", "pt", "it", "nl", "sv", 
 def _parse(
     text: str, caller: Anchor | None, reference: datetime, languages: tuple[str, ...]
 ) -> ParseResult:
-    tokens = scan_text(text)
+    tokens = scan_text(text, languages)
     groups = group_tokens(text, tokens)
     time_groups = [g for g in groups if any(t.kind in TIME_KINDS for t in g)]
     try:

@@ -15,11 +15,13 @@ from functools import lru_cache
 
 from clockcore.parsing.cues import fold, word_set
 from clockcore.questions import Asking, Question
+from clockcore.reading.words import tables
 
 __all__ = [
     "CONFLICT_QUESTION",
     "WEEKDAY_NAMES",
     "conflict_question",
+    "month_or_weekday",
     "named_day_offset",
     "named_weekdays",
     "names_a_date",
@@ -63,7 +65,9 @@ _NUMBER = re.compile(r"\d+")
 # A number that is a time of day, not a day of the month.
 _CLOCK = re.compile(
     r"\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\b|h\b|h\d{2}|uhr\b|uur\b|heures?\b|horas?\b|ore\b)"
-    r"|\d{1,2}:\d{2}",
+    r"|\d{1,2}:\d{2}"
+    # "alle 3 20": an hour and its minutes after the word for "at", no day of the month
+    r"|\b(?:at|um|om|alle|las|la|às|à)\s+\d{1,2}\s+[0-5]\d(?![\d.:/])",
     re.IGNORECASE,
 )
 _TIME_PREPOSITION = re.compile(
@@ -119,6 +123,36 @@ def names_a_date(text: str) -> bool:
         if 1 <= int(number.group()) <= 31:
             return True
     return False
+
+
+def _both_abbreviations(language: str) -> frozenset[str]:
+    """Three letters that begin a weekday and a month of `language`: "mar" is martes and
+    marzo, martedì and marzo, mardi and mars."""
+
+    def starts(names: tuple[str, ...]) -> set[str]:
+        return {fold(name)[:3] for name in names}
+
+    try:
+        words = tables(language)
+    except KeyError:
+        return frozenset()
+    return frozenset(starts(words.WEEKDAYS) & starts(words.MONTHS))
+
+
+_BOTH = {language: _both_abbreviations(language) for language in WEEKDAY_NAMES}
+
+
+def month_or_weekday(text: str, start: int, end: int, language: str) -> str | None:
+    """A word in `text[start:end]` that is the abbreviation of both a weekday and a month in
+    the person's language ("mar 19": martedì 19 or 19 marzo), as written; or None.
+
+    English abbreviations name one thing each ("Mar" is March, "Tue" Tuesday).
+    """
+    both = _BOTH.get(language, frozenset())
+    for word in _WORD.finditer(text, start, end):
+        if fold(word.group()) in both:
+            return word.group()
+    return None
 
 
 CONFLICT_QUESTION = Asking(

@@ -38,6 +38,10 @@ def day_word_agrees(text: str, found: ParseResult, reference: datetime) -> Parse
     local = found.start_instant.astimezone(tz)
     if local.date() == day:
         return found
+    if local.date() == day + timedelta(days=1) and parts_of_day.small_hours_of_night(
+        text, found.span, local
+    ):
+        return found  # "domani notte": the small hours after tomorrow evening, not before it
     if (
         found.end_instant is not None
         and found.end_instant != found.start_instant

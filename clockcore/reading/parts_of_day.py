@@ -24,7 +24,7 @@ from clockcore.reading.leftover import folded
 from clockcore.reading.words import table
 from clockcore.window import ContactWindow
 
-__all__ = ["HOURS", "PASSED_QUESTION", "one_hour", "part_named"]
+__all__ = ["HOURS", "PASSED_QUESTION", "one_hour", "part_named", "small_hours_of_night"]
 
 HOURS = {
     "morning": time(9),
@@ -93,6 +93,12 @@ def part_named(text: str, span: tuple[int, int]) -> str | None:
         if part == "tonight" or found is None:
             found = part
     return found
+
+
+def small_hours_of_night(text: str, span: tuple[int, int], first: datetime) -> bool:
+    """Whether a reading of `text[span]` is a night's small hours ("domani notte" as 00:00–
+    04:00 after tomorrow): then the day its words name is the evening before."""
+    return first.hour < _DAWN and part_named(text, span) in ("night", "tonight")
 
 
 def one_hour(

@@ -7,7 +7,7 @@ Europe/Berlin, Tuesday 2026-12-01 10:00 (docs/time-rules.md).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -125,3 +125,31 @@ def test_an_amount_with_a_direction_is_still_read() -> None:
     found = _read("en", "in 15 min")
     assert found.start_instant == _at(1, 10, 15)
     assert found.start_instant - NOW == timedelta(minutes=15)
+
+
+@pytest.mark.parametrize("language", ["it", "es", "fr"])
+def test_a_word_that_abbreviates_a_weekday_and_a_month_is_asked_about(language: str) -> None:
+    """ "mar 19": martedì 19 or 19 marzo (martes/marzo, mardi/mars); English "Mar" is March."""
+    found = _read(language, "mar 19")
+    assert found.needs_clarification
+    assert found.start_instant is None
+    english = _read("en", "Mar 19")
+    assert english.start_instant == datetime(2027, 3, 19, tzinfo=BERLIN).astimezone(UTC)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [("it", "domani notte"), ("it", "nella notte di domani")],
+)
+def test_tomorrow_night_is_the_night_after_tomorrow_evening(language: str, text: str) -> None:
+    """Duckling reads the night as the small hours after midnight: tomorrow's night ends on
+    the day after tomorrow, not in the small hours before tomorrow's morning."""
+    found = _read(language, text)
+    assert found.start_instant is not None, found
+    assert found.start_instant.astimezone(BERLIN).date() == date(2026, 12, 3)
+
+
+def test_an_hour_and_its_minutes_after_at_are_no_day_of_the_month() -> None:
+    """ "alle 3 20" is 15:20 today by the waking hour, not 15:20 on the day the minutes name."""
+    found = _read("it", "alle 3 20")
+    assert found.start_instant == _at(1, 15, 20)
