@@ -52,7 +52,7 @@ from clockcore.parsing.second_reader import (
     duration_elsewhere,
     second_reader,
 )
-from clockcore.questions import WHICH_TIME, Asking, Question
+from clockcore.questions import WHICH_DAY, WHICH_TIME, Asking, Question
 from clockcore.reading import (
     day_words,
     holiday_days,
@@ -311,9 +311,10 @@ def _month_or_weekday(text: str, found: ParseResult, languages: tuple[str, ...])
         return found
     if weekdays.month_or_weekday(text, *found.span, languages[0]) is None:
         return found
+    asked = WHICH_DAY.ask(text=found.matched_text)
     return replace(
         found, start_instant=None, end_instant=None, needs_clarification=True,
-        clarification_question=f"Which date do you mean by {found.matched_text!r}?",
+        question=asked, clarification_question=asked.english,
     )  # fmt: skip
 
 
@@ -346,11 +347,10 @@ def _weekday_agrees(
     tz = zone_from_label(found.zone) if found.zone else UTC
     wanted = {weekday for _, _, weekday in named}
     if again.start_instant is None or again.needs_clarification:
+        asked = again.question or WHICH_DAY.ask(text=found.matched_text)
         return replace(
             found, start_instant=None, end_instant=None, needs_clarification=True,
-            question=again.question, clarification_question=(
-                again.clarification_question or f"Which date do you mean by {found.matched_text!r}?"
-            ),
+            question=asked, clarification_question=again.clarification_question or asked.english,
         )  # fmt: skip
     day = again.start_instant.astimezone(tz).date()
     if day.weekday() in wanted:
