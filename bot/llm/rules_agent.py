@@ -59,6 +59,7 @@ from clockcore.parsing.recurrence_words import without_frames
 from clockcore.parsing.time_questions import counts_to
 from clockcore.reading.leftover import unclear_approximation
 from clockcore.reading.waking_hour import bare_hour
+from clockcore.reading.words import tables
 from clockcore.speech.spoken import SPOKEN_LANGUAGES, say_when
 from clockcore.speech.spoken_rules import say_rule
 from wrapper.outbound.reminder_ids import parse_reminder_id, short_reminder_id
@@ -1114,7 +1115,7 @@ def _without_time(request: str) -> str:
     if (impossible := _no_such_day(rest, language)) is not None and impossible[2] is not None:
         # "on 31 February at 10am to pay rent", asked which day: its answer is the time.
         start, end = impossible[2]
-        rest = rest[:start] + rest[end:]
+        rest = _date_mark_cut(rest[:start], language) + rest[end:]
         found = locate_time(rest, language=language)
         return _content(without_time(rest, found) if found is not None else rest)
     if _repeating(rest, language) is not None or locate_time(rest, language=language):
@@ -1122,6 +1123,22 @@ def _without_time(request: str) -> str:
     if (vague := unclear_approximation(rest)) is not None:
         rest = rest.replace(vague, " ", 1)  # "vers 6", unread: the answer's time replaces it
     return _content(rest)
+
+
+_ON_A_DAY = {"en": ("on",), "nl": ("op",), "pt": ("no", "em")}
+"""Words for "on" before a date that the words files do not count as a day's article."""
+
+
+def _date_mark_cut(before: str, language: str) -> str:
+    """`before` (the words before a date that is cut out) without the word that tied the date
+    in: "remind me on 31 February to pay rent", asked which day, is "pay rent", not "on pay
+    rent" ("am", "el", "le", "il", "no dia", "op" the same)."""
+    try:
+        marks = (*tables(language).DAY_ARTICLES, *_ON_A_DAY.get(language, ()))
+    except KeyError:
+        marks = _ON_A_DAY["en"]
+    alternatives = "|".join(re.escape(mark) for mark in sorted(marks, key=len, reverse=True))
+    return re.sub(rf"(?:^|(?<=\s))(?:{alternatives})\s*+$", "", before, flags=re.IGNORECASE)
 
 
 _MEANS = re.compile(r"^Does (?P<piece>.+?) mean .+\?$")
